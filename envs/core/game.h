@@ -1,0 +1,143 @@
+// The environment contract (DESIGN.md section 3) as seen through type erasure.
+//
+// Each game is written as plain value types (see docs/ADDING_A_GAME.md):
+//   struct <Name>Game {               // the game's static description
+//     using Config = ...;             // data + variants, loaded from YAML
+//     using State = ...;              // value type, cheap to copy
+//     using Encoder = ...;            // (state, viewer) -> float tensor
+//     static GameInfo info();
+//     static Config load_config(const ConfigNode& root);
+//     static Action heuristic_action(const State&, Rng&);
+//   };
+// The classes below wrap those for the CLI, Python and tests, with one
+// virtual call per operation. Hot loops (VectorEnv, search) use the concrete
+// types directly.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envs/core/config.h"
+#include "envs/core/errors.h"
+
+namespace rocketgym {
+
+using Action = int32_t;
+
+struct GameInfo {
+  std::string id;           // e.g. "launchpad23"
+  std::string name;         // e.g. "Launchpad 23"
+  std::string description;  // one line
+  int min_players = 2;
+  int max_players = 4;
+  int num_actions = 0;      // size of the action id space (the same for every player count)
+  int max_decisions = 0;    // upper bound on decisions in one game, truncation included
+  int version = 1;          // bumped when rules or encodings change
+};
+
+class AnyState {
+ public:
+  virtual ~AnyState() = default;
+  virtual std::unique_ptr<AnyState> clone() const = 0;
+
+  virtual int num_players() const = 0;
+  virtual int num_actions() const = 0;
+  virtual int current_player() const = 0;  // -1 when terminal
+  virtual void legal_actions_mask(uint8_t* out) const = 0;
+  std::vector<Action> legal_actions() const;
+  virtual bool is_legal(Action a) const = 0;
+  virtual void apply(Action a) = 0;  // throws IllegalAction, state unchanged
+  virtual bool is_terminal() const = 0;
+  virtual bool is_truncated() const = 0;
+  virtual void returns(float* out) const = 0;
+  virtual void scores(int* out) const = 0;
+  std::vector<float> returns() const;
+  std::vector<int> scores() const;
+
+  // Resamples what `viewer` cannot see and reseeds the state's chance.
+  virtual void redeterminize(int viewer, uint64_t seed) = 0;
+
+  virtual std::string to_string() const = 0;
+  virtual std::string action_to_string(Action a) const = 0;
+  virtual std::string to_json() const = 0;  // exact, readable, loadable
+
+  virtual std::vector<int> observation_shape() const = 0;
+  int observation_size() const;
+  virtual void encode(int viewer, float* out) const = 0;
+  std::vector<float> encode(int viewer) const;
+
+  virtual Action heuristic_action(uint64_t seed) const = 0;
+  virtual void check_invariants() const = 0;  // throws InvariantViolation
+};
+
+class AnyVectorEnv {
+ public:
+  virtual ~AnyVectorEnv() = default;
+  virtual int num_envs() const = 0;
+  virtual int num_players() const = 0;
+  virtual int num_actions() const = 0;
+  virtual std::vector<int> observation_shape() const = 0;
+  virtual int observation_size() const = 0;
+  virtual void reset(uint64_t seed) = 0;
+  // Validates every action first (IllegalAction names the env; nothing is
+  // applied), then steps all envs in parallel and auto-resets finished ones.
+  virtual void step(const Action* actions) = 0;
+  virtual void sample_random_actions(Action* out) = 0;
+  virtual void heuristic_actions(Action* out) = 0;
+
+  // Contiguous buffers, owned by the vector env, stable for its lifetime.
+  virtual float* observations() = 0;     // [N, obs_size]
+  virtual uint8_t* action_masks() = 0;   // [N, num_actions]
+  virtual int32_t* current_players() = 0;  // [N]
+  virtual float* rewards() = 0;          // [N, P], non-zero only on the final step
+  virtual uint8_t* terminated() = 0;     // [N]
+  virtual uint8_t* truncated() = 0;      // [N]
+  virtual int32_t* episode_steps() = 0;  // [N], decisions in the current episode
+  virtual std::unique_ptr<AnyState> state(int env) const = 0;
+  virtual int num_threads() const = 0;
+  virtual void set_num_threads(int n) = 0;
+};
+
+// A game with its configuration loaded: the factory for states and envs.
+class AnyGame {
+ public:
+  virtual ~AnyGame() = default;
+  virtual const GameInfo& info() const = 0;
+  virtual std::vector<int> observation_shape(int num_players) const = 0;
+  virtual std::unique_ptr<AnyState> new_state(int num_players, uint64_t seed) const = 0;
+  virtual std::unique_ptr<AnyState> state_from_json(const std::string& json) const = 0;
+  virtual std::unique_ptr<AnyVectorEnv> new_vector_env(int num_envs, int num_players, uint64_t seed,
+                                                       int num_threads) const = 0;
+  void check_players(int num_players) const;  // throws Error when out of range
+};
+
+struct GameEntry {
+  GameInfo info;
+  std::function<std::shared_ptr<AnyGame>(const ConfigNode& config)> load;
+};
+
+class Registry {
+ public:
+  static Registry& instance();  // filled with every game on first use
+  void add(GameEntry entry);
+  const GameEntry& find(const std::string& id) const;  // throws Error listing known ids
+  std::vector<std::string> ids() const;
+
+ private:
+  std::vector<GameEntry> entries_;
+};
+
+// Loads a game's config and returns its factory. The config is, in order:
+// `config_file` if given, else configs/games/<id>.yaml from ROCKETGYM_CONFIG_DIR
+// or the source tree if present, else the copy built into the binary. Then
+// `overrides` (YAML text, a mapping) is merged on top.
+std::shared_ptr<AnyGame> load_game(const std::string& id, const std::string& config_file = "",
+                                   const std::string& overrides = "");
+
+// The YAML text built into the binary for a game (empty if none).
+std::string builtin_game_config(const std::string& id);
+
+}  // namespace rocketgym

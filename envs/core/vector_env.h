@@ -1,0 +1,173 @@
+// VectorEnv<G>: N states of one game stepped together (DESIGN.md section 6).
+//
+// Buffers are contiguous and allocated once. step() validates every action
+// first, then applies them in parallel (OpenMP, static schedule, no locks),
+// auto-resets finished envs and encodes each env's current player's view.
+// Env i's episode k is seeded with episode_seed(seed, i, k), so any game can
+// be replayed alone and results do not depend on the number of threads.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envs/core/game.h"
+#include "envs/core/rng.h"
+
+namespace rocketgym {
+
+inline uint64_t episode_seed(uint64_t seed, uint64_t env, uint64_t episode) {
+  return derive_seed(derive_seed(seed, env), episode);
+}
+
+template <class G>
+class VectorEnv {
+ public:
+  using Config = typename G::Config;
+  using State = typename G::State;
+  using Encoder = typename G::Encoder;
+
+  VectorEnv(std::shared_ptr<const Config> config, int num_envs, int num_players, uint64_t seed,
+            int num_threads)
+      : config_(std::move(config)), n_(num_envs), players_(num_players), threads_(std::max(1, num_threads)) {
+    if (num_envs < 1) throw Error("num_envs must be at least 1");
+    const auto shape = Encoder::shape(*config_, players_);
+    obs_size_ = 1;
+    for (int d : shape) obs_size_ *= d;
+    actions_ = G::info().num_actions;
+    obs_.assign(static_cast<std::size_t>(n_) * obs_size_, 0.0f);
+    mask_.assign(static_cast<std::size_t>(n_) * actions_, 0);
+    current_.assign(static_cast<std::size_t>(n_), 0);
+    rewards_.assign(static_cast<std::size_t>(n_) * players_, 0.0f);
+    terminated_.assign(static_cast<std::size_t>(n_), 0);
+    truncated_.assign(static_cast<std::size_t>(n_), 0);
+    steps_.assign(static_cast<std::size_t>(n_), 0);
+    episode_.assign(static_cast<std::size_t>(n_), 0);
+    illegal_.assign(static_cast<std::size_t>(n_), 0);
+    action_rng_.resize(static_cast<std::size_t>(n_));
+    states_.reserve(static_cast<std::size_t>(n_));
+    for (int i = 0; i < n_; ++i) states_.emplace_back(*config_, players_, 0);
+    reset(seed);
+  }
+
+  void reset(uint64_t seed) {
+    seed_ = seed;
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int i = 0; i < n_; ++i) {
+      const auto e = static_cast<std::size_t>(i);
+      episode_[e] = 0;
+      action_rng_[e].reseed(derive_seed(seed_ ^ 0xA5A5A5A5ULL, static_cast<uint64_t>(i)));
+      states_[e] = State(*config_, players_, episode_seed(seed_, e, 0));
+      clear_outcome(i);
+      observe(i);
+    }
+  }
+
+  void step(const Action* actions) {
+    validate(actions);
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int i = 0; i < n_; ++i) step_one(i, actions[i]);
+  }
+
+  // A uniformly random legal action per env (each env has its own stream).
+  void sample_random_actions(Action* out) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int i = 0; i < n_; ++i) {
+      const uint8_t* mask = &mask_[static_cast<std::size_t>(i) * actions_];
+      int count = 0;
+      for (int a = 0; a < actions_; ++a) count += mask[a];
+      int pick = static_cast<int>(action_rng_[static_cast<std::size_t>(i)].below(static_cast<uint32_t>(count)));
+      for (int a = 0; a < actions_; ++a)
+        if (mask[a] && pick-- == 0) out[i] = a;
+    }
+  }
+
+  void heuristic_actions(Action* out) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int i = 0; i < n_; ++i)
+      out[i] = G::heuristic_action(states_[static_cast<std::size_t>(i)], action_rng_[static_cast<std::size_t>(i)]);
+  }
+
+  int num_envs() const { return n_; }
+  int num_players() const { return players_; }
+  int num_actions() const { return actions_; }
+  int observation_size() const { return obs_size_; }
+  int num_threads() const { return threads_; }
+  void set_num_threads(int n) { threads_ = std::max(1, n); }
+  const State& state(int i) const { return states_.at(static_cast<std::size_t>(i)); }
+  const std::shared_ptr<const Config>& config() const { return config_; }
+
+  float* observations() { return obs_.data(); }
+  uint8_t* action_masks() { return mask_.data(); }
+  int32_t* current_players() { return current_.data(); }
+  float* rewards() { return rewards_.data(); }
+  uint8_t* terminated() { return terminated_.data(); }
+  uint8_t* truncated() { return truncated_.data(); }
+  int32_t* episode_steps() { return steps_.data(); }
+
+ private:
+  void validate(const Action* actions) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int i = 0; i < n_; ++i) {
+      const Action a = actions[i];
+      illegal_[static_cast<std::size_t>(i)] =
+          a < 0 || a >= actions_ || !mask_[static_cast<std::size_t>(i) * actions_ + static_cast<std::size_t>(a)];
+    }
+    for (int i = 0; i < n_; ++i) {
+      if (!illegal_[static_cast<std::size_t>(i)]) continue;
+      const State& s = states_[static_cast<std::size_t>(i)];
+      const Action a = actions[i];
+      const std::string what = (a < 0 || a >= actions_) ? "out of range [0, " + std::to_string(actions_ - 1) + "]"
+                                                         : "'" + s.action_to_string(a) + "' is not legal";
+      throw IllegalAction("env " + std::to_string(i) + ": action " + std::to_string(a) + " " + what +
+                          "; no env was stepped");
+    }
+  }
+
+  void step_one(int i, Action a) {
+    const auto e = static_cast<std::size_t>(i);
+    State& s = states_[e];
+    clear_outcome(i);
+    s.apply(a);
+    ++steps_[e];
+    if (s.is_terminal()) {
+      s.returns(&rewards_[e * static_cast<std::size_t>(players_)]);
+      (s.is_truncated() ? truncated_ : terminated_)[e] = 1;
+      s = State(*config_, players_, episode_seed(seed_, e, ++episode_[e]));
+      steps_[e] = 0;
+    }
+    observe(i);
+  }
+
+  void clear_outcome(int i) {
+    const auto e = static_cast<std::size_t>(i);
+    std::fill_n(&rewards_[e * static_cast<std::size_t>(players_)], players_, 0.0f);
+    terminated_[e] = 0;
+    truncated_[e] = 0;
+  }
+
+  void observe(int i) {
+    const auto e = static_cast<std::size_t>(i);
+    const State& s = states_[e];
+    current_[e] = s.current_player();
+    s.legal_actions_mask(&mask_[e * static_cast<std::size_t>(actions_)]);
+    Encoder::encode(s, s.current_player(), &obs_[e * static_cast<std::size_t>(obs_size_)]);
+  }
+
+  std::shared_ptr<const Config> config_;
+  int n_, players_, threads_;
+  int obs_size_ = 0, actions_ = 0;
+  uint64_t seed_ = 0;
+  std::vector<State> states_;
+  std::vector<Rng> action_rng_;
+  std::vector<float> obs_;
+  std::vector<uint8_t> mask_;
+  std::vector<int32_t> current_;
+  std::vector<float> rewards_;
+  std::vector<uint8_t> terminated_, truncated_, illegal_;
+  std::vector<int32_t> steps_;
+  std::vector<uint64_t> episode_;
+};
+
+}  // namespace rocketgym

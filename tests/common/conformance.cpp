@@ -1,0 +1,158 @@
+#include "tests/common/conformance.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "envs/core/game.h"
+#include "envs/core/rng.h"
+
+namespace rocketgym::testing {
+namespace {
+
+Action random_legal(const AnyState& s, Rng& rng) {
+  const auto legal = s.legal_actions();
+  REQUIRE(!legal.empty());
+  return legal[rng.below(static_cast<uint32_t>(legal.size()))];
+}
+
+// Every masked action applies; unmasked and out-of-range ones throw
+// IllegalAction and change nothing.
+void check_actions(const AnyState& s, Rng& rng) {
+  std::vector<uint8_t> mask(static_cast<std::size_t>(s.num_actions()));
+  s.legal_actions_mask(mask.data());
+  const std::string before = s.to_json();
+  std::vector<Action> illegal;
+  for (Action a = 0; a < s.num_actions(); ++a) {
+    if (!mask[static_cast<std::size_t>(a)]) {
+      illegal.push_back(a);
+      continue;
+    }
+    INFO("legal action " << a << " " << s.action_to_string(a));
+    REQUIRE(s.is_legal(a));
+    auto copy = s.clone();
+    REQUIRE_NOTHROW(copy->apply(a));
+    REQUIRE_NOTHROW(copy->check_invariants());
+  }
+  rng.shuffle(illegal.begin(), illegal.end());
+  if (illegal.size() > 8) illegal.resize(8);
+  illegal.push_back(-1);
+  illegal.push_back(s.num_actions());
+  for (Action a : illegal) {
+    INFO("illegal action " << a);
+    REQUIRE_FALSE(s.is_legal(a));
+    auto copy = s.clone();
+    REQUIRE_THROWS_AS(copy->apply(a), IllegalAction);
+    REQUIRE(copy->to_json() == before);
+  }
+}
+
+void check_round_trips(const AnyGame& game, const AnyState& s, Rng& rng) {
+  const std::string doc = s.to_json();
+  auto copy = s.clone();
+  REQUIRE(copy->to_json() == doc);
+  auto loaded = game.state_from_json(doc);
+  REQUIRE(loaded->to_json() == doc);
+  REQUIRE(loaded->to_string() == s.to_string());
+  if (!s.is_terminal()) {
+    // The document holds the chance state too: both continue identically.
+    const Action a = random_legal(s, rng);
+    copy->apply(a);
+    loaded->apply(a);
+    REQUIRE(loaded->to_json() == copy->to_json());
+  }
+}
+
+void check_no_leak(const AnyState& s, int viewer, uint64_t seed) {
+  INFO("viewer " << viewer);
+  const auto seen = s.encode(viewer);
+  auto resampled = s.clone();
+  resampled->redeterminize(viewer, seed);
+  REQUIRE_NOTHROW(resampled->check_invariants());
+  REQUIRE(resampled->encode(viewer) == seen);
+  REQUIRE(resampled->current_player() == s.current_player());
+  if (s.current_player() == viewer) REQUIRE(resampled->legal_actions() == s.legal_actions());
+}
+
+void check_terminal(const AnyState& s) {
+  REQUIRE(s.current_player() == -1);
+  REQUIRE(s.legal_actions().empty());
+  const auto r = s.returns();
+  double sum = 0.0;
+  for (float x : r) {
+    REQUIRE(x >= -1.0f - 1e-6f);
+    REQUIRE(x <= 1.0f + 1e-6f);
+    sum += x;
+  }
+  REQUIRE(std::fabs(sum) < 1e-4);
+  if (s.is_truncated())
+    for (float x : r) REQUIRE(x == 0.0f);
+}
+
+struct Playout {
+  std::vector<Action> actions;
+  std::string final_json;
+};
+
+Playout play_random(const AnyGame& game, int players, uint64_t seed, const ConformanceOptions& opt, bool deep) {
+  Rng rng(derive_seed(seed, 99));
+  auto s = game.new_state(players, seed);
+  Playout out;
+  const int limit = game.info().max_decisions;
+  while (!s->is_terminal()) {
+    INFO(game.info().id << " players " << players << " seed " << seed << " move " << out.actions.size()
+                        << "\n" << s->to_string());
+    REQUIRE(static_cast<int>(out.actions.size()) < limit);
+    const int p = s->current_player();
+    REQUIRE(p >= 0);
+    REQUIRE(p < players);
+    REQUIRE_NOTHROW(s->check_invariants());
+    const auto obs = s->encode(p);
+    for (float x : obs) REQUIRE(std::isfinite(x));
+    if (deep && out.actions.size() % static_cast<std::size_t>(opt.deep_check_every) == 0) {
+      check_actions(*s, rng);
+      check_round_trips(game, *s, rng);
+      check_no_leak(*s, p, rng.next());
+      check_no_leak(*s, static_cast<int>(rng.below(static_cast<uint32_t>(players))), rng.next());
+      const Action h = s->heuristic_action(rng.next());
+      REQUIRE(s->is_legal(h));
+    }
+    const Action a = random_legal(*s, rng);
+    s->apply(a);
+    out.actions.push_back(a);
+  }
+  check_terminal(*s);
+  if (deep) check_round_trips(game, *s, rng);
+  out.final_json = s->to_json();
+  return out;
+}
+
+}  // namespace
+
+void run_conformance(const std::string& game_id, int players, const ConformanceOptions& opt) {
+  auto game = load_game(game_id, "", opt.overrides);
+  std::vector<std::string> finals;
+  for (int g = 0; g < opt.num_games; ++g) {
+    const uint64_t seed = derive_seed(opt.seed, static_cast<uint64_t>(g));
+    const Playout p = play_random(*game, players, seed, opt, /*deep=*/true);
+    finals.push_back(p.final_json);
+    if (g < 3) {  // same seed -> same game
+      const Playout again = play_random(*game, players, seed, opt, /*deep=*/false);
+      REQUIRE(again.actions == p.actions);
+      REQUIRE(again.final_json == p.final_json);
+    }
+  }
+  // Different seeds -> different games (all identical would mean the seed is ignored).
+  if (finals.size() >= 2) {
+    bool any_differ = false;
+    for (std::size_t i = 1; i < finals.size(); ++i) any_differ = any_differ || finals[i] != finals[0];
+    REQUIRE(any_differ);
+  }
+  // The initial states of different seeds differ somewhere (chance is seeded).
+  REQUIRE(game->new_state(players, 1)->to_json() != game->new_state(players, 2)->to_json());
+}
+
+}  // namespace rocketgym::testing

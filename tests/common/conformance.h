@@ -1,0 +1,22 @@
+// The generic conformance suite every registered game passes (see
+// tests/core/conformance_test.cpp). Game test files may call it directly for
+// more games or other configs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace rocketgym::testing {
+
+struct ConformanceOptions {
+  int num_games = 100;       // seeded random playouts
+  int deep_check_every = 3;  // full checks (round trips, no-leak, all actions) every k-th decision
+  uint64_t seed = 20261121;
+  std::string overrides;     // YAML merged onto the game's config
+};
+
+// Runs every check; fails the current Catch2 test case with a message naming
+// the game, seed and move on the first violation.
+void run_conformance(const std::string& game_id, int num_players, const ConformanceOptions& options);
+
+}  // namespace rocketgym::testing

@@ -1,0 +1,29 @@
+// Every registered game, every player count: the generic conformance suite.
+// ROCKETGYM_CONFORMANCE_GAME=<id> limits the run to one game;
+// ROCKETGYM_CONFORMANCE_GAMES=<n> sets the number of playouts per count.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <string>
+
+#include "envs/core/game.h"
+#include "tests/common/conformance.h"
+
+using namespace rocketgym;
+
+TEST_CASE("every registered game passes the conformance suite", "[conformance]") {
+  const char* only = std::getenv("ROCKETGYM_CONFORMANCE_GAME");
+  testing::ConformanceOptions options;
+  if (const char* n = std::getenv("ROCKETGYM_CONFORMANCE_GAMES")) options.num_games = std::atoi(n);
+  const auto ids = Registry::instance().ids();
+  REQUIRE(!ids.empty());
+  for (const auto& id : ids) {
+    if (only && id != only) continue;
+    const GameInfo& info = Registry::instance().find(id).info;
+    for (int players = info.min_players; players <= info.max_players; ++players) {
+      DYNAMIC_SECTION(id << " with " << players << " players") {
+        testing::run_conformance(id, players, options);
+      }
+    }
+  }
+}
