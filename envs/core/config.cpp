@@ -10,13 +10,17 @@ std::string line_of(const YAML::Mark& mark) {
   return mark.line >= 0 ? std::to_string(mark.line + 1) : std::string("?");
 }
 
+// Builds a new mapping that shares the original nodes (keeping their line
+// marks for error messages); a key present in both is merged recursively.
 YAML::Node merge_nodes(const YAML::Node& base, const YAML::Node& over) {
-  if (!base || !base.IsMap() || !over.IsMap()) return YAML::Clone(over);
-  YAML::Node out = YAML::Clone(base);
-  for (const auto& kv : over) {
+  if (!base || !base.IsMap() || !over.IsMap()) return over;
+  YAML::Node out(YAML::NodeType::Map);
+  for (const auto& kv : base) {
     const auto key = kv.first.as<std::string>();
-    out[key] = merge_nodes(base[key], kv.second);
+    out[key] = over[key] ? merge_nodes(kv.second, over[key]) : kv.second;
   }
+  for (const auto& kv : over)
+    if (!base[kv.first.as<std::string>()]) out[kv.first.as<std::string>()] = kv.second;
   return out;
 }
 
@@ -85,7 +89,8 @@ void ConfigNode::expect_keys(const std::vector<std::string>& allowed) const {
     if (!known) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw ConfigError(source_ + ":" + line_of(kv.first.Mark()) + ": unknown key '" +
+      const YAML::Mark mark = kv.first.Mark().line >= 0 ? kv.first.Mark() : kv.second.Mark();
+      throw ConfigError(source_ + ":" + line_of(mark) + ": unknown key '" +
                         child_path(key) + "' (allowed: " + list + ")");
     }
   }

@@ -60,7 +60,9 @@ class AnyState {
   // Resamples what `viewer` cannot see and reseeds the state's chance.
   virtual void redeterminize(int viewer, uint64_t seed) = 0;
 
-  virtual std::string to_string() const = 0;
+  virtual std::string to_string() const = 0;  // everything, hidden information included
+  // What `viewer` may see, for a person at the table (to_string() where the game has no hidden information).
+  virtual std::string observation_string(int viewer) const = 0;
   virtual std::string action_to_string(Action a) const = 0;
   virtual std::string to_json() const = 0;  // exact, readable, loadable
 

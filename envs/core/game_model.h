@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "envs/core/game.h"
@@ -11,6 +12,13 @@
 #include "envs/core/vector_env.h"
 
 namespace rocketgym {
+
+// Detects the optional State::observation_string(int viewer).
+template <class S, class = void>
+struct HasObservationString : std::false_type {};
+template <class S>
+struct HasObservationString<S, std::void_t<decltype(std::declval<const S&>().observation_string(0))>>
+    : std::true_type {};
 
 template <class G>
 class StateModel final : public AnyState {
@@ -43,6 +51,11 @@ class StateModel final : public AnyState {
     state_.redeterminize(viewer, rng);
   }
   std::string to_string() const override { return state_.to_string(); }
+  std::string observation_string(int viewer) const override {
+    check_viewer(viewer);
+    if constexpr (HasObservationString<State>::value) return state_.observation_string(viewer);
+    else return state_.to_string();
+  }
   std::string action_to_string(Action a) const override {
     if (a < 0 || a >= num_actions()) return "<action " + std::to_string(a) + " out of range>";
     return state_.action_to_string(a);

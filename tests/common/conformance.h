@@ -9,7 +9,8 @@
 namespace rocketgym::testing {
 
 struct ConformanceOptions {
-  int num_games = 100;       // seeded random playouts
+  int num_games = 100;       // seeded random playouts, each checked at every decision
+  int deep_games = 20;       // of which this many also get the full checks below
   int deep_check_every = 3;  // full checks (round trips, no-leak, all actions) every k-th decision
   uint64_t seed = 20261121;
   std::string overrides;     // YAML merged onto the game's config

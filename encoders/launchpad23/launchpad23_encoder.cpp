@@ -1,0 +1,46 @@
+#include "encoders/launchpad23/launchpad23_encoder.h"
+
+#include <algorithm>
+
+namespace rocketgym::launchpad23 {
+namespace {
+
+constexpr int kCells = kSpaces;
+
+void broadcast(float* out, int channel, float value) { std::fill_n(out + channel * kCells, kCells, value); }
+
+int relative(int seat, int viewer, int n) { return (seat - viewer + n) % n; }
+
+}  // namespace
+
+void Encoder::encode(const State& s, int viewer, float* out) {
+  std::fill_n(out, kChannels * kCells, 0.0f);
+  const Board& board = s.board();
+  const int n = s.num_players();
+  for (int space = 0; space < kSpaces; ++space) {
+    for (int t = 0; t < kPieceTypes; ++t) out[t * kCells + space] = board.spaces[space][t] / 2.0f;
+    const int owner = s.owner_of(space);
+    if (owner >= 0) out[(15 + relative(owner, viewer, n)) * kCells + space] = 1.0f;
+  }
+  out[19 * kCells + kFactory] = 1.0f;
+  for (int t = 0; t < kPieceTypes; ++t) broadcast(out, 20 + t, board.bank[t] / 2.0f);
+  const bool rolled = s.phase() == Phase::kNewPart || s.phase() == Phase::kMoves;
+  if (rolled) {
+    broadcast(out, 35 + s.roll().size_face, 1.0f);
+    broadcast(out, 41 + s.roll().colour_face, 1.0f);
+  }
+  if (s.phase() != Phase::kGameOver) broadcast(out, 47 + static_cast<int>(s.phase()), 1.0f);
+  broadcast(out, 50, s.rerolled() ? 1.0f : 0.0f);
+  broadcast(out, 51, s.moves_left() / 4.0f);
+  broadcast(out, 52, static_cast<float>(s.turn()) / static_cast<float>(s.config().max_turns));
+  if (s.phase() == Phase::kSetup) {
+    if (s.has_chosen_setup(viewer)) broadcast(out, 53 + s.setup_choice(viewer), 1.0f);
+    for (int p = 0; p < n; ++p)
+      if (s.has_chosen_setup(p)) broadcast(out, 56 + relative(p, viewer, n), 1.0f);
+  }
+  if (!s.is_terminal()) broadcast(out, 60 + relative(s.current_player(), viewer, n), 1.0f);
+  broadcast(out, 64 + n - 2, 1.0f);
+  if (s.phase() == Phase::kNewPart && s.shortage()) broadcast(out, 67, 1.0f);
+}
+
+}  // namespace rocketgym::launchpad23

@@ -1,0 +1,170 @@
+// Launchpad 23: the dice-and-pyramids rocket building race.
+// Spec: shared/rules/launchpad23.rulebook.txt and launchpad23.rulings.md.
+//
+// The board is a 3x3 grid (space = row * 3 + column): the centre (4) is the
+// Factory, the corners are Launchpads (owned clockwise from the top-left:
+// 0, 2, 8, 6; with two players 0 and 8), the edges are Storage Depots. A tower
+// is a multiset of pyramids (ruling 7), so every space, and the Bank, is a
+// count per colour and size.
+//
+// Action ids (num_actions = 696):
+//   [0, 3)      setup: secretly choose the size of your starting piece (S, M, L)
+//   [3, 18)     new part: take piece (colour * 3 + size) from the Bank to the Factory
+//   18          parts shortage: re-roll the dice (once per turn)
+//   [19, 154)   parts shortage: steal piece (space * 15 + colour * 3 + size) into the Factory
+//   [154, 694)  move: ((space * 15 + colour * 3 + size) * 4 + direction), direction N, E, S, W
+//   694         Total System Failure: return every piece on your pad to the Bank (costs a move)
+//   695         end the turn (moves may be left unused)
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "envs/core/config.h"
+#include "envs/core/game.h"
+#include "envs/core/json.h"
+#include "envs/core/returns.h"
+#include "envs/core/rng.h"
+
+namespace rocketgym::launchpad23 {
+
+constexpr int kColours = 5;  // red, yellow, green, blue, black
+constexpr int kSizes = 3;    // small, medium, large
+constexpr int kPieceTypes = kColours * kSizes;
+constexpr int kCopies = 2;  // two of each colour and size: 30 pyramids
+constexpr int kSpaces = 9;
+constexpr int kFactory = 4;
+constexpr int kDirections = 4;
+constexpr int kMaxPlayers = 4;
+constexpr int kRocketSize = 5;
+
+constexpr int kSetupBase = 0;
+constexpr int kTakeBase = 3;
+constexpr int kReroll = 18;
+constexpr int kStealBase = 19;
+constexpr int kMoveBase = kStealBase + kSpaces * kPieceTypes;           // 154
+constexpr int kTotalSystemFailure = kMoveBase + kSpaces * kPieceTypes * kDirections;  // 694
+constexpr int kEndTurn = kTotalSystemFailure + 1;                      // 695
+constexpr int kNumActions = kEndTurn + 1;                              // 696
+constexpr int kMaxTurnsLimit = 1000;
+// Setup, then per turn at most: part choice, re-roll, steal, 4 moves, end.
+constexpr int kMaxDecisions = kMaxPlayers + kMaxTurnsLimit * 8;
+
+constexpr int piece_type(int colour, int size) { return colour * kSizes + size; }
+constexpr int colour_of(int type) { return type / kSizes; }
+constexpr int size_of(int type) { return type % kSizes; }
+
+// Pyramid die faces: three single sizes, then the two-pyramid faces.
+enum SizeFace : uint8_t { kSmall, kMedium, kLarge, kSmallOrMedium, kSmallOrLarge, kMediumOrLarge };
+// Colour die faces: the five colours, then the Atom (wild).
+constexpr int kAtom = 5;
+
+enum class Phase : uint8_t { kSetup, kNewPart, kMoves, kGameOver };
+
+struct Config {
+  int max_turns = 200;  // ruling 9
+  RewardMode reward = RewardMode::kRank;
+};
+
+Config load_config(const ConfigNode& root);
+
+// What one die roll allows: the sizes and colours a new part may have.
+struct Roll {
+  uint8_t size_face = kSmall;
+  uint8_t colour_face = 0;
+  bool allows_size(int size) const;
+  bool allows_colour(int colour) const { return colour_face == kAtom || colour_face == colour; }
+  bool allows(int type) const { return allows_size(size_of(type)) && allows_colour(colour_of(type)); }
+  bool two_sizes() const { return size_face >= kSmallOrMedium; }
+  int moves() const { return 2 + (two_sizes() ? 1 : 0) + (colour_face == kAtom ? 1 : 0); }
+};
+
+// Piece counts per space and in the Bank.
+struct Board {
+  std::array<std::array<uint8_t, kPieceTypes>, kSpaces> spaces{};
+  std::array<uint8_t, kPieceTypes> bank{};
+  int pieces_on(int space) const;
+  bool is_complete_rocket(int space) const;  // exactly five: one per colour, one size
+};
+
+class State {
+ public:
+  State(const Config& config, int num_players, uint64_t seed);
+
+  int num_players() const { return num_players_; }
+  int current_player() const { return phase_ == Phase::kGameOver ? -1 : current_; }
+  void legal_actions_mask(uint8_t* out) const;
+  bool is_legal(Action a) const;
+  void apply(Action a);
+  bool is_terminal() const { return phase_ == Phase::kGameOver; }
+  bool is_truncated() const { return truncated_; }
+  void returns(float* out) const;
+  void scores(int* out) const;
+  void redeterminize(int viewer, Rng& rng);
+  std::string to_string() const;
+  std::string action_to_string(Action a) const;
+  Json to_json() const;
+  static State from_json(const Json& doc, const Config& config);
+  void check_invariants() const;
+
+  // Read access for the encoder, the bot and tests.
+  const Config& config() const { return *config_; }
+  const Board& board() const { return board_; }
+  Phase phase() const { return phase_; }
+  const Roll& roll() const { return roll_; }
+  bool rerolled() const { return rerolled_; }
+  int moves_left() const { return moves_left_; }
+  int turn() const { return turn_; }
+  int winner() const { return winner_; }
+  int pad_of(int seat) const;     // the corner space of a seat
+  int owner_of(int space) const;  // the seat owning a pad, or -1
+  bool has_chosen_setup(int seat) const { return setup_choice_[seat] >= 0; }
+  int setup_choice(int seat) const { return setup_choice_[seat]; }  // hidden until the reveal
+  // The shortage case of the current roll: no allowed piece in the Bank, or
+  // (two-size face) one of the two sizes missing from the Bank.
+  bool shortage() const;
+
+  // Direct set-up of positions for tests and puzzles.
+  Board& mutable_board() { return board_; }
+  void set_roll_for_test(Roll roll);
+
+ private:
+  State() = default;
+  bool is_legal_setup(Action a) const;
+  bool is_legal_new_part(Action a) const;
+  bool is_legal_move(Action a) const;
+  bool size_available(int size) const;  // some allowed colour of that size in the Bank
+  bool may_steal(int type) const;
+  void reveal_setup();
+  void start_turn();
+  void roll_dice();
+  void place_new_part();
+  void finish_new_part();
+  void spend_move();
+  void end_turn();
+  void check_for_winner(int mover);
+
+  const Config* config_ = nullptr;
+  int num_players_ = 2;
+  Phase phase_ = Phase::kSetup;
+  int current_ = 0;
+  int turn_ = 0;  // completed turns
+  int moves_left_ = 0;
+  bool rerolled_ = false;
+  bool truncated_ = false;
+  int winner_ = -1;
+  Roll roll_;
+  std::array<int8_t, kMaxPlayers> setup_choice_{{-1, -1, -1, -1}};
+  Board board_;
+  Rng rng_;
+};
+
+// The space next to `space` in `direction` (N, E, S, W), or -1 off the board.
+int neighbour(int space, int direction);
+const char* colour_name(int colour);
+const char* size_name(int size);
+std::string piece_name(int type);  // e.g. "small red"
+const char* space_name(int space);
+
+}  // namespace rocketgym::launchpad23

@@ -1,0 +1,17 @@
+// A rule-based Launchpad 23 player: greedy one-step lookahead on the number of
+// moves each pad still needs, hurting the opponent closest to launching.
+#pragma once
+
+#include "envs/core/rng.h"
+#include "envs/launchpad23/launchpad23.h"
+
+namespace rocketgym::launchpad23 {
+
+// Moves the pad of `seat` still needs to hold a complete rocket, estimated for
+// the best size: distance of each missing colour's nearest piece plus one per
+// piece that has to leave the pad.
+int rocket_distance(const State& state, const Board& board, int seat);
+
+Action heuristic_action(const State& state, Rng& rng);
+
+}  // namespace rocketgym::launchpad23

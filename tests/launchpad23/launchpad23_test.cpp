@@ -1,0 +1,404 @@
+// Launchpad 23: one test per rule of the rulebook and per ruling.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "envs/core/game.h"
+#include "envs/launchpad23/launchpad23_game.h"
+
+using namespace rocketgym;
+using namespace rocketgym::launchpad23;
+
+namespace {
+
+const Config& config() {
+  static const Config c = load_config(ConfigNode::parse(builtin_game_config("launchpad23"), "launchpad23.yaml"));
+  return c;
+}
+
+int take(int colour, int size) { return kTakeBase + piece_type(colour, size); }
+int steal(int space, int colour, int size) { return kStealBase + space * kPieceTypes + piece_type(colour, size); }
+int move(int space, int colour, int size, int direction) {
+  return kMoveBase + (space * kPieceTypes + piece_type(colour, size)) * kDirections + direction;
+}
+constexpr int kRed = 0, kYellow = 1, kGreen = 2, kBlue = 3, kBlack = 4;
+constexpr int kNorth = 0, kEast = 1, kSouth = 2, kWest = 3;
+
+// A position: `num_players` seated, setup done, player `mover` to act in `phase`
+// with the given dice; the board starts empty (all pieces in the Bank).
+State position(int num_players, const std::string& phase, const std::string& size_face,
+               const std::string& colour_face, int moves_left = 0, int mover = 0) {
+  Json doc = State(config(), num_players, 1).to_json();
+  doc["phase"] = phase;
+  doc["current_player"] = mover;
+  doc["dice"] = {{"size", size_face}, {"colour", colour_face}};
+  doc["moves_left"] = moves_left;
+  std::vector<std::string> choices(static_cast<std::size_t>(num_players), "small");
+  doc["setup_choices"] = choices;
+  return State::from_json(doc, config());
+}
+
+void put(State& s, int space, int colour, int size, int count = 1) {
+  s.mutable_board().bank[piece_type(colour, size)] -= static_cast<uint8_t>(count);
+  s.mutable_board().spaces[space][piece_type(colour, size)] += static_cast<uint8_t>(count);
+}
+
+std::vector<Action> legal(const State& s) {
+  uint8_t mask[kNumActions];
+  s.legal_actions_mask(mask);
+  std::vector<Action> out;
+  for (int a = 0; a < kNumActions; ++a)
+    if (mask[a]) out.push_back(a);
+  return out;
+}
+
+bool contains(const std::vector<Action>& v, Action a) { return std::find(v.begin(), v.end(), a) != v.end(); }
+
+// Four pieces of a rocket of `size` on `space`, missing `missing_colour`.
+void almost_rocket(State& s, int space, int size, int missing_colour) {
+  for (int c = 0; c < kColours; ++c)
+    if (c != missing_colour) put(s, space, c, size);
+}
+
+}  // namespace
+
+TEST_CASE("ruling 1: pads are corners clockwise from the top-left; two players sit opposite") {
+  REQUIRE(State(config(), 2, 1).pad_of(0) == 0);
+  REQUIRE(State(config(), 2, 1).pad_of(1) == 8);
+  const State three(config(), 3, 1);
+  REQUIRE(three.pad_of(1) == 2);
+  REQUIRE(three.pad_of(2) == 8);
+  REQUIRE(three.owner_of(6) == -1);  // unowned corner: storage
+  const State four(config(), 4, 1);
+  REQUIRE(four.pad_of(3) == 6);
+  REQUIRE(four.owner_of(4) == -1);
+}
+
+TEST_CASE("ruling 2: secret setup choices are revealed together; leftovers stay in the Bank") {
+  State s(config(), 3, 9);
+  REQUIRE(s.current_player() == 0);
+  REQUIRE(legal(s) == std::vector<Action>{0, 1, 2});
+  s.apply(kSetupBase + kLarge);
+  REQUIRE(s.current_player() == 1);
+  // Player 0's choice is not on the board yet, and player 1's view does not show it.
+  REQUIRE(s.board().pieces_on(s.pad_of(0)) == 0);
+  std::vector<float> seen(Encoder::kChannels * 9), resampled(Encoder::kChannels * 9);
+  Encoder::encode(s, 1, seen.data());
+  State other = s;
+  Rng rng(3);
+  for (int i = 0; i < 10; ++i) {
+    other.redeterminize(1, rng);
+    Encoder::encode(other, 1, resampled.data());
+    REQUIRE(seen == resampled);
+  }
+  s.apply(kSetupBase + kSmall);
+  s.apply(kSetupBase + kMedium);
+  REQUIRE(s.board().spaces[s.pad_of(0)][piece_type(kRed, kLarge)] == 1);
+  REQUIRE(s.board().spaces[s.pad_of(1)][piece_type(kYellow, kSmall)] == 1);
+  REQUIRE(s.board().spaces[s.pad_of(2)][piece_type(kGreen, kMedium)] == 1);
+  REQUIRE(s.board().bank[piece_type(kRed, kSmall)] == 2);  // leftovers returned
+  REQUIRE(s.board().bank[piece_type(kRed, kLarge)] == 1);
+  REQUIRE(s.phase() == Phase::kNewPart);
+  REQUIRE(s.current_player() == 0);  // ruling 3: seat 0 starts
+}
+
+TEST_CASE("new part: a plain roll adds exactly that piece; two moves follow") {
+  State s = position(2, "new_part", "M", "blue");
+  REQUIRE(legal(s) == std::vector<Action>{take(kBlue, kMedium)});
+  s.apply(take(kBlue, kMedium));
+  REQUIRE(s.board().spaces[kFactory][piece_type(kBlue, kMedium)] == 1);
+  REQUIRE(s.board().bank[piece_type(kBlue, kMedium)] == 1);
+  REQUIRE(s.phase() == Phase::kMoves);
+  REQUIRE(s.moves_left() == 2);
+}
+
+TEST_CASE("new part: the Atom lets the roller pick the colour and gives an extra move") {
+  State s = position(2, "new_part", "L", "atom");
+  REQUIRE(legal(s).size() == 5);
+  s.apply(take(kBlack, kLarge));
+  REQUIRE(s.moves_left() == 3);
+}
+
+TEST_CASE("new part: a two-pyramid face lets the roller pick the size and gives an extra move") {
+  State s = position(2, "new_part", "S/L", "green");
+  REQUIRE(legal(s) == std::vector<Action>{take(kGreen, kSmall), take(kGreen, kLarge)});
+  s.apply(take(kGreen, kLarge));
+  REQUIRE(s.moves_left() == 3);
+  State both = position(2, "new_part", "M/L", "atom");
+  both.apply(take(kRed, kMedium));
+  REQUIRE(both.moves_left() == 4);  // two sizes and the atom: 2 + 1 + 1
+}
+
+TEST_CASE("ruling 4: choices are limited to pieces in the Bank when any matching piece is there") {
+  State s = position(2, "new_part", "S", "atom");
+  put(s, 1, kRed, kSmall, 2);  // no small red left in the Bank
+  const auto options = legal(s);
+  REQUIRE(options.size() == 4);
+  REQUIRE_FALSE(contains(options, take(kRed, kSmall)));
+  REQUIRE_FALSE(contains(options, kReroll));
+  REQUIRE_FALSE(contains(options, steal(1, kRed, kSmall)));
+}
+
+TEST_CASE("parts shortage: re-roll once or steal a matching piece from any space, pads included") {
+  State s = position(2, "new_part", "M", "yellow");
+  put(s, 8, kYellow, kMedium);  // on the opponent's pad
+  put(s, 5, kYellow, kMedium);  // in a storage depot
+  REQUIRE(s.shortage());
+  REQUIRE(legal(s) == std::vector<Action>{kReroll, steal(5, kYellow, kMedium), steal(8, kYellow, kMedium)});
+  State stolen = s;
+  stolen.apply(steal(8, kYellow, kMedium));
+  REQUIRE(stolen.board().spaces[8][piece_type(kYellow, kMedium)] == 0);
+  REQUIRE(stolen.board().spaces[kFactory][piece_type(kYellow, kMedium)] == 1);
+  REQUIRE(stolen.moves_left() == 2);
+}
+
+TEST_CASE("parts shortage: after the re-roll the second roll must be used, stealing if needed") {
+  State s = position(2, "new_part", "M", "yellow");
+  put(s, 5, kYellow, kMedium, 2);
+  // Make every piece scarce so the second roll is a shortage too, whatever it is.
+  for (int t = 0; t < kPieceTypes; ++t) {
+    const int space = t == piece_type(kYellow, kMedium) ? 5 : 1;
+    s.mutable_board().spaces[space][t] = 2;
+    s.mutable_board().bank[t] = 0;
+  }
+  s.apply(kReroll);
+  REQUIRE(s.rerolled());
+  REQUIRE(s.phase() == Phase::kNewPart);
+  const auto options = legal(s);
+  REQUIRE_FALSE(contains(options, kReroll));
+  REQUIRE_FALSE(options.empty());
+  for (Action a : options) REQUIRE((a >= kStealBase && a < kMoveBase));
+  s.apply(options.front());
+  REQUIRE(s.moves_left() == s.roll().moves());  // moves come from the roll finally used
+}
+
+TEST_CASE("parts shortage: a two-size face with one size gone offers take, steal of the missing size, or re-roll") {
+  State s = position(2, "new_part", "S/M", "red");
+  put(s, 3, kRed, kSmall, 2);  // small red is gone from the Bank, medium red is there
+  put(s, 1, kRed, kMedium);    // one medium red on the board: not stealable, the Bank has one
+  REQUIRE(legal(s) == std::vector<Action>{take(kRed, kMedium), kReroll, steal(3, kRed, kSmall)});
+  s.apply(steal(3, kRed, kSmall));
+  REQUIRE(s.board().spaces[kFactory][piece_type(kRed, kSmall)] == 1);
+  REQUIRE(s.moves_left() == 3);
+}
+
+TEST_CASE("moves: one space orthogonally, any piece of a tower, never from another player's pad") {
+  State s = position(3, "moves", "S", "red", 2);
+  put(s, 3, kBlue, kLarge);   // a storage depot tower of three
+  put(s, 3, kRed, kSmall);
+  put(s, 3, kGreen, kMedium);
+  put(s, 2, kBlack, kSmall);  // pad of player 1
+  put(s, 6, kYellow, kSmall); // unowned corner with 3 players: storage
+  const auto options = legal(s);
+  REQUIRE(contains(options, move(3, kBlue, kLarge, kNorth)));  // the bottom of the tower moves too
+  REQUIRE(contains(options, move(3, kBlue, kLarge, kEast)));   // into the Factory
+  REQUIRE(contains(options, move(3, kBlue, kLarge, kSouth)));
+  REQUIRE_FALSE(contains(options, move(3, kBlue, kLarge, kWest)));  // off the board
+  REQUIRE(contains(options, move(6, kYellow, kSmall, kNorth)));
+  for (int d = 0; d < kDirections; ++d) REQUIRE_FALSE(contains(options, move(2, kBlack, kSmall, d)));
+  REQUIRE_THROWS_AS(s.apply(move(2, kBlack, kSmall, kWest)), IllegalAction);
+  s.apply(move(3, kBlue, kLarge, kNorth));
+  REQUIRE(s.board().spaces[0][piece_type(kBlue, kLarge)] == 1);  // into a pad: allowed
+  REQUIRE(s.moves_left() == 1);
+}
+
+TEST_CASE("moves: a player may move pieces off their own pad and into another player's rocket") {
+  State s = position(2, "moves", "S", "red", 2, 1);
+  put(s, 8, kRed, kLarge);
+  REQUIRE(contains(legal(s), move(8, kRed, kLarge, kNorth)));
+  s.apply(move(8, kRed, kLarge, kNorth));
+  s.apply(move(5, kRed, kLarge, kNorth));
+  REQUIRE(s.board().spaces[2][piece_type(kRed, kLarge)] == 1);
+}
+
+TEST_CASE("moves: unused moves may be left; the turn passes clockwise when moves run out") {
+  State s = position(3, "moves", "S", "red", 2, 1);
+  put(s, 4, kRed, kSmall);
+  s.apply(kEndTurn);
+  REQUIRE(s.current_player() == 2);
+  REQUIRE(s.phase() == Phase::kNewPart);
+  REQUIRE(s.turn() == 1);
+  State t = position(3, "moves", "S", "red", 1, 2);
+  put(t, 4, kRed, kSmall);
+  t.apply(move(4, kRed, kSmall, kNorth));
+  REQUIRE(t.current_player() == 0);  // wraps around clockwise
+}
+
+TEST_CASE("Total System Failure: one move returns every piece on your own pad to the Bank") {
+  State s = position(2, "moves", "S", "red", 2);
+  put(s, 0, kRed, kSmall);
+  put(s, 0, kBlue, kLarge, 2);
+  put(s, 8, kGreen, kMedium);
+  s.apply(kTotalSystemFailure);
+  REQUIRE(s.board().pieces_on(0) == 0);
+  REQUIRE(s.board().pieces_on(8) == 1);  // other pads untouched
+  REQUIRE(s.board().bank[piece_type(kBlue, kLarge)] == 2);
+  REQUIRE(s.moves_left() == 1);
+  REQUIRE_FALSE(contains(legal(s), kTotalSystemFailure));  // nothing left to return
+}
+
+TEST_CASE("winning: exactly five pyramids, one of each colour, all one size, checked after every move") {
+  State s = position(2, "moves", "S", "red", 3);
+  almost_rocket(s, 0, kMedium, kBlack);
+  put(s, 1, kBlack, kMedium);
+  s.apply(move(1, kBlack, kMedium, kWest));
+  REQUIRE(s.is_terminal());
+  REQUIRE(s.winner() == 0);
+  float r[2];
+  s.returns(r);
+  REQUIRE(r[0] == 1.0f);
+  REQUIRE(r[1] == -1.0f);
+}
+
+TEST_CASE("winning: mixed sizes, a repeated colour or a sixth piece is no rocket") {
+  State s = position(2, "moves", "S", "red", 4);
+  almost_rocket(s, 0, kMedium, kBlack);
+  put(s, 1, kBlack, kLarge);
+  s.apply(move(1, kBlack, kLarge, kWest));  // wrong size
+  REQUIRE_FALSE(s.is_terminal());
+  put(s, 1, kBlack, kMedium);
+  put(s, 0, kRed, kMedium);  // a sixth piece, a repeated colour
+  REQUIRE_FALSE(s.board().is_complete_rocket(0));
+  // Moving the extra pieces away completes the rocket: removal counts too.
+  s.apply(move(0, kBlack, kLarge, kEast));
+  REQUIRE_FALSE(s.is_terminal());
+  s.apply(move(0, kRed, kMedium, kEast));
+  REQUIRE_FALSE(s.is_terminal());
+  s.apply(move(1, kBlack, kMedium, kWest));
+  REQUIRE(s.is_terminal());
+  REQUIRE(s.winner() == 0);
+}
+
+TEST_CASE("ruling 8: completing another player's rocket makes them win at once") {
+  State s = position(3, "moves", "S", "red", 2);
+  almost_rocket(s, 2, kSmall, kGreen);  // player 1's pad
+  put(s, 1, kGreen, kSmall);
+  s.apply(move(1, kGreen, kSmall, kEast));
+  REQUIRE(s.is_terminal());
+  REQUIRE(s.winner() == 1);
+}
+
+TEST_CASE("ruling 8: if one move completes two pads, the moving player's pad wins") {
+  // Each action changes at most one pad (pads are corners, never adjacent), so
+  // this can only be set up by hand: both pads complete, then any move checks.
+  State s = position(3, "moves", "S", "red", 2);
+  almost_rocket(s, 0, kSmall, -1);
+  almost_rocket(s, 2, kLarge, -1);  // player 1's pad
+  put(s, 4, kRed, kMedium);
+  s.apply(move(4, kRed, kMedium, kSouth));
+  REQUIRE(s.winner() == 0);
+}
+
+TEST_CASE("winning: moving a spare piece off your own pad can complete it") {
+  State s = position(2, "moves", "S", "red", 2);
+  almost_rocket(s, 0, kSmall, -1);
+  put(s, 0, kRed, kLarge);  // a sixth piece spoils it
+  REQUIRE_FALSE(s.board().is_complete_rocket(0));
+  s.apply(move(0, kRed, kLarge, kEast));
+  REQUIRE(s.winner() == 0);
+}
+
+TEST_CASE("a steal that leaves a finished rocket on a pad wins for that pad's owner") {
+  State s = position(2, "new_part", "M", "black");
+  almost_rocket(s, 8, kSmall, -1);
+  put(s, 8, kBlack, kMedium, 2);  // two medium blacks spoil player 1's small rocket
+  REQUIRE(s.shortage());
+  s.apply(steal(8, kBlack, kMedium));
+  REQUIRE_FALSE(s.is_terminal());  // still one medium black too many
+  State t = position(2, "new_part", "M", "black");
+  almost_rocket(t, 8, kSmall, -1);
+  put(t, 8, kBlack, kMedium);
+  put(t, 5, kBlack, kMedium);
+  t.apply(steal(8, kBlack, kMedium));
+  REQUIRE(t.is_terminal());
+  REQUIRE(t.winner() == 1);
+}
+
+TEST_CASE("ruling 9: the turn limit ends the game as a truncated draw") {
+  const Config short_game =
+      load_config(ConfigNode::parse("max_turns: 3\n", "short.yaml"));
+  State s(short_game, 2, 5);
+  s.apply(kSetupBase);
+  s.apply(kSetupBase);
+  Rng rng(1);
+  int turns = 0;
+  while (!s.is_terminal()) {
+    const Action a = s.phase() == Phase::kMoves ? kEndTurn : legal(s).front();
+    if (a == kEndTurn) ++turns;
+    s.apply(a);
+  }
+  REQUIRE(turns == 3);
+  REQUIRE(s.is_truncated());
+  float r[2];
+  s.returns(r);
+  REQUIRE(r[0] == 0.0f);
+  REQUIRE(r[1] == 0.0f);
+}
+
+TEST_CASE("rank returns for four players: the winner +1, the others -1/3") {
+  State s = position(4, "moves", "S", "red", 2, 3);
+  almost_rocket(s, 6, kLarge, kBlue);
+  put(s, 7, kBlue, kLarge);
+  s.apply(move(7, kBlue, kLarge, kWest));
+  float r[4];
+  s.returns(r);
+  REQUIRE(r[3] == 1.0f);
+  REQUIRE(r[0] == Approx(-1.0 / 3));
+  int scores[4];
+  s.scores(scores);
+  REQUIRE(scores[3] == 1);
+}
+
+TEST_CASE("illegal actions throw and change nothing") {
+  State s = position(2, "moves", "S", "red", 2);
+  const Json before = s.to_json();
+  REQUIRE_THROWS_WITH(s.apply(kSetupBase), Catch::Contains("not legal"));
+  REQUIRE_THROWS_AS(s.apply(-1), IllegalAction);
+  REQUIRE_THROWS_AS(s.apply(kNumActions), IllegalAction);
+  REQUIRE(s.to_json() == before);
+}
+
+TEST_CASE("state documents: hand-written positions load; bad ones are clear errors") {
+  auto game = load_game("launchpad23");
+  State s = position(2, "moves", "M/L", "atom", 4);
+  put(s, kFactory, kRed, kSmall);
+  put(s, kFactory, kBlack, kLarge);
+  const std::string text = s.to_json().dump();
+  REQUIRE(text.find("\"Factory\":[\"RS\",\"KL\"]") != std::string::npos);
+  auto loaded = game->state_from_json(text);
+  REQUIRE(loaded->to_json() == s.to_json().dump(1));
+  Json bad = s.to_json();
+  bad["board"]["Factory"] = {"XX"};
+  REQUIRE_THROWS_WITH(game->state_from_json(bad.dump()), Catch::Contains("unknown piece"));
+  bad = s.to_json();
+  bad["board"]["left"] = {"RS"};  // a third small red
+  REQUIRE_THROWS_AS(game->state_from_json(bad.dump()), SerializationError);
+  bad = s.to_json();
+  bad["num_players"] = 7;
+  REQUIRE_THROWS_WITH(game->state_from_json(bad.dump()), Catch::Contains("num_players"));
+}
+
+TEST_CASE("config: bad values and unknown keys name the key") {
+  REQUIRE_THROWS_WITH(load_config(ConfigNode::parse("max_turns: 0\n", "c.yaml")),
+                      Catch::Contains("c.yaml:1") && Catch::Contains("max_turns"));
+  REQUIRE_THROWS_WITH(load_config(ConfigNode::parse("max_turn: 10\n", "c.yaml")), Catch::Contains("max_turn"));
+  REQUIRE_THROWS_WITH(load_config(ConfigNode::parse("reward: points\n", "c.yaml")), Catch::Contains("reward"));
+}
+
+TEST_CASE("the heuristic bot clearly beats random play") {
+  Rng rng(2026);
+  int wins = 0, games = 200;
+  for (int g = 0; g < games; ++g) {
+    const int bot_seat = g % 2;
+    State s(config(), 2, derive_seed(77, static_cast<uint64_t>(g)));
+    while (!s.is_terminal()) {
+      const auto options = legal(s);
+      const Action a = s.current_player() == bot_seat ? heuristic_action(s, rng)
+                                                       : options[rng.below(static_cast<uint32_t>(options.size()))];
+      s.apply(a);
+    }
+    wins += s.winner() == bot_seat;
+  }
+  WARN("launchpad23 heuristic vs random (2 players, seats rotated): " << wins << " of " << games << " won");
+  REQUIRE(wins >= 180);
+}

@@ -1,0 +1,30 @@
+// rocketgym: the command line. Subcommands: list, play, bench (and train,
+// arena when the LibTorch training library is built).
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "training/cli/commands.h"
+#ifdef ROCKETGYM_WITH_TRAINING
+#include "training/commands.h"
+#endif
+
+int main(int argc, char** argv) {
+  CLI::App app{"rocketgym: rocket-themed tabletop games as reinforcement-learning environments"};
+  app.require_subcommand(1);
+  rocketgym::cli::add_list_command(app);
+  rocketgym::cli::add_play_command(app);
+  rocketgym::cli::add_bench_command(app);
+#ifdef ROCKETGYM_WITH_TRAINING
+  rocketgym::add_training_commands(app);
+#endif
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "rocketgym: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,110 @@
+// `rocketgym play`: a person plays in the terminal against bots.
+#include <iostream>
+#include <memory>
+#include <random>
+#include <sstream>
+
+#include "envs/core/game.h"
+#include "envs/core/rng.h"
+#include "training/cli/commands.h"
+
+namespace rocketgym::cli {
+namespace {
+
+struct PlayOptions {
+  std::string game;
+  int players = 2;
+  std::string seats;
+  uint64_t seed = 0;
+  std::string config_file;
+  std::vector<std::string> settings;
+};
+
+std::vector<std::string> split_seats(const std::string& text, int players) {
+  std::vector<std::string> seats;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) seats.push_back(item);
+  if (seats.empty()) {
+    seats.push_back("human");
+    while (static_cast<int>(seats.size()) < players) seats.push_back("heuristic");
+  }
+  if (static_cast<int>(seats.size()) != players)
+    throw Error("--seats lists " + std::to_string(seats.size()) + " seats for " + std::to_string(players) + " players");
+  for (const auto& s : seats)
+    if (s != "human" && s != "random" && s != "heuristic")
+      throw Error("unknown seat kind '" + s + "' (human, random, heuristic)");
+  return seats;
+}
+
+// Reads the human's choice; re-prompts on bad input. Returns -1 on quit or end of input.
+int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal) {
+  for (std::size_t i = 0; i < legal.size(); ++i)
+    std::cout << "  [" << i << "] " << state.action_to_string(legal[i]) << "\n";
+  while (true) {
+    std::cout << "player " << seat << ", your choice (0-" << legal.size() - 1 << ", q to quit): " << std::flush;
+    std::string line;
+    if (!std::getline(std::cin, line) || line == "q" || line == "quit") return -1;
+    try {
+      std::size_t used = 0;
+      const int pick = std::stoi(line, &used);
+      if (used == line.size() && pick >= 0 && pick < static_cast<int>(legal.size())) return pick;
+    } catch (const std::exception&) {
+    }
+    std::cout << "'" << line << "' is not one of the numbers above.\n";
+  }
+}
+
+void play(const PlayOptions& opt) {
+  auto game = load_game(opt.game, opt.config_file, overrides_yaml(opt.settings));
+  game->check_players(opt.players);
+  const auto seats = split_seats(opt.seats, opt.players);
+  int humans = 0, human_seat = -1;
+  for (int p = 0; p < opt.players; ++p)
+    if (seats[p] == "human") ++humans, human_seat = p;
+  const uint64_t seed = opt.seed ? opt.seed : static_cast<uint64_t>(std::random_device{}());
+  auto state = game->new_state(opt.players, seed);
+  Rng rng(derive_seed(seed, 1));
+  std::cout << game->info().name << " — seed " << seed << "\n";
+  while (!state->is_terminal()) {
+    const int p = state->current_player();
+    const auto legal = state->legal_actions();
+    Action action;
+    if (seats[p] == "human") {
+      // With one person at the table, show only what that seat may know.
+      std::cout << "\n" << (humans == 1 ? state->observation_string(human_seat) : state->to_string());
+      const int pick = ask_human(*state, p, legal);
+      if (pick < 0) {
+        std::cout << "Game abandoned.\n";
+        return;
+      }
+      action = legal[static_cast<std::size_t>(pick)];
+    } else {
+      action = seats[p] == "random" ? legal[rng.below(static_cast<uint32_t>(legal.size()))]
+                                    : state->heuristic_action(rng.next());
+      std::cout << "player " << p << " (" << seats[p] << "): " << state->action_to_string(action) << "\n";
+    }
+    state->apply(action);
+  }
+  std::cout << "\n" << state->to_string();
+  const auto returns = state->returns();
+  const auto scores = state->scores();
+  for (int p = 0; p < opt.players; ++p)
+    std::cout << "player " << p << " (" << seats[p] << "): score " << scores[p] << ", return " << returns[p] << "\n";
+}
+
+}  // namespace
+
+void add_play_command(CLI::App& app) {
+  auto opt = std::make_shared<PlayOptions>();
+  auto* cmd = app.add_subcommand("play", "Play a game in the terminal against bots");
+  cmd->add_option("game", opt->game, "Game id (see `rocketgym list`)")->required();
+  cmd->add_option("-p,--players", opt->players, "Number of players");
+  cmd->add_option("--seats", opt->seats, "Comma-separated seat kinds: human, random, heuristic "
+                                         "(default: human then heuristic bots)");
+  cmd->add_option("--seed", opt->seed, "Seed (0 = random)");
+  cmd->add_option("--config", opt->config_file, "Game config YAML (default: configs/games/<game>.yaml)");
+  cmd->add_option("--set", opt->settings, "Override a config key, e.g. --set max_turns=50");
+  cmd->callback([opt] { play(*opt); });
+}
+
+}  // namespace rocketgym::cli
