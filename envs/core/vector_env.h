@@ -57,6 +57,7 @@ class VectorEnv {
     for (int i = 0; i < n_; ++i) {
       const auto e = static_cast<std::size_t>(i);
       episode_[e] = 0;
+      steps_[e] = 0;
       action_rng_[e].reseed(derive_seed(seed_ ^ 0xA5A5A5A5ULL, static_cast<uint64_t>(i)));
       states_[e] = State(*config_, players_, episode_seed(seed_, e, 0));
       clear_outcome(i);

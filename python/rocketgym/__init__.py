@@ -1,0 +1,57 @@
+"""rocketgym: rocket-themed tabletop games as reinforcement-learning environments.
+
+    import rocketgym as rg
+    rg.list_games()
+    env = rg.make("launchpad23", num_players=2, seed=0)        # Gymnasium conventions
+    aec = rg.aec_env("launchpad23", num_players=3)             # PettingZoo AEC conventions
+    vec = rg.make_vec("launchpad23", num_envs=256, num_threads=2, seed=0)   # batched, zero-copy
+
+For search written in Python, ``rg.load_game(id).new_state(n, seed)`` gives a
+``State`` with ``legal_actions()``, ``apply()``, ``clone()``, ``to_json()``,
+``action_to_string()``, ``observation()``, ``redeterminize()``...
+
+Errors: ``rg.Error`` (a ValueError) and its subclasses ``IllegalAction``,
+``ConfigError``, ``SerializationError``; ``InvariantViolation`` (a
+RuntimeError) signals an engine bug.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ._common import ConfigArg, load_game
+from ._rocketgym import (ConfigError, Error, Game, GameInfo, IllegalAction, InvariantViolation,
+                         SerializationError, State, builtin_game_config, derive_seed, game_info,
+                         list_games)
+from .aec import USING_PETTINGZOO, RocketAECEnv
+from .env import RocketEnv
+from .spaces import USING_GYMNASIUM
+from .vector import VectorEnv
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ConfigError", "Error", "Game", "GameInfo", "IllegalAction", "InvariantViolation", "RocketAECEnv",
+    "RocketEnv", "SerializationError", "State", "USING_GYMNASIUM", "USING_PETTINGZOO", "VectorEnv",
+    "aec_env", "builtin_game_config", "derive_seed", "game_info", "list_games", "load_game", "make",
+    "make_vec",
+]
+
+
+def make(game_id: str, num_players: int = 2, seed: Optional[int] = None, config: ConfigArg = None,
+         render_mode: Optional[str] = None) -> RocketEnv:
+    """A single Gymnasium-style env (see ``rocketgym.env``). ``config``: see ``load_game``."""
+    return RocketEnv(game_id, num_players=num_players, seed=seed, config=config, render_mode=render_mode)
+
+
+def aec_env(game_id: str, num_players: int = 2, seed: Optional[int] = None, config: ConfigArg = None,
+            render_mode: Optional[str] = None) -> RocketAECEnv:
+    """A PettingZoo AEC-style env (see ``rocketgym.aec``)."""
+    return RocketAECEnv(game_id, num_players=num_players, seed=seed, config=config, render_mode=render_mode)
+
+
+def make_vec(game_id: str, num_envs: int, num_players: int = 2, num_threads: int = 1,
+             seed: Optional[int] = None, config: ConfigArg = None) -> VectorEnv:
+    """``num_envs`` games stepped together in C++ with zero-copy numpy outputs (see ``rocketgym.vector``)."""
+    return VectorEnv(game_id, num_envs, num_players=num_players, num_threads=num_threads, seed=seed,
+                     config=config)

@@ -1,0 +1,239 @@
+"""PettingZoo AEC-style environment: ``rocketgym.aec_env(game_id, ...)``.
+
+Agents are ``"player_0" .. "player_{n-1}"`` (seat i is ``player_i``). Usual loop::
+
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else policy(obs["observation"], obs["action_mask"])
+        env.step(action)
+
+* ``observe(agent)`` is ``{"observation": float32, "action_mask": int8}`` from that
+  agent's seat; the mask is all zeros unless the agent is the one to move.
+* ``rewards`` holds every agent's reward from the last step (non-zero only on
+  the final step); ``last()`` returns the agent's reward accumulated since it
+  last acted, as PettingZoo does.
+* When the game ends every agent is terminated (or truncated) at once; each
+  then gets one last turn in ``agent_iter`` and must be stepped with ``None``,
+  which removes it from ``agents``.
+* An illegal or out-of-range action raises ``IllegalAction`` (nothing changes);
+  a non-None action for a finished agent raises ``IllegalAction`` too.
+
+The class subclasses ``pettingzoo.AECEnv`` when pettingzoo is installed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, Optional
+
+import numpy as np
+
+from . import _rocketgym as _core
+from . import spaces
+from ._common import ConfigArg, check_num_players, check_render_mode, check_seed, load_game
+
+try:  # pragma: no cover - depends on the installation
+    from pettingzoo import AECEnv as _AECBase
+
+    USING_PETTINGZOO = True
+except ImportError:  # pragma: no cover
+    _AECBase = object
+    USING_PETTINGZOO = False
+
+
+class RocketAECEnv(_AECBase):
+    """A rocketgym game behind the PettingZoo AEC API."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "rocketgym", "is_parallelizable": False,
+                "render_fps": 1}
+
+    def __init__(self, game_id: str, num_players: int = 2, seed: Optional[int] = None,
+                 config: ConfigArg = None, render_mode: Optional[str] = None):
+        if USING_PETTINGZOO:  # pragma: no cover
+            super().__init__()
+        self.game = load_game(game_id, config)
+        self.game_info = self.game.info
+        self.metadata = dict(self.metadata, name=f"rocketgym_{self.game_info.id}_v{self.game_info.version}")
+        n = check_num_players(self.game, num_players)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        shape = tuple(self.game.observation_shape(n))
+        num_actions = self.game_info.num_actions
+        self.observation_spaces = {a: spaces.observation_space(shape, num_actions) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.discrete(num_actions) for a in self.possible_agents}
+        self._base_seed = check_seed(seed)
+        self._episode = 0
+        self._state: Optional[_core.State] = None
+        self.agents = []
+        self.rewards: Dict[str, float] = {}
+        self._cumulative_rewards: Dict[str, float] = {}
+        self.terminations: Dict[str, bool] = {}
+        self.truncations: Dict[str, bool] = {}
+        self.infos: Dict[str, Dict[str, Any]] = {}
+        self.agent_selection: Optional[str] = None
+
+    # -- spaces -----------------------------------------------------------------------------------
+
+    def observation_space(self, agent: str):
+        return self.observation_spaces[self._check_agent(agent)]
+
+    def action_space(self, agent: str):
+        return self.action_spaces[self._check_agent(agent)]
+
+    @property
+    def num_agents(self) -> int:
+        return len(self.agents)
+
+    @property
+    def max_num_agents(self) -> int:
+        return len(self.possible_agents)
+
+    # -- AEC API ----------------------------------------------------------------------------------
+
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
+        """Starts a new game (``options={"state": json}`` starts from that position)."""
+        if seed is not None:
+            self._base_seed = check_seed(seed)
+            self._episode = 0
+        options = dict(options or {})
+        document = options.pop("state", None)
+        if options:
+            raise ValueError(f"unknown reset options {sorted(options)}; the only option is 'state'")
+        if document is not None:
+            state = self.game.state_from_json(document)
+            if state.num_players != len(self.possible_agents):
+                raise _core.Error(f"the state has {state.num_players} players, this env {len(self.possible_agents)}")
+            if state.is_terminal():
+                raise _core.Error("cannot start from a finished game")
+            self._state = state
+        else:
+            self._state = self.game.new_state(len(self.possible_agents),
+                                              _core.derive_seed(self._base_seed, self._episode))
+        self._episode += 1
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._update_infos()
+        self.agent_selection = self.possible_agents[self._state.current_player]
+
+    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        state = self._require_state()
+        seat = self._seat[self._check_agent(agent)]
+        if seat == state.current_player:
+            mask = state.legal_actions_mask()
+        else:
+            mask = np.zeros(self.game_info.num_actions, dtype=np.int8)
+        return {"observation": state.observation(seat), "action_mask": mask}
+
+    def last(self, observe: bool = True):
+        """(observation, accumulated reward, termination, truncation, info) of ``agent_selection``."""
+        agent = self.agent_selection
+        if agent is None or agent not in self.terminations:
+            raise _core.Error("no agent to move: call reset()")
+        observation = self.observe(agent) if observe else None
+        return (observation, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
+    def step(self, action) -> None:
+        state = self._require_state()
+        agent = self.agent_selection
+        if agent is None or not self.agents:
+            raise _core.IllegalAction("every agent is done: call reset()")
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise _core.IllegalAction(f"{agent} is done: step it with None")
+            self._remove_done_agent(agent)
+            return
+        if action is None:
+            raise _core.IllegalAction(f"{agent} is to move: None is only for finished agents")
+        state.apply(action)  # raises before changing anything
+
+        self._cumulative_rewards[agent] = 0.0
+        returns = state.returns()
+        for a in self.agents:
+            self.rewards[a] = float(returns[self._seat[a]])
+            self._cumulative_rewards[a] += self.rewards[a]
+        if state.is_terminal():
+            done = self.truncations if state.is_truncated() else self.terminations
+            for a in self.agents:
+                done[a] = True
+            # Each finished agent gets one last turn, starting after the last mover.
+            self.agent_selection = self._next_agent_after(agent)
+        else:
+            self.agent_selection = self.possible_agents[state.current_player]
+        self._update_infos()
+        if self.render_mode == "human":
+            self.render()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """Yields ``agent_selection`` until every agent is done (or ``max_iter`` turns)."""
+        for _ in range(max_iter):
+            if not self.agents:
+                return
+            yield self.agent_selection
+
+    def render(self) -> Optional[str]:
+        text = "" if self._state is None else self._state.to_string()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # -- for search and analysis ------------------------------------------------------------------
+
+    def get_state(self) -> _core.State:
+        """A copy of the current game state."""
+        return self._require_state().clone()
+
+    def legal_actions(self):
+        return self._require_state().legal_actions()
+
+    def action_to_string(self, action: int) -> str:
+        return self._require_state().action_to_string(action)
+
+    def to_json(self) -> str:
+        return self._require_state().to_json()
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _require_state(self) -> _core.State:
+        if self._state is None:
+            raise _core.Error("call reset() before using the env")
+        return self._state
+
+    def _check_agent(self, agent: str) -> str:
+        if agent not in self._seat:
+            raise _core.Error(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+        return agent
+
+    def _next_agent_after(self, agent: str) -> str:
+        n = len(self.possible_agents)
+        start = self._seat[agent]
+        for k in range(1, n + 1):
+            candidate = self.possible_agents[(start + k) % n]
+            if candidate in self.agents:
+                return candidate
+        return agent
+
+    def _remove_done_agent(self, agent: str) -> None:
+        following = self._next_agent_after(agent)
+        self.agents.remove(agent)
+        for table in (self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos):
+            del table[agent]
+        self.agent_selection = following if self.agents else None
+
+    def _update_infos(self) -> None:
+        state = self._state
+        scores = state.scores()
+        for agent in self.agents:
+            self.infos[agent] = {"current_player": state.current_player, "score": int(scores[self._seat[agent]])}
+
+    def __repr__(self) -> str:
+        return f"<RocketAECEnv {self.game_info.id} players={len(self.possible_agents)}>"

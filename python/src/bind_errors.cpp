@@ -1,0 +1,113 @@
+// C++ errors become Python exceptions of the same names, importable as
+// rocketgym.Error, rocketgym.IllegalAction, ...:
+//
+//   Error(ValueError)                   any rocketgym error (unknown game, bad
+//   ├── IllegalAction(Error)            player count, out-of-range viewer...)
+//   ├── ConfigError(Error)
+//   └── SerializationError(Error)
+//   InvariantViolation(RuntimeError)    an engine bug, not a usage error
+//
+// Error derives from ValueError because every one of them is a bad argument
+// from the caller's point of view; `except ValueError` keeps working for code
+// that does not know rocketgym.
+#include <yaml-cpp/exceptions.h>
+
+#include <nlohmann/json.hpp>
+
+#include "bindings.h"
+
+namespace rocketgym::python {
+
+namespace {
+
+// Owned for the life of the process: exception types must outlive every
+// module object, so they are never decref'ed (no destructor at exit).
+PyObject* error_type = nullptr;
+PyObject* illegal_action_type = nullptr;
+PyObject* config_error_type = nullptr;
+PyObject* serialization_error_type = nullptr;
+PyObject* invariant_violation_type = nullptr;
+
+PyObject* new_exception(py::module_& m, const char* name, const char* doc, PyObject* base) {
+  const std::string qualified = std::string("rocketgym.") + name;
+  PyObject* type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base, nullptr);
+  if (!type) throw py::error_already_set();
+  Py_INCREF(type);  // one reference for the module attribute, one kept here
+  m.add_object(name, py::handle(type));
+  return type;
+}
+
+void translate(std::exception_ptr error) {
+  try {
+    if (error) std::rethrow_exception(error);
+  } catch (const IllegalAction& e) {
+    PyErr_SetString(illegal_action_type, e.what());
+  } catch (const ConfigError& e) {
+    PyErr_SetString(config_error_type, e.what());
+  } catch (const SerializationError& e) {
+    PyErr_SetString(serialization_error_type, e.what());
+  } catch (const Error& e) {
+    PyErr_SetString(error_type, e.what());
+  } catch (const InvariantViolation& e) {
+    PyErr_SetString(invariant_violation_type, e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // A game's from_json should wrap these; this is the safety net.
+    PyErr_SetString(serialization_error_type, (std::string("state document: ") + e.what()).c_str());
+  } catch (const YAML::Exception& e) {
+    PyErr_SetString(config_error_type, (std::string("configuration: ") + e.what()).c_str());
+  }
+}
+
+}  // namespace
+
+void bind_errors(py::module_& m) {
+  error_type = new_exception(m, "Error", "Any rocketgym error: a bad argument, game id or player count.",
+                             PyExc_ValueError);
+  illegal_action_type = new_exception(
+      m, "IllegalAction", "An action out of range or not legal now; nothing was changed.", error_type);
+  config_error_type = new_exception(
+      m, "ConfigError", "A malformed or invalid configuration; the message names file, line and key.",
+      error_type);
+  serialization_error_type =
+      new_exception(m, "SerializationError", "A state document (JSON) that cannot be loaded.", error_type);
+  invariant_violation_type = new_exception(
+      m, "InvariantViolation", "A broken game invariant: a bug in the engine.", PyExc_RuntimeError);
+  py::register_exception_translator(&translate);
+}
+
+Action to_action(py::handle value, int num_actions) {
+  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr())) {
+    throw py::type_error("an action must be an integer, not " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+  }
+  const py::int_ index = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
+  if (!index) throw py::error_already_set();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow != 0 || v < 0 || v >= num_actions) {
+    throw IllegalAction("action " + std::string(py::str(static_cast<py::handle>(index))) +
+                        " out of range [0, " + std::to_string(num_actions - 1) + "]");
+  }
+  return static_cast<Action>(v);
+}
+
+uint64_t to_seed(py::handle value) {
+  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr())) {
+    throw py::type_error("a seed must be an integer, not " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+  }
+  const py::int_ index = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
+  if (!index) throw py::error_already_set();
+  int overflow = 0;
+  const long long small = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow == 0 && small < 0) throw py::value_error("a seed must be >= 0, got " + std::to_string(small));
+  const unsigned long long v = PyLong_AsUnsignedLongLong(index.ptr());
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    throw py::value_error("a seed must be below 2**64, got " +
+                          std::string(py::str(static_cast<py::handle>(index))));
+  }
+  return static_cast<uint64_t>(v);
+}
+
+}  // namespace rocketgym::python

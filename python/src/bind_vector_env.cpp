@@ -1,0 +1,238 @@
+// VectorEnv (AnyVectorEnv): N games stepped together in C++.
+//
+// Zero copy: the observation, mask, reward... buffers are owned by the C++
+// vector env and never move, so each is exposed as a read-only numpy view
+// whose base is the VectorEnv object (the view keeps it alive). step() and
+// reset() overwrite them in place and release the GIL while C++ runs.
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+
+namespace rocketgym::python {
+
+namespace {
+
+// The C++ vector env plus what the binding needs around it.
+struct VectorEnvHandle {
+  std::shared_ptr<AnyGame> game;
+  std::unique_ptr<AnyVectorEnv> env;
+  std::vector<Action> converted;  // actions given in another dtype, as int32
+  std::vector<Action> sampled;    // scratch for sample/heuristic actions
+  std::mutex busy;                // the GIL is released while stepping
+};
+
+// Two Python threads stepping one env at once would race inside C++: the
+// second one gets an exception instead.
+class ExclusiveUse {
+ public:
+  explicit ExclusiveUse(std::mutex& m) : lock_(m, std::try_to_lock) {
+    if (!lock_.owns_lock())
+      throw std::runtime_error("this VectorEnv is being used by another thread; use one env per thread");
+  }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
+
+std::string shape_string(const py::array& a) {
+  std::string out = "(";
+  for (py::ssize_t d = 0; d < a.ndim(); ++d) out += (d ? ", " : "") + std::to_string(a.shape(d));
+  return out + (a.ndim() == 1 ? ",)" : ")");
+}
+
+// Checks the actions array and returns a pointer to N int32 action ids: the
+// array's own memory when it is already C-contiguous int32, else a converted
+// copy. Raises TypeError / ValueError / IllegalAction before anything runs.
+const Action* checked_actions(VectorEnvHandle& h, const py::handle& arg, py::object& keep_alive) {
+  const int n = h.env->num_envs();
+  keep_alive = py::reinterpret_borrow<py::object>(arg);
+  if (!py::isinstance<py::array>(arg)) keep_alive = py::module_::import("numpy").attr("asarray")(arg);
+  const auto actions = py::reinterpret_borrow<py::array>(keep_alive);
+  const char kind = actions.dtype().kind();
+  if (kind != 'i' && kind != 'u')
+    throw py::type_error("actions must be an integer array, got dtype " +
+                         std::string(py::str(actions.dtype())));
+  if (actions.ndim() != 1 || actions.shape(0) != n)
+    throw py::value_error("actions must have shape (" + std::to_string(n) + ",), got " +
+                          shape_string(actions));
+  const bool native_int32 = kind == 'i' && actions.itemsize() == 4 && actions.dtype().byteorder() != '>';
+  if (native_int32 && (actions.flags() & py::array::c_style))
+    return static_cast<const Action*>(actions.data());
+
+  // Any other integer dtype or layout: convert through int64, checking range
+  // so that a huge value is reported as such instead of wrapping around.
+  const auto wide = py::array_t<int64_t, py::array::forcecast>::ensure(actions);
+  if (!wide) throw py::error_already_set();
+  h.converted.resize(static_cast<std::size_t>(n));
+  const int num_actions = h.env->num_actions();
+  for (int i = 0; i < n; ++i) {
+    const int64_t a = wide.at(i);
+    if (a < 0 || a >= num_actions)
+      throw IllegalAction("env " + std::to_string(i) + ": action " + std::to_string(a) +
+                          " out of range [0, " + std::to_string(num_actions - 1) + "]; no env was stepped");
+    h.converted[static_cast<std::size_t>(i)] = static_cast<Action>(a);
+  }
+  return h.converted.data();
+}
+
+std::unique_ptr<VectorEnvHandle> make_vector_env(std::shared_ptr<AnyGame> game, int num_envs, int num_players,
+                                                 py::handle seed, int num_threads) {
+  if (num_envs < 1) throw Error("num_envs must be at least 1, got " + std::to_string(num_envs));
+  if (num_threads < 1) throw Error("num_threads must be at least 1, got " + std::to_string(num_threads));
+  const uint64_t s = to_seed(seed);
+  auto h = std::make_unique<VectorEnvHandle>();
+  {
+    py::gil_scoped_release release;
+    h->env = game->new_vector_env(num_envs, num_players, s, num_threads);
+  }
+  h->game = std::move(game);
+  h->sampled.resize(static_cast<std::size_t>(num_envs));
+  return h;
+}
+
+void step(VectorEnvHandle& h, py::handle actions_arg) {
+  ExclusiveUse use(h.busy);
+  py::object keep_alive;
+  const Action* actions = checked_actions(h, actions_arg, keep_alive);
+  py::gil_scoped_release release;
+  h.env->step(actions);
+}
+
+void reset(VectorEnvHandle& h, py::handle seed_arg) {
+  const uint64_t seed = to_seed(seed_arg);
+  ExclusiveUse use(h.busy);
+  py::gil_scoped_release release;
+  h.env->reset(seed);
+}
+
+// Random legal or heuristic actions into a new int32 array (or into `out`).
+template <void (AnyVectorEnv::*Choose)(Action*)>
+py::array choose_actions(VectorEnvHandle& h, py::object out_arg) {
+  const int n = h.env->num_envs();
+  py::array_t<int32_t> out;
+  if (out_arg.is_none()) {
+    out = py::array_t<int32_t>(n);
+  } else {
+    if (!py::isinstance<py::array_t<int32_t>>(out_arg))
+      throw py::type_error("out must be a numpy int32 array");
+    out = py::reinterpret_borrow<py::array_t<int32_t>>(out_arg);
+    if (out.ndim() != 1 || out.shape(0) != n || !(out.flags() & py::array::c_style) || !out.writeable())
+      throw py::value_error("out must be a writeable C-contiguous int32 array of shape (" +
+                            std::to_string(n) + ",)");
+  }
+  ExclusiveUse use(h.busy);
+  Action* dst = out.mutable_data();
+  {
+    py::gil_scoped_release release;
+    ((*h.env).*Choose)(dst);
+  }
+  return std::move(out);
+}
+
+// The loop of `rocketgym bench`, run entirely in C++: random legal actions
+// sampled from the masks, then one step of all envs. Returns the seconds
+// spent, for comparison with the same loop driven from Python.
+double bench_cpp_loop(VectorEnvHandle& h, int iterations) {
+  ExclusiveUse use(h.busy);
+  py::gil_scoped_release release;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < iterations; ++i) {
+    h.env->sample_random_actions(h.sampled.data());
+    h.env->step(h.sampled.data());
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+void bind_vector_env(py::module_& m) {
+  using H = VectorEnvHandle;
+  py::class_<H>(
+      m, "VectorEnv",
+      "N games of one game stepped together in C++ (OpenMP), with auto-reset. The array properties are "
+      "read-only views of C++ buffers, overwritten in place by every step()/reset().")
+      .def(py::init(&make_vector_env), py::arg("game"), py::arg("num_envs"), py::arg("num_players"),
+           py::arg("seed") = 0, py::arg("num_threads") = 1)
+      .def_property_readonly("game", [](const H& h) { return h.game; })
+      .def_property_readonly("num_envs", [](const H& h) { return h.env->num_envs(); })
+      .def_property_readonly("num_players", [](const H& h) { return h.env->num_players(); })
+      .def_property_readonly("num_actions", [](const H& h) { return h.env->num_actions(); })
+      .def_property_readonly("observation_shape", [](const H& h) { return h.env->observation_shape(); })
+      .def_property_readonly("observation_size", [](const H& h) { return h.env->observation_size(); })
+      .def_property(
+          "num_threads", [](const H& h) { return h.env->num_threads(); },
+          [](H& h, int n) {
+            if (n < 1) throw Error("num_threads must be at least 1, got " + std::to_string(n));
+            ExclusiveUse use(h.busy);
+            h.env->set_num_threads(n);
+          })
+      .def("reset", &reset, py::arg("seed"),
+           "Restarts every env; env i's episode k uses episode_seed(seed, i, k).")
+      .def("step", &step, py::arg("actions"),
+           "One action per env (integer array of shape (num_envs,)). Validates all of them first "
+           "(IllegalAction names the env, nothing is stepped), then steps all envs; a finished env reports "
+           "its final rewards and terminated/truncated once and restarts at once.")
+      .def("sample_actions", &choose_actions<&AnyVectorEnv::sample_random_actions>,
+           py::arg("out") = py::none(),
+           "A uniformly random legal action per env (int32), from each env's own stream.")
+      .def("heuristic_actions", &choose_actions<&AnyVectorEnv::heuristic_actions>,
+           py::arg("out") = py::none(), "The heuristic bot's action per env (int32).")
+      .def(
+          "state",
+          [](H& h, int i) {
+            ExclusiveUse use(h.busy);
+            return h.env->state(i);
+          },
+          py::arg("env"), "A copy of env i's current state.")
+      .def_property_readonly("observations",
+                             [](py::object self) {
+                               auto& h = self.cast<H&>();
+                               std::vector<py::ssize_t> shape{h.env->num_envs()};
+                               for (int d : h.env->observation_shape()) shape.push_back(d);
+                               return readonly_view(h.env->observations(), shape, self);
+                             })
+      .def_property_readonly("action_masks",
+                             [](py::object self) {
+                               auto& h = self.cast<H&>();
+                               return readonly_view(reinterpret_cast<int8_t*>(h.env->action_masks()),
+                                                    {h.env->num_envs(), h.env->num_actions()}, self);
+                             })
+      .def_property_readonly("current_players",
+                             [](py::object self) {
+                               auto& h = self.cast<H&>();
+                               return readonly_view(h.env->current_players(), {h.env->num_envs()}, self);
+                             })
+      .def_property_readonly(
+          "rewards",
+          [](py::object self) {
+            auto& h = self.cast<H&>();
+            return readonly_view(h.env->rewards(), {h.env->num_envs(), h.env->num_players()}, self);
+          })
+      .def_property_readonly("terminated",
+                             [](py::object self) {
+                               auto& h = self.cast<H&>();
+                               return readonly_view(reinterpret_cast<bool*>(h.env->terminated()),
+                                                    {h.env->num_envs()}, self);
+                             })
+      .def_property_readonly("truncated",
+                             [](py::object self) {
+                               auto& h = self.cast<H&>();
+                               return readonly_view(reinterpret_cast<bool*>(h.env->truncated()),
+                                                    {h.env->num_envs()}, self);
+                             })
+      .def_property_readonly("episode_steps",
+                             [](py::object self) {
+                               auto& h = self.cast<H&>();
+                               return readonly_view(h.env->episode_steps(), {h.env->num_envs()}, self);
+                             })
+      .def("_bench_cpp_loop", &bench_cpp_loop, py::arg("iterations"),
+           "Runs `iterations` rounds of sample_actions + step in C++; returns the seconds taken.");
+}
+
+}  // namespace rocketgym::python

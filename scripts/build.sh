@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Configures and builds rocketgym (Release, with the Python module) into build/.
+# Usage: scripts/build.sh [extra cmake options]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DROCKETGYM_BUILD_PYTHON=ON \
+  -DPython_EXECUTABLE=/usr/bin/python3 -DPYBIND11_FINDPYTHON=ON "$@"
+cmake --build build -j "$(nproc)"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs every dependency of rocketgym from Debian packages. Safe to run again:
+# it installs only what is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake git pkg-config
+  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev catch2
+  libtorch-dev libopenblas0-openmp
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-torch python3-matplotlib
+  python3-setuptools python3-pip python3-wheel
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all dependencies are installed"
+  exit 0
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "setup: installing ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

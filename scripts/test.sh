@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs every test on a fresh machine: installs dependencies, builds, runs the
+# C++ tests (ctest), the Python tests (pytest), then the environment and
+# encoder tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup.sh
+scripts/build.sh
+
+echo "== C++ tests"
+(cd build && ctest --output-on-failure)
+
+echo "== Python tests"
+ROCKETGYM_BUILD_DIR="$PWD/build" /usr/bin/python3 -m pytest -q tests/python
+
+echo "== environment tests under ASan + UBSan"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCKETGYM_SANITIZE=ON \
+  -DROCKETGYM_BUILD_TRAINING=OFF -DROCKETGYM_BUILD_CLI=OFF -DROCKETGYM_BUILD_PYTHON=OFF
+cmake --build build-asan -j "$(nproc)"
+# Fewer random playouts: the sanitizers make each one several times slower.
+(cd build-asan && ROCKETGYM_CONFORMANCE_GAMES=25 ctest --output-on-failure)

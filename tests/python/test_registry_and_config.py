@@ -1,0 +1,164 @@
+"""The game registry, game loading with configs, and the exception classes."""
+
+import pathlib
+
+import pytest
+
+import rocketgym as rg
+
+
+def test_every_game_of_the_design_is_registered():
+    # DESIGN.md section 1 names five games; each one must be reachable from Python.
+    assert set(rg.list_games()) >= {"launch_pad", "lift_off", "launchpad23", "rocket_squad", "last_blast"}
+
+
+def test_exception_hierarchy_lets_callers_catch_value_error():
+    for cls in (rg.IllegalAction, rg.ConfigError, rg.SerializationError):
+        assert issubclass(cls, rg.Error)
+    assert issubclass(rg.Error, ValueError)
+    assert issubclass(rg.InvariantViolation, RuntimeError)
+    assert rg.IllegalAction.__module__ == "rocketgym"
+
+
+def test_game_info_describes_the_game(game_id):
+    info = rg.game_info(game_id)
+    assert info.id == game_id
+    assert info.name and isinstance(info.description, str)
+    assert 1 <= info.min_players <= info.max_players
+    assert info.num_actions > 0 and info.max_decisions > 0
+    assert rg.load_game(game_id).info.num_actions == info.num_actions
+
+
+def test_unknown_game_is_an_error_listing_the_known_games():
+    with pytest.raises(rg.Error, match="unknown game 'no_such_game'") as caught:
+        rg.make("no_such_game")
+    assert rg.list_games()[0] in str(caught.value)
+    with pytest.raises(ValueError):
+        rg.make_vec("no_such_game", 2)
+    with pytest.raises(ValueError):
+        rg.aec_env("no_such_game")
+
+
+def test_game_id_must_be_a_string():
+    with pytest.raises(TypeError, match="game_id"):
+        rg.make(7)
+
+
+def test_builtin_config_is_embedded(game_id):
+    # The defaults travel inside the module, so an installed package needs no source tree.
+    assert rg.builtin_game_config(game_id).strip()
+    assert rg.builtin_game_config("no_such_game") == ""
+
+
+@pytest.mark.parametrize("config", [{"reward": "win"}, "reward: win"])
+def test_config_overrides_as_dict_or_yaml_text(game_id, config):
+    game = rg.load_game(game_id, config)
+    assert game.id == game_id
+
+
+def test_whole_config_file_by_path(game_id, tmp_path):
+    path = tmp_path / f"{game_id}.yaml"
+    path.write_text(rg.builtin_game_config(game_id))
+    assert rg.load_game(game_id, path).id == game_id
+    assert rg.load_game(game_id, str(path)).id == game_id
+
+
+def test_unknown_config_key_is_a_config_error_naming_the_key(game_id):
+    with pytest.raises(rg.ConfigError, match="no_such_key_xyz"):
+        rg.make(game_id, config={"no_such_key_xyz": 1})
+
+
+def test_bad_reward_value_is_a_config_error_naming_the_key(game_id):
+    with pytest.raises(rg.ConfigError, match="reward"):
+        rg.make_vec(game_id, 2, config={"reward": "most_fuel"})
+
+
+def test_yaml_syntax_error_names_the_file_and_line(game_id, tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text("reward: rank\nlist: [1, 2\n")
+    with pytest.raises(rg.ConfigError) as caught:
+        rg.load_game(game_id, path)
+    assert "broken.yaml" in str(caught.value)
+    assert any(ch.isdigit() for ch in str(caught.value))
+
+
+def test_missing_config_file_is_a_config_error(game_id, tmp_path):
+    with pytest.raises(rg.ConfigError, match="not found"):
+        rg.load_game(game_id, tmp_path / "missing.yaml")
+
+
+def test_overrides_must_be_a_mapping(game_id):
+    with pytest.raises(rg.ConfigError, match="mapping"):
+        rg.load_game(game_id, "- just\n- a list\n")
+
+
+def test_config_of_wrong_type_is_a_type_error(game_id):
+    with pytest.raises(TypeError, match="config"):
+        rg.make(game_id, config=42)
+
+
+def test_unserializable_override_value_is_a_config_error(game_id):
+    with pytest.raises(rg.ConfigError, match="plain data"):
+        rg.load_game(game_id, {"reward": object()})
+
+
+def test_player_count_out_of_range_is_an_error(game_id):
+    info = rg.game_info(game_id)
+    for bad in (info.min_players - 1, info.max_players + 1):
+        with pytest.raises(rg.Error, match="players"):
+            rg.make(game_id, num_players=bad)
+        with pytest.raises(rg.Error, match="players"):
+            rg.load_game(game_id).new_state(bad, 0)
+        with pytest.raises(rg.Error, match="players"):
+            rg.make_vec(game_id, 2, num_players=bad)
+
+
+def test_non_integer_arguments_are_type_errors(game_id):
+    with pytest.raises(TypeError, match="num_players"):
+        rg.make(game_id, num_players=2.0)
+    with pytest.raises(TypeError, match="seed"):
+        rg.make(game_id, seed="7")
+    with pytest.raises(TypeError, match="num_envs"):
+        rg.make_vec(game_id, num_envs=2.5)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_seed_out_of_range_is_a_value_error(game_id, seed):
+    with pytest.raises(ValueError, match="seed"):
+        rg.make(game_id, seed=seed)
+    with pytest.raises(ValueError, match="seed"):
+        rg.load_game(game_id).new_state(rg.game_info(game_id).min_players, seed)
+
+
+def test_largest_seed_is_accepted(game_id):
+    env = rg.make(game_id, seed=2**64 - 1)
+    env.reset()
+    assert env.current_player >= 0
+
+
+def test_derive_seed_matches_the_documented_vector_env_seeding():
+    # episode_seed(seed, env, episode) = derive_seed(derive_seed(seed, env), episode)
+    assert rg.derive_seed(1, 2) == rg.derive_seed(1, 2)
+    assert rg.derive_seed(1, 2) != rg.derive_seed(2, 1)
+    assert 0 <= rg.derive_seed(2**64 - 1, 5) < 2**64
+
+
+def test_package_exposes_its_version():
+    assert rg.__version__.count(".") == 2
+    assert pathlib.Path(rg.__file__).name == "__init__.py"
+
+
+def test_yaml_syntax_error_in_override_text_is_a_config_error(game_id):
+    with pytest.raises(rg.ConfigError, match="overrides"):
+        rg.load_game(game_id, "reward: [rank\n")
+
+
+def test_objects_that_cannot_be_pickled_say_so(game_id):
+    import pickle
+
+    state = rg.load_game(game_id).new_state(rg.game_info(game_id).min_players, 0)
+    with pytest.raises(TypeError):
+        pickle.dumps(state)
+    # A position travels as its JSON document instead.
+    doc = pickle.loads(pickle.dumps(state.to_json()))
+    assert rg.load_game(game_id).state_from_json(doc).to_json() == state.to_json()

@@ -1,0 +1,272 @@
+"""rocketgym.make_vec: batched C++ stepping with zero-copy numpy arrays."""
+
+import gc
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import rocketgym as rg
+
+N = 8
+
+
+def make(game_id, num_players=2, **kw):
+    kw.setdefault("seed", 7)
+    return rg.make_vec(game_id, N, num_players=num_players, **kw)
+
+
+def step_until_an_env_finishes(vec, max_steps=100_000):
+    """Steps with random legal actions until some env ends; returns the step results of that step."""
+    for _ in range(max_steps):
+        result = vec.step(vec.sample_actions())
+        if result[2].any() or result[3].any():
+            return result
+    raise AssertionError("no env finished")
+
+
+def test_arrays_have_documented_shapes_and_dtypes(game_id, num_players):
+    vec = make(game_id, num_players)
+    shape = tuple(rg.load_game(game_id).observation_shape(num_players))
+    A = rg.game_info(game_id).num_actions
+    assert vec.observations.shape == (N, *shape) and vec.observations.dtype == np.float32
+    assert vec.action_masks.shape == (N, A) and vec.action_masks.dtype == np.int8
+    assert vec.current_players.shape == (N,) and vec.current_players.dtype == np.int32
+    assert vec.rewards.shape == (N, num_players) and vec.rewards.dtype == np.float32
+    assert vec.terminated.dtype == np.bool_ and vec.truncated.dtype == np.bool_
+    assert vec.episode_steps.dtype == np.int32
+    assert vec.single_action_space.n == A
+    assert vec.single_observation_space["observation"].shape == shape
+
+
+def test_step_returns_the_same_buffers_without_copying(game_id):
+    vec = make(game_id)
+    obs, info = vec.reset()
+    addresses = [a.ctypes.data for a in (obs["observation"], obs["action_mask"], info["current_player"])]
+    for _ in range(5):
+        obs2, rewards, terminated, truncated, info2 = vec.step(vec.sample_actions())
+        assert obs2["observation"] is vec.observations and rewards is vec.rewards
+        assert [a.ctypes.data for a in (obs2["observation"], obs2["action_mask"], info2["current_player"])] == addresses
+    # The raw views made by the C++ object point at the same memory, always.
+    assert vec._env.observations.ctypes.data == addresses[0]
+
+
+def test_buffers_are_read_only(game_id):
+    vec = make(game_id)
+    for array in (vec.observations, vec.action_masks, vec.current_players, vec.rewards, vec.terminated):
+        with pytest.raises(ValueError, match="read-only"):
+            array.flat[0] = 1
+
+
+def test_views_keep_the_env_alive(game_id):
+    vec = make(game_id)
+    observations, masks = vec.observations, vec.action_masks
+    expected = observations.copy()
+    del vec
+    gc.collect()
+    np.testing.assert_array_equal(observations, expected)  # still valid memory
+    assert masks.any()
+
+
+def test_arrays_describe_each_envs_state(game_id, num_players):
+    vec = make(game_id, num_players)
+    for _ in range(3):
+        vec.step(vec.sample_actions())
+    for i in range(N):
+        state = vec.state(i)
+        assert vec.current_players[i] == state.current_player
+        np.testing.assert_array_equal(vec.action_masks[i], state.legal_actions_mask())
+        np.testing.assert_array_equal(vec.observations[i], state.observation(state.current_player))
+    with pytest.raises(rg.Error, match="out of range"):
+        vec.state(N)
+
+
+def test_env_i_replays_alone_from_its_documented_seed(game_id, num_players):
+    vec = rg.make_vec(game_id, N, num_players=num_players, seed=123)
+    game = rg.load_game(game_id)
+    for i in (0, N - 1):
+        episode_seed = rg.derive_seed(rg.derive_seed(123, i), 0)
+        assert vec.state(i).to_json() == game.new_state(num_players, episode_seed).to_json()
+
+
+def test_auto_reset_reports_final_rewards_once(game_id, num_players):
+    vec = make(game_id, num_players)
+    obs, rewards, terminated, truncated, info = step_until_an_env_finishes(vec)
+    done = terminated | truncated
+    assert not (terminated & truncated).any()
+    # Rewards only where a game ended, zero-sum there, zero for truncated games.
+    assert not rewards[~done].any()
+    np.testing.assert_allclose(rewards[done].sum(axis=1), 0.0, atol=1e-4)
+    assert not rewards[truncated].any()
+    # The finished envs already show their next game.
+    assert (info["episode_steps"][done] == 0).all()
+    assert (info["current_player"][done] >= 0).all() and obs["action_mask"][done].any(axis=1).all()
+    finished = np.flatnonzero(done)
+    vec.step(vec.sample_actions())
+    assert not vec.rewards[finished].any() or vec.terminated[finished].any()
+
+
+def test_results_do_not_depend_on_the_number_of_threads(game_id):
+    one = make(game_id, num_threads=1)
+    two = make(game_id, num_threads=2)
+    for _ in range(30):
+        actions = one.sample_actions()
+        np.testing.assert_array_equal(actions, two.sample_actions())
+        one.step(actions)
+        two.step(actions)
+    np.testing.assert_array_equal(one.observations, two.observations)
+    np.testing.assert_array_equal(one.rewards, two.rewards)
+    two.num_threads = 1
+    assert two.num_threads == 1
+
+
+def test_reset_with_a_seed_restarts_identically(game_id):
+    vec = make(game_id, seed=5)
+    first = vec.observations.copy()
+    for _ in range(4):
+        vec.step(vec.sample_actions())
+    vec.reset(seed=5)
+    np.testing.assert_array_equal(vec.observations, first)
+    vec.reset()  # no seed: a new, different sequence of games
+    assert vec.state(0).to_json() != rg.make_vec(game_id, N, seed=5).state(0).to_json()
+
+
+def test_reset_zeroes_episode_steps(game_id):
+    vec = make(game_id)
+    for _ in range(2):
+        vec.step(vec.sample_actions())
+    vec.reset(seed=1)
+    assert not vec.episode_steps.any()
+
+
+def test_sampled_and_heuristic_actions_are_legal(game_id, num_players):
+    vec = make(game_id, num_players)
+    for choose in (vec.sample_actions, vec.heuristic_actions):
+        actions = choose()
+        assert actions.dtype == np.int32 and actions.shape == (N,)
+        assert vec.action_masks[np.arange(N), actions].all()
+        out = np.empty(N, dtype=np.int32)
+        assert choose(out) is not None and vec.action_masks[np.arange(N), out].all()
+    with pytest.raises(TypeError, match="int32"):
+        vec.sample_actions(np.empty(N, dtype=np.int64))
+    with pytest.raises(ValueError, match="shape"):
+        vec.sample_actions(np.empty(N + 1, dtype=np.int32))
+
+
+def test_other_integer_dtypes_and_layouts_are_accepted(game_id):
+    a, b = make(game_id), make(game_id)
+    actions = a.sample_actions()
+    a.step(actions)
+    strided = np.zeros(2 * N, dtype=np.int32)
+    strided[::2] = actions
+    b.step(strided[::2])
+    np.testing.assert_array_equal(a.observations, b.observations)
+    a.step(a.sample_actions().astype(np.int64))
+    a.step(a.sample_actions().astype(np.uint16))
+    a.step(a.sample_actions().tolist())
+
+
+@pytest.mark.parametrize("actions, error, match", [
+    (np.zeros(N, dtype=np.float32), TypeError, "integer"),
+    (np.zeros(N, dtype=bool), TypeError, "integer"),
+    (["a"] * N, TypeError, "integer"),
+    (np.zeros(N + 1, dtype=np.int32), ValueError, "shape"),
+    (np.zeros((N, 1), dtype=np.int32), ValueError, "shape"),
+    (np.int32(0), ValueError, "shape"),
+])
+def test_bad_actions_are_rejected_before_stepping(game_id, actions, error, match):
+    vec = make(game_id)
+    before = vec.observations.copy()
+    with pytest.raises(error, match=match):
+        vec.step(actions)
+    np.testing.assert_array_equal(vec.observations, before)
+    assert not vec.episode_steps.any()
+
+
+@pytest.mark.parametrize("value", [-1, 10**6, 2**40, -(2**62)])
+def test_out_of_range_action_names_the_env_and_steps_nothing(game_id, value):
+    for dtype in (np.int32, np.int64):
+        if np.iinfo(dtype).max < abs(value):
+            continue
+        vec = make(game_id)
+        actions = vec.sample_actions().astype(dtype)
+        actions[3] = value
+        with pytest.raises(rg.IllegalAction, match="env 3.*out of range"):
+            vec.step(actions)
+        assert not vec.episode_steps.any()
+
+
+def test_illegal_action_names_the_env_and_steps_nothing(game_id):
+    vec = make(game_id)
+    actions = vec.sample_actions()
+    illegal = np.flatnonzero(vec.action_masks[5] == 0)
+    if illegal.size == 0:
+        pytest.skip("every action is legal")
+    actions[5] = illegal[0]
+    with pytest.raises(rg.IllegalAction, match="env 5"):
+        vec.step(actions)
+    assert not vec.episode_steps.any()
+
+
+def test_bad_constructor_arguments(game_id):
+    with pytest.raises(rg.Error, match="num_envs"):
+        rg.make_vec(game_id, 0)
+    with pytest.raises(rg.Error, match="num_threads"):
+        rg.make_vec(game_id, 2, num_threads=0)
+    with pytest.raises(ValueError, match="options"):
+        make(game_id).reset(options={"x": 1})
+    vec = make(game_id)
+    with pytest.raises(rg.Error, match="num_threads"):
+        vec.num_threads = 0
+
+
+def test_step_releases_the_gil(game_id):
+    # While one thread is inside a long C++ step, another keeps running Python.
+    # Size the env so that one step takes ~0.1 s on this machine.
+    probe = rg.make_vec(game_id, 256, seed=1)
+    start = time.perf_counter()
+    for _ in range(5):
+        probe.step(probe.sample_actions())
+    per_env = (time.perf_counter() - start) / (5 * 256)
+    num_envs = int(min(0.1 / max(per_env, 1e-9), 200_000, 3e8 / (4 * probe.observations[0].size)))
+    vec = rg.make_vec(game_id, num_envs, seed=1)
+    actions = vec.sample_actions()
+    ticks, done = 0, threading.Event()
+
+    def stepper():
+        vec.step(actions)
+        done.set()
+
+    worker = threading.Thread(target=stepper)
+    start = time.perf_counter()
+    worker.start()
+    while not done.is_set():
+        ticks += 1
+    worker.join()
+    elapsed = time.perf_counter() - start
+    if elapsed < 0.03:
+        pytest.skip(f"step too quick to observe ({elapsed:.4f}s with {num_envs} envs)")
+    # Holding the GIL would freeze this loop for the whole step.
+    assert ticks > 1000, f"the main thread ran {ticks} iterations during a {elapsed:.3f}s step"
+
+
+def test_concurrent_use_of_one_env_is_an_error_not_a_crash(game_id):
+    vec = rg.make_vec(game_id, 2000, seed=1)
+    errors = []
+
+    def worker():
+        for _ in range(5):
+            try:
+                vec.step(vec.sample_actions())
+            except RuntimeError as e:
+                errors.append(str(e))
+            except rg.IllegalAction:
+                pass  # another thread stepped between sampling and stepping
+
+    threads = [threading.Thread(target=worker) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all("another thread" in e for e in errors)
