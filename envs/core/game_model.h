@@ -31,7 +31,10 @@ class StateModel final : public AnyState {
 
   std::unique_ptr<AnyState> clone() const override { return std::make_unique<StateModel>(config_, state_); }
   int num_players() const override { return state_.num_players(); }
-  int num_actions() const override { return G::info().num_actions; }
+  int num_actions() const override {
+    static const int n = G::info().num_actions;  // info() builds strings: look it up once
+    return n;
+  }
   int current_player() const override { return state_.current_player(); }
   void legal_actions_mask(uint8_t* out) const override { state_.legal_actions_mask(out); }
   bool is_legal(Action a) const override { return a >= 0 && a < num_actions() && state_.is_legal(a); }

@@ -1,0 +1,91 @@
+#include "encoders/launch_pad/launch_pad_encoder.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace rocketgym::launch_pad {
+
+std::vector<int> Encoder::shape(const Config&, int) { return {kSize}; }
+
+namespace {
+
+float* encode_rocket(const State& s, int seat, int slot, float* out) {
+  const Rocket& r = s.area(seat).rockets[static_cast<std::size_t>(slot)];
+  if (r.exists()) {
+    const RocketSpec& spec = s.config().rocket[static_cast<std::size_t>(r.kind)];
+    out[0] = 1.0f;
+    out[1 + r.kind] = 1.0f;
+    out[5 + r.zone] = 1.0f;
+    out[8] = r.metal;
+    out[9] = r.fuel;
+    out[10] = static_cast<float>(spec.metal - r.metal);
+    out[11] = static_cast<float>(spec.fuel - r.fuel);
+    out[12] = s.rocket_complete(r) ? 1.0f : 0.0f;
+    for (int b = 0; b < kNumBonusTypes; ++b) out[13 + b] = static_cast<float>((r.bonuses >> b) & 1);
+    out[17] = seat == s.turn_player() && s.advance_eligible(slot) ? 1.0f : 0.0f;
+  }
+  return out + Encoder::kRocketFeatures;
+}
+
+float* encode_seat(const State& s, int seat, float* out) {
+  const PlayerArea& p = s.area(seat);
+  out[0] = 1.0f;
+  out[1] = static_cast<float>(p.hand_size) / 10.0f;
+  out[2] = static_cast<float>(s.score(seat)) / 50.0f;
+  out[3] = static_cast<float>(s.bonus_cards_in_play(seat)) / 10.0f;
+  out[4] = seat == s.turn_player() ? 1.0f : 0.0f;
+  out[5] = seat == s.current_player() ? 1.0f : 0.0f;
+  out += 6;
+  for (int zone = 0; zone < kNumZones; ++zone, out += 4)
+    if (p.expert[static_cast<std::size_t>(zone)] >= 0)
+      out[p.expert[static_cast<std::size_t>(zone)] - kEngineer] = 1.0f;
+  for (int zone = 0; zone < kNumZones; ++zone) *out++ = p.launch_pads[static_cast<std::size_t>(zone)];
+  for (int k = 0; k < kNumSpecialtyTypes; ++k) *out++ = p.specialties[static_cast<std::size_t>(k)];
+  for (int slot = 0; slot < kMaxRocketSlots; ++slot) out = encode_rocket(s, seat, slot, out);
+  return out;
+}
+
+}  // namespace
+
+void Encoder::encode(const State& s, int viewer, float* out) {
+  std::fill_n(out, kSize, 0.0f);
+  const int n = s.num_players();
+  for (int r = 0; r < kMaxPlayers; ++r) {
+    if (r < n) encode_seat(s, (viewer + r) % n, out + r * kSeatFeatures);
+  }
+  float* g = out + kMaxPlayers * kSeatFeatures;
+  const PlayerArea& me = s.area(viewer);
+  for (int t = 0; t < kNumCardTypes; ++t) g[t] = me.hand[static_cast<std::size_t>(t)];
+  g += kNumCardTypes;
+  *g++ = static_cast<float>(s.hand_limit(viewer)) / 8.0f;
+  for (int i = 0; i < s.discard_pile_size(); ++i) g[s.discard_pile_card(i)] += 1.0f;
+  g += kNumCardTypes;
+  if (s.discard_top() >= 0) g[s.discard_top()] = 1.0f;
+  g += kNumCardTypes;
+  *g++ = static_cast<float>(s.discard_pile_size()) / 50.0f;
+  *g++ = static_cast<float>(s.draw_pile_size()) / 50.0f;
+  *g++ = static_cast<float>(s.launch_pads_in_area());
+  *g++ = static_cast<float>(s.launch_pads_aside());
+  *g++ = static_cast<float>(s.launch_pads_in_draw_pile());  // public: every other Launch Pad card is visible
+  *g++ = static_cast<float>(s.launch_pad_region()) / 50.0f;
+  *g++ = s.countdown() ? 1.0f : 0.0f;
+  *g++ = static_cast<float>(s.final_turns_left());
+  g[static_cast<int>(s.step())] = 1.0f;
+  g += kNumSteps;
+  *g++ = s.redraw_used() ? 1.0f : 0.0f;
+  *g++ = static_cast<float>(s.advanced_from(kConstructionZone));
+  *g++ = static_cast<float>(s.advanced_from(kQualityControlZone));
+  if (s.offer_card() >= 0) g[s.offer_card()] = 1.0f;
+  g += kNumCardTypes;
+  for (int t = 0; t < kNumCardTypes; ++t) g[t] = static_cast<float>(s.staged_count(t));
+  g += kNumCardTypes;
+  const Config& c = s.config();
+  *g++ = c.short_game;
+  *g++ = c.long_game;
+  *g++ = c.super_powers;
+  *g++ = c.negotiations;
+  *g++ = static_cast<float>(s.decisions()) / static_cast<float>(kMaxDecisions);
+  assert(g == out + kSize);
+}
+
+}  // namespace rocketgym::launch_pad

@@ -1,0 +1,35 @@
+// Launch Pad observation: one flat float vector of everything a player may know.
+//
+// Layout (seats relative to the viewer: block r is seat viewer + r clockwise;
+// blocks of absent seats are zero):
+//   4 seat blocks of kSeatFeatures:
+//     present, hand size/10, score/50, Bonus cards in play/10, is the turn player, decides now,
+//     experts (3 zones x one-hot Engineer/Inspector/Mission Controller/Jack), Launch Pad cards
+//     per zone, Specialty counts (4), then 24 rocket slots x kRocketFeatures:
+//     present, kind one-hot (4), zone one-hot (3), Metal, Fuel, Metal missing, Fuel missing,
+//     complete, bonus cards (4), eligible to advance this step 2
+//   global block:
+//     own hand by card type (32), own hand limit/8, discard pile counts by type (32), discard top
+//     one-hot (32), discard size/50, draw pile size/50, Launch Pad cards on the area, aside, in
+//     the draw pile, Launch Pad region/50, Countdown, final turns left, step one-hot (8),
+//     step 5 used, rockets advanced from Construction / Quality Control, offered card one-hot (32),
+//     cards waiting for the discard order (32), variants (4), decisions/kMaxDecisions
+#pragma once
+
+#include <vector>
+
+#include "envs/launch_pad/launch_pad.h"
+
+namespace rocketgym::launch_pad {
+
+struct Encoder {
+  static constexpr int kRocketFeatures = 18;
+  static constexpr int kSeatFeatures = 6 + 12 + 3 + 4 + kMaxRocketSlots * kRocketFeatures;
+  static constexpr int kGlobalFeatures = 32 + 1 + 32 + 32 + 6 + 2 + kNumSteps + 3 + 32 + 32 + 4 + 1;
+  static constexpr int kSize = kMaxPlayers * kSeatFeatures + kGlobalFeatures;
+
+  static std::vector<int> shape(const Config& config, int num_players);
+  static void encode(const State& state, int viewer, float* out);
+};
+
+}  // namespace rocketgym::launch_pad

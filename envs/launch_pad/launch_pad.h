@@ -1,0 +1,232 @@
+// Launch Pad (Stratus Games) as an environment: the rules engine.
+//
+// Rules: /work/shared/rules/launch_pad.rulebook.txt and launch_pad.rulings.md
+// ("ruling N" in comments). Action ids: launch_pad_actions.h.
+//
+// A turn is the rulebook's six steps. Step 1 (Launch Pad cards advance) and
+// step 5 (empty hand -> draw again) are automatic; the others are decisions:
+//   kAdvance     step 2: advance eligible rockets one by one, then "stop advancing"
+//   kDrawChoice  step 3: take the discard pile's top card or not (asked only when it matters)
+//   kPlay        step 4: play cards, then "stop playing"
+//   kDiscard     step 6: discard cards, then "end turn"
+// and three short out-of-order decisions:
+//   kChooseTop   an action discarded several kinds of cards: its player picks the top one
+//   kSurplus     each player with cards, clockwise from the Surplus player, discards one
+//   kOffer       negotiations variant: the receiver of an offered card accepts or rejects it
+//
+// Where the rulebook and rulings are silent, this engine decides (each is tested):
+// - Budget Cuts steals from an opponent only ("steal"); Recruitment likewise (ruling 11).
+// - An Action card goes to the discard pile before the cards its effect
+//   discards; Salvage and Recycle Bin end on top (Card Reference). When an
+//   effect discards several kinds of cards its player chooses only which kind
+//   lies on top (the only card anyone can draw); the rest go below in card-type order.
+// - Salvage takes the topmost copy of the named type; Recycle Bin shuffles the
+//   whole draw pile after adding the ten cards.
+// - Parts Supplier is playable when at least one card can be drawn.
+// - A Specialty card may replace one of the same type (pointless but legal).
+// - Warehouse's limit of 8 holds from the moment it is in play for steps 5 and
+//   6 and later draws; playing it draws nothing at once.
+// - Negotiations: a card is offered only to a player who could accept it.
+// - Long game: the Launch Pad cards join the new draw pile at the first refill,
+//   even when the discard pile is empty.
+// - The -10 for no Mission Controller applies to every player, rockets or not.
+// - A game reaching kMaxDecisions decisions is truncated (returns 0).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "envs/core/game.h"
+#include "envs/core/json.h"
+#include "envs/core/rng.h"
+#include "envs/launch_pad/launch_pad_actions.h"
+#include "envs/launch_pad/launch_pad_cards.h"
+
+namespace rocketgym::launch_pad {
+
+// Every decision counts; a game reaching this many is truncated (returns 0).
+// Only loops such as two Salvage cards retrieving each other, or never
+// discarding with a full hand of unplayable cards, get there.
+constexpr int kMaxDecisions = 6000;
+
+enum class Step : int8_t { kAdvance, kDrawChoice, kPlay, kChooseTop, kSurplus, kOffer, kDiscard, kGameOver };
+constexpr int kNumSteps = 8;
+const char* step_key(Step step);
+
+// A rocket in play. Its slot on the owner's side is stable while it exists (ruling 3).
+struct Rocket {
+  int8_t kind = -1;  // kObserver..kGalactic, or -1: the slot is empty
+  int8_t zone = kConstructionZone;
+  uint8_t metal = 0;
+  uint8_t fuel = 0;
+  uint8_t bonuses = 0;  // bit b set: bonus card kAstronaut + b is attached
+
+  bool exists() const { return kind >= 0; }
+  bool has_bonus(int card) const { return (bonuses >> bonus_index(card)) & 1; }
+  int num_bonuses() const {
+    return (bonuses & 1) + ((bonuses >> 1) & 1) + ((bonuses >> 2) & 1) + ((bonuses >> 3) & 1);
+  }
+};
+
+// One player's cards: hand (by type), Game Zones, Specialty cards.
+struct PlayerArea {
+  std::array<uint8_t, kNumCardTypes> hand{};
+  int hand_size = 0;
+  std::array<int8_t, kNumZones> expert{{-1, -1, -1}};  // expert card in each zone's expert spot, or -1
+  std::array<uint8_t, kNumZones> launch_pads{};        // Launch Pad cards waiting in each zone
+  std::array<uint8_t, kNumSpecialtyTypes> specialties{};
+  std::array<Rocket, kMaxRocketSlots> rockets{};
+
+  bool has_specialty(int card) const { return specialties[specialty_index(card)] > 0; }
+  int num_specialties() const;
+};
+
+class State {
+ public:
+  State(const Config& config, int num_players, uint64_t seed);
+
+  // --- the environment contract (docs/ADDING_A_GAME.md) ---
+  int num_players() const { return num_players_; }
+  int current_player() const;
+  void legal_actions_mask(uint8_t* out) const;
+  bool is_legal(Action a) const;
+  void apply(Action a);
+  bool is_terminal() const { return step_ == Step::kGameOver; }
+  bool is_truncated() const { return truncated_; }
+  void returns(float* out) const;
+  void scores(int* out) const;
+  void redeterminize(int viewer, Rng& rng);
+  std::string to_string() const;
+  std::string action_to_string(Action a) const;
+  Json to_json() const;
+  static State from_json(const Json& doc, const Config& config);
+  void check_invariants() const;
+
+  // --- read access for the encoder, the bot and tests ---
+  const Config& config() const { return *config_; }
+  Step step() const { return step_; }
+  int turn_player() const { return turn_player_; }
+  int seat_at(int offset) const { return (turn_player_ + offset) % num_players_; }
+  const PlayerArea& area(int seat) const { return players_[static_cast<std::size_t>(seat)]; }
+  int hand_limit(int seat) const;
+  int score(int seat) const;
+  int bonus_cards_in_play(int seat) const;  // the tie-break
+  int draw_pile_size() const { return draw_size_; }
+  int draw_pile_card(int i) const { return draw_pile_[static_cast<std::size_t>(i)]; }  // 0 = bottom
+  int discard_pile_size() const { return discard_size_; }
+  int discard_pile_card(int i) const { return discard_pile_[static_cast<std::size_t>(i)]; }  // 0 = bottom
+  int discard_top() const { return discard_size_ > 0 ? discard_pile_[discard_size_ - 1] : -1; }
+  int discard_count(int card) const;
+  int launch_pads_in_area() const { return launch_pad_area_; }
+  int launch_pads_aside() const { return launch_pads_aside_; }
+  int launch_pads_in_draw_pile() const;
+  int launch_pad_region() const { return launch_pad_region_; }
+  bool countdown() const { return countdown_; }
+  int final_turns_left() const { return final_turns_left_; }
+  bool redraw_used() const { return redraw_used_; }
+  bool advance_eligible(int slot) const { return (advance_eligible_ >> slot) & 1u; }
+  int advanced_from(int zone) const { return advanced_from_[static_cast<std::size_t>(zone)]; }
+  int surplus_seat() const { return step_ == Step::kSurplus ? seat_at(surplus_offset_) : -1; }
+  int offer_receiver() const { return step_ == Step::kOffer ? offer_to_ : -1; }
+  int offer_card() const { return step_ == Step::kOffer ? offer_card_ : -1; }
+  int staged_count(int card) const { return staged_[static_cast<std::size_t>(card)]; }
+  int decisions() const { return decisions_; }
+  bool rocket_complete(const Rocket& r) const;
+  // True when `by` may not play Abort Mission, Sabotage or Vacuum on this rocket.
+  bool rocket_protected(int owner, int slot, int by) const;
+
+ private:
+  struct Decoded {
+    int kind = 0;  // index into the action-range table (launch_pad.cpp)
+    int a = 0, b = 0, c = 0;
+  };
+  static Decoded decode(Action a);
+  static Decoded decode_in(int kind, Action a);
+
+  PlayerArea& area_mut(int seat) { return players_[static_cast<std::size_t>(seat)]; }
+  Rocket& rocket_mut(int seat, int slot) { return area_mut(seat).rockets[static_cast<std::size_t>(slot)]; }
+  const Rocket& rocket(int seat, int slot) const {
+    return area(seat).rockets[static_cast<std::size_t>(slot)];
+  }
+  bool valid_offset(int offset) const { return offset >= 0 && offset < num_players_; }
+
+  // Legality, one function per decision kind.
+  bool kind_possible(int kind) const;
+  bool legal_decoded(const Decoded& d) const;
+  bool can_advance(int slot) const;
+  bool can_play_component(int card, int slot) const;
+  bool can_play_expert(int index) const;
+  bool can_play_bonus(int card, int slot) const;
+  bool can_abort_or_check(int card, int offset, int slot) const;
+  bool can_big_red_button(int offset, int zone) const;
+  bool can_budget_cuts(int offset) const;
+  bool can_fast_track(int slot) const;
+  bool can_recruit(int offset, int zone) const;
+  bool can_sabotage(int offset, int slot, int component) const;
+  bool can_salvage(int card) const;
+  bool can_surplus() const;
+  bool can_thief(int choice) const;
+  bool can_vacuum(int offset, int slot) const;
+  bool can_offer(int offset, int card) const;
+  bool holds(int card) const { return area(turn_player_).hand[static_cast<std::size_t>(card)] > 0; }
+
+  // Effects.
+  void apply_decoded(const Decoded& d);
+  void play_card_effect(const Decoded& d);
+  void play_action_card(const Decoded& d);
+  void begin_turn();
+  void advance_launch_pad_cards();
+  void begin_advance_step();
+  void begin_draw_step();
+  void draw_to_limit(bool may_take_discard_top);
+  void enter_play_step();
+  void end_turn();
+  void after_play();
+  int draw_one(int seat);  // a card from the draw pile into seat's hand; -1 if none
+  int pop_draw_pile();     // refills from the discard pile when empty; -1 if none
+  void place_launch_pad_card(int seat);
+  void check_launch_pad_complete();
+  void discard_from_hand(int seat, int card);
+  void push_discard(int card);
+  void take_from_hand(int seat, int card);
+  void give_to_hand(int seat, int card);
+  void stage_rocket_bonuses(Rocket& r);
+  void finish_staged_discards();
+  void put_staged_on_discard_pile(int top_card);
+  int steal_random_card(int from_seat);
+  void continue_surplus();
+  void shuffle_draw_pile();
+
+  const Config* config_ = nullptr;
+  int num_players_ = 2;
+  int turn_player_ = 0;
+  Step step_ = Step::kPlay;
+  std::array<PlayerArea, kMaxPlayers> players_{};
+  std::array<uint8_t, kMaxCards> draw_pile_{};  // index draw_size_ - 1 is the top
+  int draw_size_ = 0;
+  std::array<uint8_t, kMaxCards> discard_pile_{};  // index discard_size_ - 1 is the top
+  int discard_size_ = 0;
+  int launch_pad_area_ = 0;    // Launch Pad cards on the central Launch Pad area
+  int launch_pads_aside_ = 0;  // long game: kept out of the deck until it first runs out
+  // The Launch Pad cards in the draw pile are known to lie among its bottom
+  // `launch_pad_region_` cards (set-up puts them in the bottom half); public,
+  // used by redeterminize.
+  int launch_pad_region_ = 0;
+  bool countdown_ = false;
+  int final_turns_left_ = 0;  // turns still to come after the current one, during the Countdown
+  // This turn's bookkeeping.
+  bool redraw_used_ = false;                // step 5 happened
+  uint32_t advance_eligible_ = 0;           // step 2: slots eligible at its start (ruling 5)
+  std::array<uint8_t, 2> advanced_from_{};  // rockets advanced out of Construction / Quality Control
+  // Pending decisions.
+  int surplus_offset_ = 0;  // kSurplus: seat (as offset from the turn player) to discard next
+  int offer_to_ = -1;       // kOffer: receiving seat
+  int offer_card_ = -1;     // kOffer: the card offered (public)
+  std::array<uint8_t, kNumCardTypes> staged_{};  // kChooseTop: cards on their way to the discard pile
+  int decisions_ = 0;
+  bool truncated_ = false;
+  Rng rng_;
+};
+
+}  // namespace rocketgym::launch_pad
