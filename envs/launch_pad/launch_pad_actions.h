@@ -1,3 +1,4 @@
+// clang-format off
 // The Launch Pad action id space: one flat range of ids, the same for every
 // player count. "slot" is a rocket slot (0..23) on a player's side; "offset" is
 // a relative seat (0 = the player whose turn it is, 1 = the next player
@@ -17,14 +18,19 @@
 //   85..180      96    4 play          play bonus b on own rocket slot s: 85 + b*24 + s,
 //                                       b = Astronaut, Maximum Security, Oxygen, Quality Certificate
 //   181..184      4    4 play          play a specialty: Employee Contract, Overtime, Security System,
-//   Warehouse 185..280     96    4 Abort Mission      185 + offset*24 + slot 281..292     12    4 Big Red
-//   Button     281 + offset*3 + zone (the Launch Pad card in that zone) 293..295      3    4 Budget Cuts 293
-//   + (offset-1): steal from an opponent 296..319     24    4 Fast Track         296 + own slot 320 1    4
-//   Parts Supplier 321..416     96    4 Quality Check      321 + offset*24 + slot 417..425      9    4
-//   Recruitment        417 + (offset-1)*3 + zone of the expert 426           1    4 Recycle Bin 427..618 192
-//   4 Sabotage           427 + (offset*24 + slot)*2 + (0 = take Metal, 1 = take Fuel) 619..650     32    4
-//   Salvage            619 + card type to take from the discard pile 651           1    4 Surplus 652..657 6
-//   4 Thief              652..654: two cards from opponent +1/+2/+3;
+//                                       Warehouse
+//   185..280     96    4 Abort Mission      185 + offset*24 + slot
+//   281..292     12    4 Big Red Button     281 + offset*3 + zone (the Launch Pad card in that zone)
+//   293..295      3    4 Budget Cuts        293 + (offset-1): steal from an opponent
+//   296..319     24    4 Fast Track         296 + own slot
+//   320           1    4 Parts Supplier
+//   321..416     96    4 Quality Check      321 + offset*24 + slot
+//   417..425      9    4 Recruitment        417 + (offset-1)*3 + zone of the expert
+//   426           1    4 Recycle Bin
+//   427..618    192    4 Sabotage           427 + (offset*24 + slot)*2 + (0 = take Metal, 1 = take Fuel)
+//   619..650     32    4 Salvage            619 + card type to take from the discard pile
+//   651           1    4 Surplus
+//   652..657      6    4 Thief              652..654: two cards from opponent +1/+2/+3;
 //                                            655..657: one card each from +1&+2, +1&+3, +2&+3
 //   658..753     96    4 Vacuum             658 + offset*24 + slot (the Oxygen on that rocket)
 //   754..849     96    4 negotiations  offer a card to an opponent: 754 + (offset-1)*32 + card type
@@ -36,6 +42,7 @@
 //   886..917     32    Surplus         the player named by Surplus discards a card of that type
 //   918..949     32    discard order   several kinds of cards go to the discard pile at once: put
 //                                       this type on top (the others go below in card-type order)
+// clang-format on
 #pragma once
 
 #include "envs/launch_pad/launch_pad_cards.h"
