@@ -1,0 +1,155 @@
+#include "encoders/rocket_squad/rocket_squad_encoder.h"
+
+#include <algorithm>
+
+namespace rocketgym::rocket_squad {
+namespace {
+
+constexpr int kSeatFeatures = kNumLocations * 10 + 8;
+constexpr int kChainBase = 35;
+
+// A cursor that writes consecutive features.
+struct Writer {
+  float* out;
+  int pos = 0;
+  void put(float v) { out[pos++] = v; }
+  void one_hot(int index, int size) {
+    for (int i = 0; i < size; ++i) out[pos + i] = i == index ? 1.0f : 0.0f;
+    pos += size;
+  }
+  float* block(int size) {
+    float* start = out + pos;
+    std::fill(start, start + size, 0.0f);
+    pos += size;
+    return start;
+  }
+};
+
+}  // namespace
+
+int Encoder::size(int n) {
+  return kNumCardTypes * (2 + (n - 1) + 1 + kJackieLook) + n * kSeatFeatures + 6 + 9 + (kChainBase + 3 * n) +
+         (4 + n);
+}
+
+std::vector<int> Encoder::shape(const Config&, int num_players) { return {size(num_players)}; }
+
+void Encoder::encode(const State& s, int viewer, float* out) {
+  const int n = s.num_players();
+  const auto rel = [&](int seat) { return (seat - viewer + n) % n; };
+  const auto abs_seat = [&](int relative) { return (viewer + relative) % n; };
+  Writer w{out};
+
+  float* hand = w.block(kNumCardTypes);
+  for (int i = 0; i < s.hand(viewer).count; ++i) hand[s.hand(viewer).cards[i]] += 0.5f;
+  float* discards = w.block(kNumCardTypes);
+  for (int i = 0; i < s.discard_pile().count; ++i) discards[s.discard_pile().cards[i]] += 0.25f;
+  for (int r = 1; r < n; ++r) {
+    float* known = w.block(kNumCardTypes);
+    const Hand& h = s.hand(abs_seat(r));
+    for (int i = 0; i < h.count; ++i)
+      if ((h.known_by[i] >> viewer) & 1) known[h.cards[i]] += 0.5f;
+  }
+  float* bottom = w.block(kNumCardTypes);
+  for (int i = 0; i < s.draw_pile().count; ++i)
+    if ((s.draw_pile().known_by[i] >> viewer) & 1) bottom[s.draw_pile().cards[i]] += 0.5f;
+  const bool my_jackie = s.phase() == Phase::kJackieKeep && s.turn_player() == viewer;
+  for (int i = 0; i < kJackieLook; ++i) {
+    float* slot = w.block(kNumCardTypes);
+    if (my_jackie && i < s.jackie().count) slot[s.jackie().cards[i]] = 1.0f;
+  }
+
+  for (int r = 0; r < n; ++r) {
+    const int p = abs_seat(r);
+    for (int loc = 0; loc < kNumLocations; ++loc) {
+      const Rocket& rk = s.rocket(p, loc);
+      w.put(rk.has_booster());
+      w.put(rk.has_booster() && booster_colour(rk.booster) == kWild);
+      w.put(rk.need() / 10.0f);
+      w.put(rk.launched);
+      w.put(rk.crew);
+      w.put(rk.joker);
+      w.put(rk.friend_beside);
+      w.put(rk.num_boxes / 10.0f);
+      w.put(rk.launched ? 0.0f : rk.room() / 10.0f);
+      w.put(rk.can_take(1));
+    }
+    w.put(s.hand(p).count / 8.0f);
+    w.put(s.launched_count(p) / 4.0f);
+    w.put(s.score(p) / 40.0f);
+    w.put(s.tallest_rocket(p) / 10.0f);
+    w.put(s.turn_player() == p);
+    w.put(s.owes_final_turn(p));
+    w.put(s.end_triggered() && s.trigger_seat() == p);
+    w.put(!s.first_turn(p));
+  }
+
+  w.put(s.draw_pile().count / 100.0f);
+  w.put(s.discard_pile().count / 100.0f);
+  w.put(s.end_triggered());
+  w.put(s.in_final_turn());
+  w.put(std::min(1.0f, static_cast<float>(s.turn_number()) / static_cast<float>(s.config().max_turns)));
+  w.put(s.redraw_used());
+
+  // The viewer's own pending decision; nothing about anybody else's.
+  const bool deciding = s.current_player() == viewer;
+  w.one_hot(deciding ? static_cast<int>(s.phase()) : -1, 5);
+  w.one_hot(deciding && s.phase() == Phase::kCrew ? s.crew_location() : -1, kNumLocations);
+
+  // The card on the table and its chain of blocks (all played face up).
+  const Chain& c = s.chain();
+  w.put(c.active);
+  w.one_hot(c.active ? c.card : -1, kNumSpecials);
+  w.one_hot(!c.active ? -1 : c.top == kMom ? 0 : c.top == kGrandma ? 1 : 2, 3);
+  w.put(c.blocks / 4.0f);
+  w.put(c.blocks % 2);
+  int target_loc = -1, own_loc = -1;
+  if (c.active) {
+    const int a = c.action;
+    if (a >= action::kPlayDad && a < action::kPlayJack) {
+      target_loc = (a - action::kPlayDad) % 16 / 4;
+      own_loc = (a - action::kPlayDad) % 4;
+    } else if (a >= action::kPlayJoker && a < action::kAceDog) {
+      target_loc = (a - action::kPlayJoker) % 4;
+    } else if (a >= action::kAceDog && a < action::kAceScare) {
+      target_loc = (a - action::kAceDog) % 8 / 2;
+    } else if (a >= action::kAceScare && a < action::kPlayBalloons) {
+      own_loc = (a - action::kAceScare) % 4;
+    } else if (a >= action::kBalloonsScare) {
+      own_loc = a - action::kBalloonsScare;
+    }
+  }
+  w.one_hot(target_loc, kNumLocations);
+  w.one_hot(own_loc, kNumLocations);
+  w.one_hot(c.active ? rel(c.top_player) : -1, n);
+  float* against = w.block(n);
+  float* balloons = w.block(n);
+  for (int p = 0; p < n && c.active; ++p) {
+    if ((c.against >> p) & 1) against[rel(p)] = 1.0f;
+  }
+  if (c.active && c.action >= action::kPlayBalloons && c.action < action::kBalloonsScare) {
+    int code = c.action - action::kPlayBalloons;
+    for (int offset = 1; offset <= 3; ++offset, code /= 5)
+      if (code % 5 != action::kNoTarget && offset < n) balloons[rel(s.seat(offset))] = (code % 5 + 1) / 4.0f;
+  }
+  // Uncle (from, to, count) and Jack/Jackie need no more than the card itself and `against`.
+  int uncle_from = -1, uncle_to = -1;
+  float uncle_count = 0.0f;
+  if (c.active && c.action >= action::kPlayUncle && c.action < action::kPlayJackie) {
+    uncle_from = (c.action - action::kPlayUncle) / 48;
+    uncle_to = (c.action - action::kPlayUncle) % 48 / kMaxValue;
+    uncle_count = ((c.action - action::kPlayUncle) % kMaxValue + 1) / 10.0f;
+  }
+  w.one_hot(uncle_from, kNumLocations);
+  w.one_hot(uncle_to, kNumLocations);
+  w.put(uncle_count);
+
+  const AcePass& ace = s.ace();
+  w.put(ace.active);
+  w.put(ace.active && ace.direction > 0);
+  w.put(ace.active && ace.direction < 0);
+  w.put(ace.count / 10.0f);
+  w.one_hot(ace.active ? rel(ace.next_seat) : -1, n);
+}
+
+}  // namespace rocketgym::rocket_squad

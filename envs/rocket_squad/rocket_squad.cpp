@@ -1,0 +1,824 @@
+// Rocket Squad rules engine: legality, card effects, the reaction chain, launches and turns.
+// Serialization, printing and invariants live in rocket_squad_io.cpp.
+#include "envs/rocket_squad/rocket_squad.h"
+
+#include <algorithm>
+
+namespace rocketgym::rocket_squad {
+
+namespace {
+inline uint8_t bit(int seat) { return static_cast<uint8_t>(1u << seat); }
+inline int popcount(uint8_t x) { return __builtin_popcount(x); }
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Set-up
+// ---------------------------------------------------------------------------------------------
+
+State::State(const Config& config, int num_players, uint64_t seed)
+    : config_(&config), num_players_(static_cast<int8_t>(num_players)), rng_(seed) {
+  if (num_players < 2 || num_players > kMaxPlayers)
+    throw Error("rocket_squad: " + std::to_string(num_players) + " players, must be 2 to 4");
+  for (int t = 0; t < kNumCardTypes; ++t)
+    for (int k = 0; k < config.deck[t]; ++k) draw_.cards[draw_.count++] = static_cast<CardType>(t);
+  rng_.shuffle(draw_.cards.begin(), draw_.cards.begin() + draw_.count);
+  for (int round = 0; round < config.hand_size; ++round)
+    for (int p = 0; p < num_players; ++p) {
+      CardType card;
+      uint8_t known;
+      if (draw_card(card, known)) add_to_hand(p, card, known);
+    }
+  turn_number_ = 0;
+  start_turn(0);  // ruling: seat 0 starts
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------------------------
+
+int State::hand_count(int p, CardType t) const {
+  const Hand& h = hands_[p];
+  int n = 0;
+  for (int i = 0; i < h.count; ++i) n += h.cards[i] == t;
+  return n;
+}
+
+int State::launched_count(int p) const {
+  int n = 0;
+  for (const Rocket& r : rockets_[p]) n += r.launched;
+  return n;
+}
+
+int State::score(int p) const {
+  int points = 0;
+  for (const Rocket& r : rockets_[p])
+    if (r.launched) points += r.need() + (r.crew ? config_->crew_bonus : 0);
+  return points;
+}
+
+int State::tallest_rocket(int p) const {
+  int tallest = 0;
+  for (const Rocket& r : rockets_[p])
+    if (r.launched) tallest = std::max(tallest, r.need());
+  return tallest;
+}
+
+bool State::targetable(int p, int location) const {
+  const Rocket& r = rockets_[p][location];
+  return p != turn_player_ && r.has_booster() && !r.launched && r.num_boxes >= 1 && !r.friend_beside;
+}
+
+int State::free_locations(int p, int& only) const {
+  int n = 0;
+  for (int loc = 0; loc < kNumLocations; ++loc)
+    if (rockets_[p][loc].can_take(1)) {
+      ++n;
+      only = loc;
+    }
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legality
+// ---------------------------------------------------------------------------------------------
+
+void State::legal_actions_mask(uint8_t* out) const {
+  std::fill(out, out + action::kNumActions, 0);
+  switch (phase_) {
+    case Phase::kGameOver:
+      return;
+    case Phase::kTurn: {
+      const bool any_card = card_plays_mask(out);
+      out[action::kEndTurn] = 1;
+      out[action::kRedraw] =
+          config_->first_turn_redraw && first_turn(turn_player_) && !redraw_used_ && !any_card;
+      for (int loc = 0; loc < kNumLocations; ++loc)
+        out[action::kKnockOver + loc] = rockets_[turn_player_][loc].joker;
+      return;
+    }
+    default:
+      // Out-of-turn decisions only use the ids from kNoBlock on.
+      for (int a = action::kNoBlock; a < action::kNumActions; ++a) out[a] = is_legal(a);
+      return;
+  }
+}
+
+// Marks the legal plays of the turn player's cards (boosters, boxes, Character and Item
+// cards) and says whether there is any. Only the id ranges of cards in hand are examined,
+// which keeps the mask cheap.
+bool State::card_plays_mask(uint8_t* out) const {
+  using namespace action;
+  const Hand& h = hands_[turn_player_];
+  const auto& own = rockets_[turn_player_];
+  bool any = false;
+  const auto mark = [&](int a, bool legal) {
+    out[a] = legal;
+    any = any || legal;
+  };
+  for (int i = 0; i < h.count; ++i) {
+    const CardType t = h.cards[i];
+    if (std::find(h.cards.begin(), h.cards.begin() + i, t) != h.cards.begin() + i) continue;  // seen
+    for (int loc = 0; loc < kNumLocations; ++loc)
+      mark(kBuildBox + t * kNumLocations + loc, own[loc].can_take(1));
+    if (is_booster(t)) {
+      for (int loc = 0; loc < kNumLocations; ++loc)
+        mark(kPlaceBooster + (t - kFirstBooster) * kNumLocations + loc,
+             legal_turn_action(kPlaceBooster + (t - kFirstBooster) * kNumLocations + loc));
+      continue;
+    }
+    int begin = 0, end = 0;  // the id range of the card's own effects
+    switch (t) {
+      case kDad:
+        begin = kPlayDad, end = kPlayJack;
+        break;
+      case kJack:
+        begin = kPlayJack, end = kPlayUncle;
+        break;
+      case kUncle:
+        begin = kPlayUncle, end = kPlayJackie;
+        break;
+      case kJackie:
+        begin = kPlayJackie, end = kPlayJoker;
+        break;
+      case kJoker:
+        begin = kPlayJoker, end = kAceDog;
+        break;
+      case kAce:
+        begin = kAceDog, end = kPlayFriend;
+        break;
+      case kImaginaryFriend:
+        begin = kPlayFriend, end = kPlayDuctTape;
+        break;
+      case kDuctTape:
+        begin = kPlayDuctTape, end = kPlayBalloons;
+        break;
+      case kWaterBalloons:
+        begin = kPlayBalloons, end = kNoBlock;
+        break;
+      default:
+        break;  // Mom, Grandma and Crew are only reactions (or boxes)
+    }
+    for (int a = begin; a < end; ++a) mark(a, legal_turn_action(a));
+  }
+  return any;
+}
+
+bool State::is_legal(Action a) const {
+  using namespace action;
+  if (a < 0 || a >= kNumActions) return false;
+  switch (phase_) {
+    case Phase::kTurn:
+      return legal_turn_action(a);
+    case Phase::kReaction:
+      return a == kNoBlock || (a == kBlockMom && can_block(decider_, kMom)) ||
+             (a == kBlockGrandma && can_block(decider_, kGrandma));
+    case Phase::kCrew:
+      return a == kCrewAttach || a == kCrewDecline;
+    case Phase::kJackieKeep: {
+      if (a < kJackieKeep || a >= kAceBuild) return false;
+      const int keep = (a - kJackieKeep) / 2, order = (a - kJackieKeep) % 2;
+      // The order of the two cards put back only matters when there are two of them.
+      return keep < jackie_.count && (order == 0 || jackie_.count == 3);
+    }
+    case Phase::kAcePass:
+      return a >= kAceBuild && a < kNumActions && rockets_[decider_][a - kAceBuild].can_take(1);
+    case Phase::kGameOver:
+      return false;
+  }
+  return false;
+}
+
+// Mom blocks an Orange card played against her holder; Grandma blocks any Orange or Purple
+// card (Mom and Grandma are Purple, so only Grandma can block a block). Nobody blocks their
+// own card.
+bool State::can_block(int p, CardType block) const {
+  if (!chain_.active || p == chain_.top_player || hand_count(p, block) == 0) return false;
+  const CardColour colour = card_colour(chain_.top);
+  if (block == kMom) return colour == CardColour::kOrange && ((chain_.against >> p) & 1);
+  if (block == kGrandma) return colour == CardColour::kOrange || colour == CardColour::kPurple;
+  return false;
+}
+
+bool State::can_play_any_card() const {
+  std::array<uint8_t, action::kNumActions> scratch{};
+  return card_plays_mask(scratch.data());
+}
+
+// Water Balloons names one targetable rocket of every opponent that has one (ruling 9), and
+// needs at least one such rocket.
+bool State::legal_water_balloons(int code) const {
+  bool any = false;
+  for (int offset = 1; offset <= 3; ++offset, code /= 5) {
+    const int digit = code % 5;
+    if (offset >= num_players_) {
+      if (digit != action::kNoTarget) return false;
+      continue;
+    }
+    const int target = seat(offset);
+    bool has_target = false;
+    for (int loc = 0; loc < kNumLocations; ++loc) has_target = has_target || targetable(target, loc);
+    if (!has_target) {
+      if (digit != action::kNoTarget) return false;
+    } else {
+      if (digit == action::kNoTarget || !targetable(target, digit)) return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+bool State::legal_turn_action(Action a) const {
+  using namespace action;
+  if (phase_ != Phase::kTurn || a < 0 || a >= kNumActions) return false;
+  const int p = turn_player_;
+  const auto& own = rockets_[p];
+  if (a == kEndTurn) return true;
+  if (a == kRedraw)
+    return config_->first_turn_redraw && first_turn(p) && !redraw_used_ && !can_play_any_card();
+  if (a < kBuildBox) {
+    const int index = (a - kPlaceBooster) / kNumLocations, loc = (a - kPlaceBooster) % kNumLocations;
+    const int colour = index / kMaxValue;
+    const CardType card = booster_card(colour, index % kMaxValue + 1);
+    // A new booster, or a replacement while no box is on the old one.
+    return hand_count(p, card) > 0 && (colour == kWild || colour == loc) && !own[loc].launched &&
+           own[loc].num_boxes == 0;
+  }
+  if (a < kKnockOver) {
+    const int t = (a - kBuildBox) / kNumLocations, loc = (a - kBuildBox) % kNumLocations;
+    return hand_count(p, static_cast<CardType>(t)) > 0 && own[loc].can_take(1);
+  }
+  if (a < kPlayDad) return own[a - kKnockOver].joker;  // "as a last resort", on one's own turn
+  return hand_count(p, card_of_action(a)) > 0 && targets_ok(a, /*check_jack_hand=*/true);
+}
+
+CardType State::card_of_action(Action a) {
+  using namespace action;
+  if (a >= kPlayDad && a < kPlayJack) return kDad;
+  if (a >= kPlayJack && a < kPlayUncle) return kJack;
+  if (a >= kPlayUncle && a < kPlayJackie) return kUncle;
+  if (a == kPlayJackie) return kJackie;
+  if (a >= kPlayJoker && a < kAceDog) return kJoker;
+  if (a >= kAceDog && a < kPlayFriend) return kAce;
+  if (a >= kPlayFriend && a < kPlayDuctTape) return kImaginaryFriend;
+  if (a >= kPlayDuctTape && a < kPlayBalloons) return kDuctTape;
+  if (a >= kPlayBalloons && a < kNoBlock) return kWaterBalloons;
+  return kNoCard;
+}
+
+// The target conditions of a Character or Item card of the turn player (ruling 5). They hold
+// from the moment the card is played until it resolves, since blocks change no rocket; only
+// the size of Jack's victim's hand may shrink (by the blocks they play).
+bool State::targets_ok(Action a, bool check_jack_hand) const {
+  using namespace action;
+  const int p = turn_player_;
+  const auto& own = rockets_[p];
+  if (a >= kPlayDad && a < kPlayJack) {  // a box to take, and room for it
+    const int offset = (a - kPlayDad) / 16 + 1, target_loc = (a - kPlayDad) % 16 / 4,
+              own_loc = (a - kPlayDad) % 4;
+    return offset < num_players_ && targetable(seat(offset), target_loc) && own[own_loc].can_take(1);
+  }
+  if (a >= kPlayJack && a < kPlayUncle) {
+    const int offset = a - kPlayJack + 1;
+    return offset < num_players_ &&
+           (!check_jack_hand || hands_[seat(offset)].count >= config_->jack_min_hand);
+  }
+  if (a >= kPlayUncle && a < kPlayJackie) {
+    const int from = (a - kPlayUncle) / 48, to = (a - kPlayUncle) % 48 / kMaxValue,
+              count = (a - kPlayUncle) % kMaxValue + 1;
+    return from != to && own[from].has_booster() && !own[from].launched && own[from].num_boxes >= count &&
+           own[to].can_take(count);
+  }
+  if (a == kPlayJackie) return cards_available() >= 1;
+  if (a >= kPlayJoker && a < kAceDog) {  // one Joker per rocket
+    const int offset = (a - kPlayJoker) / 4 + 1, loc = (a - kPlayJoker) % 4;
+    return offset < num_players_ && targetable(seat(offset), loc) && !rockets_[seat(offset)][loc].joker;
+  }
+  if (a >= kAceDog && a < kAceScare) {
+    const int offset = (a - kAceDog) / 8 + 1, loc = (a - kAceDog) % 8 / 2;
+    return offset < num_players_ && targetable(seat(offset), loc);
+  }
+  if (a >= kAceScare && a < kPlayFriend) return own[a - kAceScare].joker;
+  if (a >= kPlayFriend && a < kPlayDuctTape) {
+    const Rocket& r = own[a - kPlayFriend];
+    return r.has_booster() && !r.launched && !r.friend_beside;
+  }
+  if (a >= kPlayDuctTape && a < kPlayBalloons)
+    return own[a - kPlayDuctTape].can_take(2) && cards_available() >= 2;
+  if (a >= kPlayBalloons && a < kBalloonsScare) return legal_water_balloons(a - kPlayBalloons);
+  if (a >= kBalloonsScare && a < kNoBlock) return own[a - kBalloonsScare].joker;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Applying a decision
+// ---------------------------------------------------------------------------------------------
+
+void State::apply(Action a) {
+  using namespace action;
+  if (a < 0 || a >= kNumActions)
+    throw IllegalAction("rocket_squad: action " + std::to_string(a) + " out of range [0, " +
+                        std::to_string(kNumActions - 1) + "]");
+  if (!is_legal(a))
+    throw IllegalAction("rocket_squad: action " + std::to_string(a) + " '" + action_to_string(a) +
+                        "' is not legal now" + (is_terminal() ? " (the game is over)" : ""));
+  ++decisions_;
+  switch (phase_) {
+    case Phase::kTurn:
+      play_turn_action(a);
+      break;
+    case Phase::kReaction:
+      if (a == kNoBlock) {
+        ++chain_.asked;
+      } else {
+        const CardType block = a == kBlockMom ? kMom : kGrandma;
+        take_from_hand(decider_, block, /*face_down=*/false);
+        discard(block);  // blocks are discarded at once and not redrawn
+        chain_.against = bit(chain_.top_player);
+        chain_.top = block;
+        chain_.top_player = decider_;
+        chain_.asked = 0;  // a new round of asking starts after the blocker
+        ++chain_.blocks;
+      }
+      ask_next_reactor();
+      break;
+    case Phase::kCrew: {
+      const int loc = crew_location_;
+      crew_location_ = -1;
+      launch(decider_, loc, a == kCrewAttach);
+      advance();
+      break;
+    }
+    case Phase::kJackieKeep: {
+      const int keep = (a - kJackieKeep) / 2, order = (a - kJackieKeep) % 2;
+      const int p = turn_player_;
+      add_to_hand(p, jackie_.cards[keep], 0);
+      int rest[2], n = 0;
+      for (int i = 0; i < jackie_.count; ++i)
+        if (i != keep) rest[n++] = jackie_.cards[i];
+      // Put at the bottom in the chosen order; the Jackie player remembers them.
+      const auto put_bottom = [&](CardType card) {
+        std::copy_backward(draw_.cards.begin(), draw_.cards.begin() + draw_.count,
+                           draw_.cards.begin() + draw_.count + 1);
+        std::copy_backward(draw_.known_by.begin(), draw_.known_by.begin() + draw_.count,
+                           draw_.known_by.begin() + draw_.count + 1);
+        draw_.cards[0] = card;
+        draw_.known_by[0] = bit(p);
+        ++draw_.count;
+      };
+      if (n == 2) {
+        // order 0: rest[0] ends at the very bottom (so it is put there last).
+        put_bottom(static_cast<CardType>(order == 0 ? rest[1] : rest[0]));
+        put_bottom(static_cast<CardType>(order == 0 ? rest[0] : rest[1]));
+      } else if (n == 1) {
+        put_bottom(static_cast<CardType>(rest[0]));
+      }
+      jackie_ = JackieLook{};
+      advance();
+      break;
+    }
+    case Phase::kAcePass:
+      build_box(decider_, a - kAceBuild, ace_.boxes[--ace_.count]);
+      ace_.skips = 0;
+      ace_.next_seat = static_cast<int8_t>((decider_ + ace_.direction + num_players_) % num_players_);
+      advance();
+      break;
+    case Phase::kGameOver:
+      break;
+  }
+  if (phase_ != Phase::kGameOver && decisions_ >= kMaxDecisions) finish_game(/*truncated=*/true);
+}
+
+void State::play_turn_action(Action a) {
+  using namespace action;
+  const int p = turn_player_;
+  if (a == kEndTurn) return end_turn();
+  if (a == kRedraw) {
+    // Rulebook note: discard the unplayable hand, draw a new one and play the turn.
+    Hand& h = hands_[p];
+    for (int i = 0; i < h.count; ++i) discard(h.cards[i]);
+    h.count = 0;
+    for (int i = 0; i < config_->hand_size; ++i) {
+      CardType card;
+      uint8_t known;
+      if (draw_card(card, known)) add_to_hand(p, card, known);
+    }
+    redraw_used_ = true;
+    return;
+  }
+  if (a < kBuildBox) {
+    const int index = (a - kPlaceBooster) / kNumLocations, loc = (a - kPlaceBooster) % kNumLocations;
+    const CardType card = booster_card(index / kMaxValue, index % kMaxValue + 1);
+    take_from_hand(p, card, false);
+    Rocket& r = rockets_[p][loc];
+    if (r.has_booster()) discard(r.booster);  // replacement: the old booster is discarded
+    r.booster = card;
+    return advance();  // a fourth booster may launch complete rockets
+  }
+  if (a < kKnockOver) {
+    const CardType card = static_cast<CardType>((a - kBuildBox) / kNumLocations);
+    take_from_hand(p, card, /*face_down=*/true);
+    build_box(p, (a - kBuildBox) % kNumLocations, card);
+    return advance();
+  }
+  if (a < kPlayDad) {
+    Rocket& r = rockets_[p][a - kKnockOver];
+    while (r.num_boxes > 0) discard(remove_top_box(p, a - kKnockOver));  // the Joker leaves with the first
+    return advance();
+  }
+  // A Character or Item card: it goes on the table and waits for the reaction chain. Mom
+  // may block it for the players it is played against.
+  const CardType card = card_of_action(a);
+  uint8_t against = 0;
+  if (a < kPlayUncle) {
+    against = bit(seat(a < kPlayJack ? (a - kPlayDad) / 16 + 1 : a - kPlayJack + 1));  // Dad, Jack
+  } else if (a >= kPlayJoker && a < kAceScare) {
+    against = bit(seat(a < kAceDog ? (a - kPlayJoker) / 4 + 1 : (a - kAceDog) / 8 + 1));  // Joker, Ace
+  } else if (a >= kPlayBalloons && a < kBalloonsScare) {
+    int code = a - kPlayBalloons;
+    for (int offset = 1; offset <= 3; ++offset, code /= 5)
+      if (code % 5 != kNoTarget) against |= bit(seat(offset));
+  }
+  take_from_hand(p, card, false);
+  start_chain(card, a, against);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reaction chain (ruling 4)
+// ---------------------------------------------------------------------------------------------
+
+void State::start_chain(CardType card, Action a, uint8_t against) {
+  chain_ = Chain{};
+  chain_.active = true;
+  chain_.card = card;
+  chain_.action = static_cast<int16_t>(a);
+  chain_.against = against;
+  chain_.top = card;
+  chain_.top_player = turn_player_;
+  ask_next_reactor();  // Grey cards cannot be blocked: nobody is asked, the card resolves
+}
+
+// Asks, clockwise from whoever played the top card, the next player able to block it.
+// Players who cannot block are never asked, so being asked reveals nothing to the others
+// (and observations do not show who is being asked).
+void State::ask_next_reactor() {
+  const int n = num_players_;
+  while (chain_.asked < n - 1) {
+    const int s = (chain_.top_player + 1 + chain_.asked) % n;
+    if (can_block(s, kMom) || can_block(s, kGrandma)) {
+      phase_ = Phase::kReaction;
+      decider_ = static_cast<int8_t>(s);
+      return;
+    }
+    ++chain_.asked;
+  }
+  resolve_chain();
+}
+
+void State::resolve_chain() {
+  const bool happens = chain_.blocks % 2 == 0;
+  const CardType card = chain_.card;
+  const Action a = chain_.action;
+  chain_ = Chain{};
+  phase_ = Phase::kTurn;
+  decider_ = turn_player_;
+  if (happens)
+    apply_effect(card, a);
+  else
+    discard(card);
+  if (phase_ == Phase::kTurn) advance();
+}
+
+// The effect of a card that was not blocked. The card goes to the discard pile after its
+// effect (so the cards Jackie or Duct Tape draw never include it), except Joker and
+// Imaginary Friend, which stay on the table.
+void State::apply_effect(CardType card, Action a) {
+  using namespace action;
+  const int p = turn_player_;
+  if (a >= kPlayDad && a < kPlayJack) {  // take the top box, build it on an own rocket
+    const int offset = (a - kPlayDad) / 16 + 1, target_loc = (a - kPlayDad) % 16 / 4,
+              own_loc = (a - kPlayDad) % 4;
+    build_box(p, own_loc, remove_top_box(seat(offset), target_loc));
+  } else if (a >= kPlayJack && a < kPlayUncle) {  // steal a card at random
+    const int victim = seat(a - kPlayJack + 1);
+    Hand& h = hands_[victim];
+    if (h.count > 0) {
+      const int i = static_cast<int>(rng_.below(h.count));
+      const CardType stolen = h.cards[i];
+      std::copy(h.cards.begin() + i + 1, h.cards.begin() + h.count, h.cards.begin() + i);
+      std::copy(h.known_by.begin() + i + 1, h.known_by.begin() + h.count, h.known_by.begin() + i);
+      --h.count;
+      // Only the thief still knows which cards the victim kept; only the victim knows the stolen card.
+      for (int k = 0; k < h.count; ++k) h.known_by[k] &= bit(p);
+      add_to_hand(p, stolen, bit(victim));
+    }
+  } else if (a >= kPlayUncle && a < kPlayJackie) {  // move boxes between own rockets
+    const int from = (a - kPlayUncle) / 48, to = (a - kPlayUncle) % 48 / kMaxValue,
+              count = (a - kPlayUncle) % kMaxValue + 1;
+    for (int k = 0; k < count; ++k) build_box(p, to, remove_top_box(p, from));
+  } else if (a == kPlayJackie) {  // look at the top 3 cards
+    jackie_ = JackieLook{};
+    CardType drawn;
+    uint8_t known;
+    while (jackie_.count < kJackieLook && draw_card(drawn, known)) jackie_.cards[jackie_.count++] = drawn;
+    if (jackie_.count == 1) {  // nothing to choose
+      add_to_hand(p, jackie_.cards[0], 0);
+      jackie_ = JackieLook{};
+    } else if (jackie_.count > 1) {
+      phase_ = Phase::kJackieKeep;
+      decider_ = static_cast<int8_t>(p);
+    }
+  } else if (a >= kPlayJoker && a < kAceDog) {
+    rockets_[seat((a - kPlayJoker) / 4 + 1)][(a - kPlayJoker) % 4].joker = true;
+    return;                                    // Joker stays on the rocket
+  } else if (a >= kAceDog && a < kAceScare) {  // knock all boxes off and pass them around
+    const int offset = (a - kAceDog) / 8 + 1, loc = (a - kAceDog) % 8 / 2;
+    ace_ = AcePass{};
+    while (rockets_[seat(offset)][loc].num_boxes > 0)
+      ace_.boxes[ace_.count++] = remove_top_box(seat(offset), loc);
+    ace_.active = true;
+    ace_.direction = static_cast<int8_t>((a - kAceDog) % 2 == 0 ? 1 : -1);
+    ace_.next_seat = static_cast<int8_t>(p);  // starting with the active player
+  } else if ((a >= kAceScare && a < kPlayFriend) || (a >= kBalloonsScare && a < kNoBlock)) {
+    Rocket& r = rockets_[p][a >= kBalloonsScare ? a - kBalloonsScare : a - kAceScare];
+    r.joker = false;
+    discard(kJoker);
+  } else if (a >= kPlayFriend && a < kPlayDuctTape) {
+    rockets_[p][a - kPlayFriend].friend_beside = true;
+    return;                                              // discarded at the start of the owner's next turn
+  } else if (a >= kPlayDuctTape && a < kPlayBalloons) {  // two boxes from the draw pile
+    for (int k = 0; k < 2; ++k) {
+      CardType drawn;
+      uint8_t known;
+      if (draw_card(drawn, known)) build_box(p, a - kPlayDuctTape, drawn);
+    }
+  } else if (a >= kPlayBalloons && a < kBalloonsScare) {  // one box off each named rocket
+    int code = a - kPlayBalloons;
+    for (int offset = 1; offset <= 3; ++offset, code /= 5)
+      if (code % 5 != kNoTarget) discard(remove_top_box(seat(offset), code % 5));
+  }
+  discard(card);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Launches, Ace passing and the turn structure
+// ---------------------------------------------------------------------------------------------
+
+// Resolves what happens "at once" after a change: launches first (each may ask its owner
+// about Crew), then the next box Ace is passing; finally the turn player acts again.
+void State::advance() {
+  for (;;) {
+    int p, loc;
+    if (find_launch(p, loc)) {
+      if (hand_count(p, kCrew) > 0) {
+        phase_ = Phase::kCrew;
+        decider_ = static_cast<int8_t>(p);
+        crew_location_ = static_cast<int8_t>(loc);
+        return;
+      }
+      launch(p, loc, false);
+      continue;
+    }
+    if (ace_.active) {
+      if (step_ace_pass()) return;
+      continue;
+    }
+    phase_ = Phase::kTurn;
+    decider_ = turn_player_;
+    return;
+  }
+}
+
+// A rocket launches when it has exactly its number of boxes and all four locations hold a
+// booster (ruling 3). The rulebook's example calls a rocket with a Joker "stopped", so by
+// default a Joker keeps even a complete rocket on the ground until it is scared away.
+bool State::find_launch(int& p, int& location) const {
+  for (int k = 0; k < num_players_; ++k) {
+    const int s = (turn_player_ + k) % num_players_;
+    bool all_placed = true;
+    for (const Rocket& r : rockets_[s]) all_placed = all_placed && r.has_booster();
+    if (!all_placed) continue;
+    for (int loc = 0; loc < kNumLocations; ++loc) {
+      const Rocket& r = rockets_[s][loc];
+      if (!r.launched && r.num_boxes == r.need() && !(r.joker && config_->joker_stops_launch)) {
+        p = s;
+        location = loc;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+void State::launch(int p, int location, bool with_crew) {
+  Rocket& r = rockets_[p][location];
+  while (r.num_boxes > 0) discard(r.boxes[--r.num_boxes]);
+  if (r.joker) {
+    r.joker = false;
+    discard(kJoker);
+  }
+  r.launched = true;
+  if (with_crew) {
+    take_from_hand(p, kCrew, false);  // attached face down, but everybody saw a card go
+    r.crew = true;
+  }
+  if (!end_triggered_ && launched_count(p) == kNumLocations) {
+    end_triggered_ = true;
+    trigger_seat_ = static_cast<int8_t>(p);
+    final_owed_ = static_cast<uint8_t>(((1u << num_players_) - 1) & ~bit(p));
+  }
+}
+
+// Passes the next Ace box. Returns true when a player must choose where to build it; a
+// player with a single free location builds there without being asked.
+bool State::step_ace_pass() {
+  const int n = num_players_;
+  if (ace_.count == 0 || ace_.skips >= n) {  // done, or nobody can take the rest
+    while (ace_.count > 0) discard(ace_.boxes[--ace_.count]);
+    ace_ = AcePass{};
+    return false;
+  }
+  const int s = ace_.next_seat;
+  int only = -1;
+  const int options = free_locations(s, only);
+  if (options > 1) {
+    phase_ = Phase::kAcePass;
+    decider_ = static_cast<int8_t>(s);
+    return true;
+  }
+  if (options == 1) {
+    build_box(s, only, ace_.boxes[--ace_.count]);
+    ace_.skips = 0;
+  } else {
+    ++ace_.skips;
+  }
+  ace_.next_seat = static_cast<int8_t>((s + ace_.direction + n) % n);
+  return false;
+}
+
+// Ends the turn: draw back up to the hand size, or on a final turn (and on the turn that
+// triggered the end) discard the hand. After the trigger, every other player takes one
+// more turn, clockwise from the next seat; a player whose turn was running when someone
+// else triggered the end out of turn still gets a final turn of their own, last.
+void State::end_turn() {
+  const int p = turn_player_, n = num_players_;
+  Hand& h = hands_[p];
+  if (end_triggered_ && (p == trigger_seat_ || in_final_turn_)) {
+    for (int i = 0; i < h.count; ++i) discard(h.cards[i]);
+    h.count = 0;
+  } else {
+    CardType card;
+    uint8_t known;
+    while (h.count < config_->hand_size && draw_card(card, known)) add_to_hand(p, card, known);
+  }
+  had_turn_ |= bit(p);
+  int next = (p + 1) % n;
+  if (end_triggered_) {
+    next = -1;
+    for (int k = 1; k <= n && next < 0; ++k)
+      if ((final_owed_ >> ((p + k) % n)) & 1) next = (p + k) % n;
+    if (next < 0) return finish_game(false);
+    final_owed_ &= static_cast<uint8_t>(~bit(next));
+    in_final_turn_ = true;
+  }
+  if (turn_number_ >= config_->max_turns) return finish_game(true);  // ruling 13
+  start_turn(next);
+}
+
+void State::start_turn(int p) {
+  turn_player_ = static_cast<int8_t>(p);
+  decider_ = static_cast<int8_t>(p);
+  ++turn_number_;
+  redraw_used_ = false;
+  phase_ = Phase::kTurn;
+  for (Rocket& r : rockets_[p])  // Imaginary Friend protects "for one turn"
+    if (r.friend_beside) {
+      r.friend_beside = false;
+      discard(kImaginaryFriend);
+    }
+}
+
+void State::finish_game(bool truncated) {
+  phase_ = Phase::kGameOver;
+  truncated_ = truncated;
+  decider_ = -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Card movement
+// ---------------------------------------------------------------------------------------------
+
+// Ruling 12: an empty draw pile is replaced by the shuffled discards (if any).
+bool State::draw_card(CardType& out, uint8_t& known_by) {
+  const auto reshuffle = [this] {
+    std::copy(discard_.cards.begin(), discard_.cards.begin() + discard_.count, draw_.cards.begin());
+    std::fill(draw_.known_by.begin(), draw_.known_by.begin() + discard_.count, 0);
+    draw_.count = discard_.count;
+    discard_.count = 0;
+    rng_.shuffle(draw_.cards.begin(), draw_.cards.begin() + draw_.count);
+  };
+  if (draw_.count == 0) reshuffle();
+  if (draw_.count == 0) return false;
+  --draw_.count;
+  out = draw_.cards[draw_.count];
+  known_by = draw_.known_by[draw_.count];
+  draw_.known_by[draw_.count] = 0;
+  if (draw_.count == 0) reshuffle();  // "if you ever deplete the draw pile"
+  return true;
+}
+
+// Removes one card of type t. Face up, the others' knowledge of the rest stays true; face
+// down (a box), nobody can tell which card left, so what they knew about the hand is lost.
+void State::take_from_hand(int p, CardType t, bool face_down) {
+  Hand& h = hands_[p];
+  int best = -1;
+  for (int i = 0; i < h.count; ++i)
+    if (h.cards[i] == t && (best < 0 || popcount(h.known_by[i]) > popcount(h.known_by[best]))) best = i;
+  std::copy(h.cards.begin() + best + 1, h.cards.begin() + h.count, h.cards.begin() + best);
+  std::copy(h.known_by.begin() + best + 1, h.known_by.begin() + h.count, h.known_by.begin() + best);
+  --h.count;
+  if (face_down)
+    for (int i = 0; i < h.count; ++i) h.known_by[i] = 0;
+}
+
+void State::add_to_hand(int p, CardType t, uint8_t known_by) {
+  Hand& h = hands_[p];
+  h.cards[h.count] = t;
+  h.known_by[h.count] = static_cast<uint8_t>(known_by & ~bit(p));
+  ++h.count;
+}
+
+// Any effect that removes a box scares away the Joker on that rocket.
+CardType State::remove_top_box(int p, int location) {
+  Rocket& r = rockets_[p][location];
+  const CardType box = r.boxes[--r.num_boxes];
+  if (r.joker) {
+    r.joker = false;
+    discard(kJoker);
+  }
+  return box;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outcome and hidden information
+// ---------------------------------------------------------------------------------------------
+
+void State::scores(int* out) const {
+  for (int p = 0; p < num_players_; ++p) out[p] = score(p);
+}
+
+void State::returns(float* out) const {
+  if (!is_terminal() || truncated_) {
+    for (int p = 0; p < num_players_; ++p) out[p] = 0.0f;
+    return;
+  }
+  double standing[kMaxPlayers], points[kMaxPlayers];
+  for (int p = 0; p < num_players_; ++p) {
+    points[p] = score(p);
+    standing[p] = points[p] * 100.0 + tallest_rocket(p);  // tie-break: the tallest rocket
+  }
+  compute_returns(config_->reward, num_players_, standing, points, out);
+}
+
+// Resamples every card `viewer` cannot identify: the draw pile (except the cards they put
+// at the bottom with Jackie), the other hands (except cards they know, e.g. stolen from them
+// by Jack), the faces of all boxes, the boxes Ace is passing and the cards another player's
+// Jackie is looking at. A player who is being asked (block, Crew) keeps one card that lets
+// them be asked, so the resampled world stays consistent with the current decision.
+void State::redeterminize(int viewer, Rng& rng) {
+  std::array<CardType*, kMaxCards> slots{};
+  int n = 0;
+  int pinned_player = -1, pinned_slot = -1;
+  if ((phase_ == Phase::kReaction || phase_ == Phase::kCrew) && decider_ != viewer) {
+    pinned_player = decider_;
+    const Hand& h = hands_[decider_];
+    for (int i = 0; i < h.count && pinned_slot < 0; ++i) {
+      const CardType t = h.cards[i];
+      const bool keeps =
+          phase_ == Phase::kCrew ? t == kCrew : ((t == kMom || t == kGrandma) && can_block(decider_, t));
+      if (keeps) pinned_slot = i;
+    }
+  }
+  for (int i = 0; i < draw_.count; ++i)
+    if (!((draw_.known_by[i] >> viewer) & 1)) slots[n++] = &draw_.cards[i];
+  for (int p = 0; p < num_players_; ++p) {
+    if (p == viewer) continue;
+    Hand& h = hands_[p];
+    for (int i = 0; i < h.count; ++i)
+      if (!((h.known_by[i] >> viewer) & 1) && !(p == pinned_player && i == pinned_slot))
+        slots[n++] = &h.cards[i];
+  }
+  for (int p = 0; p < num_players_; ++p)
+    for (Rocket& r : rockets_[p])
+      for (int i = 0; i < r.num_boxes; ++i) slots[n++] = &r.boxes[i];
+  for (int i = 0; i < ace_.count; ++i) slots[n++] = &ace_.boxes[i];
+  if (turn_player_ != viewer)
+    for (int i = 0; i < jackie_.count; ++i) slots[n++] = &jackie_.cards[i];
+
+  std::array<CardType, kMaxCards> cards{};
+  for (int i = 0; i < n; ++i) cards[i] = *slots[i];
+  rng.shuffle(cards.begin(), cards.begin() + n);
+  for (int i = 0; i < n; ++i) *slots[i] = cards[i];
+  rng_.reseed(rng.next());
+}
+
+}  // namespace rocketgym::rocket_squad

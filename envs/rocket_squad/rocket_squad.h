@@ -1,0 +1,334 @@
+// Rocket Squad (Black Straw Games, rulebook v1.4.7) as an environment, for 2-4 players.
+// Spec: /work/shared/rules/rocket_squad.rulebook.txt + rocket_squad.rulings.md.
+//
+// The whole game is one value type (`State`) made of fixed-capacity arrays, so copying it
+// is a memcpy and nothing on the hot paths allocates.
+//
+// ## Cards
+// A card is a `CardType` (uint8_t) from a fixed vocabulary, so action ids never depend on
+// the config:  0..11 the twelve Character & Item cards (see `Special`), then the boosters
+// `kFirstBooster + colour * kMaxValue + (value - 1)` for colour blue, green, yellow, red,
+// wild and value 1..kMaxValue. How many of each are in the deck is config data.
+//
+// ## Action ids (the same 970 ids for every player count)
+// `offset` is a relative seat: 1 = the next player clockwise, 2 = the one after, 3.
+// `location` / colour: 0 blue, 1 green, 2 yellow, 3 red (a player's four booster locations).
+//
+//   0          end turn (draw back up to 4; on a final turn: discard the hand)
+//   1          first-turn redraw: discard the hand, draw 4 new cards (only if nothing is playable)
+//   2..241     place booster: 2 + booster_index*4 + location, booster_index = colour*12 + value-1
+//              (a coloured booster only at its own location, a wild one anywhere; replaces an
+//              empty booster of that location)
+//   242..529   build box: 242 + card_type*4 + location (any card, face down)
+//   530..533   knock over own rocket with a Joker: 530 + location
+//   534..581   Dad: 534 + (offset-1)*16 + target_location*4 + own_location
+//   582..584   Jack: 582 + (offset-1)
+//   585..776   Uncle: 585 + from*48 + to*12 + (count-1)
+//   777        Jackie
+//   778..789   Joker: 778 + (offset-1)*4 + location
+//   790..813   Ace (dog): 790 + (offset-1)*8 + location*2 + direction (0 clockwise, 1 counter-clockwise)
+//   814..817   Ace, scare away the Joker on own rocket: 814 + location
+//   818..821   Imaginary Friend beside own rocket: 818 + location
+//   822..825   Duct Tape onto own rocket: 822 + location
+//   826..950   Water Balloons: 826 + d1 + 5*d2 + 25*d3, d_k = the location named at the player
+//              at offset k, or 4 = none (that opponent has no rocket that can be targeted / absent)
+//   951..954   Water Balloons, scare away the Joker on own rocket: 951 + location
+//   955        reaction: do not block
+//   956        reaction: block with Mom
+//   957        reaction: block with Grandma
+//   958        Crew: attach a Crew card to the launching rocket (+2)
+//   959        Crew: launch without Crew
+//   960..965   Jackie: 960 + kept*2 + order (kept = index of the looked-at card to keep, 0 = top;
+//              order 0: the remaining card with the lower index goes to the very bottom, 1: the other)
+//   966..969   Ace passing: build the passed box on own rocket at location 966 + location
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "envs/core/config.h"
+#include "envs/core/game.h"
+#include "envs/core/json.h"
+#include "envs/core/returns.h"
+#include "envs/core/rng.h"
+
+namespace rocketgym::rocket_squad {
+
+constexpr int kMaxPlayers = 4;
+constexpr int kNumLocations = 4;       // blue, green, yellow, red
+constexpr int kNumBoosterColours = 5;  // the four colours + wild
+constexpr int kWild = 4;
+constexpr int kMaxValue = 12;   // highest booster value the config may use (= most boxes)
+constexpr int kMaxCards = 128;  // largest deck the config may describe
+constexpr int kMaxHand = 8;     // the engine never exceeds the configured hand size (<= 6)
+constexpr int kJackieLook = 3;
+constexpr int kMaxDecisions = 30000;  // hard cap on decisions (truncation), beside max_turns
+
+using CardType = uint8_t;
+enum Special : CardType {
+  kDad,
+  kJack,
+  kUncle,
+  kJackie,
+  kMom,
+  kGrandma,
+  kJoker,
+  kAce,
+  kImaginaryFriend,
+  kDuctTape,
+  kCrew,
+  kWaterBalloons,
+  kNumSpecials
+};
+constexpr int kFirstBooster = kNumSpecials;
+constexpr int kNumCardTypes = kFirstBooster + kNumBoosterColours * kMaxValue;  // 72
+constexpr CardType kNoCard = 255;
+
+// The card colours of the rulebook: Orange cards are aggressive, Purple and Grey passive.
+enum class CardColour { kOrange, kPurple, kGrey, kBooster };
+
+inline bool is_booster(CardType t) { return t >= kFirstBooster && t < kNumCardTypes; }
+inline int booster_colour(CardType t) { return (t - kFirstBooster) / kMaxValue; }
+inline int booster_value(CardType t) { return (t - kFirstBooster) % kMaxValue + 1; }
+inline CardType booster_card(int colour, int value) {
+  return static_cast<CardType>(kFirstBooster + colour * kMaxValue + value - 1);
+}
+CardColour card_colour(CardType t);
+std::string card_name(CardType t);  // "dad", "blue_3", "wild_5": used in JSON documents
+bool card_from_name(const std::string& name, CardType& out);
+const char* location_name(int location);  // "blue" ...
+
+// Action id ranges (see the table above).
+namespace action {
+constexpr int kEndTurn = 0;
+constexpr int kRedraw = 1;
+constexpr int kPlaceBooster = 2;
+constexpr int kBuildBox = kPlaceBooster + kNumBoosterColours * kMaxValue * kNumLocations;  // 242
+constexpr int kKnockOver = kBuildBox + kNumCardTypes * kNumLocations;                      // 530
+constexpr int kPlayDad = kKnockOver + kNumLocations;                                       // 534
+constexpr int kPlayJack = kPlayDad + 3 * kNumLocations * kNumLocations;                    // 582
+constexpr int kPlayUncle = kPlayJack + 3;                                                  // 585
+constexpr int kPlayJackie = kPlayUncle + kNumLocations * kNumLocations * kMaxValue;        // 777
+constexpr int kPlayJoker = kPlayJackie + 1;                                                // 778
+constexpr int kAceDog = kPlayJoker + 3 * kNumLocations;                                    // 790
+constexpr int kAceScare = kAceDog + 3 * kNumLocations * 2;                                 // 814
+constexpr int kPlayFriend = kAceScare + kNumLocations;                                     // 818
+constexpr int kPlayDuctTape = kPlayFriend + kNumLocations;                                 // 822
+constexpr int kPlayBalloons = kPlayDuctTape + kNumLocations;                               // 826
+constexpr int kBalloonsScare = kPlayBalloons + 125;                                        // 951
+constexpr int kNoBlock = kBalloonsScare + kNumLocations;                                   // 955
+constexpr int kBlockMom = kNoBlock + 1;
+constexpr int kBlockGrandma = kBlockMom + 1;
+constexpr int kCrewAttach = kBlockGrandma + 1;
+constexpr int kCrewDecline = kCrewAttach + 1;
+constexpr int kJackieKeep = kCrewDecline + 1;             // 960
+constexpr int kAceBuild = kJackieKeep + kJackieLook * 2;  // 966
+constexpr int kNumActions = kAceBuild + kNumLocations;    // 970
+constexpr int kNoTarget = 4;  // Water Balloons digit: no rocket named at that opponent
+}  // namespace action
+
+struct Config {
+  std::array<uint8_t, kNumCardTypes> deck{};  // copies of each card type
+  int deck_size = 0;
+  int hand_size = 4;
+  int max_turns = 400;
+  int crew_bonus = 2;
+  int jack_min_hand = 3;  // Jack needs an opponent with at least this many cards
+  bool first_turn_redraw = true;
+  bool joker_stops_launch = true;  // a Joker on a complete rocket keeps it on the ground
+  RewardMode reward = RewardMode::kRank;
+};
+
+// Reads configs/games/rocket_squad.yaml (strict: unknown keys and bad values are ConfigErrors).
+Config load_config(const ConfigNode& root);
+
+enum class Phase : uint8_t {
+  kTurn,        // the turn player plays cards or ends the turn
+  kReaction,    // a player holding Mom/Grandma decides whether to block the top of the chain
+  kCrew,        // a rocket launches; its owner holds a Crew card and decides whether to attach it
+  kJackieKeep,  // the turn player keeps one of the cards Jackie looked at
+  kAcePass,     // a box passed by Ace: the receiving player chooses where to build it
+  kGameOver
+};
+
+// One of a player's four booster locations, with the rocket built on it.
+struct Rocket {
+  CardType booster = kNoCard;  // kNoCard: empty location
+  bool launched = false;       // flipped face down, scored
+  bool crew = false;           // a Crew card attached at launch
+  bool joker = false;          // a Joker sits on top (never on an empty or launched rocket)
+  bool friend_beside = false;  // Imaginary Friend protects it from Orange cards
+  uint8_t num_boxes = 0;
+  std::array<CardType, kMaxValue> boxes{};  // faces, bottom first; hidden from everybody
+
+  bool has_booster() const { return booster != kNoCard; }
+  int need() const { return has_booster() ? booster_value(booster) : 0; }
+  int room() const { return need() - num_boxes; }
+  // Unlaunched, without a Joker, with room for `n` more boxes.
+  bool can_take(int n) const { return has_booster() && !launched && !joker && room() >= n; }
+};
+
+// A player's hand. known_by[i] is the set of *other* players (bit per seat) who know that
+// card i is in this hand (Jack's victim, a Jackie player who put it at the bottom).
+struct Hand {
+  std::array<CardType, kMaxHand> cards{};
+  std::array<uint8_t, kMaxHand> known_by{};
+  uint8_t count = 0;
+};
+
+// The draw pile, bottom first. known_by[i]: players who know the card at position i
+// (Jackie puts two cards at the bottom in secret).
+struct DrawPile {
+  std::array<CardType, kMaxCards> cards{};
+  std::array<uint8_t, kMaxCards> known_by{};
+  uint8_t count = 0;
+};
+
+struct DiscardPile {  // face up, public
+  std::array<CardType, kMaxCards> cards{};
+  uint8_t count = 0;
+};
+
+// A Character/Item card on the table, waiting for the reaction chain (Mom / Grandma).
+struct Chain {
+  bool active = false;
+  CardType card = kNoCard;  // the card played by the turn player
+  int16_t action = 0;       // its action id (targets)
+  uint8_t against = 0;      // seats the card is played against (Mom may block for them)
+  uint8_t blocks = 0;       // blocks played so far; the effect happens iff even
+  CardType top = kNoCard;   // the card now at the top of the chain (the card or a block)
+  int8_t top_player = 0;    // who played the top card
+  uint8_t asked = 0;        // seats after top_player already considered in this round
+};
+
+struct AcePass {  // boxes knocked off by Ace, passed around the table one at a time
+  bool active = false;
+  int8_t direction = 1;  // +1 clockwise, -1 counter-clockwise
+  int8_t next_seat = 0;  // who takes the next box
+  uint8_t skips = 0;     // consecutive players who could not take one
+  uint8_t count = 0;
+  std::array<CardType, kMaxValue> boxes{};
+};
+
+struct JackieLook {  // the cards the turn player looks at (top first)
+  uint8_t count = 0;
+  std::array<CardType, kJackieLook> cards{};
+};
+
+class State {
+ public:
+  State(const Config& config, int num_players, uint64_t seed);
+
+  int num_players() const { return num_players_; }
+  int current_player() const { return phase_ == Phase::kGameOver ? -1 : decider_; }
+  void legal_actions_mask(uint8_t* out) const;
+  bool is_legal(Action a) const;
+  void apply(Action a);
+  bool is_terminal() const { return phase_ == Phase::kGameOver; }
+  bool is_truncated() const { return truncated_; }
+  void returns(float* out) const;
+  void scores(int* out) const;
+  void redeterminize(int viewer, Rng& rng);
+  std::string to_string() const;
+  std::string action_to_string(Action a) const;
+  Json to_json() const;
+  static State from_json(const Json& doc, const Config& config);
+  void check_invariants() const;
+
+  // Read access for the encoder, the bot and the tests.
+  const Config& config() const { return *config_; }
+  Phase phase() const { return phase_; }
+  int turn_player() const { return turn_player_; }
+  int turn_number() const { return turn_number_; }
+  const Hand& hand(int p) const { return hands_[p]; }
+  const Rocket& rocket(int p, int location) const { return rockets_[p][location]; }
+  const DrawPile& draw_pile() const { return draw_; }
+  const DiscardPile& discard_pile() const { return discard_; }
+  const Chain& chain() const { return chain_; }
+  const AcePass& ace() const { return ace_; }
+  const JackieLook& jackie() const { return jackie_; }
+  int crew_location() const { return crew_location_; }
+  bool end_triggered() const { return end_triggered_; }
+  int trigger_seat() const { return trigger_seat_; }
+  bool owes_final_turn(int p) const { return (final_owed_ >> p) & 1; }
+  bool in_final_turn() const { return in_final_turn_; }
+  bool redraw_used() const { return redraw_used_; }
+  bool first_turn(int p) const { return !((had_turn_ >> p) & 1); }
+  int score(int p) const;
+  int tallest_rocket(int p) const;  // tie-break: most boxes on one launched rocket
+  int launched_count(int p) const;
+  int hand_count(int p, CardType t) const;
+  int seat(int offset) const { return (turn_player_ + offset) % num_players_; }
+  // Can rocket (p, location) be targeted by an Orange card of the turn player? (has a box,
+  // unlaunched, no Imaginary Friend, belongs to an opponent)
+  bool targetable(int p, int location) const;
+
+  // Direct access for tests that set up positions by hand.
+  Rocket& mutable_rocket(int p, int location) { return rockets_[p][location]; }
+
+ private:
+  State() = default;
+
+  // Legality, by kind of action (turn phase).
+  bool legal_turn_action(Action a) const;
+  bool can_play_any_card() const;
+  bool card_plays_mask(uint8_t* out) const;
+  bool legal_water_balloons(int code) const;
+  static CardType card_of_action(Action a);  // kNoCard outside the Character/Item ranges
+  bool targets_ok(Action a, bool check_jack_hand) const;
+  bool can_block(int p, CardType block) const;
+
+  // Effects.
+  void play_turn_action(Action a);
+  void start_chain(CardType card, Action a, uint8_t against);
+  void ask_next_reactor();
+  void resolve_chain();
+  void apply_effect(CardType card, Action a);
+  void end_turn();
+  void start_turn(int p);
+  void advance();  // launches, Ace passing, then back to the turn player
+  bool find_launch(int& p, int& location) const;
+  void launch(int p, int location, bool with_crew);
+  bool step_ace_pass();
+  void finish_game(bool truncated);
+
+  // Card movement.
+  bool draw_card(CardType& out, uint8_t& known_by);  // reshuffles the discards when needed
+  int cards_available() const { return draw_.count + discard_.count; }
+  void discard(CardType t) { discard_.cards[discard_.count++] = t; }
+  void take_from_hand(int p, CardType t, bool face_down);
+  void add_to_hand(int p, CardType t, uint8_t known_by);
+  void build_box(int p, int location, CardType t) {
+    Rocket& r = rockets_[p][location];
+    r.boxes[r.num_boxes++] = t;
+  }
+  CardType remove_top_box(int p, int location);  // scares away the Joker
+  int free_locations(int p, int& only) const;
+
+  const Config* config_ = nullptr;
+  int8_t num_players_ = 2;
+  Phase phase_ = Phase::kTurn;
+  int8_t turn_player_ = 0;
+  int8_t decider_ = 0;  // the current player (the turn player, or whoever is asked)
+  int16_t turn_number_ = 1;
+  int32_t decisions_ = 0;
+  bool truncated_ = false;
+  uint8_t had_turn_ = 0;      // seats that finished their first turn
+  bool redraw_used_ = false;  // the first-turn redraw was used this turn
+  bool end_triggered_ = false;
+  int8_t trigger_seat_ = -1;
+  uint8_t final_owed_ = 0;  // seats still owed their final turn
+  bool in_final_turn_ = false;
+  int8_t crew_location_ = -1;  // kCrew: the launching rocket of decider_
+  Rng rng_;
+  DrawPile draw_;
+  DiscardPile discard_;
+  std::array<Hand, kMaxPlayers> hands_{};
+  std::array<std::array<Rocket, kNumLocations>, kMaxPlayers> rockets_{};
+  Chain chain_;
+  AcePass ace_;
+  JackieLook jackie_;
+};
+
+}  // namespace rocketgym::rocket_squad

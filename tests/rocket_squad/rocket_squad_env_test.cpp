@@ -1,0 +1,255 @@
+// Rocket Squad as an environment: documents, config errors, illegal input, hidden
+// information, the encoder, the heuristic bot and the conformance suite.
+#include <cmath>
+
+#include "tests/common/conformance.h"
+#include "tests/rocket_squad/rocket_squad_test_util.h"
+
+using namespace rs_test;
+
+TEST_CASE("json: exact round trip, mid-game, RNG included", "[rocket_squad][json]") {
+  State s(default_config(), 3, 77);
+  Rng rng(1);
+  for (int step = 0; step < 60 && !s.is_terminal(); ++step) {
+    const auto moves = legal(s);
+    s.apply(moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+  }
+  const Json doc = s.to_json();
+  State loaded = State::from_json(doc, default_config());
+  REQUIRE(loaded.to_json() == doc);
+  REQUIRE(loaded.to_string() == s.to_string());
+}
+
+TEST_CASE("json: bad documents are SerializationErrors", "[rocket_squad][json]") {
+  const Json good = State(default_config(), 2, 5).to_json();
+  const auto broken = [&](const std::function<void(Json&)>& edit) {
+    Json doc = good;
+    edit(doc);
+    return doc;
+  };
+  const auto& c = default_config();
+  REQUIRE_THROWS_AS(State::from_json(Json::array(), c), SerializationError);
+  REQUIRE_THROWS_AS(State::from_json(broken([](Json& d) { d.erase("hands"); }), c), SerializationError);
+  REQUIRE_THROWS_AS(State::from_json(broken([](Json& d) { d["players"] = 7; }), c), SerializationError);
+  REQUIRE_THROWS_AS(State::from_json(broken([](Json& d) { d["phase"] = "lunch"; }), c), SerializationError);
+  REQUIRE_THROWS_AS(State::from_json(broken([](Json& d) { d["hands"][0]["cards"][0] = "spaceship"; }), c),
+                    SerializationError);
+  REQUIRE_THROWS_AS(State::from_json(broken([](Json& d) { d["draw_pile"].erase(0); }), c),
+                    SerializationError);  // a card is missing
+  REQUIRE_THROWS_AS(State::from_json(broken([](Json& d) { d["rockets"][0]["purple"] = Json::object(); }), c),
+                    SerializationError);
+  REQUIRE_THROWS_AS(State::from_json(broken([](Json& d) {
+                                       d["rockets"][0]["blue"] = {{"booster", "red_7"}};
+                                     }),
+                                     c),
+                    SerializationError);  // a red booster at the blue location
+  REQUIRE_THROWS_AS(State::from_json(broken([](Json& d) { d["rng"] = "x"; }), c), SerializationError);
+  REQUIRE_THROWS_AS(State::from_json(broken([](Json& d) {
+                                       d["hands"][0]["cards"] =
+                                           Json::array({"dad", "dad", "dad", "dad", "jack", "jack", "jack",
+                                                        "uncle", "uncle"});
+                                     }),
+                                     c),
+                    SerializationError);  // more than a hand can hold
+  auto game = load_game("rocket_squad");
+  REQUIRE_THROWS_AS(game->state_from_json("{not json"), SerializationError);
+}
+
+TEST_CASE("config: unknown keys and bad values name the file, line and key", "[rocket_squad][config]") {
+  const std::string base = builtin_game_config("rocket_squad");
+  const auto load = [&](const std::string& overrides) {
+    return load_config(
+        ConfigNode::parse(base, "rocket_squad.yaml").merged(ConfigNode::parse(overrides, "override.yaml")));
+  };
+  REQUIRE_NOTHROW(load("hand_size: 5"));
+  REQUIRE_THROWS_WITH(load("hand_sise: 5"), Catch::Contains("hand_sise"));
+  REQUIRE_THROWS_AS(load("hand_size: 0"), ConfigError);
+  REQUIRE_THROWS_WITH(load("characters: {dad: many}"), Catch::Contains("dad"));
+  REQUIRE_THROWS_WITH(load("boosters: {blue: {values: [2, 30], copies: 4}}"),
+                      Catch::Contains("out of range"));
+  REQUIRE_THROWS_WITH(load("boosters: {purple: {values: [2], copies: 1}}"), Catch::Contains("purple"));
+  REQUIRE_THROWS_WITH(load("variants: {joker_stop_launch: true}"), Catch::Contains("joker_stop_launch"));
+  REQUIRE_THROWS_AS(load("boosters: {blue: {values: [2], copies: 16}, green: {values: [3, 4], copies: 16}, "
+                         "yellow: {values: [6, 7, 8], copies: 16}}"),
+                    ConfigError);  // more than 128 cards
+  REQUIRE_THROWS_WITH(load("reward: money"), Catch::Contains("reward"));
+}
+
+TEST_CASE("illegal actions throw IllegalAction and change nothing", "[rocket_squad][actions]") {
+  State s =
+      position(R"({"hands":[{"cards":["dad"]},{"cards":[]}],"rockets":[{"blue":{"booster":"blue_3"}},{}]})");
+  const Json before = s.to_json();
+  REQUIRE_THROWS_AS(s.apply(-1), IllegalAction);
+  REQUIRE_THROWS_AS(s.apply(action::kNumActions), IllegalAction);
+  REQUIRE_THROWS_AS(s.apply(build("jack", BLUE)), IllegalAction);  // not in hand
+  REQUIRE_THROWS_AS(s.apply(action::kBlockMom), IllegalAction);    // nobody asked
+  REQUIRE_THROWS_WITH(s.apply(dad(1, RED, BLUE)), Catch::Contains("Dad"));
+  REQUIRE(s.to_json() == before);
+  State over = position(R"({"phase":"game_over"})");
+  REQUIRE_THROWS_AS(over.apply(action::kEndTurn), IllegalAction);
+}
+
+TEST_CASE("actions: one id space of 970 ids, readable names", "[rocket_squad][actions]") {
+  REQUIRE(action::kNumActions == 970);
+  REQUIRE(Game::info().num_actions == 970);
+  State s(default_config(), 4, 1);
+  for (Action a = 0; a < action::kNumActions; ++a) REQUIRE_FALSE(s.action_to_string(a).empty());
+  REQUIRE(s.action_to_string(dad(2, RED, BLUE)) ==
+          "Dad: take the top box of player +2's red rocket, build it on the own blue rocket");
+  REQUIRE(s.action_to_string(place(WILD, 5, GREEN)) == "place wild booster 5 at the green location");
+  REQUIRE(s.action_to_string(balloons(BLUE, -1, RED)) ==
+          "Water Balloons: a box off player +1's blue rocket, player +3's red rocket");
+  REQUIRE(s.action_to_string(ace(1, YELLOW, COUNTER_CLOCKWISE)) ==
+          "Ace: knock the boxes off player +1's yellow rocket, pass them counter-clockwise");
+}
+
+TEST_CASE("hidden information: redeterminize keeps what the viewer knows", "[rocket_squad][hidden]") {
+  // Player 1 stole a Crew from player 0: player 0 knows it is in player 1's hand.
+  State s = position(R"({"hands":[{"cards":["crew","mom","dad"]},{"cards":["jack","uncle"]}],
+      "rockets":[{"blue":{"booster":"blue_5","boxes":3}},{}],"turn_player":1})");
+  // Player 0 holds Mom against an Orange card: decline, then check knowledge.
+  s.apply(jack(1));
+  REQUIRE(s.current_player() == 0);
+  s.apply(action::kNoBlock);
+  const CardType stolen = s.hand(1).cards[s.hand(1).count - 1];
+  REQUIRE(s.hand(1).known_by[s.hand(1).count - 1] == 0b01);
+  const int size = Encoder::size(2);
+  std::vector<float> before(static_cast<std::size_t>(size)), after(static_cast<std::size_t>(size));
+  Encoder::encode(s, 0, before.data());
+  for (uint64_t seed = 0; seed < 10; ++seed) {
+    State r = s;
+    Rng rng(seed);
+    r.redeterminize(0, rng);
+    REQUIRE(r.hand_count(1, stolen) >= 1);
+    for (int i = 0; i < s.hand(0).count; ++i) REQUIRE(r.hand(0).cards[i] == s.hand(0).cards[i]);
+    REQUIRE(r.rocket(0, BLUE).num_boxes == 3);
+    Encoder::encode(r, 0, after.data());
+    REQUIRE(after == before);
+    REQUIRE_NOTHROW(r.check_invariants());
+  }
+}
+
+TEST_CASE("hidden information: box faces and the draw pile are resampled", "[rocket_squad][hidden]") {
+  State s = position(R"({"hands":[{"cards":["dad"]},{"cards":["jack"]}],
+      "rockets":[{"blue":{"booster":"blue_5","boxes":["mom","mom","mom"]}},{}]})");
+  bool faces_changed = false, pile_changed = false;
+  for (uint64_t seed = 0; seed < 10; ++seed) {
+    State r = s;
+    Rng rng(seed);
+    r.redeterminize(0, rng);
+    faces_changed = faces_changed || r.rocket(0, BLUE).boxes[0] != kMom;
+    pile_changed = pile_changed || r.draw_pile().cards[50] != s.draw_pile().cards[50];
+    REQUIRE(r.hand(0).cards[0] == kDad);
+  }
+  REQUIRE(faces_changed);
+  REQUIRE(pile_changed);
+}
+
+TEST_CASE("encoder: fixed size, finite, own hand only", "[rocket_squad][encoder]") {
+  for (int n = 2; n <= 4; ++n) {
+    State s(default_config(), n, 11);
+    REQUIRE(Encoder::shape(default_config(), n) == std::vector<int>{Encoder::size(n)});
+    std::vector<float> obs(static_cast<std::size_t>(Encoder::size(n)), NAN);
+    Encoder::encode(s, 1, obs.data());
+    for (float x : obs) REQUIRE(std::isfinite(x));
+    float in_hand = 0;
+    for (int t = 0; t < kNumCardTypes; ++t) in_hand += obs[static_cast<std::size_t>(t)];
+    REQUIRE(in_hand == Approx(4 * 0.5f));
+  }
+}
+
+TEST_CASE("heuristic bot clearly beats random play (200 seeded games, seats rotated)",
+          "[rocket_squad][bot]") {
+  for (int n = 2; n <= 4; ++n) {
+    int wins = 0;
+    const int games = 200;
+    Rng rng(2026);
+    for (int g = 0; g < games; ++g) {
+      State s(default_config(), n, derive_seed(31, static_cast<uint64_t>(g)));
+      const int bot = g % n;
+      while (!s.is_terminal()) {
+        if (s.current_player() == bot) {
+          s.apply(heuristic_action(s, rng));
+        } else {
+          const auto moves = legal(s);
+          s.apply(moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+        }
+      }
+      float r[kMaxPlayers];
+      s.returns(r);
+      wins += r[bot] > 0.999f;  // sole first place
+    }
+    INFO(n << " players: heuristic bot won " << wins << " of " << games);
+    WARN(n << " players: heuristic bot won " << wins << " of " << games << " against random play");
+    REQUIRE(wins >= games * 3 / 4);
+  }
+}
+
+TEST_CASE("conformance suite with the variants switched off", "[rocket_squad][conformance]") {
+  testing::ConformanceOptions options;
+  options.num_games = 15;
+  options.overrides = "variants: {first_turn_redraw: false, joker_stops_launch: false}";
+  for (int n = 2; n <= 4; ++n) {
+    DYNAMIC_SECTION(n << " players") { testing::run_conformance("rocket_squad", n, options); }
+  }
+}
+
+TEST_CASE("legal_actions_mask agrees with is_legal on every id", "[rocket_squad][actions]") {
+  Rng rng(8);
+  for (int n = 2; n <= 4; ++n)
+    for (uint64_t seed = 0; seed < 6; ++seed) {
+      State s(default_config(), n, seed);
+      std::vector<uint8_t> mask(action::kNumActions);
+      while (!s.is_terminal()) {
+        s.legal_actions_mask(mask.data());
+        for (Action a = 0; a < action::kNumActions; ++a)
+          REQUIRE(static_cast<bool>(mask[static_cast<std::size_t>(a)]) == s.is_legal(a));
+        const auto moves = legal(s);
+        s.apply(moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+      }
+    }
+}
+
+// Mutated documents either load as consistent positions that play on, or are rejected with
+// a SerializationError; nothing crashes (run under the sanitizers too).
+TEST_CASE("json: mutated documents never crash", "[rocket_squad][json]") {
+  Rng rng(99);
+  const char* const names[] = {"dad", "mom", "grandma", "crew", "blue_3", "red_10", "wild_5", "ace", "joker"};
+  for (int trial = 0; trial < 300; ++trial) {
+    State s(default_config(), 2 + trial % 3, static_cast<uint64_t>(trial));
+    for (int k = rng.below(60); k > 0 && !s.is_terminal(); --k) {
+      const auto moves = legal(s);
+      s.apply(moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+    }
+    Json doc = s.to_json();
+    // Swap two cards between places, or change a number, or a rocket flag.
+    switch (rng.below(5)) {
+      case 0:
+        doc["turn_player"] = static_cast<int>(rng.below(5)) - 1;
+        break;
+      case 1:
+        if (!doc["draw_pile"].empty()) doc["draw_pile"][0] = names[rng.below(9)];
+        break;
+      case 2:
+        doc["rockets"][0]["red"]["joker"] = true;
+        break;
+      case 3:
+        doc["rockets"][0]["blue"]["boxes"] = Json::array({"dad", "dad"});
+        break;
+      case 4:
+        doc["phase"] =
+            std::vector<std::string>{"turn", "reaction", "crew", "jackie_keep", "ace_pass"}[rng.below(5)];
+        break;
+    }
+    try {
+      State loaded = State::from_json(doc, default_config());
+      for (int k = 0; k < 30 && !loaded.is_terminal(); ++k) {
+        const auto moves = legal(loaded);
+        REQUIRE(!moves.empty());
+        loaded.apply(moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+        REQUIRE_NOTHROW(loaded.check_invariants());
+      }
+    } catch (const SerializationError&) {
+    }
+  }
+}
