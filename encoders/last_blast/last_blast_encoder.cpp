@@ -1,0 +1,129 @@
+#include "encoders/last_blast/last_blast_encoder.h"
+
+#include <algorithm>
+
+namespace rocketgym::last_blast {
+
+// Layout, with n players, R = n + 1 rows, C = 64 card slots:
+//   field planes     R x 7 x 6   one-hot symbol of each tile
+//   cube planes      n x R x 7   where each seat's cube is
+//   seats            n x 10      status (flying/exploded/exited), moved this
+//                                round, Start Player, to move, rocket size,
+//                                score, hand size at the start of the pick
+//                                round, has picked this round
+//   rockets          n x 12 x 15 cards front to back (colour, number, symbol)
+//   own hand         C           cards in the viewer's hand
+//   own pick         C + 3       the viewer's hidden pick, its end, blind
+//   others' hands    (n-1) x C   cards the viewer knows are in that hand
+//   known elsewhere  C           cards the viewer knows are in the deck,
+//                                discards or another player's blind draw
+//   global           25          phase, hand, pick, decision kind, cards
+//                                outside hands and rockets, column, damage
+//                                left, cards lost this turn, alternate rule
+int Encoder::size(int n) {
+  const int rows = n + 1;
+  return rows * kColumns * kNumSymbols + n * rows * kColumns + n * kSeatFeatures +
+         n * kRocketLength * kCardFeatures + kMaxCards + kMaxCards + 3 + (n - 1) * kMaxCards + kMaxCards +
+         kGlobalFeatures;
+}
+
+std::vector<int> Encoder::shape(const Config&, int num_players) { return {size(num_players)}; }
+
+void Encoder::encode(const State& s, int viewer, float* out) {
+  const int n = s.num_players();
+  const int rows = s.rows();
+  const Config& config = s.config();
+  std::fill_n(out, size(n), 0.0f);
+  float* x = out;
+  const auto seat = [&](int relative) { return (viewer + relative) % n; };
+
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < kColumns; ++c) x[(r * kColumns + c) * kNumSymbols + s.tile(r, c)] = 1.0f;
+  x += rows * kColumns * kNumSymbols;
+
+  for (int k = 0; k < n; ++k) {
+    const int p = seat(k);
+    if (s.cube_row(p) >= 0) x[s.cube_row(p) * kColumns + s.cube_column(p)] = 1.0f;
+    x += rows * kColumns;
+  }
+
+  for (int k = 0; k < n; ++k) {
+    const int p = seat(k);
+    x[static_cast<int>(s.status(p))] = 1.0f;
+    x[3] = s.moved_this_round(p);
+    x[4] = s.phase() == Phase::kFlight && s.start_player() == p;
+    x[5] = s.current_player() == p;
+    x[6] = s.rocket(p).size / float(kRocketLength);
+    x[7] = s.score(p) / 36.0f;
+    // The hand as it was at the start of the pick round: a hidden pick from
+    // the hand and a hidden blind draw must look the same to the others.
+    const bool picked_from_hand = s.pick(p).card >= 0 && !s.pick(p).blind;
+    x[8] = (s.hand_size(p) + picked_from_hand) / float(kHandSize);
+    x[9] = s.pick(p).card >= 0;
+    x += kSeatFeatures;
+  }
+
+  for (int k = 0; k < n; ++k) {
+    const Rocket& rocket = s.rocket(seat(k));
+    for (int i = 0; i < rocket.size; ++i) {
+      const Card& card = config.cards[rocket.card[i]];
+      float* f = x + i * kCardFeatures;
+      f[static_cast<int>(card.colour)] = 1.0f;
+      if (card.number >= 1 && card.number <= 6) f[3 + card.number - 1] = 1.0f;
+      f[9 + card.symbol] = 1.0f;
+    }
+    x += kRocketLength * kCardFeatures;
+  }
+
+  for (int i = 0; i < s.hand_size(viewer); ++i) x[s.hand_card(viewer, i)] = 1.0f;
+  x += kMaxCards;
+  const Pick& own = s.pick(viewer);
+  if (own.card >= 0) {
+    x[own.card] = 1.0f;
+    if (own.end >= 0) x[kMaxCards + own.end] = 1.0f;
+    x[kMaxCards + 2] = own.blind;
+  }
+  x += kMaxCards + 3;
+
+  // What the viewer has seen of the other hands (the hand they passed on,
+  // less the cards since revealed in rockets). A hidden pick still counts as
+  // part of its hand: the viewer cannot tell which card it was.
+  for (int k = 1; k < n; ++k) {
+    const int p = seat(k);
+    for (int i = 0; i < s.hand_size(p); ++i)
+      if (s.knows(viewer, s.hand_card(p, i))) x[s.hand_card(p, i)] = 1.0f;
+    const Pick& pick = s.pick(p);
+    if (pick.card >= 0 && !pick.blind && s.knows(viewer, pick.card)) x[pick.card] = 1.0f;
+    x += kMaxCards;
+  }
+  for (int c = 0; c < config.num_cards(); ++c) x[c] = s.knows(viewer, c);
+  // ...minus the cards accounted for above and in rockets.
+  for (int p = 0; p < n; ++p) {
+    for (int i = 0; i < s.hand_size(p); ++i) x[s.hand_card(p, i)] = 0.0f;
+    const Pick& pick = s.pick(p);
+    if (pick.card >= 0 && (!pick.blind || p == viewer)) x[pick.card] = 0.0f;
+    for (int i = 0; i < s.rocket(p).size; ++i) x[s.rocket(p).card[i]] = 0.0f;
+  }
+  x += kMaxCards;
+
+  x[static_cast<int>(s.phase())] = 1.0f;
+  x += 3;
+  if (s.phase() == Phase::kDraft) {
+    x[s.hand_number()] = 1.0f;
+    x[kHands + s.pick_number()] = 1.0f;
+  }
+  x += kHands + kPicksPerHand;
+  // Decision kind: pick, place the blind card, move, remove a card.
+  if (s.phase() == Phase::kDraft) x[s.awaiting_blind_placement() ? 1 : 0] = 1.0f;
+  if (s.phase() == Phase::kFlight) x[s.awaiting_removal_choice() ? 3 : 2] = 1.0f;
+  x += 4;
+  x[0] = s.undrafted_count() / float(kMaxCards);
+  x += 1;
+  if (s.phase() == Phase::kFlight) x[s.round()] = 1.0f;
+  x += kColumns;
+  x[0] = s.damage_left() / float(kRocketLength);
+  x[1] = std::min(s.removed_this_turn(), 3) / 3.0f;
+  x[2] = config.exploded_block_row;
+}
+
+}  // namespace rocketgym::last_blast

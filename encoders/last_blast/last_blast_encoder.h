@@ -1,0 +1,25 @@
+// Observation encoder for The Last Blast: one flat float vector holding the
+// field and the cubes as (players + 1) x 7 planes, every rocket card by card,
+// the viewer's hand and hidden pick, what the viewer knows of the other hands
+// and the phase. Seats are relative to the viewer (0 = viewer, 1 = next
+// clockwise). Only what the viewer may know is written.
+#pragma once
+
+#include <vector>
+
+#include "envs/last_blast/last_blast.h"
+
+namespace rocketgym::last_blast {
+
+struct Encoder {
+  // Features per rocket card: colour (3), printed number 1..6 (6), symbol (6).
+  static constexpr int kCardFeatures = 3 + 6 + kNumSymbols;
+  static constexpr int kSeatFeatures = 10;
+  static constexpr int kGlobalFeatures = 3 + kHands + kPicksPerHand + 4 + 1 + kColumns + 3;
+
+  static int size(int num_players);
+  static std::vector<int> shape(const Config& config, int num_players);
+  static void encode(const State& s, int viewer, float* out);
+};
+
+}  // namespace rocketgym::last_blast
