@@ -1,0 +1,670 @@
+// Information-set Monte Carlo tree search (DESIGN.md section 8).
+//
+// One search decides one move for the player to move at the root (the
+// "viewer"). Every simulation:
+//   1. samples a world: a copy of the root, redeterminized for the viewer
+//      (hidden cards and the state's chance stream are resampled), so the
+//      search never uses what the viewer cannot know;
+//   2. walks down the tree by PUCT for whoever is to move in that world,
+//      looking only at the actions legal in that world;
+//   3. asks an evaluator about the first unexpanded node (a "leaf"): priors
+//      over actions for the leaf's player and a value per seat;
+//   4. adds the value vector to every node on the path (max-n: each seat keeps
+//      its own value, and each player picks by its own value when selecting).
+//
+// The tree is open loop: a node is a sequence of actions from the root, shared
+// by every world in which that sequence is legal. So its player, its legal
+// actions and whether it is terminal may differ from one world to the next.
+// That is why statistics are kept per seat, why a node's children grow as new
+// actions show up legal, and why selection uses availability counts (how often
+// a child was legal when its parent was passed through) instead of the
+// parent's visits in the exploration term:
+//     score(c) = Q_p(c) + c_puct * P(c) * sqrt(available(c)) / (1 + N(c))
+// with p the player to move in the current world and, for an unvisited child,
+// Q_p(c) = the parent's current mean value for p ("first play urgency").
+//
+// This is single-observer ISMCTS: the tree is the viewer's. An opponent's
+// node is shared by all sampled worlds, so the opponent's choices there are
+// made as if it did not know its own hidden cards (beyond which moves are
+// legal); the leaf values, computed in one sampled world, do use them.
+//
+// Evaluators. An evaluator is any type with
+//     void evaluate(Leaf<State>* leaves, int count);
+// which fills leaves[i].priors (num_actions entries, any non-negative
+// weights: the search keeps the legal ones and renormalizes) and
+// leaves[i].values (num_players entries, one value per absolute seat, on the
+// returns' scale: a network whose value head is relative to the player it
+// encoded for rotates it back). RolloutEvaluator<G> below plays games out
+// with random or heuristic moves; a network evaluator encodes
+// leaves[i].state for its current player and runs one batched forward pass
+// over all `count` leaves.
+//
+// Batching. Search::advance() runs simulations until one needs a leaf
+// evaluated (returns true; the leaf is pending()) or the budget is spent
+// (returns false). The caller may collect pending leaves from many searches
+// (one per game) and evaluate them in one batch: run_batched() does that.
+// A search has at most one pending leaf, so no virtual loss is needed and
+// the result does not depend on how searches are batched.
+//
+// Cost. Nodes live in one arena (std::vector reserved once, reused by later
+// searches of the same Search object); a simulation allocates nothing and
+// makes no virtual call. Each step of the descent reads the legal-actions mask
+// (O(num_actions)).
+//
+// Determinism. Search number k of a Search object (counting from 0, or from the
+// last reseed()) draws all its randomness from derive_seed(options.seed, k);
+// the same options, root and call sequence give the same moves.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "envs/core/config.h"
+#include "envs/core/errors.h"
+#include "envs/core/game.h"
+#include "envs/core/rng.h"
+
+namespace rocketgym::mcts {
+
+// How RolloutEvaluator picks the moves of a playout.
+//   random:    uniformly among the legal moves. Cheap and unbiased, but in
+//              games where random play rarely finishes (Launchpad 23: 20 of 20
+//              random games hit the turn limit) every playout is a draw and
+//              tells the search nothing.
+//   heuristic: the game's heuristic bot (G::heuristic_action), with a
+//              uniformly random move instead with probability rollout_epsilon.
+enum class RolloutPolicy { kRandom, kHeuristic };
+
+struct Options {
+  int simulations = 200;  // simulations per move
+  double c_puct = 1.5;    // exploration weight
+  int rollouts = 1;       // playouts per leaf (RolloutEvaluator)
+  RolloutPolicy rollout_policy = RolloutPolicy::kRandom;
+  double rollout_epsilon = 0.0;  // heuristic playouts: chance of a random move instead
+  // RolloutEvaluator's priors: this share of the prior goes to the heuristic
+  // bot's move, the rest is spread evenly over the legal moves. With many
+  // legal moves and few simulations, uniform priors leave most moves with one
+  // or two visits; a heuristic prior makes the search refine the bot's move.
+  double heuristic_prior = 0.0;
+  double temperature = 0.0;       // 0: the most visited move; > 0: sample by visits^(1/T)
+  double dirichlet_alpha = 0.3;   // root noise shape (self-play)
+  double dirichlet_fraction = 0;  // weight of the root noise, 0 = no noise (play)
+  uint64_t seed = 0;
+  int max_nodes = 1 << 20;  // arena cap; when full, leaves are evaluated without being expanded
+  // With one legal move the search normally returns it at once; set this to
+  // search anyway (e.g. to get root values for every position).
+  bool search_forced_moves = false;
+
+  // Throws Error naming the first bad field.
+  void validate() const {
+    auto fail = [](const std::string& what) { throw Error("mcts options: " + what); };
+    if (simulations < 1) fail("simulations must be at least 1");
+    if (!(c_puct >= 0.0) || !std::isfinite(c_puct)) fail("c_puct must be a finite number >= 0");
+    if (rollouts < 1) fail("rollouts must be at least 1");
+    if (!(rollout_epsilon >= 0.0 && rollout_epsilon <= 1.0)) fail("rollout_epsilon must be in [0, 1]");
+    if (!(heuristic_prior >= 0.0 && heuristic_prior <= 1.0)) fail("heuristic_prior must be in [0, 1]");
+    if (!(temperature >= 0.0) || !std::isfinite(temperature)) fail("temperature must be >= 0");
+    if (!(dirichlet_alpha > 0.0) || !std::isfinite(dirichlet_alpha)) fail("dirichlet_alpha must be > 0");
+    if (!(dirichlet_fraction >= 0.0 && dirichlet_fraction <= 1.0))
+      fail("dirichlet_fraction must be in [0, 1]");
+    if (max_nodes < 2) fail("max_nodes must be at least 2");
+  }
+};
+
+// Reads search options from a YAML mapping (e.g. an arena agent's `mcts:`
+// block); unknown keys and bad values are ConfigErrors naming file, line and key.
+inline Options parse_options(const ConfigNode& node) {
+  Options o;
+  if (node.is_null()) return o;
+  node.expect_keys({"simulations", "c_puct", "rollouts", "rollout_policy", "rollout_epsilon",
+                    "heuristic_prior", "temperature", "dirichlet_alpha", "dirichlet_fraction", "seed",
+                    "max_nodes", "search_forced_moves"});
+  o.simulations = node.get_int("simulations", o.simulations, 1, 10'000'000);
+  o.c_puct = node.get_double("c_puct", o.c_puct, 0.0, 1e6);
+  o.rollouts = node.get_int("rollouts", o.rollouts, 1, 100'000);
+  o.rollout_policy = node.get_choice("rollout_policy", "random", {"random", "heuristic"}) == "heuristic"
+                         ? RolloutPolicy::kHeuristic
+                         : RolloutPolicy::kRandom;
+  o.rollout_epsilon = node.get_double("rollout_epsilon", o.rollout_epsilon, 0.0, 1.0);
+  o.heuristic_prior = node.get_double("heuristic_prior", o.heuristic_prior, 0.0, 1.0);
+  o.temperature = node.get_double("temperature", o.temperature, 0.0, 1e6);
+  o.dirichlet_alpha = node.get_double("dirichlet_alpha", o.dirichlet_alpha, 1e-6, 1e6);
+  o.dirichlet_fraction = node.get_double("dirichlet_fraction", o.dirichlet_fraction, 0.0, 1.0);
+  o.seed = static_cast<uint64_t>(node.get_int("seed", 0, 0, std::numeric_limits<int>::max()));
+  o.max_nodes = node.get_int("max_nodes", o.max_nodes, 2, std::numeric_limits<int>::max());
+  o.search_forced_moves = node.get_bool("search_forced_moves", o.search_forced_moves);
+  return o;
+}
+
+// A position the search wants evaluated. The evaluator writes priors and values.
+template <class State>
+struct Leaf {
+  const State* state = nullptr;  // a sampled world, not terminal
+  int viewer = 0;                // the searching player (for re-sampling in rollouts)
+  uint64_t seed = 0;             // randomness for the evaluator, drawn from the search's stream
+  float* priors = nullptr;       // [num_actions] out: weights for state->current_player()'s actions
+  float* values = nullptr;       // [num_players] out: value per absolute seat
+};
+
+namespace detail {
+
+// Gamma(alpha, 1) by Marsaglia and Tsang; alpha < 1 uses the boost
+// Gamma(alpha) = Gamma(alpha + 1) * U^(1/alpha).
+inline double sample_gamma(double alpha, Rng& rng) {
+  if (alpha < 1.0) {
+    const double u = std::max(rng.uniform01(), 1e-300);
+    return sample_gamma(alpha + 1.0, rng) * std::pow(u, 1.0 / alpha);
+  }
+  const double d = alpha - 1.0 / 3.0;
+  const double c = 1.0 / std::sqrt(9.0 * d);
+  for (;;) {
+    // Standard normal by Box-Muller.
+    const double u1 = std::max(rng.uniform01(), 1e-300);
+    const double u2 = rng.uniform01();
+    const double x = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    const double v0 = 1.0 + c * x;
+    if (v0 <= 0.0) continue;
+    const double v = v0 * v0 * v0;
+    const double u = std::max(rng.uniform01(), 1e-300);
+    if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
+  }
+}
+
+}  // namespace detail
+
+template <class G>
+class Search {
+ public:
+  using State = typename G::State;
+
+  explicit Search(const Options& options) : options_(options), num_actions_(G::info().num_actions) {
+    options_.validate();
+    priors_.resize(static_cast<std::size_t>(num_actions_));
+    mask_.resize(static_cast<std::size_t>(num_actions_));
+    child_of_action_.assign(static_cast<std::size_t>(num_actions_), -1);
+    // A simulation expands at most one node, adding at most num_actions children.
+    const double wanted = 1.0 + (static_cast<double>(options_.simulations) + 1.0) * num_actions_;
+    capacity_ = static_cast<int>(std::min<double>(options_.max_nodes, wanted));
+  }
+
+  // --- the stepping interface (for batched evaluation) ----------------------
+
+  // Begins a search for the player to move in `root`. Throws Error if the
+  // game is over.
+  void start(const State& root) {
+    if (root.is_terminal()) throw Error("mcts: the game is over, there is no move to search");
+    rng_.reseed(derive_seed(options_.seed, searches_started_++));
+    num_players_ = root.num_players();
+    viewer_ = root.current_player();
+    // The arena and scratch buffers are reserved here once and kept by later
+    // searches (these calls allocate nothing when the capacity is already there).
+    values_.resize(static_cast<std::size_t>(num_players_));
+    nodes_.reserve(static_cast<std::size_t>(capacity_));
+    value_sums_.reserve(static_cast<std::size_t>(capacity_) * static_cast<std::size_t>(num_players_));
+    // Each simulation expands at most one node, so a path holds at most that
+    // many expanded nodes plus the root and one leaf.
+    path_.reserve(static_cast<std::size_t>(options_.simulations) + 2);
+    root_.emplace(root);
+    nodes_.clear();
+    value_sums_.clear();
+    new_node(-1, 0.0f);
+    sims_done_ = 0;
+    awaiting_ = false;
+    // The first legal move is the answer when the root could not be expanded
+    // (a tiny arena); a forced move needs no search.
+    root.legal_actions_mask(mask_.data());
+    int legal = 0;
+    first_legal_ = -1;
+    for (Action a = num_actions_ - 1; a >= 0; --a)
+      if (mask_[a]) {
+        ++legal;
+        first_legal_ = a;
+      }
+    forced_ = legal == 1 && !options_.search_forced_moves;
+    sims_target_ = forced_ ? 0 : options_.simulations;
+  }
+
+  // Runs simulations until one needs its leaf evaluated (returns true: fill
+  // pending().priors and .values, then call advance() again) or the budget is
+  // spent (returns false: the search is finished).
+  bool advance() {
+    if (!root_) throw Error("mcts: advance() before start()");
+    if (awaiting_) {
+      finish_leaf();
+      awaiting_ = false;
+      ++sims_done_;
+    }
+    while (sims_done_ < sims_target_) {
+      if (descend()) {
+        awaiting_ = true;
+        return true;
+      }
+      ++sims_done_;
+    }
+    return false;
+  }
+
+  Leaf<State>& pending() { return leaf_; }
+  bool finished() const { return root_ && !awaiting_ && sims_done_ >= sims_target_; }
+
+  // --- the one-call interface ------------------------------------------------
+
+  // Searches `root` with `evaluator` and returns the move to play.
+  template <class Evaluator>
+  Action run(const State& root, Evaluator& evaluator) {
+    start(root);
+    while (advance()) evaluator.evaluate(&leaf_, 1);
+    return choose_action();
+  }
+
+  // --- results (after the search finished) -----------------------------------
+
+  // The move to play: the most visited root child at temperature 0 (ties go to
+  // the higher prior, then the lower id), else a sample with probability
+  // proportional to visits^(1/temperature).
+  Action choose_action() {
+    check_finished();
+    if (forced_ || nodes_[0].first_child < 0) return first_legal_;
+    if (options_.temperature <= 0.0) return best_action();
+    int most = 0;
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling)
+      most = std::max(most, nodes_[c].visits);
+    if (most == 0) return best_action();
+    // Weights relative to the most visited child so that small temperatures cannot overflow.
+    double total = 0.0;
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling)
+      total += std::pow(static_cast<double>(nodes_[c].visits) / most, 1.0 / options_.temperature);
+    double pick = rng_.uniform01() * total;
+    Action last = -1;
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) {
+      if (nodes_[c].visits == 0) continue;
+      last = nodes_[c].action;
+      pick -= std::pow(static_cast<double>(nodes_[c].visits) / most, 1.0 / options_.temperature);
+      if (pick < 0.0) return last;
+    }
+    return last;  // rounding left a sliver of `pick`
+  }
+
+  Action best_action() const {
+    check_finished();
+    if (forced_ || nodes_[0].first_child < 0) return first_legal_;
+    int best = nodes_[0].first_child;
+    for (int c = best; c >= 0; c = nodes_[c].next_sibling) {
+      const Node& n = nodes_[c];
+      const Node& b = nodes_[best];
+      if (std::tie(n.visits, n.prior, b.action) > std::tie(b.visits, b.prior, n.action)) best = c;
+    }
+    return nodes_[best].action;
+  }
+
+  // Root visit shares per action id ([num_actions], sums to 1): the policy
+  // target for training.
+  void visit_policy(float* out) const {
+    check_finished();
+    std::fill(out, out + num_actions_, 0.0f);
+    if (forced_ || nodes_[0].first_child < 0) {
+      out[first_legal_] = 1.0f;
+      return;
+    }
+    int total = 0;
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) total += nodes_[c].visits;
+    if (total == 0) return;
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling)
+      out[nodes_[c].action] = static_cast<float>(nodes_[c].visits) / static_cast<float>(total);
+  }
+
+  // Mean value for `seat` over all simulations (0 if none ran).
+  float root_value(int seat) const { return mean_value(0, seat); }
+  // Visits and mean value of the root child for action a (0 if never tried).
+  int child_visits(Action a) const {
+    const int c = root_child(a);
+    return c < 0 ? 0 : nodes_[c].visits;
+  }
+  float child_value(Action a, int seat) const {
+    const int c = root_child(a);
+    return c < 0 ? 0.0f : mean_value(c, seat);
+  }
+  float child_prior(Action a) const {
+    const int c = root_child(a);
+    return c < 0 ? 0.0f : nodes_[c].prior;
+  }
+
+  int viewer() const { return viewer_; }
+  int simulations_done() const { return sims_done_; }
+  int num_nodes() const { return static_cast<int>(nodes_.size()); }
+  int node_capacity() const { return capacity_; }
+  const Options& options() const { return options_; }
+  // Restarts the seed sequence (search k uses derive_seed(seed, k)).
+  void reseed(uint64_t seed) {
+    options_.seed = seed;
+    searches_started_ = 0;
+  }
+
+ private:
+  // One tree node = one action sequence from the root. Children form a
+  // singly linked list inside the arena.
+  struct Node {
+    Action action = -1;        // the move from the parent
+    int32_t first_child = -1;  // -1: none yet
+    int32_t next_sibling = -1;
+    int32_t visits = 0;
+    int32_t available = 0;  // times this move was legal when the parent was passed through
+    float prior = 0.0f;
+    bool expanded = false;  // evaluated once; children exist for the legal moves seen so far
+  };
+
+  int new_node(Action action, float prior) {
+    Node n;
+    n.action = action;
+    n.prior = prior;
+    nodes_.push_back(n);
+    value_sums_.insert(value_sums_.end(), static_cast<std::size_t>(num_players_), 0.0f);
+    return static_cast<int>(nodes_.size()) - 1;
+  }
+  bool has_room(int count) const { return static_cast<int>(nodes_.size()) + count <= capacity_; }
+
+  int add_child(int parent, Action action, float prior) {
+    const int c = new_node(action, prior);
+    nodes_[c].next_sibling = nodes_[parent].first_child;
+    nodes_[parent].first_child = c;
+    return c;
+  }
+
+  float mean_value(int node, int seat) const {
+    if (seat < 0 || seat >= num_players_) throw Error("mcts: seat " + std::to_string(seat) + " out of range");
+    const Node& n = nodes_[static_cast<std::size_t>(node)];
+    if (n.visits == 0) return 0.0f;
+    return value_sums_[static_cast<std::size_t>(node) * num_players_ + seat] / static_cast<float>(n.visits);
+  }
+
+  int root_child(Action a) const {
+    if (nodes_.empty()) return -1;
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling)
+      if (nodes_[c].action == a) return c;
+    return -1;
+  }
+
+  void check_finished() const {
+    if (!finished()) throw Error("mcts: the search has not finished");
+  }
+
+  // One simulation from the root down to a leaf. Returns true when the leaf
+  // awaits evaluation; false when the simulation ended on a terminal world
+  // (already backed up).
+  bool descend() {
+    world_.emplace(*root_);
+    world_->redeterminize(viewer_, rng_);
+    path_.clear();
+    int node = 0;
+    path_.push_back(node);
+    for (;;) {
+      if (world_->is_terminal()) {
+        world_->returns(values_.data());
+        backup();
+        return false;
+      }
+      // A leaf: never evaluated, or no legal move has a child (arena full).
+      const int child = nodes_[node].expanded ? select(node) : -1;
+      if (child < 0) {
+        leaf_.state = &*world_;
+        leaf_.viewer = viewer_;
+        leaf_.seed = rng_.next();
+        leaf_.priors = priors_.data();
+        leaf_.values = values_.data();
+        std::fill(priors_.begin(), priors_.end(), 0.0f);
+        std::fill(values_.begin(), values_.end(), 0.0f);
+        return true;
+      }
+      world_->apply(nodes_[child].action);
+      node = child;
+      path_.push_back(node);
+    }
+  }
+
+  // PUCT choice among the moves legal in the current world for the player to
+  // move there. Adds children for legal moves not seen before (with a uniform
+  // prior: the evaluator's priors were given in another world). Returns -1 if
+  // no legal move has a child and the arena is full.
+  int select(int node) {
+    world_->legal_actions_mask(mask_.data());
+    int legal = 0;
+    for (Action a = 0; a < num_actions_; ++a) legal += mask_[a];
+    for (int c = nodes_[node].first_child; c >= 0; c = nodes_[c].next_sibling)
+      child_of_action_[nodes_[c].action] = c;
+
+    const int player = world_->current_player();
+    const float parent_value = mean_value(node, player);
+    const float uniform = 1.0f / static_cast<float>(std::max(legal, 1));
+    int best = -1;
+    double best_score = -std::numeric_limits<double>::infinity();
+    for (Action a = 0; a < num_actions_; ++a) {
+      if (!mask_[a]) continue;
+      int c = child_of_action_[a];
+      if (c < 0) {
+        if (!has_room(1)) continue;
+        c = add_child(node, a, uniform);
+      }
+      Node& n = nodes_[c];
+      ++n.available;
+      const double q = n.visits > 0 ? mean_value(c, player) : parent_value;
+      const double u =
+          options_.c_puct * n.prior * std::sqrt(static_cast<double>(n.available)) / (1.0 + n.visits);
+      if (q + u > best_score) {  // strict: ties go to the lower action id
+        best_score = q + u;
+        best = c;
+      }
+    }
+    for (int c = nodes_[node].first_child; c >= 0; c = nodes_[c].next_sibling)
+      child_of_action_[nodes_[c].action] = -1;
+    return best;
+  }
+
+  // The evaluator has filled priors_ and values_ for the leaf at path_.back().
+  void finish_leaf() {
+    for (int p = 0; p < num_players_; ++p)
+      if (!std::isfinite(values_[p])) throw Error("mcts: the evaluator returned a non-finite value");
+    const int node = path_.back();
+    if (!nodes_[node].expanded) expand(node);
+    backup();
+  }
+
+  // Creates the children of a freshly evaluated node with the evaluator's
+  // priors, kept to the legal moves and renormalized.
+  void expand(int node) {
+    world_->legal_actions_mask(mask_.data());
+    int legal = 0;
+    double total = 0.0;
+    for (Action a = 0; a < num_actions_; ++a) {
+      if (!mask_[a]) continue;
+      ++legal;
+      const float p = priors_[a];
+      if (std::isfinite(p) && p > 0.0f) total += p;
+    }
+    if (!has_room(legal)) return;                     // stays a leaf: it will be evaluated again next time
+    for (Action a = num_actions_ - 1; a >= 0; --a) {  // prepending, so the list ends up in id order
+      if (!mask_[a]) continue;
+      const float p = priors_[a];
+      const double w = std::isfinite(p) && p > 0.0f ? p : 0.0;
+      add_child(node, a, total > 0.0 ? static_cast<float>(w / total) : 1.0f / static_cast<float>(legal));
+    }
+    nodes_[node].expanded = true;
+    if (node == 0 && options_.dirichlet_fraction > 0.0) add_root_noise();
+  }
+
+  // Self-play exploration: P(a) <- (1 - f) P(a) + f * Dirichlet(alpha).
+  void add_root_noise() {
+    double total = 0.0;
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) {
+      const double g = detail::sample_gamma(options_.dirichlet_alpha, rng_);
+      priors_[nodes_[c].action] = static_cast<float>(g);  // priors_ is free scratch here
+      total += g;
+    }
+    if (!(total > 0.0)) return;
+    const double f = options_.dirichlet_fraction;
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) {
+      Node& n = nodes_[c];
+      n.prior = static_cast<float>((1.0 - f) * n.prior + f * priors_[n.action] / total);
+    }
+  }
+
+  // Max-n backup: every node on the path accumulates the whole value vector.
+  void backup() {
+    for (int node : path_) {
+      ++nodes_[node].visits;
+      float* sums = &value_sums_[static_cast<std::size_t>(node) * num_players_];
+      for (int p = 0; p < num_players_; ++p) sums[p] += values_[p];
+    }
+  }
+
+  Options options_;
+  int num_actions_;
+  int capacity_ = 0;
+  int num_players_ = 0;
+  int viewer_ = 0;
+  uint64_t searches_started_ = 0;
+  Rng rng_;
+
+  std::optional<State> root_;   // the position searched
+  std::optional<State> world_;  // the world of the current simulation
+  std::vector<Node> nodes_;
+  std::vector<float> value_sums_;  // [node * num_players + seat]
+  std::vector<int32_t> path_;
+  std::vector<int32_t> child_of_action_;  // scratch for select(), all -1 between calls
+  std::vector<uint8_t> mask_;
+  std::vector<float> priors_;
+  std::vector<float> values_;
+  Leaf<State> leaf_;
+
+  int sims_done_ = 0;
+  int sims_target_ = 0;
+  bool awaiting_ = false;
+  bool forced_ = false;
+  Action first_legal_ = -1;
+};
+
+// Evaluates a leaf by playouts. Priors: uniform over the legal moves (or
+// partly on the heuristic bot's move, see Options::heuristic_prior). Values:
+// the mean returns of `options.rollouts` games played to the end by the
+// rollout policy (see RolloutPolicy). The first playout continues the leaf's
+// own world; the others first redeterminize it for the viewer, so that they
+// also meet other hidden cards and other dice. A playout that has not ended
+// after max_decisions moves counts as a draw (all zeros).
+// Not thread-safe (scratch buffers): use one per thread.
+template <class G>
+class RolloutEvaluator {
+ public:
+  using State = typename G::State;
+
+  explicit RolloutEvaluator(const Options& options = Options{})
+      : rollouts_(options.rollouts),
+        policy_(options.rollout_policy),
+        epsilon_(options.rollout_epsilon),
+        heuristic_prior_(options.heuristic_prior),
+        num_actions_(G::info().num_actions),
+        max_decisions_(G::info().max_decisions) {
+    options.validate();
+    mask_.resize(static_cast<std::size_t>(num_actions_));
+  }
+
+  void evaluate(Leaf<State>* leaves, int count) {
+    for (int i = 0; i < count; ++i) evaluate_one(leaves[i]);
+  }
+
+ private:
+  void evaluate_one(Leaf<State>& leaf) {
+    const int players = leaf.state->num_players();
+    returns_.resize(static_cast<std::size_t>(players));  // allocates only if the player count grew
+    Rng rng(leaf.seed);
+    write_priors(*leaf.state, rng, leaf.priors);
+    std::fill(leaf.values, leaf.values + players, 0.0f);
+    for (int k = 0; k < rollouts_; ++k) {
+      State world = *leaf.state;
+      if (k > 0) world.redeterminize(leaf.viewer, rng);
+      if (!play_out(world, rng)) continue;  // too long: a draw, adds 0
+      world.returns(returns_.data());
+      for (int p = 0; p < players; ++p) leaf.values[p] += returns_[p];
+    }
+    for (int p = 0; p < players; ++p) leaf.values[p] /= static_cast<float>(rollouts_);
+  }
+
+  void write_priors(const State& state, Rng& rng, float* priors) {
+    state.legal_actions_mask(mask_.data());
+    int legal = 0;
+    for (Action a = 0; a < num_actions_; ++a) legal += mask_[a];
+    const float even = static_cast<float>((1.0 - heuristic_prior_) / legal);
+    for (Action a = 0; a < num_actions_; ++a) priors[a] = mask_[a] ? even : 0.0f;
+    if (heuristic_prior_ > 0.0)
+      priors[G::heuristic_action(state, rng)] += static_cast<float>(heuristic_prior_);
+  }
+
+  // Plays to the end; false if the game did not end in time.
+  bool play_out(State& world, Rng& rng) {
+    for (int step = 0; step <= max_decisions_; ++step) {
+      if (world.is_terminal()) return true;
+      const bool random = policy_ == RolloutPolicy::kRandom || (epsilon_ > 0.0 && rng.uniform01() < epsilon_);
+      world.apply(random ? random_action(world, rng) : G::heuristic_action(world, rng));
+    }
+    return world.is_terminal();
+  }
+
+  Action random_action(const State& world, Rng& rng) {
+    world.legal_actions_mask(mask_.data());
+    int legal = 0;
+    for (Action a = 0; a < num_actions_; ++a) legal += mask_[a];
+    int pick = static_cast<int>(rng.below(static_cast<uint32_t>(legal)));
+    for (Action a = 0; a < num_actions_; ++a)
+      if (mask_[a] && pick-- == 0) return a;
+    throw Error("mcts: a non-terminal state has no legal move");  // a broken game
+  }
+
+  int rollouts_;
+  RolloutPolicy policy_;
+  double epsilon_;
+  double heuristic_prior_;
+  int num_actions_;
+  int max_decisions_;
+  std::vector<uint8_t> mask_;
+  std::vector<float> returns_;
+};
+
+// Runs already started searches to the end, evaluating their pending leaves
+// together: each round gathers at most one leaf per search and makes one
+// evaluator call. `batch` is scratch (kept by the caller so that it is
+// allocated once).
+template <class G, class Evaluator>
+void run_batched(Search<G>* const* searches, int count, Evaluator& evaluator,
+                 std::vector<Leaf<typename G::State>>& batch) {
+  batch.reserve(static_cast<std::size_t>(count));
+  for (;;) {
+    batch.clear();
+    for (int i = 0; i < count; ++i) {
+      Search<G>& s = *searches[i];
+      if (!s.finished() && s.advance()) batch.push_back(s.pending());
+    }
+    if (batch.empty()) return;
+    evaluator.evaluate(batch.data(), static_cast<int>(batch.size()));
+  }
+}
+
+// An arena-ready player: a search and a rollout evaluator that keep their
+// buffers from one move to the next.
+template <class G>
+class RolloutMcts {
+ public:
+  explicit RolloutMcts(const Options& options) : search_(options), evaluator_(options) {}
+  Action act(const typename G::State& state) { return search_.run(state, evaluator_); }
+  Search<G>& search() { return search_; }
+  const Search<G>& search() const { return search_; }
+
+ private:
+  Search<G> search_;
+  RolloutEvaluator<G> evaluator_;
+};
+
+}  // namespace rocketgym::mcts
