@@ -1,0 +1,144 @@
+#include "encoders/lift_off/lift_off_encoder.h"
+
+#include <algorithm>
+
+namespace rocketgym::lift_off {
+namespace {
+
+// Writes consecutive fields into the caller's buffer.
+struct Writer {
+  float* out;
+  int at = 0;
+  void value(float v) { out[at++] = v; }
+  void one_hot(int index, int size) {
+    for (int i = 0; i < size; ++i) out[at + i] = i == index ? 1.0f : 0.0f;
+    at += size;
+  }
+  void mask(uint64_t bits, int size) {
+    for (int i = 0; i < size; ++i) out[at + i] = (bits >> i) & 1 ? 1.0f : 0.0f;
+    at += size;
+  }
+  template <std::size_t N>
+  void counts(const std::array<uint8_t, N>& cards, int n, int size, float scale) {
+    std::fill(out + at, out + at + size, 0.0f);
+    for (int i = 0; i < n; ++i) out[at + cards[static_cast<std::size_t>(i)]] += scale;
+    at += size;
+  }
+  void zeros(int size) {
+    std::fill(out + at, out + at + size, 0.0f);
+    at += size;
+  }
+};
+
+template <std::size_t N>
+uint64_t mask_of(const std::array<uint8_t, N>& cards, int n) {
+  uint64_t m = 0;
+  for (int i = 0; i < n; ++i) m |= uint64_t{1} << cards[static_cast<std::size_t>(i)];
+  return m;
+}
+
+void encode_global(const State& s, int viewer, Writer& w) {
+  const int n = s.num_players();
+  auto offset = [&](int seat) { return seat < 0 ? -1 : (seat - viewer + n) % n; };
+  w.one_hot(s.round() - 1, 8);
+  w.one_hot(s.phase() - 1, 2);
+  w.one_hot(static_cast<int>(s.step()), 17);
+  w.one_hot(n - 2, 3);
+  w.value(s.direction() > 0 ? 1.0f : 0.0f);
+  w.value(static_cast<float>(s.play_pass()));
+  w.one_hot(offset(s.current_player()), kMaxPlayers);
+  w.one_hot(offset(s.start_player()), kMaxPlayers);
+  w.value(static_cast<float>(s.specialist_deck_size()) / kMaxSpecialists);
+  w.mask(s.specialist_discard_mask(), kMaxSpecialists);
+  for (int level = 1; level <= kNumLevels; ++level)
+    w.value(static_cast<float>(s.mission_deck_size(level)) / kMaxDeckCards);
+  const int types = static_cast<int>(s.config().missions.size());
+  for (int t = 0; t < kMaxMissionTypes; ++t)
+    w.value(t < types ? 0.5f * static_cast<float>(s.mission_discard_count(t)) : 0.0f);
+  w.value(static_cast<float>(s.station_next_cost()) / 12.0f);
+  w.value(static_cast<float>(s.station_covered()) / 10.0f);
+  for (int t = 0; t < kMaxMissionTypes; ++t)
+    w.value(t < types ? 0.5f * static_cast<float>(s.drawn_count(t)) : 0.0f);
+  w.value(static_cast<float>(s.keeps_left()) / 3.0f);
+  w.value(static_cast<float>(s.kept_this_draw()) / 3.0f);
+  w.one_hot(s.played_card(), kMaxSpecialists);
+  w.mask(static_cast<uint64_t>(s.used_actions_mask()), 2);
+  w.value(s.took_money() ? 1.0f : 0.0f);
+  w.value(static_cast<float>(s.bulk_bought()) / 3.0f);
+  w.value(static_cast<float>(s.exchange_given()) / 2.0f);
+  w.value(static_cast<float>(s.exchange_taken()) / 2.0f);
+  const bool loading = s.step() == Step::kLoadRocket;
+  w.value(loading && s.launch_uses_lab() ? 1.0f : 0.0f);
+  for (int t = 0; t < kMaxMissionTypes; ++t)
+    w.value(t < types ? 0.5f * static_cast<float>(s.loaded_count(t)) : 0.0f);
+  w.value(static_cast<float>(s.applied_capacity()) / 6.0f);
+  w.value(loading ? static_cast<float>(s.rocket_capacity_now()) / 10.0f : 0.0f);
+}
+
+void encode_private(const State& s, int viewer, Writer& w) {
+  const Player& me = s.player(viewer);
+  w.mask(mask_of(me.hand, me.hand_size), kMaxSpecialists);
+  w.mask(mask_of(me.objectives, me.num_objectives), kMaxObjectives);
+  const Step st = s.step();
+  const bool objective_draft = st == Step::kObjectiveKeep || st == Step::kObjectivePass;
+  const bool specialist_draft = st == Step::kSpecialistKeep || st == Step::kSpecialistPass;
+  w.one_hot(specialist_draft && me.pick >= 0 ? me.hand[static_cast<std::size_t>(me.pick)] : -1,
+            kMaxSpecialists);
+  w.one_hot(objective_draft && me.pick >= 0 ? me.objectives[static_cast<std::size_t>(me.pick)] : -1,
+            kMaxObjectives);
+  w.mask(mask_of(me.discarded_objectives, me.num_discarded_objectives), kMaxObjectives);
+}
+
+void encode_seat(const State& s, int viewer, int seat, Writer& w) {
+  const Player& p = s.player(seat);
+  const Config& c = s.config();
+  w.value(1.0f);
+  w.value(static_cast<float>(p.vp) / 100.0f);
+  w.value(static_cast<float>(p.money) / 50.0f);
+  w.value(static_cast<float>(p.income) / 10.0f);
+  w.value(static_cast<float>(s.capacity(seat)) / 6.0f);
+  w.value(static_cast<float>(s.launch_cost(seat)) / 10.0f);
+  w.value(static_cast<float>(p.capacity_upgrades) / 5.0f);
+  w.value(static_cast<float>(p.propulsion_upgrades) / 5.0f);
+  w.value(static_cast<float>(p.num_earth) / 10.0f);
+  w.value(static_cast<float>(p.num_space) / 20.0f);
+  w.value(static_cast<float>(s.missions_in_space_of_level(seat, 4)) / 7.0f);
+  w.one_hot(p.lab_level - 1, kNumLevels);
+  for (int col = 0; col < kNumColours; ++col)
+    w.value(static_cast<float>(p.tech[static_cast<std::size_t>(col)]) / 10.0f);
+  w.value(static_cast<float>(p.station_investments) / 5.0f);
+  w.counts(p.earth, p.num_earth, kMaxMissionTypes, 1.0f);
+  w.counts(p.space, p.num_space, kMaxMissionTypes, 1.0f);
+  w.value(static_cast<float>(p.hand_size) / 3.0f);
+  w.value(static_cast<float>(p.num_objectives) / 3.0f);
+  w.value(static_cast<float>(p.num_discarded_objectives) / 3.0f);
+  w.mask(mask_of(p.played, p.num_played), kMaxSpecialists);
+  w.value(p.banner_used[0] ? 1.0f : 0.0f);
+  w.value(p.banner_used[1] ? 1.0f : 0.0f);
+  w.value(static_cast<float>(p.missions_launched) / static_cast<float>(c.missions_per_round));
+  w.value(p.lab_symbol_used ? 1.0f : 0.0f);
+  w.value(s.has_picked(seat) ? 1.0f : 0.0f);
+  const Player& me = s.player(viewer);
+  w.mask(seat == viewer ? 0 : me.knows_specialists[static_cast<std::size_t>(seat)], kMaxSpecialists);
+  w.mask(seat == viewer ? 0 : me.knows_objectives[static_cast<std::size_t>(seat)], kMaxObjectives);
+  // Once the game is over every objective is revealed by the final scoring.
+  w.value(s.is_terminal() ? static_cast<float>(s.final_vp(seat)) / 100.0f : 0.0f);
+  w.value(s.is_terminal() ? static_cast<float>(p.vp + s.final_vp(seat)) / 200.0f : 0.0f);
+}
+
+}  // namespace
+
+void Encoder::encode(const State& s, int viewer, float* out) {
+  Writer w{out};
+  encode_global(s, viewer, w);
+  encode_private(s, viewer, w);
+  const int n = s.num_players();
+  for (int k = 0; k < kMaxPlayers; ++k) {
+    if (k < n)
+      encode_seat(s, viewer, (viewer + k) % n, w);
+    else
+      w.zeros(kSeatSize);
+  }
+}
+
+}  // namespace rocketgym::lift_off

@@ -1,0 +1,291 @@
+// Lift Off (Jeroen Vandersteen): the full engine-building game of specialists,
+// missions and rocket launches, for 2-4 players, as a rocketgym environment.
+//
+// Rules: /work/shared/rules/lift_off.rulebook.txt, data and rulings (§9):
+// lift_off.data.md. All card data comes from configs/games/lift_off.yaml.
+//
+// Decision flow (one current player at every moment):
+//   objective draft   keep 1 of 3, then pass 1 of 3 (hidden simultaneous picks, taken in seat order)
+//   each round 1..8:  [income, draw 2]  start player picks the draft direction
+//                     specialist draft: keep 1, then pass 1 (hidden simultaneous picks)
+//                     two play passes: play a specialist -> banner -> actions (or 2 money) -> end
+//                     mission draw: choose a deck -> keep 1..1+k drawn missions
+//                     launches: symbol -> load missions / capacity banners -> lift off; repeat or end
+//   after round 4:    objective discard for money (start player first, clockwise)
+//   after round 8:    final scoring.
+// Players with no choice (no deck to draw from, no launch possible) are skipped.
+//
+// Action ids (the same for every player count; a card "X" is its index in the config list):
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "envs/core/game.h"
+#include "envs/core/json.h"
+#include "envs/core/rng.h"
+#include "envs/lift_off/lift_off_config.h"
+
+namespace rocketgym::lift_off {
+
+namespace actions {
+// [0, 32)     keep objective X (objective draft, first pick)
+constexpr Action kKeepObjective = 0;
+// [32, 64)    pass objective X (objective draft, second pick: keep the other two)
+constexpr Action kPassObjective = kKeepObjective + kMaxObjectives;
+// 64, 65      start player: pass specialists left (clockwise) / right this round
+constexpr Action kDraftLeft = kPassObjective + kMaxObjectives;
+constexpr Action kDraftRight = kDraftLeft + 1;
+// [66, 114)   keep specialist X (specialist draft, first pick)
+constexpr Action kKeepSpecialist = kDraftRight + 1;
+// [114, 162)  pass specialist X (specialist draft, second pick)
+constexpr Action kPassSpecialist = kKeepSpecialist + kMaxSpecialists;
+// [162, 210)  play specialist X from hand (its banner resolves at once)
+constexpr Action kPlaySpecialist = kPassSpecialist + kMaxSpecialists;
+// --- while a played specialist is being resolved ---
+constexpr Action kTakeMoney = kPlaySpecialist + kMaxSpecialists;  // 210: use no action, take 2 money
+constexpr Action kEndSpecialist = kTakeMoney + 1;                 // 211: finish this specialist
+constexpr Action kMoney6 = kEndSpecialist + 1;                    // 212
+constexpr Action kRewardL1 = kMoney6 + 1;                         // 213..215: reward for level 1/2/3 missions
+constexpr Action kBuyTech = kRewardL1 + 3;                        // 216..218: buy 1 red/yellow/blue
+constexpr Action kBulkBuy = kBuyTech + 3;                         // 219..221: bulk buy one red/yellow/blue
+constexpr Action kBulkFinish = kBulkBuy + 3;                      // 222: stop bulk buying (after >= 1)
+constexpr Action kBuyGreen = kBulkFinish + 1;                     // 223
+constexpr Action kSellTech = kBuyGreen + 1;                       // 224..226: sell red/yellow/blue
+constexpr Action kCapacityUpgrade = kSellTech + 3;                // 227
+constexpr Action kBuyTwoDifferent = kCapacityUpgrade + 1;  // 228..230: red+yellow, red+blue, yellow+blue
+constexpr Action kExchangeGive =
+    kBuyTwoDifferent + 3;  // 231..234: exchange, return one red/yellow/blue/green
+constexpr Action kExchangeTake =
+    kExchangeGive + kNumColours;  // 235..238: exchange, take one red/yellow/blue/green
+constexpr Action kBuyGreenBulk = kExchangeTake + kNumColours;  // 239, 240: buy 1 / 2 green
+constexpr Action kLabUpgrade = kBuyGreenBulk + 2;              // 241
+constexpr Action kLabUpgradeCheap = kLabUpgrade + 1;           // 242
+constexpr Action kPropulsionUpgrade = kLabUpgradeCheap + 1;    // 243
+constexpr Action kStationInvest = kPropulsionUpgrade + 1;      // 244
+constexpr Action kStationGreen = kStationInvest + 1;           // 245: station reward, take 1 green
+constexpr Action kStationIncome = kStationGreen + 1;           // 246: station reward, income +1
+// --- mission draw ---
+constexpr Action kDrawFromDeck = kStationIncome + 1;              // 247..250: draw from the level 1..4 deck
+constexpr Action kKeepMission = kDrawFromDeck + kNumLevels;       // [251, 315): keep drawn mission title X
+constexpr Action kStopKeeping = kKeepMission + kMaxMissionTypes;  // 315: keep no more (after >= 1)
+// --- launches ---
+constexpr Action kLaunchWithLab = kStopKeeping + 1;      // 316: start a launch with the lab's symbol
+constexpr Action kLaunchWithExtra = kLaunchWithLab + 1;  // 317: start a launch with an extra-launch symbol
+constexpr Action kEndLaunches = kLaunchWithExtra + 1;    // 318: launch no more this round
+constexpr Action kLoadMission = kEndLaunches + 1;        // [319, 383): load Earth mission title X
+constexpr Action kApplyCapacity =
+    kLoadMission + kMaxMissionTypes;             // 383..385: use a +1/+2/+3 capacity banner
+constexpr Action kLiftOff = kApplyCapacity + 3;  // 386: launch the loaded rocket
+// --- phase 2 setup ---
+constexpr Action kDiscardObjective = kLiftOff + 1;  // [387, 419): discard objective X for money
+constexpr Action kKeepObjectives = kDiscardObjective + kMaxObjectives;  // 419: discard no more
+constexpr int kNumActions = kKeepObjectives + 1;                        // 420
+}  // namespace actions
+
+// What the current player is deciding.
+enum class Step : uint8_t {
+  kObjectiveKeep,      // objective draft, first pick
+  kObjectivePass,      // objective draft, second pick
+  kChooseDirection,    // start player picks the specialist draft direction
+  kSpecialistKeep,     // specialist draft, first pick
+  kSpecialistPass,     // specialist draft, second pick
+  kPlaySpecialist,     // choose the specialist to play
+  kSpecialistActions,  // resolve the played specialist's actions
+  kBulkBuy,            // inside buy_tech_bulk
+  kExchangeGive,       // inside exchange: returning techs
+  kExchangeTake,       // inside exchange: taking techs
+  kStationReward,      // inside station: green or income
+  kChooseDeck,         // mission draw: which deck
+  kKeepMissions,       // mission draw: which drawn missions
+  kLaunch,             // start a launch or end launches
+  kLoadRocket,         // building one launch
+  kDiscardObjectives,  // phase 2 setup
+  kGameOver,
+};
+const char* step_name(Step s);
+
+struct Player {
+  int vp = 0, money = 0, income = 0;
+  int capacity_upgrades = 0, propulsion_upgrades = 0, lab_level = 1, station_investments = 0;
+  std::array<int, kNumColours> tech{};
+  // Missions (title indices). A mission loaded on the rocket stays on Earth until lift-off.
+  std::array<uint8_t, 4 * 7> earth{}, space{};
+  int num_earth = 0, num_space = 0;
+  // Specialists: hidden hand, and the cards played face up this round.
+  std::array<uint8_t, 3> hand{};
+  int hand_size = 0;
+  std::array<uint8_t, 2> played{};
+  int num_played = 0;
+  std::array<bool, 2> banner_used{};  // yellow launch banners of played cards spent this round
+  // Objectives: hidden; the discarded ones are returned face down.
+  std::array<uint8_t, 3> objectives{};
+  int num_objectives = 0;
+  std::array<uint8_t, 3> discarded_objectives{};
+  int num_discarded_objectives = 0;
+  // Hidden simultaneous pick during a draft: a hand slot, -1 while undecided.
+  int pick = -1;
+  // What this player knows about the others' hidden cards (bit = card index):
+  // specialists / objectives they passed to that player and that must still be there.
+  std::array<uint64_t, kMaxPlayers> knows_specialists{};
+  std::array<uint32_t, kMaxPlayers> knows_objectives{};
+  // This round's launch bookkeeping.
+  int missions_launched = 0;
+  bool lab_symbol_used = false;
+};
+
+class State {
+ public:
+  State(const Config& config, int num_players, uint64_t seed);
+
+  int num_players() const { return num_players_; }
+  int current_player() const { return step_ == Step::kGameOver ? -1 : actor_; }
+  void legal_actions_mask(uint8_t* out) const;
+  bool is_legal(Action a) const;
+  void apply(Action a);
+  bool is_terminal() const { return step_ == Step::kGameOver; }
+  bool is_truncated() const { return false; }  // every game ends after round 8
+  void returns(float* out) const;
+  void scores(int* out) const;
+  void redeterminize(int viewer, Rng& rng);
+
+  std::string to_string() const;                     // everything, hidden cards included
+  std::string observation_string(int viewer) const;  // only what `viewer` may see
+  std::string action_to_string(Action a) const;
+  Json to_json() const;
+  static State from_json(const Json& doc, const Config& config);
+  void check_invariants() const;
+
+  // --- read access for the encoder, the bot and tests ---
+  const Config& config() const { return *config_; }
+  const Player& player(int seat) const { return players_[static_cast<std::size_t>(seat)]; }
+  Step step() const { return step_; }
+  int round() const { return round_; }
+  int phase() const { return phase_; }
+  int start_player() const { return start_player_; }
+  int direction() const { return direction_; }
+  int play_pass() const { return play_pass_; }  // 0 or 1: first or second specialist play
+  int capacity(int seat) const { return config_->weight_start + player(seat).capacity_upgrades; }
+  int launch_cost(int seat) const;
+  int station_next_cost() const;
+  int station_covered() const;  // spaces covered by investments
+  int specialist_deck_size() const { return specialist_deck_count_; }
+  int specialist_discard_size() const { return specialist_discard_count_; }
+  uint64_t specialist_discard_mask() const;
+  int mission_deck_size(int level) const { return mission_deck_count_[static_cast<std::size_t>(level - 1)]; }
+  int mission_discard_count(int type) const;
+  int drawn_count(int type) const;
+  int num_drawn() const { return num_drawn_; }
+  int keeps_left() const { return keeps_left_; }
+  int kept_this_draw() const { return kept_this_draw_; }
+  int played_card() const { return played_card_; }
+  int used_actions_mask() const { return used_actions_; }
+  bool took_money() const { return took_money_; }
+  int bulk_bought() const { return bulk_bought_; }
+  int exchange_given() const { return exchange_given_; }
+  int exchange_taken() const { return exchange_taken_; }
+  bool launch_uses_lab() const { return launch_uses_lab_; }
+  int loaded_count(int type) const;
+  int num_loaded() const { return num_loaded_; }
+  int loaded_weight() const;
+  int applied_capacity() const { return applied_capacity_; }
+  int rocket_capacity_now() const;  // capacity of the launch being built, banners applied
+  int unused_capacity_banners(int seat) const;
+  int unused_extra_launches(int seat) const;
+  int extra_missions(int seat) const;  // extra_mission banners played this round
+  int owned_from_level(int seat, int level) const;
+  bool owns_title(int seat, int type) const;
+  bool meets_requirements(int seat, int type) const;  // lab level and tech for the current phase
+  int final_score(int seat) const;                    // hourglass + objectives + green + money (no launches)
+  int hourglass_points(int seat) const;
+  int objective_points(int seat, int objective) const;
+  int missions_in_space_of_level(int seat, int level) const;
+  bool has_picked(int seat) const { return player(seat).pick >= 0; }
+  int final_vp(int seat) const { return final_vp_[static_cast<std::size_t>(seat)]; }
+
+ private:
+  State() = default;
+  // setup and flow
+  void deal_objectives();
+  void start_round();
+  void finish_specialist_draft_step();
+  void finish_objective_draft_step();
+  void advance_after_specialist();
+  void begin_mission_step();
+  void begin_launch_step();
+  void next_mission_drawer();
+  void next_launcher();
+  void end_round();
+  void begin_objective_discard();
+  void next_objective_discarder();
+  void final_scoring();
+  bool loaded_missions_on_earth() const;
+  std::string describe(int viewer) const;
+  // legality
+  bool legal(Action a) const;
+  bool action_available(SpecialistAction kind) const;  // on the played card and not used yet
+  bool can_use_action(Action a) const;
+  bool can_choose_deck(int level) const;
+  bool can_start_launch(bool with_lab) const;
+  bool mission_eligible_for_keep(int type) const;
+  bool can_load(int type) const;
+  // effects
+  void do_apply(Action a);
+  void play_specialist(int card);
+  void use_action(Action a);
+  void mark_used(SpecialistAction kind);
+  void gain_income(Player& p, int amount) const;
+  void gain_capacity_upgrade(Player& p) const;
+  void gain_propulsion_upgrade(Player& p) const;
+  void invest_in_station();
+  void draw_missions(int level);
+  int draw_mission_card(int level);  // -1 when deck and discard are empty
+  void keep_mission(int type);
+  void finish_keeping();
+  void lift_off();
+  void send_to_space(int seat, int type);
+  // hidden information
+  void pass_cards_specialists();
+  void pass_cards_objectives();
+  int next_seat(int seat, int dir) const { return (seat + dir + num_players_) % num_players_; }
+
+  const Config* config_ = nullptr;
+  int num_players_ = 2;
+  Rng rng_;
+  Step step_ = Step::kObjectiveKeep;
+  int actor_ = 0;
+  int round_ = 1;
+  int phase_ = 1;  // 2 from the first end of a round with an empty specialist deck
+  int start_player_ = 0;
+  int direction_ = 1;  // +1 = left (clockwise), -1 = right
+  int turn_ = 0;       // how many players have acted in the current step order
+  int play_pass_ = 0;  // 0 or 1: first or second specialist play
+  std::array<Player, kMaxPlayers> players_{};
+  // specialist deck (top = last) and discard
+  std::array<uint8_t, kMaxSpecialists> specialist_deck_{}, specialist_discard_{};
+  int specialist_deck_count_ = 0, specialist_discard_count_ = 0;
+  // mission decks per level (top = last) and discards
+  std::array<std::array<uint8_t, kMaxDeckCards>, kNumLevels> mission_deck_{}, mission_discard_{};
+  std::array<int, kNumLevels> mission_deck_count_{}, mission_discard_count_{};
+  // objectives never dealt, back in the box (hidden)
+  std::array<uint8_t, kMaxObjectives> objective_box_{};
+  int objective_box_count_ = 0;
+  // the specialist being resolved
+  int played_card_ = -1;
+  int used_actions_ = 0;  // bit = slot on the card
+  bool took_money_ = false;
+  int bulk_bought_ = 0, exchange_given_ = 0, exchange_taken_ = 0;
+  // the mission draw in progress (cards public)
+  int draw_level_ = 0;
+  std::array<uint8_t, kMaxDeckCards> drawn_{};
+  int num_drawn_ = 0, keeps_left_ = 0, kept_this_draw_ = 0;
+  // the launch being built
+  bool launch_uses_lab_ = false;
+  std::array<uint8_t, 3> loaded_{};
+  int num_loaded_ = 0, applied_capacity_ = 0;
+  // final scoring: points added at the end (so scores() shows the total)
+  std::array<int, kMaxPlayers> final_vp_{};
+};
+
+}  // namespace rocketgym::lift_off
