@@ -64,6 +64,9 @@ class AnyState {
   // What `viewer` may see, for a person at the table (to_string() where the game has no hidden information).
   virtual std::string observation_string(int viewer) const = 0;
   virtual std::string action_to_string(Action a) const = 0;
+  // Whether the other players see which action this is (false for secret picks,
+  // face-down cards, answers that reveal a hidden card).
+  virtual bool is_public_action(Action a) const = 0;
   virtual std::string to_json() const = 0;  // exact, readable, loadable
 
   virtual std::vector<int> observation_shape() const = 0;

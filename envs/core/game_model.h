@@ -20,6 +20,13 @@ template <class S>
 struct HasObservationString<S, std::void_t<decltype(std::declval<const S&>().observation_string(0))>>
     : std::true_type {};
 
+// Detects the optional State::is_public_action(Action).
+template <class S, class = void>
+struct HasIsPublicAction : std::false_type {};
+template <class S>
+struct HasIsPublicAction<S, std::void_t<decltype(std::declval<const S&>().is_public_action(Action{}))>>
+    : std::true_type {};
+
 template <class G>
 class StateModel final : public AnyState {
  public:
@@ -62,6 +69,10 @@ class StateModel final : public AnyState {
   std::string action_to_string(Action a) const override {
     if (a < 0 || a >= num_actions()) return "<action " + std::to_string(a) + " out of range>";
     return state_.action_to_string(a);
+  }
+  bool is_public_action(Action a) const override {
+    if constexpr (HasIsPublicAction<State>::value) return state_.is_public_action(a);
+    else return true;
   }
   std::string to_json() const override { return state_.to_json().dump(1); }
   std::vector<int> observation_shape() const override {

@@ -125,6 +125,8 @@ class State {
   void redeterminize(int viewer, Rng& rng);
   std::string to_string() const;                     // everything, hidden cards too
   std::string observation_string(int viewer) const;  // what `viewer` may see
+  // Draft picks (and blind draws) stay hidden until the picks are revealed.
+  bool is_public_action(Action a) const { return a >= kMoveBase; }
   std::string action_to_string(Action a) const;
   Json to_json() const;
   static State from_json(const Json& doc, const Config& config);

@@ -103,6 +103,8 @@ class State {
   void scores(int* out) const;
   void redeterminize(int viewer, Rng& rng);
   std::string to_string() const;
+  // The setup choice stays secret until the reveal (ruling 2).
+  bool is_public_action(Action a) const { return a >= kTakeBase; }
   std::string action_to_string(Action a) const;
   Json to_json() const;
   static State from_json(const Json& doc, const Config& config);

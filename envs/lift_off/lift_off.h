@@ -152,6 +152,14 @@ class State {
 
   std::string to_string() const;                     // everything, hidden cards included
   std::string observation_string(int viewer) const;  // only what `viewer` may see
+  // Draft picks and the objective discard are secret.
+  bool is_public_action(Action a) const {
+    using namespace actions;
+    const bool objective_draft = a < kDraftLeft;
+    const bool specialist_draft = a >= kKeepSpecialist && a < kPlaySpecialist;
+    const bool objective_discard = a >= kDiscardObjective && a < kDiscardObjective + kMaxObjectives;
+    return !(objective_draft || specialist_draft || objective_discard);
+  }
   std::string action_to_string(Action a) const;
   Json to_json() const;
   static State from_json(const Json& doc, const Config& config);

@@ -231,6 +231,12 @@ class State {
   void scores(int* out) const;
   void redeterminize(int viewer, Rng& rng);
   std::string to_string() const;
+  // A box's face is hidden (ruling 2); declining to block would reveal who was
+  // asked (ruling 4); Jackie's choice shows which cards were looked at.
+  bool is_public_action(Action a) const {
+    using namespace action;
+    return !((a >= kBuildBox && a < kKnockOver) || a == kNoBlock || (a >= kJackieKeep && a < kAceBuild));
+  }
   std::string action_to_string(Action a) const;
   Json to_json() const;
   static State from_json(const Json& doc, const Config& config);

@@ -402,3 +402,10 @@ TEST_CASE("the heuristic bot clearly beats random play") {
   WARN("launchpad23 heuristic vs random (2 players, seats rotated): " << wins << " of " << games << " won");
   REQUIRE(wins >= 180);
 }
+
+TEST_CASE("the secret setup choice is not a public action; everything else is") {
+  const State s(config(), 2, 1);
+  for (int size = 0; size < kSizes; ++size) REQUIRE_FALSE(s.is_public_action(kSetupBase + size));
+  REQUIRE(s.is_public_action(take(kRed, kSmall)));
+  REQUIRE(s.is_public_action(kEndTurn));
+}

@@ -81,7 +81,9 @@ void play(const PlayOptions& opt) {
     } else {
       action = seats[p] == "random" ? legal[rng.below(static_cast<uint32_t>(legal.size()))]
                                     : state->heuristic_action(rng.next());
-      std::cout << "player " << p << " (" << seats[p] << "): " << state->action_to_string(action) << "\n";
+      const bool shown = humans == 0 || state->is_public_action(action);
+      std::cout << "player " << p << " (" << seats[p] << "): "
+                << (shown ? state->action_to_string(action) : "makes a secret choice") << "\n";
     }
     state->apply(action);
   }
