@@ -1,0 +1,205 @@
+#include "models/checkpoint.h"
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace rocketgym {
+
+namespace {
+
+constexpr char kMagic[8] = {'R', 'G', 'C', 'K', 'P', 'T', '0', '1'};
+constexpr std::size_t kHeaderSize = sizeof(kMagic) + 4 * sizeof(uint64_t);
+
+uint64_t fnv1a(uint64_t hash, const std::string& bytes) {
+  for (unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 0x100000001B3ULL;
+  }
+  return hash;
+}
+
+uint64_t checksum(const std::string& meta, const std::string& model, const std::string& optim) {
+  return fnv1a(fnv1a(fnv1a(0xCBF29CE484222325ULL, meta), model), optim);
+}
+
+std::string shape_text(const std::vector<int>& shape) {
+  std::string out;
+  for (int d : shape) out += (out.empty() ? "" : "x") + std::to_string(d);
+  return out;
+}
+
+struct Sections {
+  std::string meta, model, optim;
+};
+
+Sections read_sections(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CheckpointError("checkpoint '" + path + "' does not exist or cannot be read");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
+    if (bytes.size() < kHeaderSize &&
+        std::memcmp(bytes.data(), kMagic, std::min(bytes.size(), sizeof(kMagic))) == 0)
+      throw CheckpointError("checkpoint '" + path + "' is truncated (" + std::to_string(bytes.size()) +
+                            " bytes, shorter than its header)");
+    throw CheckpointError("'" + path + "' is not a rocketgym checkpoint (bad magic bytes)");
+  }
+  std::array<uint64_t, 4> header{};
+  std::memcpy(header.data(), bytes.data() + sizeof(kMagic), sizeof(header));
+  const uint64_t body = bytes.size() - kHeaderSize;
+  // Each size is checked against the body first so the sum cannot overflow.
+  if (header[0] > body || header[1] > body || header[2] > body || header[0] + header[1] + header[2] != body)
+    throw CheckpointError("checkpoint '" + path + "' is truncated or corrupt: its header announces " +
+                          std::to_string(header[0] + header[1] + header[2]) +
+                          " bytes of content, the file has " + std::to_string(body));
+  Sections s;
+  s.meta = bytes.substr(kHeaderSize, header[0]);
+  s.model = bytes.substr(kHeaderSize + header[0], header[1]);
+  s.optim = bytes.substr(kHeaderSize + header[0] + header[1], header[2]);
+  if (checksum(s.meta, s.model, s.optim) != header[3])
+    throw CheckpointError("checkpoint '" + path + "' is corrupt (checksum mismatch)");
+  return s;
+}
+
+CheckpointMeta parse_meta(const std::string& text, const std::string& path) {
+  try {
+    return CheckpointMeta::from_json(Json::parse(text));
+  } catch (const nlohmann::json::exception& e) {
+    throw CheckpointError("checkpoint '" + path + "' has unreadable metadata: " + e.what());
+  } catch (const SerializationError& e) {
+    throw CheckpointError("checkpoint '" + path + "' has invalid metadata: " + e.what());
+  }
+}
+
+}  // namespace
+
+NetSpec CheckpointMeta::net_spec() const {
+  NetSpec spec;
+  spec.config = net;
+  spec.observation_shape = observation_shape;
+  spec.num_actions = num_actions;
+  spec.num_players = num_players;
+  return spec;
+}
+
+Json CheckpointMeta::to_json() const {
+  return Json{{"format", "rocketgym-checkpoint"},
+              {"game", game},
+              {"game_version", game_version},
+              {"num_players", num_players},
+              {"observation_shape", observation_shape},
+              {"num_actions", num_actions},
+              {"encoder", encoder},
+              {"net", net.to_json()},
+              {"step", step},
+              {"iteration", iteration},
+              {"extra", extra}};
+}
+
+CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
+  CheckpointMeta m;
+  m.game = json_get<std::string>(doc, "game");
+  m.game_version = json_get<int>(doc, "game_version");
+  m.num_players = json_get_int(doc, "num_players", 1, 64);
+  m.observation_shape = json_get<std::vector<int>>(doc, "observation_shape");
+  for (int d : m.observation_shape)
+    if (d < 1) throw SerializationError("observation_shape has a non-positive dimension");
+  m.num_actions = json_get_int(doc, "num_actions", 1, 1 << 24);
+  m.encoder = json_get<std::string>(doc, "encoder");
+  m.net = NetConfig::from_json(json_get<Json>(doc, "net"));
+  m.step = json_get<int64_t>(doc, "step");
+  m.iteration = json_get<int64_t>(doc, "iteration");
+  m.extra = json_get<Json>(doc, "extra");
+  return m;
+}
+
+void save_checkpoint(const std::string& path, const CheckpointMeta& meta, PolicyValueNet& net,
+                     torch::optim::Optimizer* optimizer) {
+  const std::string meta_text = meta.to_json().dump(1);
+  std::ostringstream model_stream, optim_stream;
+  {
+    torch::serialize::OutputArchive archive;
+    net->save(archive);
+    archive.save_to(model_stream);
+  }
+  if (optimizer) {
+    torch::serialize::OutputArchive archive;
+    optimizer->save(archive);
+    archive.save_to(optim_stream);
+  }
+  const std::string model = model_stream.str(), optim = optim_stream.str();
+  const std::array<uint64_t, 4> header{meta_text.size(), model.size(), optim.size(),
+                                       checksum(meta_text, model, optim)};
+
+  const std::filesystem::path target(path);
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
+  const std::string temp = path + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) throw CheckpointError("cannot write checkpoint '" + temp + "'");
+    out.write(kMagic, sizeof(kMagic));
+    out.write(reinterpret_cast<const char*>(header.data()), sizeof(header));
+    out << meta_text << model << optim;
+    out.flush();
+    if (!out) throw CheckpointError("error while writing checkpoint '" + temp + "' (disk full?)");
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0)
+    throw CheckpointError("cannot rename '" + temp + "' to '" + path + "'");
+}
+
+CheckpointMeta read_checkpoint_meta(const std::string& path) {
+  return parse_meta(read_sections(path).meta, path);
+}
+
+LoadedCheckpoint load_checkpoint(const std::string& path, torch::Device device) {
+  Sections s = read_sections(path);
+  LoadedCheckpoint out;
+  out.meta = parse_meta(s.meta, path);
+  try {
+    out.net = PolicyValueNet(out.meta.net_spec());
+    torch::serialize::InputArchive archive;
+    std::istringstream in(s.model);
+    archive.load_from(in);
+    out.net->load(archive);
+  } catch (const c10::Error& e) {
+    throw CheckpointError("checkpoint '" + path + "': the weights do not load: " + e.msg());
+  } catch (const Error& e) {
+    throw CheckpointError("checkpoint '" + path + "': " + e.what());
+  }
+  out.net->to(device);
+  out.net->eval();
+  out.optimizer_state = std::move(s.optim);
+  return out;
+}
+
+void load_optimizer_state(const LoadedCheckpoint& checkpoint, torch::optim::Optimizer& optimizer) {
+  if (checkpoint.optimizer_state.empty()) return;  // a policy-only checkpoint: fresh optimizer
+  try {
+    torch::serialize::InputArchive archive;
+    std::istringstream in(checkpoint.optimizer_state);
+    archive.load_from(in);
+    optimizer.load(archive);
+  } catch (const c10::Error& e) {
+    throw CheckpointError("the checkpoint's optimizer state does not load: " + e.msg());
+  }
+}
+
+void check_checkpoint_matches(const CheckpointMeta& meta, const std::string& path, const std::string& game,
+                              int num_players, const std::vector<int>& observation_shape, int num_actions) {
+  if (meta.game != game)
+    throw CheckpointError("checkpoint '" + path + "' was trained for game '" + meta.game + "', not '" + game +
+                          "'");
+  if (meta.num_players != num_players)
+    throw CheckpointError("checkpoint '" + path + "' was trained for " + std::to_string(meta.num_players) +
+                          " players, not " + std::to_string(num_players));
+  if (meta.observation_shape != observation_shape || meta.num_actions != num_actions)
+    throw CheckpointError("checkpoint '" + path + "' expects observations " +
+                          shape_text(meta.observation_shape) + " and " + std::to_string(meta.num_actions) +
+                          " actions; the game now has " + shape_text(observation_shape) + " and " +
+                          std::to_string(num_actions) + " (the encoder or rules changed)");
+}
+
+}  // namespace rocketgym

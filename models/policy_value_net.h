@@ -1,0 +1,81 @@
+// Policy-value networks over a game's encoder output.
+//
+// The input is the encoder's flat float vector [B, obs_size]. Two trunks:
+//   mlp:  Linear -> ReLU -> `blocks` residual blocks (Linear-ReLU-Linear + skip)
+//   conv: for encoders with C x H x W planes: 3x3 conv -> `blocks` residual
+//         conv blocks -> flatten -> Linear
+// and two heads on the trunk's `hidden` features:
+//   policy: one logit per action id (mask them with masked_logits below)
+//   value:  one value per seat, relative to the viewer (index 0 = the player
+//           to move, 1 = the next seat clockwise, ...), squashed by tanh since
+//           every reward mode lies in [-1, 1].
+#pragma once
+
+#include <torch/torch.h>
+
+#include <string>
+#include <vector>
+
+#include "envs/core/config.h"
+#include "envs/core/json.h"
+
+namespace rocketgym {
+
+struct NetConfig {
+  std::string kind = "auto";  // auto (conv for 3-d observations, else mlp) | mlp | conv
+  int hidden = 256;           // trunk width
+  int blocks = 2;             // residual blocks
+  int channels = 32;          // conv trunk channels
+
+  static NetConfig from_yaml(const ConfigNode& node);  // keys as above, all optional
+  Json to_json() const;
+  static NetConfig from_json(const Json& doc);  // throws SerializationError
+};
+
+// Everything needed to rebuild a network: the config and the game's sizes.
+struct NetSpec {
+  NetConfig config;
+  std::vector<int> observation_shape;
+  int num_actions = 0;
+  int num_players = 0;
+
+  int observation_size() const;
+  std::string resolved_kind() const;  // "mlp" or "conv"
+};
+
+struct PolicyValueOutput {
+  torch::Tensor logits;  // [B, num_actions], not masked
+  torch::Tensor values;  // [B, num_players], viewer-relative seats
+};
+
+class PolicyValueNetImpl : public torch::nn::Module {
+ public:
+  explicit PolicyValueNetImpl(const NetSpec& spec);
+  PolicyValueOutput forward(torch::Tensor observations);
+  const NetSpec& spec() const { return spec_; }
+
+ private:
+  torch::Tensor trunk(torch::Tensor x);
+
+  NetSpec spec_;
+  bool conv_ = false;
+  // conv trunk
+  torch::nn::Conv2d stem_conv_{nullptr};
+  torch::nn::ModuleList conv_blocks_{nullptr};
+  // mlp trunk (also the conv trunk's final projection)
+  torch::nn::Linear stem_linear_{nullptr};
+  torch::nn::ModuleList mlp_blocks_{nullptr};
+  torch::nn::Linear policy_head_{nullptr};
+  torch::nn::Linear value_hidden_{nullptr}, value_head_{nullptr};
+};
+TORCH_MODULE(PolicyValueNet);
+
+// Logits with every illegal action set to a large negative number, so that
+// softmax gives it probability 0 and (unlike -inf) p * log p stays 0.
+// `mask` is [B, num_actions] of uint8/bool, non-zero for legal actions.
+torch::Tensor masked_logits(const torch::Tensor& logits, const torch::Tensor& mask);
+
+// Entropy of the masked categorical distribution per row.
+torch::Tensor masked_entropy(const torch::Tensor& masked_logits);
+
+}  // namespace rocketgym

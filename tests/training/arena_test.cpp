@@ -1,0 +1,227 @@
+// Arena bookkeeping (schedule, win shares, seat advantage, head to head),
+// ratings on synthetic results, agent specs, and deterministic play.
+#include "training/arena/arena.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "envs/launchpad23/launchpad23_game.h"
+#include "models/checkpoint.h"
+#include "training/arena/arena_run.h"
+#include "training/arena/schedule.h"
+
+using namespace rocketgym;
+using namespace rocketgym::arena;
+
+namespace {
+
+GameRecord game2(int a0, int a1, float r0, float r1) {
+  GameRecord g;
+  g.num_players = 2;
+  g.agent[0] = a0;
+  g.agent[1] = a1;
+  g.returns[0] = r0;
+  g.returns[1] = r1;
+  return g;
+}
+
+// d log-likelihood / d log strength_t for Plackett-Luce: zero at the maximum.
+std::vector<double> pl_gradient(const std::vector<Ordering>& orderings, const std::vector<double>& ratings) {
+  std::vector<double> strength, grad(ratings.size(), 0.0);
+  for (double r : ratings) strength.push_back(std::pow(10.0, r / 400.0));
+  for (const auto& o : orderings)
+    for (std::size_t j = 0; j + 1 < o.order.size(); ++j) {
+      double total = 0.0;
+      for (std::size_t i = j; i < o.order.size(); ++i)
+        total += strength[static_cast<std::size_t>(o.order[i])];
+      grad[static_cast<std::size_t>(o.order[j])] += o.weight;
+      for (std::size_t i = j; i < o.order.size(); ++i)
+        grad[static_cast<std::size_t>(o.order[i])] -=
+            o.weight * strength[static_cast<std::size_t>(o.order[i])] / total;
+    }
+  return grad;
+}
+
+}  // namespace
+
+TEST_CASE("the schedule puts every agent in every seat with the same seeds in every rotation", "[arena]") {
+  const auto games = make_schedule(3, 2, 5, 99);
+  REQUIRE(games.size() == 3 * 5 * 2);                           // 3 pairs x 5 seeds x 2 rotations
+  std::map<std::pair<int, int>, int> seat_count;                // (agent, seat) -> games
+  std::map<std::pair<int, uint64_t>, std::set<int>> rotations;  // (lineup, seed) -> rotations
+  std::set<uint64_t> seeds;
+  for (const auto& g : games) {
+    CHECK(g.agent[0] != g.agent[1]);
+    ++seat_count[{g.agent[0], 0}];
+    ++seat_count[{g.agent[1], 1}];
+    rotations[{g.lineup, g.seed}].insert(g.rotation);
+    seeds.insert(g.seed);
+  }
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s) CHECK(seat_count[{a, s}] == 10);
+  for (const auto& entry : rotations) CHECK(entry.second.size() == 2);  // both rotations of each seed
+  CHECK(seeds.size() == 5);  // and the same 5 seeds for every lineup
+}
+
+TEST_CASE("with fewer agents than seats the first agent plays one against the rest", "[arena]") {
+  const auto games = make_schedule(2, 4, 3, 1);
+  REQUIRE(games.size() == 4 * 3);
+  std::map<int, int> seat_of_first;
+  for (const auto& g : games) {
+    int first = 0;
+    for (int s = 0; s < 4; ++s) first += g.agent[static_cast<std::size_t>(s)] == 0;
+    CHECK(first == 1);
+    for (int s = 0; s < 4; ++s)
+      if (g.agent[static_cast<std::size_t>(s)] == 0) ++seat_of_first[s];
+  }
+  for (int s = 0; s < 4; ++s) CHECK(seat_of_first[s] == 3);
+}
+
+TEST_CASE("win shares: the unique best return wins, ties share", "[arena]") {
+  CHECK(win_share(game2(0, 1, 1, -1), 0) == 1.0f);
+  CHECK(win_share(game2(0, 1, 1, -1), 1) == 0.0f);
+  CHECK(win_share(game2(0, 1, 0, 0), 1) == 0.5f);
+  GameRecord g;
+  g.num_players = 3;
+  g.returns = {0.5f, 0.5f, -1.0f};
+  CHECK(win_share(g, 0) == 0.5f);
+  CHECK(win_share(g, 2) == 0.0f);
+}
+
+TEST_CASE("analyze counts win rates, seat advantage and head to head", "[arena]") {
+  // A beats B in 3 of 4 games; seat 0 wins 3 of 4.
+  const std::vector<GameRecord> games{game2(0, 1, 1, -1), game2(0, 1, 1, -1), game2(1, 0, -1, 1),
+                                      game2(1, 0, 1, -1)};
+  const ArenaReport r = analyze(games, {"A", "B"}, 2);
+  CHECK(r.games == 4);
+  CHECK(r.agents[0].games == 4);
+  CHECK(r.agents[0].win_rate == Approx(0.75));
+  CHECK(r.agents[1].win_rate == Approx(0.25));
+  CHECK(r.agents[0].mean_return == Approx(0.5));
+  CHECK(r.seats[0].win_rate == Approx(0.75));
+  CHECK(r.seats[0].advantage == Approx(0.25));
+  CHECK(r.seats[1].advantage == Approx(-0.25));
+  CHECK(r.head_to_head[0][1] == Approx(0.75));
+  CHECK(r.head_to_head_count[0][1] == 4);
+  CHECK(r.agents[0].rating > r.agents[1].rating);
+  CHECK(r.rating_model == "Bradley-Terry");
+  const std::string table = format_table(r);
+  CHECK_THAT(table, Catch::Contains("75.0%"));
+  CHECK_THAT(table, Catch::Contains("seat 0"));
+}
+
+TEST_CASE("a draw counts half a win for both", "[arena]") {
+  const ArenaReport r = analyze({game2(0, 1, 0, 0), game2(1, 0, 0, 0)}, {"A", "B"}, 2);
+  CHECK(r.agents[0].win_rate == Approx(0.5));
+  CHECK(r.head_to_head[1][0] == Approx(0.5));
+  const auto orderings = orderings_of(game2(0, 1, 0, 0));
+  REQUIRE(orderings.size() == 2);
+  CHECK(orderings[0].weight == Approx(0.5));
+  CHECK(orderings[0].order != orderings[1].order);
+}
+
+TEST_CASE("Wilson interval matches known values", "[arena]") {
+  const Interval i = wilson_interval(80, 100);
+  CHECK(i.low == Approx(0.7112).margin(1e-3));
+  CHECK(i.high == Approx(0.8666).margin(1e-3));
+  const Interval all = wilson_interval(20, 20);
+  CHECK(all.high == Approx(1.0));
+  CHECK(all.low == Approx(0.8389).margin(1e-3));
+}
+
+TEST_CASE("Bradley-Terry: 3 wins to 1 is a strength ratio of 3", "[arena]") {
+  std::vector<Ordering> o{{{0, 1}, 1.0}, {{0, 1}, 1.0}, {{0, 1}, 1.0}, {{1, 0}, 1.0}};
+  const auto r = plackett_luce_ratings(o, 2, /*prior*/ 0.0);
+  CHECK(r[0] - r[1] == Approx(400.0 * std::log10(3.0)).margin(0.01));
+  CHECK(r[0] + r[1] == Approx(0.0).margin(1e-9));
+  // The prior (one virtual draw) pulls the ratings together: (3.5 / 1.5).
+  const auto shrunk = plackett_luce_ratings(o, 2, 1.0);
+  CHECK(shrunk[0] - shrunk[1] == Approx(400.0 * std::log10(3.5 / 1.5)).margin(0.01));
+}
+
+TEST_CASE("Plackett-Luce ratings maximise the likelihood of 3-player finishing orders", "[arena]") {
+  const std::vector<Ordering> o{{{0, 1, 2}, 1.0}, {{0, 2, 1}, 1.0}, {{1, 0, 2}, 1.0},
+                                {{2, 0, 1}, 1.0}, {{1, 2, 0}, 1.0}, {{0, 1, 2}, 2.0}};
+  const auto r = plackett_luce_ratings(o, 3, 0.0);
+  for (double g : pl_gradient(o, r)) CHECK(g == Approx(0.0).margin(1e-6));
+  CHECK(r[0] > r[1]);
+  CHECK(r[1] > r[2]);
+}
+
+TEST_CASE("ratings stay finite when one agent always wins", "[arena]") {
+  const auto r = analyze({game2(0, 1, 1, -1), game2(1, 0, -1, 1)}, {"A", "random"}, 2);
+  CHECK(std::isfinite(r.agents[0].rating));
+  CHECK(r.agents[1].rating == 0.0);  // the scale is anchored at random
+  CHECK(r.agents[0].rating > 100.0);
+}
+
+TEST_CASE("agents parse from the command line form", "[arena]") {
+  AgentSpec a = parse_agent("ppo=checkpoint:runs/x/checkpoints/latest.ckpt:sample");
+  CHECK(a.name == "ppo");
+  CHECK(a.kind == "checkpoint");
+  CHECK(a.path == "runs/x/checkpoints/latest.ckpt");
+  CHECK_FALSE(a.greedy);
+  a = parse_agent("ismcts:50");
+  CHECK(a.mcts.simulations == 50);
+  CHECK_THROWS_AS(parse_agent("alphago"), ConfigError);
+  CHECK_THROWS_AS(parse_agent("checkpoint"), ConfigError);
+  CHECK_THROWS_AS(parse_agent("ismcts:many"), ConfigError);
+  std::vector<AgentSpec> agents{parse_agent("random"), parse_agent("random"),
+                                parse_agent("checkpoint:runs/r1/checkpoints/latest.ckpt")};
+  name_agents(agents);
+  CHECK(agents[0].name == "random");
+  CHECK(agents[1].name == "random#2");
+  CHECK(agents[2].name == "r1/latest");
+}
+
+TEST_CASE("arena configs reject unknown keys with file and line", "[arena]") {
+  const auto root =
+      ConfigNode::parse("game: {id: launchpad23}\nagents:\n  - {kind: random}\nrounds: 3\n", "a.yaml");
+  CHECK_THROWS_WITH(ArenaConfig::from_yaml(root), Catch::Contains("a.yaml") && Catch::Contains("rounds"));
+  const auto bad_agent = ConfigNode::parse("game: {id: launchpad23}\nagents:\n  - {kind: randm}\n", "b.yaml");
+  CHECK_THROWS_AS(ArenaConfig::from_yaml(bad_agent), ConfigError);
+  const auto bad_game = ConfigNode::parse("game: {id: chess}\n", "c.yaml");
+  CHECK_THROWS_WITH(ArenaConfig::from_yaml(bad_game), Catch::Contains("c.yaml") && Catch::Contains("chess"));
+}
+
+TEST_CASE("arena results do not depend on how many games run at once", "[arena]") {
+  using G = launchpad23::Game;
+  const auto game = load_game("launchpad23");
+  std::vector<AgentSpec> agents{parse_agent("heuristic"), parse_agent("random")};
+  name_agents(agents);
+  const auto schedule = make_schedule(2, 2, 6, 5);
+  ArenaOptions one, many;
+  one.parallel = 1;
+  many.parallel = 8;
+  many.threads = 2;
+  Arena<G> a(typed_config<G>(*game), 2, agents, one), b(typed_config<G>(*game), 2, agents, many);
+  const auto ra = a.play(schedule), rb = b.play(schedule);
+  REQUIRE(ra.size() == schedule.size());
+  for (std::size_t i = 0; i < ra.size(); ++i) {
+    CHECK(ra[i].agent == schedule[i].agent);  // the record keeps who sat where
+    CHECK(ra[i].seed == schedule[i].seed);
+    CHECK(ra[i].returns == rb[i].returns);
+    CHECK(ra[i].decisions == rb[i].decisions);
+    CHECK(ra[i].decisions > 0);
+  }
+}
+
+TEST_CASE("the arena refuses a checkpoint trained for another game", "[arena]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("rocketgym_arena_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  CheckpointMeta m;
+  m.game = "lift_off";
+  m.observation_shape = {8};
+  m.num_actions = 4;
+  m.net.hidden = 8;
+  PolicyValueNet net(m.net_spec());
+  save_checkpoint((dir / "other.ckpt").string(), m, net, nullptr);
+  ArenaConfig config;
+  config.game.id = "launchpad23";
+  config.agents = {parse_agent("checkpoint:" + (dir / "other.ckpt").string()), parse_agent("random")};
+  config.games = 1;
+  CHECK_THROWS_WITH(play_arena(config, false), Catch::Contains("trained for game 'lift_off'"));
+}

@@ -1,0 +1,157 @@
+// Checkpoints: exact round trip of weights, optimizer state and metadata;
+// missing, truncated, damaged, foreign and mismatched files are clear errors.
+#include "models/checkpoint.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+using namespace rocketgym;
+
+namespace {
+
+std::string temp_dir(const std::string& name) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rocketgym_test_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+CheckpointMeta small_meta() {
+  CheckpointMeta m;
+  m.game = "launchpad23";
+  m.num_players = 2;
+  m.observation_shape = {4, 3, 3};
+  m.num_actions = 9;
+  m.net.hidden = 16;
+  m.net.channels = 4;
+  m.net.blocks = 1;
+  m.step = 12345;
+  m.iteration = 7;
+  m.extra = Json{{"pool", {"a.ckpt", "b.ckpt"}}};
+  return m;
+}
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// Saves a trained-a-little network with its Adam state.
+std::string save_example(const std::string& dir, PolicyValueNet& net, torch::optim::Adam& adam) {
+  const auto loss = net->forward(torch::randn({3, 36})).values.sum();
+  adam.zero_grad();
+  loss.backward();
+  adam.step();
+  const std::string path = dir + "/sub/latest.ckpt";
+  save_checkpoint(path, small_meta(), net, &adam);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("a checkpoint round-trips weights, optimizer state and metadata", "[checkpoint]") {
+  const std::string dir = temp_dir("roundtrip");
+  PolicyValueNet net(small_meta().net_spec());
+  torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(1e-3));
+  const std::string path = save_example(dir, net, adam);
+  CHECK_FALSE(std::filesystem::exists(path + ".tmp"));  // written to a temp file, then renamed
+
+  LoadedCheckpoint loaded = load_checkpoint(path);
+  CHECK(loaded.meta.game == "launchpad23");
+  CHECK(loaded.meta.step == 12345);
+  CHECK(loaded.meta.iteration == 7);
+  CHECK(loaded.meta.observation_shape == std::vector<int>{4, 3, 3});
+  CHECK(loaded.meta.net.hidden == 16);
+  CHECK(loaded.meta.extra["pool"][1] == "b.ckpt");
+  const auto a = net->parameters(), b = loaded.net->parameters();
+  REQUIRE(a.size() == b.size());
+  for (std::size_t k = 0; k < a.size(); ++k) CHECK(torch::equal(a[k], b[k]));
+  const auto x = torch::randn({2, 36});
+  CHECK(torch::equal(net->forward(x).logits, loaded.net->forward(x).logits));
+
+  // The optimizer continues exactly: the same step from the same state gives the same weights.
+  torch::optim::Adam adam2(loaded.net->parameters(), torch::optim::AdamOptions(1e-3));
+  load_optimizer_state(loaded, adam2);
+  auto step = [&](PolicyValueNet& n, torch::optim::Adam& opt) {
+    opt.zero_grad();
+    n->forward(x).values.sum().backward();
+    opt.step();
+  };
+  step(net, adam);
+  step(loaded.net, adam2);
+  for (std::size_t k = 0; k < a.size(); ++k) CHECK(torch::allclose(a[k], b[k]));
+  CHECK(read_checkpoint_meta(path).step == 12345);
+}
+
+TEST_CASE("a missing checkpoint is a clear error", "[checkpoint]") {
+  const std::string dir = temp_dir("missing");
+  try {
+    load_checkpoint(dir + "/nope.ckpt");
+    FAIL("no error");
+  } catch (const CheckpointError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("does not exist"));
+  }
+}
+
+TEST_CASE("a truncated checkpoint is detected", "[checkpoint]") {
+  const std::string dir = temp_dir("truncated");
+  PolicyValueNet net(small_meta().net_spec());
+  torch::optim::Adam adam(net->parameters());
+  const std::string path = save_example(dir, net, adam);
+  const std::string bytes = read_bytes(path);
+  for (std::size_t keep : {bytes.size() - 1, bytes.size() / 2, std::size_t{20}, std::size_t{3}}) {
+    write_bytes(path, bytes.substr(0, keep));
+    try {
+      load_checkpoint(path);
+      FAIL("no error for a file cut to " << keep << " bytes");
+    } catch (const CheckpointError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("truncated"));
+    }
+  }
+}
+
+TEST_CASE("a damaged checkpoint fails its checksum", "[checkpoint]") {
+  const std::string dir = temp_dir("damaged");
+  PolicyValueNet net(small_meta().net_spec());
+  torch::optim::Adam adam(net->parameters());
+  const std::string path = save_example(dir, net, adam);
+  std::string bytes = read_bytes(path);
+  bytes[bytes.size() - 100] ^= 0x5A;  // a flipped byte inside the weights
+  write_bytes(path, bytes);
+  CHECK_THROWS_WITH(load_checkpoint(path), Catch::Contains("corrupt"));
+}
+
+TEST_CASE("a file that is not a checkpoint is rejected", "[checkpoint]") {
+  const std::string dir = temp_dir("foreign");
+  write_bytes(dir + "/x.ckpt", "this is a text file, not a network, and it is long enough for a header");
+  CHECK_THROWS_WITH(load_checkpoint(dir + "/x.ckpt"), Catch::Contains("not a rocketgym checkpoint"));
+}
+
+TEST_CASE("a checkpoint for another game or player count does not load into this one", "[checkpoint]") {
+  const CheckpointMeta m = small_meta();
+  CHECK_NOTHROW(check_checkpoint_matches(m, "x", "launchpad23", 2, {4, 3, 3}, 9));
+  CHECK_THROWS_WITH(check_checkpoint_matches(m, "x", "lift_off", 2, {4, 3, 3}, 9),
+                    Catch::Contains("trained for game 'launchpad23', not 'lift_off'"));
+  CHECK_THROWS_WITH(check_checkpoint_matches(m, "x", "launchpad23", 3, {4, 3, 3}, 9),
+                    Catch::Contains("2 players, not 3"));
+  CHECK_THROWS_WITH(check_checkpoint_matches(m, "x", "launchpad23", 2, {5, 3, 3}, 9),
+                    Catch::Contains("encoder or rules changed"));
+}
+
+TEST_CASE("metadata with bad fields is an error, not a crash", "[checkpoint]") {
+  Json doc = small_meta().to_json();
+  doc["num_actions"] = -3;
+  CHECK_THROWS_AS(CheckpointMeta::from_json(doc), SerializationError);
+  doc = small_meta().to_json();
+  doc["net"]["kind"] = "transformer";
+  CHECK_THROWS_AS(CheckpointMeta::from_json(doc), SerializationError);
+  doc = small_meta().to_json();
+  doc.erase("game");
+  CHECK_THROWS_AS(CheckpointMeta::from_json(doc), SerializationError);
+}

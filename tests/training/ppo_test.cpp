@@ -1,0 +1,224 @@
+// PPO: the loss on hand-made numbers, the config, and a short smoke run that
+// is interrupted and resumed (training itself is not timed here).
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "models/checkpoint.h"
+#include "training/ppo/ppo_update.h"
+#include "training/ppo/train_config.h"
+#include "training/ppo/trainer.h"
+
+using namespace rocketgym;
+using namespace rocketgym::ppo;
+
+namespace {
+
+PolicyValueOutput fixed_output(const torch::Tensor& logits, const torch::Tensor& values) {
+  PolicyValueOutput out;
+  out.logits = logits;
+  out.values = values;
+  return out;
+}
+
+std::vector<std::string> lines_of(const std::string& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("the PPO loss at ratio 1 is minus the mean advantage", "[ppo]") {
+  // Uniform logits over 2 legal actions out of 3: log pi(a) = log 0.5.
+  const auto logits = torch::zeros({2, 3});
+  const auto masks = torch::tensor({{1, 1, 0}, {1, 1, 0}}, torch::kUInt8);
+  const auto actions = torch::tensor({0, 1}, torch::kInt64);
+  const auto old = torch::full({2}, std::log(0.5f));
+  const auto adv = torch::tensor({1.0f, -3.0f});
+  const auto values = torch::tensor({{0.5f, -0.5f}, {0.0f, 0.0f}});
+  const auto targets = torch::tensor({{1.0f, -1.0f}, {0.0f, 1.0f}});
+  const LossTerms t = ppo_loss(fixed_output(logits, values), masks, actions, old, adv, targets, 0.2);
+  CHECK(t.policy_loss.item<float>() == Approx(1.0f));  // -(1 - 3) / 2
+  // Value loss: mean of (0.5^2, 0.5^2, 0, 1) = 0.375 over every seat's head.
+  CHECK(t.value_loss.item<float>() == Approx(0.375f));
+  CHECK(t.entropy.item<float>() == Approx(std::log(2.0f)));
+  CHECK(t.approx_kl.item<float>() == Approx(0.0f).margin(1e-6));
+  CHECK(t.clip_fraction.item<float>() == 0.0f);
+}
+
+TEST_CASE("the PPO loss clips the ratio on the side that would over-reward", "[ppo]") {
+  // New policy: pi(0) = 0.8 against an old 0.5 -> ratio 1.6, clipped to 1.2 for
+  // a positive advantage; for a negative advantage the unclipped 1.6 is kept
+  // (the pessimistic minimum).
+  const float l = std::log(0.8f / 0.2f);
+  const auto logits = torch::tensor({{l, 0.0f}, {l, 0.0f}});
+  const auto masks = torch::ones({2, 2}, torch::kUInt8);
+  const auto actions = torch::tensor({0, 0}, torch::kInt64);
+  const auto old = torch::full({2}, std::log(0.5f));
+  const auto values = torch::zeros({2, 2});
+  const auto pos =
+      ppo_loss(fixed_output(logits, values), masks, actions, old, torch::tensor({2.0f, 2.0f}), values, 0.2);
+  CHECK(pos.policy_loss.item<float>() == Approx(-1.2f * 2.0f));
+  const auto neg =
+      ppo_loss(fixed_output(logits, values), masks, actions, old, torch::tensor({-1.0f, -1.0f}), values, 0.2);
+  CHECK(neg.policy_loss.item<float>() == Approx(1.6f));
+  CHECK(neg.clip_fraction.item<float>() == 1.0f);
+}
+
+TEST_CASE("imitation updates teach the network the recorded moves and outcomes", "[ppo]") {
+  // Two positions: in the first the bot plays action 2 and its seat goes on
+  // to win; in the second it plays action 0 and loses.
+  TrajectoryStore store(2, 2, 3, 4, 8);
+  const float no_values[2] = {0.0f, 0.0f};
+  for (int env = 0; env < 2; ++env) {
+    const int slot = store.add(env, 0, env == 0 ? 2 : 0, 0.0f, no_values);
+    for (int i = 0; i < 3; ++i) store.observation(slot)[i] = env == 0 ? 1.0f : -1.0f;
+    for (int a = 0; a < 4; ++a) store.mask(slot)[a] = 1;
+    const float returns[2] = {env == 0 ? 1.0f : -1.0f, env == 0 ? -1.0f : 1.0f};
+    store.finish_episode(env, returns, 1.0f, 1.0f);
+  }
+  NetSpec spec;
+  spec.config.kind = "mlp";
+  spec.config.hidden = 16;
+  spec.observation_shape = {3};
+  spec.num_actions = 4;
+  spec.num_players = 2;
+  torch::manual_seed(1);
+  PolicyValueNet net(spec);
+  torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(1e-2));
+  UpdateSettings settings;
+  settings.epochs = 200;
+  settings.minibatch = 2;
+  const UpdateStats stats = imitation_update(net, adam, store, settings, torch::kCPU);
+  CHECK(stats.samples == 2);
+  const auto out = net->forward(torch::tensor({{1.0f, 1.0f, 1.0f}, {-1.0f, -1.0f, -1.0f}}));
+  CHECK(out.logits[0].argmax().item<int64_t>() == 2);
+  CHECK(out.logits[1].argmax().item<int64_t>() == 0);
+  CHECK(out.values[0][0].item<float>() > 0.8f);   // the winner's position
+  CHECK(out.values[0][1].item<float>() < -0.8f);  // seen by the next seat: a loss
+  CHECK(out.values[1][0].item<float>() < -0.8f);
+}
+
+TEST_CASE("training configs fill defaults and reject bad keys and values", "[ppo]") {
+  const auto ok =
+      TrainConfig::from_yaml(ConfigNode::parse("game: {id: launchpad23}\nppo: {envs: 8}\n", "t.yaml"));
+  CHECK(ok.envs == 8);
+  CHECK(ok.game.players == 2);
+  CHECK(ok.run_dir == "runs/launchpad23_ppo");
+  // The resolved config reads back to the same values.
+  const auto again = TrainConfig::from_yaml(ConfigNode::parse(ok.to_yaml(), "resolved"));
+  CHECK(again.envs == 8);
+  CHECK(again.learning_rate == Approx(ok.learning_rate));
+  CHECK(again.run_dir == ok.run_dir);
+  const auto warm = TrainConfig::from_yaml(ConfigNode::parse(
+      "game: {id: launchpad23}\nimitation: {steps: 5000, learning_rate: 0.01}\n", "t.yaml"));
+  CHECK(warm.imitation_steps == 5000);
+  CHECK(TrainConfig::from_yaml(ConfigNode::parse(warm.to_yaml(), "resolved")).imitation_steps == 5000);
+
+  CHECK_THROWS_WITH(
+      TrainConfig::from_yaml(ConfigNode::parse("game: {id: launchpad23}\nppo: {lr: 0.1}\n", "t.yaml")),
+      Catch::Contains("t.yaml") && Catch::Contains("lr"));
+  CHECK_THROWS_AS(
+      TrainConfig::from_yaml(ConfigNode::parse("game: {id: launchpad23}\nppo: {clip: -1}\n", "t.yaml")),
+      ConfigError);
+  CHECK_THROWS_AS(
+      TrainConfig::from_yaml(ConfigNode::parse("game: {id: launchpad23, players: 9}\n", "t.yaml")),
+      ConfigError);
+  CHECK_THROWS_AS(
+      TrainConfig::from_yaml(ConfigNode::parse(
+          "game: {id: launchpad23}\nopponents: {self_play: 0, pool: 0, random: 0, heuristic: 0}\n",
+          "t.yaml")),
+      ConfigError);
+}
+
+TEST_CASE("every training preset in configs/train loads", "[ppo]") {
+  const std::string dir = std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/configs/train";
+  int loaded = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string file = entry.path().string();
+    const std::string id = entry.path().stem().string().substr(0, entry.path().stem().string().rfind("_ppo"));
+    try {
+      Registry::instance().find(id);
+    } catch (const Error&) {
+      continue;  // a game not built in this configuration
+    }
+    INFO(file);
+    const TrainConfig c = TrainConfig::from_yaml(ConfigNode::load_file(file));
+    CHECK(c.game.id == id);
+    CHECK(c.minutes <= 30.0);  // the preset budget on this machine
+    ++loaded;
+  }
+  CHECK(loaded >= 1);
+}
+
+TEST_CASE("a short training run writes its folder and resumes where it stopped", "[ppo][smoke]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("rocketgym_train_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  // A budget of 1 learner decision stops after exactly one update: the
+  // batch is whatever the first finished episodes hold.
+  const std::string yaml =
+      "game: {id: launchpad23, players: 2}\n"
+      "model: {hidden: 32, blocks: 1, channels: 8}\n"
+      "ppo: {envs: 8, steps_per_update: 64, epochs: 2, minibatch: 64}\n"
+      "opponents: {self_play: 1, pool: 1, random: 1, heuristic: 1, snapshot_every: 1, pool_size: 2}\n"
+      "imitation: {steps: 64}\n"
+      "budget: {steps: 1, minutes: 0}\n"
+      "run: {dir: " +
+      dir.string() + ", threads: 1, checkpoint_every: 1, eval_every: 1, eval_games: 4, plot: false}\n";
+  TrainConfig config = TrainConfig::from_yaml(ConfigNode::parse(yaml, "smoke.yaml"));
+  const TrainSummary first = run_training(config, false);
+  CHECK_FALSE(first.resumed);
+  CHECK(first.updates == 1);
+  CHECK(first.steps >= 64);
+  const std::string ckpt = (dir / "checkpoints/latest.ckpt").string();
+  REQUIRE(std::filesystem::exists(ckpt));
+  CHECK(std::filesystem::exists(dir / "config.yaml"));
+  CheckpointMeta meta = read_checkpoint_meta(ckpt);
+  CHECK(meta.step == first.steps);
+  CHECK(meta.iteration == 1);
+  CHECK(meta.game == "launchpad23");
+  CHECK(meta.extra["pool"].size() == 1);
+  CHECK(first.eval_vs_random >= 0.0);
+  CHECK(first.eval_vs_random <= 1.0);
+  CHECK(lines_of((dir / "metrics.csv").string()).size() == 2);
+
+  // As if interrupted: running again with a larger budget continues from the
+  // checkpoint, twice, and the pool keeps its newest pool_size snapshots.
+  config.total_steps = first.steps + 1;
+  const TrainSummary second = run_training(config, false);
+  CHECK(second.resumed);
+  CHECK(second.updates == 2);
+  CHECK(second.steps > first.steps);
+  config.total_steps = second.steps + 1;
+  const TrainSummary third = run_training(config, false);
+  CHECK(third.updates == 3);
+  meta = read_checkpoint_meta(ckpt);
+  CHECK(meta.iteration == 3);
+  CHECK(meta.step == third.steps);
+  REQUIRE(meta.extra["pool"].size() == 2);
+  CHECK(meta.extra["pool"][0].get<std::string>().find("update_000002") != std::string::npos);
+  const auto rows = lines_of((dir / "metrics.csv").string());
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0].rfind("update,step,", 0) == 0);
+  for (std::size_t i = 1; i < rows.size(); ++i)  // one row per update, numbered in order
+    CHECK(rows[i].substr(0, rows[i].find(',')) == std::to_string(i));
+
+  // A run folder holding a checkpoint for another player count is refused, not overwritten.
+  TrainConfig other = config;
+  other.game.players = 3;
+  CHECK_THROWS_AS(run_training(other, false), CheckpointError);
+  CHECK(read_checkpoint_meta(ckpt).iteration == 3);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("metrics rows after the resumed checkpoint are dropped", "[ppo]") {
+  const auto file =
+      std::filesystem::temp_directory_path() / ("rocketgym_metrics_" + std::to_string(::getpid()));
+  std::ofstream(file) << "update,step\n1,10\n2,20\n3,30\n4,4";  // a half-written last row
+  truncate_metrics(file.string(), 2);
+  CHECK(lines_of(file.string()) == std::vector<std::string>{"update,step", "1,10", "2,20"});
+  std::filesystem::remove(file);
+}

@@ -1,0 +1,119 @@
+#include "training/arena/agents.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+namespace rocketgym::arena {
+
+namespace {
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, sep)) parts.push_back(part);
+  if (!text.empty() && text.back() == sep) parts.emplace_back();
+  return parts;
+}
+
+int parse_positive(const std::string& text, const std::string& what) {
+  try {
+    std::size_t used = 0;
+    const int v = std::stoi(text, &used);
+    if (used == text.size() && v >= 1) return v;
+  } catch (const std::exception&) {
+  }
+  throw ConfigError("agent '" + what + "': '" + text + "' is not a positive number of simulations");
+}
+
+}  // namespace
+
+AgentSpec parse_agent(const std::string& text) {
+  AgentSpec a;
+  std::string body = text;
+  if (const auto eq = text.find('='); eq != std::string::npos) {
+    a.name = text.substr(0, eq);
+    body = text.substr(eq + 1);
+  }
+  const auto parts = split(body, ':');
+  if (parts.empty() || parts[0].empty()) throw ConfigError("agent '" + text + "': missing kind");
+  a.kind = parts[0];
+  auto expect_at_most = [&](std::size_t n) {
+    if (parts.size() > n) throw ConfigError("agent '" + text + "': too many ':' arguments for " + a.kind);
+  };
+  if (a.kind == "random" || a.kind == "heuristic") {
+    expect_at_most(1);
+  } else if (a.kind == "checkpoint") {
+    expect_at_most(3);
+    if (parts.size() < 2 || parts[1].empty())
+      throw ConfigError("agent '" + text + "': checkpoint needs a path");
+    a.path = parts[1];
+    if (parts.size() == 3) {
+      if (parts[2] != "greedy" && parts[2] != "sample")
+        throw ConfigError("agent '" + text + "': mode '" + parts[2] + "' is not greedy or sample");
+      a.greedy = parts[2] == "greedy";
+    }
+  } else if (a.kind == "ismcts") {
+    expect_at_most(3);
+    if (parts.size() >= 2) a.mcts.simulations = parse_positive(parts[1], text);
+    if (parts.size() == 3) a.path = parts[2];
+  } else {
+    throw ConfigError("agent '" + text + "': unknown kind '" + a.kind +
+                      "' (random, heuristic, checkpoint:PATH[:greedy|:sample], ismcts[:SIMULATIONS[:PATH]])");
+  }
+  return a;
+}
+
+AgentSpec parse_agent(const ConfigNode& node) {
+  if (!node.is_map()) node.fail("an agent is a mapping with at least 'kind'");
+  node.expect_keys({"name", "kind", "path", "mode", "mcts", "checkpoint"});
+  AgentSpec a;
+  a.name = node.get_string("name", "");
+  a.kind = node.get_choice("kind", "", {"random", "heuristic", "checkpoint", "ismcts"});
+  if (a.kind == "checkpoint") {
+    a.path = node.get_string("path");
+    a.greedy = node.get_choice("mode", "greedy", {"greedy", "sample"}) == "greedy";
+  } else if (node.has("path") || node.has("mode")) {
+    node.fail("'path' and 'mode' belong to checkpoint agents");
+  }
+  if (a.kind == "ismcts") {
+    try {
+      a.mcts = mcts::parse_options(node.child_or_empty("mcts"));
+      a.mcts.validate();
+    } catch (const ConfigError&) {
+      throw;
+    } catch (const Error& e) {
+      node.fail_key("mcts", e.what());
+    }
+    a.path = node.get_string("checkpoint", "");
+  } else if (node.has("mcts") || node.has("checkpoint")) {
+    node.fail("'mcts' and 'checkpoint' belong to ismcts agents");
+  }
+  return a;
+}
+
+void name_agents(std::vector<AgentSpec>& agents) {
+  for (auto& a : agents) {
+    if (!a.name.empty()) continue;
+    if (a.kind == "checkpoint") {
+      a.name = std::filesystem::path(a.path).stem().string();
+      // runs/<run>/checkpoints/latest.ckpt reads better as the run's name
+      const auto parent = std::filesystem::path(a.path).parent_path();
+      if (parent.filename() == "checkpoints" && parent.has_parent_path())
+        a.name = parent.parent_path().filename().string() + "/" + a.name;
+      if (!a.greedy) a.name += ":sample";
+    } else if (a.kind == "ismcts") {
+      a.name = "ismcts" + std::to_string(a.mcts.simulations) + (a.path.empty() ? "" : "+net");
+    } else {
+      a.name = a.kind;
+    }
+  }
+  for (std::size_t i = 0; i < agents.size(); ++i) {
+    int copies = 1;
+    for (std::size_t j = i + 1; j < agents.size(); ++j)
+      if (agents[j].name == agents[i].name) agents[j].name += "#" + std::to_string(++copies);
+  }
+}
+
+}  // namespace rocketgym::arena

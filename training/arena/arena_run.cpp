@@ -1,0 +1,115 @@
+#include "training/arena/arena_run.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "generated/game_list.h"
+#include "models/checkpoint.h"
+#include "training/arena/arena.h"
+#include "training/run_support.h"
+
+namespace rocketgym::arena {
+
+ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
+  root.expect_keys({"game", "agents", "games", "seed", "parallel", "threads", "device", "output", "plot"});
+  ArenaConfig c;
+  c.game = GameSetup::from_yaml(root.child("game"));
+  // No agents: the command line gives them (--agent).
+  if (root.has("agents")) {
+    const ConfigNode agents = root.child("agents");
+    if (!agents.is_sequence()) root.fail_key("agents", "must be a list of agents");
+    for (const ConfigNode& a : agents.items()) c.agents.push_back(parse_agent(a));
+  }
+  c.games = root.get_int("games", c.games, 1, 10'000'000);
+  c.seed = static_cast<uint64_t>(root.get_int("seed", 1, 0, 2'000'000'000));
+  c.parallel = root.get_int("parallel", c.parallel, 1, 1 << 16);
+  c.threads = root.get_int("threads", c.threads, 1, 256);
+  c.device = root.get_choice("device", c.device, {"cpu", "cuda"});
+  c.output = root.get_string("output", c.output);
+  c.plot = root.get_bool("plot", c.plot);
+  return c;
+}
+
+Json ArenaConfig::to_json() const {
+  Json agents_doc = Json::array();
+  for (const auto& a : agents)
+    agents_doc.push_back({{"name", a.name},
+                          {"kind", a.kind},
+                          {"path", a.path},
+                          {"mode", a.greedy ? "greedy" : "sample"},
+                          {"simulations", a.kind == "ismcts" ? a.mcts.simulations : 0}});
+  return Json{{"game", game.to_json()}, {"agents", agents_doc}, {"games", games},   {"seed", seed},
+              {"parallel", parallel},   {"threads", threads},   {"device", device}, {"output", output}};
+}
+
+namespace {
+
+// Loads every network an agent needs and checks it was trained for this game.
+void load_networks(std::vector<AgentSpec>& agents, const AnyGame& game, int players, torch::Device device) {
+  const auto shape = game.observation_shape(players);
+  for (auto& a : agents) {
+    if (a.net || a.path.empty()) continue;
+    LoadedCheckpoint loaded = load_checkpoint(a.path, device);
+    check_checkpoint_matches(loaded.meta, a.path, game.info().id, players, shape, game.info().num_actions);
+    a.net = loaded.net;
+  }
+}
+
+}  // namespace
+
+ArenaRun play_arena(const ArenaConfig& config, bool verbose) {
+  if (config.agents.empty())
+    throw Error("arena: no agents (give them in the config's agents: list or with --agent)");
+  const torch::Device device = parse_device(config.device);
+  set_torch_threads(config.threads);
+  std::vector<AgentSpec> agents = config.agents;
+  name_agents(agents);
+  const std::shared_ptr<AnyGame> game = config.game.load();
+  load_networks(agents, *game, config.game.players, device);
+  const auto schedule =
+      make_schedule(static_cast<int>(agents.size()), config.game.players, config.games, config.seed);
+  std::vector<std::string> names;
+  for (const auto& a : agents) names.push_back(a.name);
+
+  const auto started = std::chrono::steady_clock::now();
+  auto last_print = started;
+  auto progress = [&](int done, int total) {
+    if (!verbose) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (done != total && now - last_print < std::chrono::seconds(2)) return;
+    last_print = now;
+    const double elapsed = std::chrono::duration<double>(now - started).count();
+    const double rate = done / std::max(elapsed, 1e-9);
+    std::fprintf(stderr, "\rarena: %d/%d games  %.1f games/s  ETA %s   ", done, total, rate,
+                 format_duration((total - done) / std::max(rate, 1e-9)).c_str());
+    if (done == total) std::fprintf(stderr, "\n");
+  };
+
+  ArenaOptions options;
+  options.parallel = config.parallel;
+  options.threads = config.threads;
+  options.device = device;
+  ArenaRun run;
+  run.games = visit_game(config.game.id, [&](auto g) {
+    using G = decltype(g);
+    Arena<G> arena(typed_config<G>(*game), config.game.players, agents, options);
+    return arena.play(schedule, progress);
+  });
+  run.report = analyze(run.games, names, config.game.players);
+  return run;
+}
+
+void write_arena_outputs(const ArenaConfig& config, const ArenaRun& run) {
+  std::filesystem::create_directories(config.output);
+  write_csv(run.report, run.games, config.output);
+  Json doc = report_to_json(run.report);
+  doc["config"] = config.to_json();
+  std::ofstream(config.output + "/report.json") << doc.dump(1) << "\n";
+  std::ofstream(config.output + "/table.txt") << format_table(run.report);
+  if (config.plot) run_plot_script("arena", config.output + "/report.json", config.output + "/arena.png");
+}
+
+}  // namespace rocketgym::arena

@@ -1,0 +1,49 @@
+// `rocketgym arena`: the arena configuration (configs/arena/*.yaml), loading
+// the agents for any registered game and writing the results.
+//
+//   game: {id: launchpad23, players: 2}   # see training/game_setup.h
+//   agents: [...]                          # see training/arena/agents.h
+//   games: 100        # seeds per lineup; each seed is played in every seat rotation
+//   seed: 1
+//   parallel: 64      # games in flight
+//   threads: 2        # CPU threads (agents and LibTorch)
+//   device: cpu       # cpu | cuda (networks)
+//   output: runs/arena/launchpad23
+//   plot: true        # arena.png next to the tables (needs /usr/bin/python3 with matplotlib)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "training/arena/agents.h"
+#include "training/arena/results.h"
+#include "training/game_setup.h"
+
+namespace rocketgym::arena {
+
+struct ArenaConfig {
+  GameSetup game;
+  std::vector<AgentSpec> agents;
+  int games = 100;
+  uint64_t seed = 1;
+  int parallel = 64;
+  int threads = 2;
+  std::string device = "cpu";
+  std::string output = "runs/arena";
+  bool plot = true;
+
+  static ArenaConfig from_yaml(const ConfigNode& root);
+  Json to_json() const;
+};
+
+struct ArenaRun {
+  ArenaReport report;
+  std::vector<GameRecord> games;
+};
+
+// Plays the whole schedule; prints progress to stderr when `verbose`.
+ArenaRun play_arena(const ArenaConfig& config, bool verbose);
+// The table, report.json, CSVs and the plot in config.output.
+void write_arena_outputs(const ArenaConfig& config, const ArenaRun& run);
+
+}  // namespace rocketgym::arena

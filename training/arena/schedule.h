@@ -1,0 +1,32 @@
+// Which games the arena plays.
+//
+// A lineup is a set of agents at the table. With at least as many agents as
+// seats, every combination of `players` distinct agents is a lineup; with
+// fewer, there is one lineup: the first agent in one seat and the others
+// filling the remaining seats in turn (2 agents at a 4-player table: A B B B,
+// one against the rest; 3 agents: A B C B). Each lineup is played
+// in every cyclic rotation round the table, so every agent sits in every seat,
+// and every rotation (and every lineup) uses the same game seeds, so luck of
+// the dice and the deck is shared out evenly.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "training/arena/results.h"
+
+namespace rocketgym::arena {
+
+struct ScheduledGame {
+  int lineup = 0;
+  int rotation = 0;
+  uint64_t seed = 0;
+  std::array<int, kMaxSeats> agent{};  // agent index per seat
+};
+
+// `seeds_per_lineup` seeds derived from `seed` (derive_seed(seed, k)).
+std::vector<ScheduledGame> make_schedule(int num_agents, int num_players, int seeds_per_lineup,
+                                         uint64_t seed);
+
+}  // namespace rocketgym::arena

@@ -1,0 +1,207 @@
+#include "training/commands.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "envs/core/config.h"
+#include "envs/core/errors.h"
+#include "training/arena/arena_run.h"
+#include "training/ppo/trainer.h"
+
+namespace rocketgym {
+
+namespace {
+
+// Options shared by the overriding flags: each becomes a dotted key=value.
+struct Overrides {
+  std::vector<std::string> sets;
+
+  void add(const std::string& key, const std::string& value) { sets.push_back(key + "=" + value); }
+
+  // {"a.b=1", "a.c=x"} -> a: {b: 1, c: x}
+  ConfigNode node() const {
+    YAML::Node root(YAML::NodeType::Map);
+    for (const std::string& set : sets) {
+      const auto eq = set.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw ConfigError("--set '" + set + "': expected dotted.key=value");
+      std::vector<std::string> path;
+      std::stringstream keys(set.substr(0, eq));
+      for (std::string key; std::getline(keys, key, '.');) {
+        if (key.empty()) throw ConfigError("--set '" + set + "': empty key in the dotted path");
+        path.push_back(key);
+      }
+      YAML::Node value;
+      try {
+        value = YAML::Load(set.substr(eq + 1));
+      } catch (const YAML::Exception& e) {
+        throw ConfigError("--set '" + set + "': the value is not valid YAML: " + e.what());
+      }
+      set_path(root, path, 0, value);
+    }
+    return ConfigNode(root, "<command line>", "");
+  }
+
+  static void set_path(YAML::Node node, const std::vector<std::string>& path, std::size_t i,
+                       const YAML::Node& value) {
+    if (i + 1 == path.size()) {
+      node[path[i]] = value;
+      return;
+    }
+    if (!node[path[i]] || !node[path[i]].IsMap()) node[path[i]] = YAML::Node(YAML::NodeType::Map);
+    set_path(node[path[i]], path, i + 1, value);
+  }
+};
+
+ConfigNode load_with_overrides(const std::string& file, const Overrides& overrides) {
+  ConfigNode base = file.empty() ? ConfigNode(YAML::Node(YAML::NodeType::Map), "<command line>", "")
+                                 : ConfigNode::load_file(file);
+  if (!base.is_map()) base.fail("the config must be a mapping");
+  return overrides.sets.empty() ? base : base.merged(overrides.node());
+}
+
+// Our errors become a message and exit status 1 (CLI11 exits with it).
+template <class F>
+void report_errors(F&& body) {
+  try {
+    body();
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    throw CLI::RuntimeError(1);
+  } catch (const std::logic_error& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    throw CLI::RuntimeError(2);
+  } catch (const c10::Error& e) {
+    std::cerr << "LibTorch error: " << e.msg() << "\n";
+    throw CLI::RuntimeError(1);
+  }
+}
+
+extern "C" void on_interrupt(int) {
+  ppo::stop_requested = true;
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once
+}
+
+struct TrainOptions {
+  std::string config;
+  Overrides overrides;
+  std::string run_dir, device;
+  double minutes = -1;
+  double steps = -1;
+  int seed = -1, threads = -1, envs = -1;
+  bool quiet = false;
+};
+
+void add_train(CLI::App& app) {
+  auto opts = std::make_shared<TrainOptions>();
+  CLI::App* cmd = app.add_subcommand("train", "Train a policy-value network by PPO self-play");
+  cmd->add_option("config", opts->config, "training config, e.g. configs/train/launchpad23_ppo.yaml")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");
+  cmd->add_option("--run-dir", opts->run_dir, "run folder (run.dir); an existing run there is resumed");
+  cmd->add_option("--minutes", opts->minutes, "wall-clock budget of this invocation (budget.minutes)");
+  cmd->add_option("--steps", opts->steps, "total learner decisions (budget.steps)");
+  cmd->add_option("--seed", opts->seed, "run.seed");
+  cmd->add_option("--threads", opts->threads, "CPU threads for LibTorch and the envs (run.threads)");
+  cmd->add_option("--envs", opts->envs, "games stepped together (ppo.envs)");
+  cmd->add_option("--device", opts->device, "cpu or cuda (run.device)");
+  cmd->add_flag("--quiet", opts->quiet, "no progress lines");
+  cmd->callback([opts] {
+    report_errors([&] {
+      Overrides o = opts->overrides;
+      if (!opts->run_dir.empty()) o.add("run.dir", opts->run_dir);
+      if (!opts->device.empty()) o.add("run.device", opts->device);
+      if (opts->minutes >= 0) o.add("budget.minutes", std::to_string(opts->minutes));
+      if (opts->steps >= 0) o.add("budget.steps", std::to_string(opts->steps));
+      if (opts->seed >= 0) o.add("run.seed", std::to_string(opts->seed));
+      if (opts->threads >= 0) o.add("run.threads", std::to_string(opts->threads));
+      if (opts->envs >= 0) o.add("ppo.envs", std::to_string(opts->envs));
+      const ppo::TrainConfig config = ppo::TrainConfig::from_yaml(load_with_overrides(opts->config, o));
+      std::signal(SIGINT, on_interrupt);
+      const ppo::TrainSummary s = ppo::run_training(config, !opts->quiet);
+      std::signal(SIGINT, SIG_DFL);
+      std::printf(
+          "%s %s: %lld learner steps in %lld updates, %lld episodes; %.0f samples/s this session (%s)\n",
+          ppo::stop_requested ? "interrupted" : "finished", config.run_dir.c_str(),
+          static_cast<long long>(s.steps), static_cast<long long>(s.updates),
+          static_cast<long long>(s.episodes), s.samples_per_second, format_duration(s.seconds).c_str());
+      if (s.eval_vs_random >= 0)
+        std::printf("last greedy evaluation: %.1f%% vs random, %.1f%% vs heuristic\n", 100 * s.eval_vs_random,
+                    100 * s.eval_vs_heuristic);
+      std::printf("checkpoint: %s (resume: run the same command again)\n", s.checkpoint.c_str());
+    });
+  });
+}
+
+struct ArenaOptionsCli {
+  std::string config, game, output, device;
+  std::vector<std::string> agents;
+  Overrides overrides;
+  int players = -1, games = -1, seed = -1, parallel = -1, threads = -1;
+  bool no_plot = false, quiet = false;
+};
+
+void add_arena(CLI::App& app) {
+  auto opts = std::make_shared<ArenaOptionsCli>();
+  CLI::App* cmd = app.add_subcommand("arena", "Play agents against each other in every seat and rate them");
+  cmd->add_option("config", opts->config, "arena config, e.g. configs/arena/launchpad23.yaml (optional)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option(
+      "--agent", opts->agents,
+      "[name=]random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH]] "
+      "(repeatable; replaces the config's agents)");
+  cmd->add_option("--game", opts->game, "game id (game.id)");
+  cmd->add_option("--players", opts->players, "players per game (game.players)");
+  cmd->add_option("--games", opts->games, "seeds per lineup; each is played in every seat rotation");
+  cmd->add_option("--seed", opts->seed, "seed");
+  cmd->add_option("--parallel", opts->parallel, "games in flight");
+  cmd->add_option("--threads", opts->threads, "CPU threads");
+  cmd->add_option("--device", opts->device, "cpu or cuda");
+  cmd->add_option("--output", opts->output, "folder for table.txt, report.json, CSVs and arena.png");
+  cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");
+  cmd->add_flag("--no-plot", opts->no_plot, "skip arena.png");
+  cmd->add_flag("--quiet", opts->quiet, "no progress line");
+  cmd->callback([opts] {
+    report_errors([&] {
+      Overrides o = opts->overrides;
+      if (!opts->game.empty()) o.add("game.id", opts->game);
+      if (opts->players >= 0) o.add("game.players", std::to_string(opts->players));
+      if (opts->games >= 0) o.add("games", std::to_string(opts->games));
+      if (opts->seed >= 0) o.add("seed", std::to_string(opts->seed));
+      if (opts->parallel >= 0) o.add("parallel", std::to_string(opts->parallel));
+      if (opts->threads >= 0) o.add("threads", std::to_string(opts->threads));
+      if (!opts->device.empty()) o.add("device", opts->device);
+      if (!opts->output.empty()) o.add("output", opts->output);
+      if (opts->no_plot) o.add("plot", "false");
+      if (opts->config.empty() && opts->game.empty())
+        throw ConfigError("arena: give a config file or --game");
+      arena::ArenaConfig config = arena::ArenaConfig::from_yaml(load_with_overrides(opts->config, o));
+      if (!opts->agents.empty()) {
+        config.agents.clear();
+        for (const auto& text : opts->agents) config.agents.push_back(arena::parse_agent(text));
+      }
+      const arena::ArenaRun run = arena::play_arena(config, !opts->quiet);
+      arena::write_arena_outputs(config, run);
+      std::printf(
+          "%s\nresults in %s (table.txt, report.json, agents.csv, head_to_head.csv, seats.csv, "
+          "games.csv%s)\n",
+          arena::format_table(run.report).c_str(), config.output.c_str(), config.plot ? ", arena.png" : "");
+    });
+  });
+}
+
+}  // namespace
+
+void add_training_commands(CLI::App& app) {
+  add_train(app);
+  add_arena(app);
+}
+
+}  // namespace rocketgym

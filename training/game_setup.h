@@ -1,0 +1,37 @@
+// The `game:` block shared by training and arena configs:
+//   game:
+//     id: launchpad23        # a registered game
+//     players: 2
+//     config: ""             # optional game config file (default: configs/games/<id>.yaml)
+//     overrides: {}          # YAML mapping merged onto the game's config
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "envs/core/config.h"
+#include "envs/core/game.h"
+#include "envs/core/game_model.h"
+
+namespace rocketgym {
+
+struct GameSetup {
+  std::string id;
+  int players = 2;
+  std::string config_file;
+  std::string overrides;  // YAML text
+
+  static GameSetup from_yaml(const ConfigNode& node);  // checks the id and player count
+  std::shared_ptr<AnyGame> load() const;
+  Json to_json() const;
+};
+
+// The concrete config of a loaded game (for code templated on the game).
+template <class G>
+std::shared_ptr<const typename G::Config> typed_config(const AnyGame& game) {
+  const auto* model = dynamic_cast<const GameModel<G>*>(&game);
+  if (model == nullptr) throw Error("internal: game '" + game.info().id + "' is not of the expected type");
+  return model->config();
+}
+
+}  // namespace rocketgym

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Plots for rocketgym training runs and arena results (called by the C++ code).
+
+    plot.py curve runs/<run>/metrics.csv runs/<run>/learning_curve.png
+    plot.py arena runs/arena/<x>/report.json runs/arena/<x>/arena.png
+
+Uses Debian's matplotlib (/usr/bin/python3); only the standard library otherwise.
+"""
+import csv
+import json
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def column(rows, name):
+    xs, ys = [], []
+    for row in rows:
+        x, y = number(row.get("step")), number(row.get(name))
+        if x is not None and y is not None:
+            xs.append(x)
+            ys.append(y)
+    return xs, ys
+
+
+def plot_curve(metrics_file, out_file):
+    with open(metrics_file, newline="") as f:
+        rows = list(csv.DictReader(f))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
+    for name, label in [("eval_win_vs_random", "greedy vs random"),
+                        ("eval_win_vs_heuristic", "greedy vs heuristic"),
+                        ("train_win_vs_random", "training vs random"),
+                        ("train_win_vs_heuristic", "training vs heuristic"),
+                        ("train_win_vs_pool", "training vs pool")]:
+        xs, ys = column(rows, name)
+        if xs:
+            style = "-o" if name.startswith("eval") else "-"
+            top.plot(xs, ys, style, label=label, markersize=3, alpha=1.0 if name.startswith("eval") else 0.5)
+    top.set_ylabel("win rate (ties count half)")
+    top.set_ylim(0, 1)
+    top.grid(alpha=0.3)
+    top.legend(loc="lower right", fontsize=8)
+    for name in ["policy_loss", "value_loss", "entropy", "approx_kl"]:
+        xs, ys = column(rows, name)
+        if xs:
+            bottom.plot(xs, ys, label=name)
+    bottom.set_xlabel("learner decisions")
+    bottom.grid(alpha=0.3)
+    bottom.legend(fontsize=8)
+    fig.suptitle("rocketgym PPO: " + metrics_file)
+    fig.tight_layout()
+    fig.savefig(out_file, dpi=100)
+
+
+def plot_arena(report_file, out_file):
+    with open(report_file) as f:
+        report = json.load(f)
+    agents = report["agents"]
+    names = [a["name"] for a in agents]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5))
+    rates = [a["win_rate"] for a in agents]
+    low = [a["win_rate"] - a["win_rate_low"] for a in agents]
+    high = [a["win_rate_high"] - a["win_rate"] for a in agents]
+    left.bar(range(len(names)), rates, yerr=[low, high], capsize=4, color="tab:blue")
+    for i, a in enumerate(agents):
+        left.text(i, 0.02, "%+.0f Elo" % a["rating"], ha="center", color="white", fontsize=8)
+    left.axhline(1.0 / report["num_players"], color="grey", linestyle="--", label="fair share")
+    left.set_xticks(range(len(names)))
+    left.set_xticklabels(names, rotation=20, ha="right")
+    left.set_ylim(0, 1)
+    left.set_ylabel("win rate with 95% interval")
+    left.legend()
+    # Pairs that never met (the diagonal) are left blank rather than drawn as 0%.
+    matrix = [[value if count else float("nan") for value, count in zip(row, counts)]
+              for row, counts in zip(report["head_to_head"], report["head_to_head_count"])]
+    image = right.imshow(matrix, vmin=0, vmax=1, cmap="RdBu")
+    right.set_xticks(range(len(names)))
+    right.set_yticks(range(len(names)))
+    right.set_xticklabels(names, rotation=20, ha="right")
+    right.set_yticklabels(names)
+    right.set_title("row finishes ahead of column")
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if report["head_to_head_count"][i][j]:
+                right.text(j, i, "%.0f%%" % (100 * report["head_to_head"][i][j]), ha="center", va="center",
+                           fontsize=8)
+    fig.colorbar(image, ax=right)
+    fig.suptitle("%s: %d games, %d players" % (report["config"]["game"]["id"] if "config" in report else "arena",
+                                               report["games"], report["num_players"]))
+    fig.tight_layout()
+    fig.savefig(out_file, dpi=100)
+
+
+def main(argv):
+    if len(argv) != 4 or argv[1] not in ("curve", "arena"):
+        sys.stderr.write(__doc__)
+        return 2
+    (plot_curve if argv[1] == "curve" else plot_arena)(argv[2], argv[3])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,47 @@
+// One PPO update on a batch of finished learner decisions (no game types
+// here, only tensors).
+#pragma once
+
+#include <torch/torch.h>
+
+#include "models/policy_value_net.h"
+#include "training/ppo/trajectory_store.h"
+
+namespace rocketgym::ppo {
+
+struct UpdateSettings {
+  int epochs = 4;
+  int minibatch = 1024;
+  double clip = 0.2;
+  double value_coef = 0.5;
+  double entropy_coef = 0.01;
+  double max_grad_norm = 0.5;
+};
+
+struct UpdateStats {
+  int samples = 0;
+  double policy_loss = 0.0, value_loss = 0.0, entropy = 0.0, approx_kl = 0.0, clip_fraction = 0.0;
+};
+
+// The clipped surrogate, the value loss over every seat's head and the
+// entropy bonus, over `epochs` shuffled passes of the store's ready slots.
+UpdateStats ppo_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, const TrajectoryStore& store,
+                       const UpdateSettings& settings, torch::Device device);
+
+// Supervised steps on the store's ready slots: cross-entropy of the masked
+// policy against the recorded actions, plus the value loss. Returns the mean
+// cross-entropy in policy_loss and the share of argmax hits in clip_fraction's
+// place (reported as "accuracy").
+UpdateStats imitation_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer,
+                             const TrajectoryStore& store, const UpdateSettings& settings,
+                             torch::Device device);
+
+// The PPO loss terms for one minibatch (exposed for tests).
+struct LossTerms {
+  torch::Tensor policy_loss, value_loss, entropy, approx_kl, clip_fraction;
+};
+LossTerms ppo_loss(const PolicyValueOutput& out, const torch::Tensor& masks, const torch::Tensor& actions,
+                   const torch::Tensor& old_log_probs, const torch::Tensor& advantages,
+                   const torch::Tensor& value_targets, double clip);
+
+}  // namespace rocketgym::ppo

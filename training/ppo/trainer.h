@@ -1,0 +1,522 @@
+// Trainer<G>: PPO self-play for one concrete game type.
+//
+// One shared policy acts for every learner seat. Each episode of each env
+// draws who sits at the table (TrainConfig opponents): the learner at every
+// seat (self-play), or the learner at one random seat and a single opponent
+// (an earlier snapshot from the pool, random play or the heuristic bot) at the
+// others. Only learner decisions are trained on. Rollouts step a VectorEnv<G>
+// (no allocation per step in the env); per step, envs are grouped by who is
+// to move and each network runs one batched forward pass.
+//
+// Run folder (run.dir): config.yaml (resolved), metrics.csv (one row per
+// update), checkpoints/latest.ckpt, checkpoints/pool/*.ckpt (opponent
+// snapshots), learning_curve.png. Starting a run whose folder already has
+// checkpoints/latest.ckpt resumes it: weights, optimizer, counters and the
+// opponent pool come back; the env streams are re-seeded from (seed, update),
+// and metrics rows after the checkpoint are dropped.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include "envs/core/vector_env.h"
+#include "models/checkpoint.h"
+#include "training/arena/arena.h"
+#include "training/policy_runner.h"
+#include "training/ppo/ppo_update.h"
+#include "training/ppo/train_config.h"
+#include "training/ppo/trajectory_store.h"
+#include "training/run_support.h"
+
+namespace rocketgym::ppo {
+
+// Set by the SIGINT handler of `rocketgym train`: finish the update, save, stop.
+extern std::atomic<bool> stop_requested;
+
+struct TrainSummary {
+  int64_t steps = 0, updates = 0, episodes = 0;
+  double seconds = 0.0, samples_per_second = 0.0;
+  double eval_vs_random = -1.0, eval_vs_heuristic = -1.0;  // greedy win rates at the last evaluation
+  std::string checkpoint;
+  bool resumed = false;
+};
+
+// Rewrites metrics.csv keeping the header and the rows of updates <= last_update.
+void truncate_metrics(const std::string& file, int64_t last_update);
+
+template <class G>
+class Trainer {
+ public:
+  using State = typename G::State;
+
+  Trainer(const TrainConfig& config, std::shared_ptr<AnyGame> game)
+      : cfg_(config),
+        game_(std::move(game)),
+        device_(parse_device(config.device)),
+        players_(config.game.players),
+        num_actions_(G::info().num_actions) {
+    spec_.config = cfg_.net;
+    spec_.observation_shape = game_->observation_shape(players_);
+    spec_.num_actions = num_actions_;
+    spec_.num_players = players_;
+    obs_size_ = spec_.observation_size();
+  }
+
+  TrainSummary run(bool verbose) {
+    set_torch_threads(cfg_.threads);
+    std::filesystem::create_directories(cfg_.run_dir + "/checkpoints/pool");
+    TrainSummary summary;
+    summary.resumed = start_or_resume(verbose);
+    std::ofstream(cfg_.run_dir + "/config.yaml") << cfg_.to_yaml();
+    open_metrics();
+
+    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(cfg_.seed, updates_),
+                     cfg_.threads);
+    TrajectoryStore store(cfg_.envs, players_, obs_size_, num_actions_, 2 * cfg_.steps_per_update);
+    PolicyRunner learner(net_, device_, cfg_.envs);
+    env_rngs_.clear();
+    for (int i = 0; i < cfg_.envs; ++i)
+      env_rngs_.emplace_back(derive_seed(cfg_.seed ^ 0x7EA7ULL, static_cast<uint64_t>(updates_) * 65536 + i));
+    seats_.assign(static_cast<std::size_t>(cfg_.envs), {});
+    episode_kind_.assign(static_cast<std::size_t>(cfg_.envs), kSelfPlay);
+    table_rng_.reseed(derive_seed(cfg_.seed ^ 0x7AB1EULL, static_cast<uint64_t>(updates_)));
+    for (int i = 0; i < cfg_.envs; ++i) seat_players(i);
+    torch::manual_seed(derive_seed(cfg_.seed, static_cast<uint64_t>(updates_) + 1));
+
+    // The minutes budget covers the imitation warm start too.
+    const auto budget_started = std::chrono::steady_clock::now();
+    if (!summary.resumed && cfg_.imitation_steps > 0) imitate(verbose);
+
+    const auto started = std::chrono::steady_clock::now();
+    const double seconds_before = elapsed_before_;
+    const int64_t steps_at_start = steps_;
+    episodes_at_start_ = episodes_;
+    std::vector<Action> actions(static_cast<std::size_t>(cfg_.envs));
+    std::vector<int> group;
+    group.reserve(static_cast<std::size_t>(cfg_.envs));
+    auto elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    auto budget_elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - budget_started).count();
+    };
+    auto out_of_budget = [&] {
+      return steps_ >= cfg_.total_steps || (cfg_.minutes > 0 && budget_elapsed() >= cfg_.minutes * 60.0) ||
+             stop_requested.load();
+    };
+
+    while (!out_of_budget()) {
+      // --- collect finished episodes until the batch is full ---------------
+      while (store.ready_count() < cfg_.steps_per_update && !stop_requested.load()) {
+        choose_actions(env, store, learner, actions, group);
+        env.step(actions.data());
+        ++env_steps_;
+        for (int i = 0; i < cfg_.envs; ++i)
+          if (env.terminated()[i] || env.truncated()[i]) end_episode(env, store, i);
+      }
+      if (stop_requested.load()) break;  // Ctrl-C: save what the last update learned
+      // --- learn ----------------------------------------------------------
+      UpdateSettings settings{cfg_.epochs,     cfg_.minibatch,    cfg_.clip,
+                              cfg_.value_coef, cfg_.entropy_coef, cfg_.max_grad_norm};
+      const UpdateStats stats = ppo_update(net_, *optimizer_, store, settings, device_);
+      steps_ += stats.samples;
+      store.compact();
+      ++updates_;
+
+      if (updates_ % cfg_.snapshot_every == 0) add_snapshot();
+      const bool evaluate = cfg_.eval_every > 0 && updates_ % cfg_.eval_every == 0;
+      if (evaluate) run_evaluation();
+      const double seconds = elapsed();
+      const double rate = (steps_ - steps_at_start) / std::max(seconds, 1e-9);
+      write_metrics_row(stats, seconds_before + seconds, rate, evaluate);
+      if (updates_ % cfg_.checkpoint_every == 0) save(seconds_before + seconds);
+      if (verbose) print_progress(seconds, rate, budget_elapsed());
+    }
+    const double seconds = elapsed();
+    save(seconds_before + seconds);
+    metrics_.close();
+    if (cfg_.plot)
+      run_plot_script("curve", cfg_.run_dir + "/metrics.csv", cfg_.run_dir + "/learning_curve.png");
+
+    summary.steps = steps_;
+    summary.updates = updates_;
+    summary.episodes = episodes_;
+    summary.seconds = seconds;
+    summary.samples_per_second = (steps_ - steps_at_start) / std::max(seconds, 1e-9);
+    summary.eval_vs_random = eval_random_;
+    summary.eval_vs_heuristic = eval_heuristic_;
+    summary.checkpoint = latest_path();
+    return summary;
+  }
+
+ private:
+  // Who controls a seat during the current episode.
+  static constexpr int kLearner = -1, kRandom = -2, kHeuristic = -3;  // >= 0: index into the pool
+  enum EpisodeKind { kSelfPlay, kVsPool, kVsRandom, kVsHeuristic, kKinds };
+
+  std::string latest_path() const { return cfg_.run_dir + "/checkpoints/latest.ckpt"; }
+
+  // --- start, resume, save ------------------------------------------------
+
+  bool start_or_resume(bool verbose) {
+    const std::string path = latest_path();
+    if (!std::filesystem::exists(path)) {
+      net_ = PolicyValueNet(spec_);
+      net_->to(device_);
+      make_optimizer();
+      return false;
+    }
+    LoadedCheckpoint ckpt = load_checkpoint(path, device_);
+    check_checkpoint_matches(ckpt.meta, path, G::info().id, players_, spec_.observation_shape, num_actions_);
+    net_ = ckpt.net;
+    spec_ = ckpt.meta.net_spec();  // the checkpoint's network wins over the config's model block
+    cfg_.net = spec_.config;
+    make_optimizer();
+    load_optimizer_state(ckpt, *optimizer_);
+    steps_ = ckpt.meta.step;
+    updates_ = ckpt.meta.iteration;
+    const Json& extra = ckpt.meta.extra;
+    episodes_ = extra.value("episodes", int64_t{0});
+    env_steps_ = extra.value("env_steps", int64_t{0});
+    elapsed_before_ = extra.value("elapsed_seconds", 0.0);
+    eval_random_ = extra.value("eval_vs_random", -1.0);
+    eval_heuristic_ = extra.value("eval_vs_heuristic", -1.0);
+    for (const auto& file : extra.value("pool", std::vector<std::string>{})) {
+      try {
+        pool_.push_back(load_checkpoint(file, device_).net);
+        pool_files_.push_back(file);
+      } catch (const CheckpointError& e) {
+        std::fprintf(stderr, "warning: opponent snapshot skipped: %s\n", e.what());
+      }
+    }
+    truncate_metrics(cfg_.run_dir + "/metrics.csv", updates_);
+    if (verbose)
+      std::fprintf(stderr, "resuming %s at update %lld, %lld learner steps, %zu snapshots in the pool\n",
+                   path.c_str(), static_cast<long long>(updates_), static_cast<long long>(steps_),
+                   pool_.size());
+    return true;
+  }
+
+  void make_optimizer() {
+    optimizer_ = std::make_unique<torch::optim::Adam>(
+        net_->parameters(), torch::optim::AdamOptions(cfg_.learning_rate).eps(1e-5));
+  }
+
+  CheckpointMeta meta(double elapsed_seconds) const {
+    CheckpointMeta m;
+    m.game = G::info().id;
+    m.game_version = G::info().version;
+    m.num_players = players_;
+    m.observation_shape = spec_.observation_shape;
+    m.num_actions = num_actions_;
+    m.net = spec_.config;
+    m.step = steps_;
+    m.iteration = updates_;
+    m.extra = Json{
+        {"episodes", episodes_}, {"env_steps", env_steps_},        {"elapsed_seconds", elapsed_seconds},
+        {"pool", pool_files_},   {"eval_vs_random", eval_random_}, {"eval_vs_heuristic", eval_heuristic_},
+        {"seed", cfg_.seed}};
+    return m;
+  }
+
+  void save(double elapsed_seconds) {
+    save_checkpoint(latest_path(), meta(elapsed_seconds), net_, optimizer_.get());
+  }
+
+  // A frozen copy of the current network joins the opponent pool (and its
+  // file, so that a resumed run gets the same pool back).
+  void add_snapshot() {
+    PolicyValueNet copy(spec_);
+    {
+      torch::NoGradGuard no_grad;
+      const auto from = net_->parameters();
+      auto to = copy->parameters();
+      for (std::size_t k = 0; k < from.size(); ++k) to[k].copy_(from[k]);
+    }
+    copy->to(device_);
+    copy->eval();
+    char name[64];
+    std::snprintf(name, sizeof(name), "/checkpoints/pool/update_%06lld.ckpt",
+                  static_cast<long long>(updates_));
+    const std::string file = cfg_.run_dir + name;
+    save_checkpoint(file, meta(0.0), copy, nullptr);
+    pool_.push_back(copy);
+    pool_files_.push_back(file);
+    if (static_cast<int>(pool_.size()) > cfg_.pool_size) {
+      pool_.erase(pool_.begin());
+      pool_files_.erase(pool_files_.begin());
+      pool_runners_.clear();  // rebuilt on demand for the new pool
+      // Episodes under way against a snapshot keep their (shifted) opponent;
+      // those against the dropped one finish against the next oldest.
+      for (auto& seats : seats_)
+        for (int& who : seats)
+          if (who > 0) --who;
+    }
+  }
+
+  // --- imitation warm start -------------------------------------------------
+
+  // Heuristic bots play every seat in their own envs; the network learns
+  // their moves (cross-entropy) and the outcomes (value loss, Monte Carlo
+  // returns). Uses its own env and store so PPO starts on fresh episodes.
+  void imitate(bool verbose) {
+    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(cfg_.seed ^ 0x1A17ULL, 0),
+                     cfg_.threads);
+    TrajectoryStore store(cfg_.envs, players_, obs_size_, num_actions_, 2 * cfg_.steps_per_update);
+    torch::optim::Adam adam(net_->parameters(), torch::optim::AdamOptions(cfg_.imitation_learning_rate));
+    const UpdateSettings settings{cfg_.epochs, cfg_.minibatch,    cfg_.clip, cfg_.value_coef,
+                                  0.0,         cfg_.max_grad_norm};
+    std::vector<Action> actions(static_cast<std::size_t>(cfg_.envs));
+    const std::array<float, arena::kMaxSeats> no_values{};
+    const auto started = std::chrono::steady_clock::now();
+    int64_t done = 0;
+    while (done < cfg_.imitation_steps && !stop_requested.load()) {
+      while (store.ready_count() < cfg_.steps_per_update) {
+        env.heuristic_actions(actions.data());
+        for (int i = 0; i < cfg_.envs; ++i) {
+          const int slot = store.add(i, env.current_players()[i], actions[static_cast<std::size_t>(i)], 0.0f,
+                                     no_values.data());
+          std::memcpy(store.observation(slot), env.observations() + static_cast<std::size_t>(i) * obs_size_,
+                      sizeof(float) * obs_size_);
+          std::memcpy(store.mask(slot), env.action_masks() + static_cast<std::size_t>(i) * num_actions_,
+                      static_cast<std::size_t>(num_actions_));
+        }
+        env.step(actions.data());
+        for (int i = 0; i < cfg_.envs; ++i)
+          if (env.terminated()[i] || env.truncated()[i])  // lambda = 1: value targets are the final returns
+            store.finish_episode(i, env.rewards() + static_cast<std::size_t>(i) * players_, 1.0f, 1.0f);
+      }
+      const UpdateStats stats = imitation_update(net_, adam, store, settings, device_);
+      store.compact();
+      done += stats.samples;
+      if (verbose) {
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        std::fprintf(
+            stderr,
+            "imitation %.2fM/%.2fM decisions | cross-entropy %.3f | accuracy %.0f%% | value loss %.3f | "
+            "%.0f samples/s\n",
+            done / 1e6, cfg_.imitation_steps / 1e6, stats.policy_loss, 100 * stats.clip_fraction,
+            stats.value_loss, done / std::max(seconds, 1e-9));
+      }
+    }
+  }
+
+  // --- rollouts -------------------------------------------------------------
+
+  // Draws this episode's table for env i.
+  void seat_players(int i) {
+    auto& seats = seats_[static_cast<std::size_t>(i)];
+    const double pool_weight = pool_.empty() ? 0.0 : cfg_.pool;
+    const double total = cfg_.self_play + pool_weight + cfg_.random + cfg_.heuristic;
+    double u = table_rng_.uniform01() * total;
+    EpisodeKind kind = kVsHeuristic;
+    if ((u -= cfg_.self_play) < 0)
+      kind = kSelfPlay;
+    else if ((u -= pool_weight) < 0)
+      kind = kVsPool;
+    else if ((u -= cfg_.random) < 0)
+      kind = kVsRandom;
+    episode_kind_[static_cast<std::size_t>(i)] = kind;
+    if (kind == kSelfPlay) {
+      seats.fill(kLearner);
+      return;
+    }
+    const int opponent = kind == kVsPool
+                             ? static_cast<int>(table_rng_.below(static_cast<uint32_t>(pool_.size())))
+                         : kind == kVsRandom ? kRandom
+                                             : kHeuristic;
+    seats.fill(opponent);
+    seats[table_rng_.below(static_cast<uint32_t>(players_))] = kLearner;
+  }
+
+  void choose_actions(VectorEnv<G>& env, TrajectoryStore& store, PolicyRunner& learner,
+                      std::vector<Action>& actions, std::vector<int>& group) {
+    const float* obs = env.observations();
+    const uint8_t* masks = env.action_masks();
+    const int32_t* current = env.current_players();
+    auto controller = [&](int i) {
+      return seats_[static_cast<std::size_t>(i)][static_cast<std::size_t>(current[i])];
+    };
+    auto gather = [&](PolicyRunner& runner, int who) {
+      group.clear();
+      for (int i = 0; i < cfg_.envs; ++i)
+        if (controller(i) == who) group.push_back(i);
+      for (std::size_t k = 0; k < group.size(); ++k) {
+        const auto i = static_cast<std::size_t>(group[k]);
+        std::memcpy(runner.observation_row(static_cast<int>(k)), obs + i * obs_size_,
+                    sizeof(float) * obs_size_);
+        std::memcpy(runner.mask_row(static_cast<int>(k)), masks + i * num_actions_,
+                    static_cast<std::size_t>(num_actions_));
+      }
+      runner.evaluate(static_cast<int>(group.size()));
+    };
+
+    gather(learner, kLearner);
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      const int i = group[k];
+      const Action a = learner.choose(static_cast<int>(k), false, env_rngs_[static_cast<std::size_t>(i)]);
+      actions[static_cast<std::size_t>(i)] = a;
+      const int slot = store.add(i, current[i], a, learner.log_prob(static_cast<int>(k), a),
+                                 learner.values(static_cast<int>(k)));
+      std::memcpy(store.observation(slot), obs + static_cast<std::size_t>(i) * obs_size_,
+                  sizeof(float) * obs_size_);
+      std::memcpy(store.mask(slot), masks + static_cast<std::size_t>(i) * num_actions_,
+                  static_cast<std::size_t>(num_actions_));
+    }
+    for (std::size_t p = 0; p < pool_.size(); ++p) {
+      bool any = false;
+      for (int i = 0; i < cfg_.envs && !any; ++i) any = controller(i) == static_cast<int>(p);
+      if (!any) continue;
+      if (pool_runners_.size() < pool_.size()) pool_runners_.resize(pool_.size());
+      if (!pool_runners_[p]) pool_runners_[p] = std::make_unique<PolicyRunner>(pool_[p], device_, cfg_.envs);
+      gather(*pool_runners_[p], static_cast<int>(p));
+      for (std::size_t k = 0; k < group.size(); ++k)
+        actions[static_cast<std::size_t>(group[k])] = pool_runners_[p]->choose(
+            static_cast<int>(k), false, env_rngs_[static_cast<std::size_t>(group[k])]);
+    }
+    for (int i = 0; i < cfg_.envs; ++i) {
+      const int who = controller(i);
+      Rng& rng = env_rngs_[static_cast<std::size_t>(i)];
+      if (who == kHeuristic) {
+        actions[static_cast<std::size_t>(i)] = G::heuristic_action(env.state(i), rng);
+      } else if (who == kRandom) {
+        const uint8_t* mask = masks + static_cast<std::size_t>(i) * num_actions_;
+        int legal = 0;
+        for (int a = 0; a < num_actions_; ++a) legal += mask[a];
+        int pick = static_cast<int>(rng.below(static_cast<uint32_t>(legal)));
+        for (int a = 0; a < num_actions_; ++a)
+          if (mask[a] && pick-- == 0) actions[static_cast<std::size_t>(i)] = a;
+      }
+    }
+  }
+
+  void end_episode(VectorEnv<G>& env, TrajectoryStore& store, int i) {
+    const float* returns = env.rewards() + static_cast<std::size_t>(i) * players_;
+    store.finish_episode(i, returns, static_cast<float>(cfg_.gamma), static_cast<float>(cfg_.gae_lambda));
+    ++episodes_;
+    const auto kind = episode_kind_[static_cast<std::size_t>(i)];
+    if (kind != kSelfPlay) {
+      // The learner's share of the win, as the arena counts it.
+      const auto& seats = seats_[static_cast<std::size_t>(i)];
+      arena::GameRecord r;
+      r.num_players = players_;
+      std::copy_n(returns, players_, r.returns.begin());
+      for (int s = 0; s < players_; ++s)
+        if (seats[static_cast<std::size_t>(s)] == kLearner) train_wins_[kind] += arena::win_share(r, s);
+      train_games_[kind] += 1;
+    }
+    seat_players(i);
+  }
+
+  // --- evaluation, metrics, progress ----------------------------------------
+
+  // Greedy play against random and heuristic opponents over the same seeds
+  // in every seat (the arena's schedule); win rate = share of wins.
+  double evaluate_against(const char* kind) {
+    std::vector<arena::AgentSpec> agents(2);
+    agents[0].name = "learner";
+    agents[0].kind = "checkpoint";
+    agents[0].net = net_;
+    agents[1].name = kind;
+    agents[1].kind = kind;
+    arena::ArenaOptions options;
+    options.parallel = std::min(cfg_.eval_games, 256);
+    options.threads = cfg_.threads;
+    options.device = device_;
+    arena::Arena<G> arena(typed_config<G>(*game_), players_, agents, options);
+    const int seeds = std::max(1, cfg_.eval_games / players_);
+    const auto schedule = arena::make_schedule(2, players_, seeds, derive_seed(cfg_.seed ^ 0xE7A1ULL, 0));
+    const auto games = arena.play(schedule);
+    const auto report = arena::analyze(games, {"learner", kind}, players_);
+    return report.agents[0].win_rate;
+  }
+
+  void run_evaluation() {
+    torch::NoGradGuard no_grad;
+    eval_random_ = evaluate_against("random");
+    eval_heuristic_ = evaluate_against("heuristic");
+    last_eval_update_ = updates_;
+  }
+
+  void open_metrics() {
+    const std::string file = cfg_.run_dir + "/metrics.csv";
+    const bool fresh = !std::filesystem::exists(file) || std::filesystem::file_size(file) == 0;
+    metrics_.open(file, std::ios::app);
+    if (fresh)
+      metrics_
+          << "update,step,env_steps,episodes,elapsed_s,samples_per_s,policy_loss,value_loss,entropy,approx_"
+             "kl,"
+             "clip_fraction,train_win_vs_pool,train_win_vs_random,train_win_vs_heuristic,eval_win_vs_random,"
+             "eval_win_vs_heuristic\n";
+  }
+
+  void write_metrics_row(const UpdateStats& s, double elapsed_seconds, double rate, bool evaluated) {
+    auto rate_of = [&](int kind) -> std::string {
+      if (train_games_[kind] == 0) return "";
+      return std::to_string(train_wins_[kind] / train_games_[kind]);
+    };
+    metrics_ << updates_ << "," << steps_ << "," << env_steps_ << "," << episodes_ << "," << elapsed_seconds
+             << "," << rate << "," << s.policy_loss << "," << s.value_loss << "," << s.entropy << ","
+             << s.approx_kl << "," << s.clip_fraction << "," << rate_of(kVsPool) << "," << rate_of(kVsRandom)
+             << "," << rate_of(kVsHeuristic) << "," << (evaluated ? std::to_string(eval_random_) : "") << ","
+             << (evaluated ? std::to_string(eval_heuristic_) : "") << "\n";
+    metrics_.flush();
+    last_entropy_ = s.entropy;
+    for (int k = 0; k < kKinds; ++k)
+      last_train_rate_[k] = train_games_[k] ? train_wins_[k] / train_games_[k] : -1.0;
+    train_wins_.fill(0.0);
+    train_games_.fill(0.0);
+  }
+
+  // `seconds`: PPO time this session; `budget_seconds`: including the warm start.
+  void print_progress(double seconds, double rate, double budget_seconds) const {
+    const double games_per_second = (episodes_ - episodes_at_start_) / std::max(seconds, 1e-9);
+    double eta = (cfg_.total_steps - steps_) / std::max(rate, 1e-9);
+    if (cfg_.minutes > 0) eta = std::min(eta, cfg_.minutes * 60.0 - budget_seconds);
+    auto pct = [](double v) {
+      return v < 0 ? std::string("-") : std::to_string(static_cast<int>(100 * v + 0.5)) + "%";
+    };
+    std::fprintf(
+        stderr,
+        "update %lld | %.2fM steps | %.0f samples/s | %.1f games/s | entropy %.2f | train vs random %s "
+        "heuristic %s pool %s | eval (greedy, update %lld) vs random %s heuristic %s | ETA %s\n",
+        static_cast<long long>(updates_), steps_ / 1e6, rate, games_per_second, last_entropy_,
+        pct(last_train_rate_[kVsRandom]).c_str(), pct(last_train_rate_[kVsHeuristic]).c_str(),
+        pct(last_train_rate_[kVsPool]).c_str(), static_cast<long long>(last_eval_update_),
+        pct(eval_random_).c_str(), pct(eval_heuristic_).c_str(), format_duration(eta).c_str());
+  }
+
+  TrainConfig cfg_;
+  std::shared_ptr<AnyGame> game_;
+  torch::Device device_;
+  int players_, num_actions_, obs_size_ = 0;
+  NetSpec spec_;
+  PolicyValueNet net_{nullptr};
+  std::unique_ptr<torch::optim::Adam> optimizer_;
+  std::vector<PolicyValueNet> pool_;
+  std::vector<std::string> pool_files_;
+  std::vector<std::unique_ptr<PolicyRunner>> pool_runners_;
+  std::vector<std::array<int, arena::kMaxSeats>> seats_;
+  std::vector<EpisodeKind> episode_kind_;
+  std::vector<Rng> env_rngs_;
+  Rng table_rng_;
+  std::ofstream metrics_;
+  int64_t steps_ = 0, updates_ = 0, episodes_ = 0, env_steps_ = 0, episodes_at_start_ = 0,
+          last_eval_update_ = 0;
+  double elapsed_before_ = 0.0, eval_random_ = -1.0, eval_heuristic_ = -1.0, last_entropy_ = 0.0;
+  std::array<double, kKinds> train_wins_{}, train_games_{}, last_train_rate_{-1, -1, -1, -1};
+};
+
+// Loads the game and runs Trainer<G> for the configured game.
+TrainSummary run_training(const TrainConfig& config, bool verbose);
+
+}  // namespace rocketgym::ppo

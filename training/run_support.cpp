@@ -1,0 +1,77 @@
+#include "training/run_support.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "envs/core/errors.h"
+
+namespace rocketgym {
+
+torch::Device parse_device(const std::string& name) {
+  if (name == "cpu") return torch::kCPU;
+  if (name == "cuda") {
+    if (!torch::cuda::is_available())
+      throw Error(
+          "device 'cuda' requested, but this LibTorch build has no usable CUDA device (use device: cpu)");
+    return torch::kCUDA;
+  }
+  throw Error("device '" + name + "' is not cpu or cuda");
+}
+
+void set_torch_threads(int threads) {
+  at::set_num_threads(std::max(1, threads));
+  // One inter-op thread: our batches are small and the env has its own threads.
+  static bool inter_op_set = false;
+  if (!inter_op_set) {
+    at::set_num_interop_threads(1);
+    inter_op_set = true;
+  }
+}
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string plot_script() {
+  if (const char* env = std::getenv("ROCKETGYM_PLOT_SCRIPT")) return env;
+  return ROCKETGYM_PLOT_SCRIPT_DEFAULT;
+}
+
+}  // namespace
+
+bool run_plot_script(const std::string& kind, const std::string& input, const std::string& output) {
+  const std::string script = plot_script();
+  const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  if (!std::filesystem::exists(script)) {
+    std::cerr << "warning: plot script " << script << " not found (set ROCKETGYM_PLOT_SCRIPT); no plot\n";
+    return false;
+  }
+  const std::string command =
+      python + " " + shell_quote(script) + " " + kind + " " + shell_quote(input) + " " + shell_quote(output);
+  if (std::system(command.c_str()) != 0) {
+    std::cerr << "warning: plotting failed (" << command << "); the CSV/JSON results are complete\n";
+    return false;
+  }
+  return true;
+}
+
+std::string format_duration(double seconds) {
+  if (!(seconds >= 0) || seconds > 1e8) return "?";
+  const long s = static_cast<long>(seconds + 0.5);
+  char buffer[32];
+  if (s >= 3600)
+    std::snprintf(buffer, sizeof(buffer), "%ldh%02ldm", s / 3600, (s / 60) % 60);
+  else if (s >= 60)
+    std::snprintf(buffer, sizeof(buffer), "%ldm%02lds", s / 60, s % 60);
+  else
+    std::snprintf(buffer, sizeof(buffer), "%lds", s);
+  return buffer;
+}
+
+}  // namespace rocketgym
