@@ -24,39 +24,7 @@ struct Overrides {
 
   void add(const std::string& key, const std::string& value) { sets.push_back(key + "=" + value); }
 
-  // {"a.b=1", "a.c=x"} -> a: {b: 1, c: x}
-  ConfigNode node() const {
-    YAML::Node root(YAML::NodeType::Map);
-    for (const std::string& set : sets) {
-      const auto eq = set.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw ConfigError("--set '" + set + "': expected dotted.key=value");
-      std::vector<std::string> path;
-      std::stringstream keys(set.substr(0, eq));
-      for (std::string key; std::getline(keys, key, '.');) {
-        if (key.empty()) throw ConfigError("--set '" + set + "': empty key in the dotted path");
-        path.push_back(key);
-      }
-      YAML::Node value;
-      try {
-        value = YAML::Load(set.substr(eq + 1));
-      } catch (const YAML::Exception& e) {
-        throw ConfigError("--set '" + set + "': the value is not valid YAML: " + e.what());
-      }
-      set_path(root, path, 0, value);
-    }
-    return ConfigNode(root, "<command line>", "");
-  }
-
-  static void set_path(YAML::Node node, const std::vector<std::string>& path, std::size_t i,
-                       const YAML::Node& value) {
-    if (i + 1 == path.size()) {
-      node[path[i]] = value;
-      return;
-    }
-    if (!node[path[i]] || !node[path[i]].IsMap()) node[path[i]] = YAML::Node(YAML::NodeType::Map);
-    set_path(node[path[i]], path, i + 1, value);
-  }
+  ConfigNode node() const { return ConfigNode::from_settings(sets); }
 };
 
 ConfigNode load_with_overrides(const std::string& file, const Overrides& overrides) {

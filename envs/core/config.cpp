@@ -24,7 +24,39 @@ YAML::Node merge_nodes(const YAML::Node& base, const YAML::Node& over) {
   return out;
 }
 
+void set_path(YAML::Node node, const std::vector<std::string>& path, std::size_t i, const YAML::Node& value) {
+  if (i + 1 == path.size()) {
+    node[path[i]] = value;
+    return;
+  }
+  if (!node[path[i]] || !node[path[i]].IsMap()) node[path[i]] = YAML::Node(YAML::NodeType::Map);
+  set_path(node[path[i]], path, i + 1, value);
+}
+
 }  // namespace
+
+ConfigNode ConfigNode::from_settings(const std::vector<std::string>& settings, const std::string& source) {
+  YAML::Node root(YAML::NodeType::Map);
+  for (const std::string& setting : settings) {
+    const auto eq = setting.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw ConfigError(source + ": '" + setting + "': expected dotted.key=value");
+    std::vector<std::string> path;
+    std::stringstream keys(setting.substr(0, eq));
+    for (std::string key; std::getline(keys, key, '.');) {
+      if (key.empty()) throw ConfigError(source + ": '" + setting + "': empty key in the dotted path");
+      path.push_back(key);
+    }
+    YAML::Node value;
+    try {
+      value = YAML::Load(setting.substr(eq + 1));
+    } catch (const YAML::Exception& e) {
+      throw ConfigError(source + ": '" + setting + "': the value is not valid YAML: " + e.msg);
+    }
+    set_path(root, path, 0, value);
+  }
+  return ConfigNode(root, source, "");
+}
 
 ConfigNode::ConfigNode(YAML::Node node, std::string source, std::string path)
     : node_(std::move(node)), source_(std::move(source)), path_(std::move(path)) {}

@@ -21,6 +21,10 @@ class ConfigNode {
   // Parses a YAML file; syntax errors become ConfigError with file and line.
   static ConfigNode load_file(const std::string& file);
   static ConfigNode parse(const std::string& text, const std::string& source);
+  // Command-line settings {"a.b=1", "a.c=x"} as the mapping a: {b: 1, c: x};
+  // each value is parsed as YAML.
+  static ConfigNode from_settings(const std::vector<std::string>& settings,
+                                  const std::string& source = "<command line>");
   // Deep-merges `overrides` (a mapping) onto a copy of this mapping.
   ConfigNode merged(const ConfigNode& overrides) const;
 

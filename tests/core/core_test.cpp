@@ -121,3 +121,13 @@ TEST_CASE("registry: every game loads its built-in config and rejects bad input"
     REQUIRE_THROWS_AS(s->encode(info.min_players), Error);
   }
 }
+
+TEST_CASE("config: command-line settings become a nested mapping") {
+  const ConfigNode set = ConfigNode::from_settings({"a.b=1", "a.c=[1, 2]", "d=text"});
+  REQUIRE(set.child("a").get_int("b") == 1);
+  REQUIRE(set.child("a").get_int_list("c") == std::vector<int>{1, 2});
+  REQUIRE(set.get_string("d") == "text");
+  REQUIRE_THROWS_WITH(ConfigNode::from_settings({"novalue"}), Catch::Contains("key=value"));
+  REQUIRE_THROWS_WITH(ConfigNode::from_settings({"a..b=1"}), Catch::Contains("empty key"));
+  REQUIRE_THROWS_WITH(ConfigNode::from_settings({"a=[1"}), Catch::Contains("not valid YAML"));
+}

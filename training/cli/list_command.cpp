@@ -3,6 +3,8 @@
 #include <iomanip>
 #include <iostream>
 
+#include <yaml-cpp/yaml.h>
+
 #include "envs/core/game.h"
 #include "training/cli/commands.h"
 
@@ -52,48 +54,9 @@ void add_list_command(CLI::App& app) {
   cmd->callback([as_json] { list_games(*as_json); });
 }
 
-namespace {
-
-// A tree of --set keys, so that a.b=1 and a.c=2 share one `a:` mapping.
-struct SettingTree {
-  std::vector<std::pair<std::string, SettingTree>> children;
-  std::string value;
-  SettingTree& child(const std::string& key) {
-    for (auto& c : children)
-      if (c.first == key) return c.second;
-    children.emplace_back(key, SettingTree{});
-    return children.back().second;
-  }
-  void emit(std::string& out, const std::string& indent) const {
-    for (const auto& c : children) {
-      if (c.second.children.empty()) out += indent + c.first + ": " + c.second.value + "\n";
-      else {
-        out += indent + c.first + ":\n";
-        c.second.emit(out, indent + "  ");
-      }
-    }
-  }
-};
-
-}  // namespace
-
 std::string overrides_yaml(const std::vector<std::string>& settings) {
-  SettingTree root;
-  for (const auto& s : settings) {
-    const auto eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) throw Error("--set expects key=value, got '" + s + "'");
-    SettingTree* node = &root;
-    std::string key = s.substr(0, eq);
-    std::size_t dot;
-    while ((dot = key.find('.')) != std::string::npos) {
-      node = &node->child(key.substr(0, dot));
-      key = key.substr(dot + 1);
-    }
-    node->child(key).value = s.substr(eq + 1);
-  }
-  std::string out;
-  root.emit(out, "");
-  return out;
+  if (settings.empty()) return "";
+  return YAML::Dump(ConfigNode::from_settings(settings).yaml());
 }
 
 }  // namespace rocketgym::cli
