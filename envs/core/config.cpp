@@ -86,9 +86,7 @@ ConfigNode ConfigNode::merged(const ConfigNode& overrides) const {
   return ConfigNode(merge_nodes(node_, overrides.node_), source_ + " (with overrides)", path_);
 }
 
-bool ConfigNode::has(const std::string& key) const {
-  return is_map() && node_[key] && !node_[key].IsNull();
-}
+bool ConfigNode::has(const std::string& key) const { return is_map() && node_[key] && !node_[key].IsNull(); }
 
 std::string ConfigNode::child_path(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
@@ -122,8 +120,8 @@ void ConfigNode::expect_keys(const std::vector<std::string>& allowed) const {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
       const YAML::Mark mark = kv.first.Mark().line >= 0 ? kv.first.Mark() : kv.second.Mark();
-      throw ConfigError(source_ + ":" + line_of(mark) + ": unknown key '" +
-                        child_path(key) + "' (allowed: " + list + ")");
+      throw ConfigError(source_ + ":" + line_of(mark) + ": unknown key '" + child_path(key) +
+                        "' (allowed: " + list + ")");
     }
   }
 }

@@ -37,10 +37,10 @@ class ConfigNode {
   void expect_keys(std::initializer_list<const char*> allowed) const;
   void expect_keys(const std::vector<std::string>& allowed) const;
 
-  ConfigNode child(const std::string& key) const;      // required mapping entry
+  ConfigNode child(const std::string& key) const;  // required mapping entry
   ConfigNode child_or_empty(const std::string& key) const;
-  std::vector<ConfigNode> items() const;                // sequence elements
-  std::vector<std::string> keys() const;                // mapping keys in order
+  std::vector<ConfigNode> items() const;  // sequence elements
+  std::vector<std::string> keys() const;  // mapping keys in order
 
   // Typed getters: a missing required key or a value of the wrong type or out
   // of range is a ConfigError naming file, line and key.

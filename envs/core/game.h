@@ -33,9 +33,9 @@ struct GameInfo {
   std::string description;  // one line
   int min_players = 2;
   int max_players = 4;
-  int num_actions = 0;      // size of the action id space (the same for every player count)
-  int max_decisions = 0;    // upper bound on decisions in one game, truncation included
-  int version = 1;          // bumped when rules or encodings change
+  int num_actions = 0;    // size of the action id space (the same for every player count)
+  int max_decisions = 0;  // upper bound on decisions in one game, truncation included
+  int version = 1;        // bumped when rules or encodings change
 };
 
 class AnyState {
@@ -94,13 +94,13 @@ class AnyVectorEnv {
   virtual void heuristic_actions(Action* out) = 0;
 
   // Contiguous buffers, owned by the vector env, stable for its lifetime.
-  virtual float* observations() = 0;     // [N, obs_size]
-  virtual uint8_t* action_masks() = 0;   // [N, num_actions]
+  virtual float* observations() = 0;       // [N, obs_size]
+  virtual uint8_t* action_masks() = 0;     // [N, num_actions]
   virtual int32_t* current_players() = 0;  // [N]
-  virtual float* rewards() = 0;          // [N, P], non-zero only on the final step
-  virtual uint8_t* terminated() = 0;     // [N]
-  virtual uint8_t* truncated() = 0;      // [N]
-  virtual int32_t* episode_steps() = 0;  // [N], decisions in the current episode
+  virtual float* rewards() = 0;            // [N, P], non-zero only on the final step
+  virtual uint8_t* terminated() = 0;       // [N]
+  virtual uint8_t* truncated() = 0;        // [N]
+  virtual int32_t* episode_steps() = 0;    // [N], decisions in the current episode
   virtual std::unique_ptr<AnyState> state(int env) const = 0;
   virtual int num_threads() const = 0;
   virtual void set_num_threads(int n) = 0;

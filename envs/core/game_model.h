@@ -63,16 +63,20 @@ class StateModel final : public AnyState {
   std::string to_string() const override { return state_.to_string(); }
   std::string observation_string(int viewer) const override {
     check_viewer(viewer);
-    if constexpr (HasObservationString<State>::value) return state_.observation_string(viewer);
-    else return state_.to_string();
+    if constexpr (HasObservationString<State>::value)
+      return state_.observation_string(viewer);
+    else
+      return state_.to_string();
   }
   std::string action_to_string(Action a) const override {
     if (a < 0 || a >= num_actions()) return "<action " + std::to_string(a) + " out of range>";
     return state_.action_to_string(a);
   }
   bool is_public_action(Action a) const override {
-    if constexpr (HasIsPublicAction<State>::value) return state_.is_public_action(a);
-    else return true;
+    if constexpr (HasIsPublicAction<State>::value)
+      return state_.is_public_action(a);
+    else
+      return true;
   }
   std::string to_json() const override { return state_.to_json().dump(1); }
   std::vector<int> observation_shape() const override {
@@ -105,7 +109,8 @@ class StateModel final : public AnyState {
 template <class G>
 class VectorEnvModel final : public AnyVectorEnv {
  public:
-  VectorEnvModel(std::shared_ptr<const typename G::Config> config, int n, int players, uint64_t seed, int threads)
+  VectorEnvModel(std::shared_ptr<const typename G::Config> config, int n, int players, uint64_t seed,
+                 int threads)
       : env_(std::move(config), n, players, seed, threads) {}
   int num_envs() const override { return env_.num_envs(); }
   int num_players() const override { return env_.num_players(); }
@@ -170,7 +175,8 @@ class GameModel final : public AnyGame {
       throw SerializationError(std::string("state document describes an impossible position: ") + e.what());
     }
   }
-  std::unique_ptr<AnyVectorEnv> new_vector_env(int n, int players, uint64_t seed, int threads) const override {
+  std::unique_ptr<AnyVectorEnv> new_vector_env(int n, int players, uint64_t seed,
+                                               int threads) const override {
     check_players(players);
     return std::make_unique<VectorEnvModel<G>>(config_, n, players, seed, threads);
   }

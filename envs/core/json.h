@@ -4,7 +4,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 #include "envs/core/errors.h"
@@ -29,9 +28,8 @@ T json_get(const Json& j, const char* key) {
 inline int json_get_int(const Json& j, const char* key, int lo, int hi) {
   const int v = json_get<int>(j, key);
   if (v < lo || v > hi)
-    throw SerializationError(std::string("state document: field '") + key + "' = " +
-                             std::to_string(v) + " out of range [" + std::to_string(lo) + ", " +
-                             std::to_string(hi) + "]");
+    throw SerializationError(std::string("state document: field '") + key + "' = " + std::to_string(v) +
+                             " out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return v;
 }
 

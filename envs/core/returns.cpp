@@ -16,9 +16,12 @@ RewardMode parse_reward_mode(const ConfigNode& root) {
 
 const char* reward_mode_name(RewardMode mode) {
   switch (mode) {
-    case RewardMode::kWin: return "win";
-    case RewardMode::kScore: return "score";
-    default: return "rank";
+    case RewardMode::kWin:
+      return "win";
+    case RewardMode::kScore:
+      return "score";
+    default:
+      return "rank";
   }
 }
 
@@ -37,9 +40,12 @@ void compute_returns(RewardMode mode, int n, const double* standing, const doubl
     const double best = *std::max_element(standing, standing + n);
     const int winners = static_cast<int>(std::count(standing, standing + n, best));
     for (int i = 0; i < n; ++i) {
-      if (winners == n) out[i] = 0.0f;
-      else if (standing[i] == best) out[i] = 1.0f / static_cast<float>(winners);
-      else out[i] = -1.0f / static_cast<float>(n - winners);
+      if (winners == n)
+        out[i] = 0.0f;
+      else if (standing[i] == best)
+        out[i] = 1.0f / static_cast<float>(winners);
+      else
+        out[i] = -1.0f / static_cast<float>(n - winners);
     }
   } else {
     double mean = 0.0;

@@ -61,9 +61,7 @@ class Rng {
   }
 
   // Uniform integer in [lo, hi], inclusive.
-  int uniform_int(int lo, int hi) {
-    return lo + static_cast<int>(below(static_cast<uint32_t>(hi - lo + 1)));
-  }
+  int uniform_int(int lo, int hi) { return lo + static_cast<int>(below(static_cast<uint32_t>(hi - lo + 1))); }
 
   // Uniform double in [0, 1).
   double uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }

@@ -78,7 +78,8 @@ class VectorEnv {
       const uint8_t* mask = &mask_[static_cast<std::size_t>(i) * actions_];
       int count = 0;
       for (int a = 0; a < actions_; ++a) count += mask[a];
-      int pick = static_cast<int>(action_rng_[static_cast<std::size_t>(i)].below(static_cast<uint32_t>(count)));
+      int pick =
+          static_cast<int>(action_rng_[static_cast<std::size_t>(i)].below(static_cast<uint32_t>(count)));
       for (int a = 0; a < actions_; ++a)
         if (mask[a] && pick-- == 0) out[i] = a;
     }
@@ -87,7 +88,8 @@ class VectorEnv {
   void heuristic_actions(Action* out) {
 #pragma omp parallel for schedule(static) num_threads(threads_)
     for (int i = 0; i < n_; ++i)
-      out[i] = G::heuristic_action(states_[static_cast<std::size_t>(i)], action_rng_[static_cast<std::size_t>(i)]);
+      out[i] =
+          G::heuristic_action(states_[static_cast<std::size_t>(i)], action_rng_[static_cast<std::size_t>(i)]);
   }
 
   int num_envs() const { return n_; }
@@ -113,14 +115,16 @@ class VectorEnv {
     for (int i = 0; i < n_; ++i) {
       const Action a = actions[i];
       illegal_[static_cast<std::size_t>(i)] =
-          a < 0 || a >= actions_ || !mask_[static_cast<std::size_t>(i) * actions_ + static_cast<std::size_t>(a)];
+          a < 0 || a >= actions_ ||
+          !mask_[static_cast<std::size_t>(i) * actions_ + static_cast<std::size_t>(a)];
     }
     for (int i = 0; i < n_; ++i) {
       if (!illegal_[static_cast<std::size_t>(i)]) continue;
       const State& s = states_[static_cast<std::size_t>(i)];
       const Action a = actions[i];
-      const std::string what = (a < 0 || a >= actions_) ? "out of range [0, " + std::to_string(actions_ - 1) + "]"
-                                                         : "'" + s.action_to_string(a) + "' is not legal";
+      const std::string what = (a < 0 || a >= actions_)
+                                   ? "out of range [0, " + std::to_string(actions_ - 1) + "]"
+                                   : "'" + s.action_to_string(a) + "' is not legal";
       throw IllegalAction("env " + std::to_string(i) + ": action " + std::to_string(a) + " " + what +
                           "; no env was stepped");
     }

@@ -10,8 +10,8 @@ constexpr char kColourLetters[kColours] = {'R', 'Y', 'G', 'B', 'K'};
 constexpr const char* kSizeNames[kSizes] = {"small", "medium", "large"};
 constexpr char kSizeLetters[kSizes] = {'S', 'M', 'L'};
 constexpr const char* kSizeFaceNames[6] = {"S", "M", "L", "S/M", "S/L", "M/L"};
-constexpr const char* kSpaceNames[kSpaces] = {"top-left", "top",    "top-right",   "left",  "Factory",
-                                              "right",    "bottom-left", "bottom", "bottom-right"};
+constexpr const char* kSpaceNames[kSpaces] = {
+    "top-left", "top", "top-right", "left", "Factory", "right", "bottom-left", "bottom", "bottom-right"};
 constexpr const char* kDirectionNames[kDirections] = {"north", "east", "south", "west"};
 constexpr int kPadsClockwise[kMaxPlayers] = {0, 2, 8, 6};
 
@@ -35,22 +35,29 @@ Json pieces_to_json(const std::array<uint8_t, kPieceTypes>& counts) {
 }
 
 std::array<uint8_t, kPieceTypes> pieces_from_json(const Json& list, const char* where) {
-  if (!list.is_array()) throw SerializationError(std::string("state document: '") + where + "' must be a list");
+  if (!list.is_array())
+    throw SerializationError(std::string("state document: '") + where + "' must be a list");
   std::array<uint8_t, kPieceTypes> counts{};
   for (const auto& item : list) {
-    if (!item.is_string()) throw SerializationError(std::string("state document: '") + where + "' holds a non-string");
+    if (!item.is_string())
+      throw SerializationError(std::string("state document: '") + where + "' holds a non-string");
     const int t = parse_piece_code(item.get<std::string>());
-    if (++counts[t] > kCopies) throw SerializationError("state document: too many " + piece_name(t) + " pieces");
+    if (++counts[t] > kCopies)
+      throw SerializationError("state document: too many " + piece_name(t) + " pieces");
   }
   return counts;
 }
 
 const char* phase_name(Phase p) {
   switch (p) {
-    case Phase::kSetup: return "setup";
-    case Phase::kNewPart: return "new_part";
-    case Phase::kMoves: return "moves";
-    default: return "game_over";
+    case Phase::kSetup:
+      return "setup";
+    case Phase::kNewPart:
+      return "new_part";
+    case Phase::kMoves:
+      return "moves";
+    default:
+      return "game_over";
   }
 }
 
@@ -80,10 +87,14 @@ Config load_config(const ConfigNode& root) {
 
 bool Roll::allows_size(int size) const {
   switch (size_face) {
-    case kSmallOrMedium: return size == kSmall || size == kMedium;
-    case kSmallOrLarge: return size == kSmall || size == kLarge;
-    case kMediumOrLarge: return size == kMedium || size == kLarge;
-    default: return size == size_face;
+    case kSmallOrMedium:
+      return size == kSmall || size == kMedium;
+    case kSmallOrLarge:
+      return size == kSmall || size == kLarge;
+    case kMediumOrLarge:
+      return size == kMedium || size == kLarge;
+    default:
+      return size == size_face;
   }
 }
 
@@ -131,9 +142,7 @@ bool State::shortage() const {
 }
 
 // Ruling 5: steal only pieces of a size the Bank cannot supply.
-bool State::may_steal(int type) const {
-  return roll_.allows(type) && !size_available(size_of(type));
-}
+bool State::may_steal(int type) const { return roll_.allows(type) && !size_available(size_of(type)); }
 
 bool State::is_legal_setup(Action a) const { return a >= kSetupBase && a < kSetupBase + kSizes; }
 
@@ -158,15 +167,20 @@ bool State::is_legal_move(Action a) const {
   const int direction = x % kDirections, type = (x / kDirections) % kPieceTypes;
   const int space = x / kDirections / kPieceTypes;
   const int owner = owner_of(space);
-  return (owner < 0 || owner == current_) && board_.spaces[space][type] > 0 && neighbour(space, direction) >= 0;
+  return (owner < 0 || owner == current_) && board_.spaces[space][type] > 0 &&
+         neighbour(space, direction) >= 0;
 }
 
 bool State::is_legal(Action a) const {
   switch (phase_) {
-    case Phase::kSetup: return is_legal_setup(a);
-    case Phase::kNewPart: return is_legal_new_part(a);
-    case Phase::kMoves: return is_legal_move(a);
-    default: return false;
+    case Phase::kSetup:
+      return is_legal_setup(a);
+    case Phase::kNewPart:
+      return is_legal_new_part(a);
+    case Phase::kMoves:
+      return is_legal_move(a);
+    default:
+      return false;
   }
 }
 
@@ -367,8 +381,10 @@ std::string State::to_string() const {
   } else {
     out << "Player " << current_ << " rolled " << kSizeFaceNames[roll_.size_face] << ", "
         << (roll_.colour_face == kAtom ? "atom" : kColourNames[roll_.colour_face]);
-    if (phase_ == Phase::kNewPart) out << (shortage() ? " — parts shortage!" : "") << "; adds a new part.\n";
-    else out << "; " << moves_left_ << " moves left.\n";
+    if (phase_ == Phase::kNewPart)
+      out << (shortage() ? " — parts shortage!" : "") << "; adds a new part.\n";
+    else
+      out << "; " << moves_left_ << " moves left.\n";
   }
   return out.str();
 }
@@ -422,7 +438,8 @@ State State::from_json(const Json& doc, const Config& config) {
   s.current_ = json_get_int(doc, "current_player", 0, s.num_players_ - 1);
   s.turn_ = json_get_int(doc, "turn", 0, kMaxTurnsLimit);
   const Json dice = json_get<Json>(doc, "dice");
-  s.roll_.size_face = static_cast<uint8_t>(index_of(kSizeFaceNames, json_get<std::string>(dice, "size"), "dice.size"));
+  s.roll_.size_face =
+      static_cast<uint8_t>(index_of(kSizeFaceNames, json_get<std::string>(dice, "size"), "dice.size"));
   const std::string colour = json_get<std::string>(dice, "colour");
   s.roll_.colour_face =
       static_cast<uint8_t>(colour == "atom" ? kAtom : index_of(kColourNames, colour, "dice.colour"));
@@ -435,7 +452,8 @@ State State::from_json(const Json& doc, const Config& config) {
     s.setup_choice_[p] = static_cast<int8_t>(
         choices[p].is_null() ? -1 : index_of(kSizeNames, choices[p].get<std::string>(), "setup_choices"));
   const Json spaces = json_get<Json>(doc, "board");
-  for (int sp = 0; sp < kSpaces; ++sp) s.board_.spaces[sp] = pieces_from_json(json_get<Json>(spaces, kSpaceNames[sp]), kSpaceNames[sp]);
+  for (int sp = 0; sp < kSpaces; ++sp)
+    s.board_.spaces[sp] = pieces_from_json(json_get<Json>(spaces, kSpaceNames[sp]), kSpaceNames[sp]);
   s.board_.bank = pieces_from_json(json_get<Json>(doc, "bank"), "bank");
   s.winner_ = json_get_int(doc, "winner", -1, s.num_players_ - 1);
   s.truncated_ = json_get<bool>(doc, "truncated");
@@ -448,17 +466,20 @@ void State::check_invariants() const {
   for (int t = 0; t < kPieceTypes; ++t) {
     int total = board_.bank[t];
     for (int s = 0; s < kSpaces; ++s) total += board_.spaces[s][t];
-    if (total != kCopies) fail("there must be exactly two " + piece_name(t) + " pieces, found " + std::to_string(total));
+    if (total != kCopies)
+      fail("there must be exactly two " + piece_name(t) + " pieces, found " + std::to_string(total));
   }
   if (current_ < 0 || current_ >= num_players_) fail("current player out of range");
-  if (phase_ == Phase::kMoves && (moves_left_ < 1 || moves_left_ > roll_.moves())) fail("moves left out of range");
+  if (phase_ == Phase::kMoves && (moves_left_ < 1 || moves_left_ > roll_.moves()))
+    fail("moves left out of range");
   if (phase_ == Phase::kSetup) {
     for (int p = 0; p < num_players_; ++p)
       if ((setup_choice_[p] >= 0) != (p < current_)) fail("setup choices must be made in seat order");
     for (int s = 0; s < kSpaces; ++s)
       if (board_.pieces_on(s) > 0) fail("no piece is on the board before the setup reveal");
   }
-  if (phase_ == Phase::kGameOver && (winner_ >= 0) == truncated_) fail("a finished game has a winner or is truncated");
+  if (phase_ == Phase::kGameOver && (winner_ >= 0) == truncated_)
+    fail("a finished game has a winner or is truncated");
   if (phase_ != Phase::kGameOver && winner_ >= 0) fail("a winner exists but the game goes on");
   if (phase_ != Phase::kGameOver)
     for (int p = 0; p < num_players_; ++p)

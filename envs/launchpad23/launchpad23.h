@@ -43,10 +43,10 @@ constexpr int kSetupBase = 0;
 constexpr int kTakeBase = 3;
 constexpr int kReroll = 18;
 constexpr int kStealBase = 19;
-constexpr int kMoveBase = kStealBase + kSpaces * kPieceTypes;           // 154
+constexpr int kMoveBase = kStealBase + kSpaces * kPieceTypes;                         // 154
 constexpr int kTotalSystemFailure = kMoveBase + kSpaces * kPieceTypes * kDirections;  // 694
-constexpr int kEndTurn = kTotalSystemFailure + 1;                      // 695
-constexpr int kNumActions = kEndTurn + 1;                              // 696
+constexpr int kEndTurn = kTotalSystemFailure + 1;                                     // 695
+constexpr int kNumActions = kEndTurn + 1;                                             // 696
 constexpr int kMaxTurnsLimit = 1000;
 // Setup, then per turn at most: part choice, re-roll, steal, 4 moves, end.
 constexpr int kMaxDecisions = kMaxPlayers + kMaxTurnsLimit * 8;

@@ -6,8 +6,8 @@
 namespace rocketgym::launchpad23 {
 namespace {
 
-constexpr int kFromBank = 3;           // a Bank piece needs a lucky roll, then moves
-constexpr int kFromOtherPad = 4;       // only a steal can free it
+constexpr int kFromBank = 3;      // a Bank piece needs a lucky roll, then moves
+constexpr int kFromOtherPad = 4;  // only a steal can free it
 constexpr double kOpponentWeight = 0.4;
 
 int manhattan(int a, int b) { return std::abs(a / 3 - b / 3) + std::abs(a % 3 - b % 3); }
@@ -67,8 +67,10 @@ int rocket_distance(const State& state, const Board& board, int seat) {
     int cost = board.pieces_on(pad);  // every piece leaves unless it is a wanted one
     for (int colour = 0; colour < kColours; ++colour) {
       const int type = piece_type(colour, size);
-      if (on_pad[type] > 0) --cost;
-      else cost += nearest(state, board, type, pad);
+      if (on_pad[type] > 0)
+        --cost;
+      else
+        cost += nearest(state, board, type, pad);
     }
     best = std::min(best, cost);
   }

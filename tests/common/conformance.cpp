@@ -1,7 +1,6 @@
 #include "tests/common/conformance.h"
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <memory>
 #include <numeric>
@@ -101,7 +100,8 @@ struct Playout {
   std::string final_json;
 };
 
-Playout play_random(const AnyGame& game, int players, uint64_t seed, const ConformanceOptions& opt, bool deep) {
+Playout play_random(const AnyGame& game, int players, uint64_t seed, const ConformanceOptions& opt,
+                    bool deep) {
   Rng rng(derive_seed(seed, 99));   // picks the playout's actions
   Rng check(derive_seed(seed, 7));  // drives the checks, so deep and plain playouts match
   auto s = game.new_state(players, seed);
@@ -109,7 +109,8 @@ Playout play_random(const AnyGame& game, int players, uint64_t seed, const Confo
   const int limit = game.info().max_decisions;
   while (!s->is_terminal()) {
     INFO(game.info().id << " players " << players << " seed " << seed << " move " << out.actions.size()
-                        << "\n" << s->to_string());
+                        << "\n"
+                        << s->to_string());
     REQUIRE(static_cast<int>(out.actions.size()) < limit);
     const int p = s->current_player();
     REQUIRE(p >= 0);

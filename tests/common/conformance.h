@@ -13,7 +13,7 @@ struct ConformanceOptions {
   int deep_games = 20;       // of which this many also get the full checks below
   int deep_check_every = 3;  // full checks (round trips, no-leak, all actions) every k-th decision
   uint64_t seed = 20261121;
-  std::string overrides;     // YAML merged onto the game's config
+  std::string overrides;  // YAML merged onto the game's config
 };
 
 // Runs every check; fails the current Catch2 test case with a message naming

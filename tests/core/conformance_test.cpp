@@ -1,13 +1,13 @@
 // Every registered game, every player count: the generic conformance suite.
 // ROCKETGYM_CONFORMANCE_GAME=<id> limits the run to one game;
 // ROCKETGYM_CONFORMANCE_GAMES=<n> sets the number of playouts per count.
-#include <catch2/catch.hpp>
+#include "tests/common/conformance.h"
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <string>
 
 #include "envs/core/game.h"
-#include "tests/common/conformance.h"
 
 using namespace rocketgym;
 

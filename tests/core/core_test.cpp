@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -112,7 +111,8 @@ TEST_CASE("registry: every game loads its built-in config and rejects bad input"
     REQUIRE(info.max_decisions > 0);
     REQUIRE_THROWS_AS(game->new_state(info.min_players - 1, 1), Error);
     REQUIRE_THROWS_AS(game->new_state(info.max_players + 1, 1), Error);
-    REQUIRE_THROWS_WITH(load_game(id, "", "no_such_key_anywhere: 1\n"), Catch::Contains("no_such_key_anywhere"));
+    REQUIRE_THROWS_WITH(load_game(id, "", "no_such_key_anywhere: 1\n"),
+                        Catch::Contains("no_such_key_anywhere"));
     REQUIRE_THROWS_AS(game->state_from_json("{not json"), SerializationError);
     REQUIRE_THROWS_AS(game->state_from_json("{}"), SerializationError);
     REQUIRE_THROWS_AS(game->state_from_json("[1, 2]"), SerializationError);

@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "envs/core/vector_env.h"
 
+#include <catch2/catch.hpp>
 #include <cstring>
 #include <vector>
 
 #include "envs/core/game.h"
-#include "envs/core/vector_env.h"
 
 using namespace rocketgym;
 

@@ -1,6 +1,5 @@
 // Launchpad 23: one test per rule of the rulebook and per ruling.
 #include <catch2/catch.hpp>
-
 #include <vector>
 
 #include "envs/core/game.h"
@@ -12,12 +11,15 @@ using namespace rocketgym::launchpad23;
 namespace {
 
 const Config& config() {
-  static const Config c = load_config(ConfigNode::parse(builtin_game_config("launchpad23"), "launchpad23.yaml"));
+  static const Config c =
+      load_config(ConfigNode::parse(builtin_game_config("launchpad23"), "launchpad23.yaml"));
   return c;
 }
 
 int take(int colour, int size) { return kTakeBase + piece_type(colour, size); }
-int steal(int space, int colour, int size) { return kStealBase + space * kPieceTypes + piece_type(colour, size); }
+int steal(int space, int colour, int size) {
+  return kStealBase + space * kPieceTypes + piece_type(colour, size);
+}
 int move(int space, int colour, int size, int direction) {
   return kMoveBase + (space * kPieceTypes + piece_type(colour, size)) * kDirections + direction;
 }
@@ -172,7 +174,8 @@ TEST_CASE("parts shortage: after the re-roll the second roll must be used, steal
   REQUIRE(s.moves_left() == s.roll().moves());  // moves come from the roll finally used
 }
 
-TEST_CASE("parts shortage: a two-size face with one size gone offers take, steal of the missing size, or re-roll") {
+TEST_CASE(
+    "parts shortage: a two-size face with one size gone offers take, steal of the missing size, or re-roll") {
   State s = position(2, "new_part", "S/M", "red");
   put(s, 3, kRed, kSmall, 2);  // small red is gone from the Bank, medium red is there
   put(s, 1, kRed, kMedium);    // one medium red on the board: not stealable, the Bank has one
@@ -184,11 +187,11 @@ TEST_CASE("parts shortage: a two-size face with one size gone offers take, steal
 
 TEST_CASE("moves: one space orthogonally, any piece of a tower, never from another player's pad") {
   State s = position(3, "moves", "S", "red", 2);
-  put(s, 3, kBlue, kLarge);   // a storage depot tower of three
+  put(s, 3, kBlue, kLarge);  // a storage depot tower of three
   put(s, 3, kRed, kSmall);
   put(s, 3, kGreen, kMedium);
-  put(s, 2, kBlack, kSmall);  // pad of player 1
-  put(s, 6, kYellow, kSmall); // unowned corner with 3 players: storage
+  put(s, 2, kBlack, kSmall);   // pad of player 1
+  put(s, 6, kYellow, kSmall);  // unowned corner with 3 players: storage
   const auto options = legal(s);
   REQUIRE(contains(options, move(3, kBlue, kLarge, kNorth)));  // the bottom of the tower moves too
   REQUIRE(contains(options, move(3, kBlue, kLarge, kEast)));   // into the Factory
@@ -315,8 +318,7 @@ TEST_CASE("a steal that leaves a finished rocket on a pad wins for that pad's ow
 }
 
 TEST_CASE("ruling 9: the turn limit ends the game as a truncated draw") {
-  const Config short_game =
-      load_config(ConfigNode::parse("max_turns: 3\n", "short.yaml"));
+  const Config short_game = load_config(ConfigNode::parse("max_turns: 3\n", "short.yaml"));
   State s(short_game, 2, 5);
   s.apply(kSetupBase);
   s.apply(kSetupBase);
@@ -381,8 +383,10 @@ TEST_CASE("state documents: hand-written positions load; bad ones are clear erro
 TEST_CASE("config: bad values and unknown keys name the key") {
   REQUIRE_THROWS_WITH(load_config(ConfigNode::parse("max_turns: 0\n", "c.yaml")),
                       Catch::Contains("c.yaml:1") && Catch::Contains("max_turns"));
-  REQUIRE_THROWS_WITH(load_config(ConfigNode::parse("max_turn: 10\n", "c.yaml")), Catch::Contains("max_turn"));
-  REQUIRE_THROWS_WITH(load_config(ConfigNode::parse("reward: points\n", "c.yaml")), Catch::Contains("reward"));
+  REQUIRE_THROWS_WITH(load_config(ConfigNode::parse("max_turn: 10\n", "c.yaml")),
+                      Catch::Contains("max_turn"));
+  REQUIRE_THROWS_WITH(load_config(ConfigNode::parse("reward: points\n", "c.yaml")),
+                      Catch::Contains("reward"));
 }
 
 TEST_CASE("the heuristic bot clearly beats random play") {
@@ -393,8 +397,9 @@ TEST_CASE("the heuristic bot clearly beats random play") {
     State s(config(), 2, derive_seed(77, static_cast<uint64_t>(g)));
     while (!s.is_terminal()) {
       const auto options = legal(s);
-      const Action a = s.current_player() == bot_seat ? heuristic_action(s, rng)
-                                                       : options[rng.below(static_cast<uint32_t>(options.size()))];
+      const Action a = s.current_player() == bot_seat
+                           ? heuristic_action(s, rng)
+                           : options[rng.below(static_cast<uint32_t>(options.size()))];
       s.apply(a);
     }
     wins += s.winner() == bot_seat;

@@ -1,10 +1,9 @@
 // `rocketgym bench`: random-play throughput of a game, measured on the
 // concrete types (no virtual call per step), as a user's loop would run.
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "envs/core/game_model.h"
@@ -76,8 +75,11 @@ void bench(const BenchOptions& opt) {
   auto any = load_game(opt.game, opt.config_file, overrides_yaml(opt.settings));
   any->check_players(opt.players);
   if (opt.steps < 1 || opt.envs < 1) throw Error("--steps and --envs must be positive");
-  nlohmann::json result = {{"game", opt.game}, {"players", opt.players}, {"steps", opt.steps},
-                           {"envs", opt.envs}, {"hardware_threads", std::thread::hardware_concurrency()}};
+  nlohmann::json result = {{"game", opt.game},
+                           {"players", opt.players},
+                           {"steps", opt.steps},
+                           {"envs", opt.envs},
+                           {"hardware_threads", std::thread::hardware_concurrency()}};
   visit_game(opt.game, [&](auto game) {
     using G = decltype(game);
     const auto config = dynamic_cast<const GameModel<G>&>(*any).config();
@@ -91,7 +93,8 @@ void bench(const BenchOptions& opt) {
     std::cout << result.dump(2) << "\n";
     return;
   }
-  std::cout << opt.game << ", " << opt.players << " players, random legal actions, " << opt.steps << " steps\n";
+  std::cout << opt.game << ", " << opt.players << " players, random legal actions, " << opt.steps
+            << " steps\n";
   auto row = [&](const char* label, const char* key) {
     std::cout << "  " << std::left << std::setw(44) << label << std::right << std::setw(14) << std::fixed
               << std::setprecision(0) << result[key].get<double>() << " steps/s\n";

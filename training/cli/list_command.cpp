@@ -1,9 +1,8 @@
-#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include <iomanip>
 #include <iostream>
-
-#include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include "envs/core/game.h"
 #include "training/cli/commands.h"
@@ -21,7 +20,8 @@ void list_games(bool as_json) {
   nlohmann::json doc = nlohmann::json::array();
   if (!as_json)
     std::cout << std::left << std::setw(14) << "id" << std::setw(18) << "name" << std::setw(9) << "players"
-              << std::setw(9) << "actions" << "observation (per player count)\n";
+              << std::setw(9) << "actions"
+              << "observation (per player count)\n";
   for (const auto& id : Registry::instance().ids()) {
     auto game = load_game(id);
     const GameInfo& info = game->info();
@@ -33,9 +33,13 @@ void list_games(bool as_json) {
       shape_text += (shape_text.empty() ? "" : ", ") + std::to_string(n) + "p " + shape_string(shape);
     }
     if (as_json) {
-      doc.push_back({{"id", info.id}, {"name", info.name}, {"description", info.description},
-                     {"min_players", info.min_players}, {"max_players", info.max_players},
-                     {"num_actions", info.num_actions}, {"observation_shapes", shapes}});
+      doc.push_back({{"id", info.id},
+                     {"name", info.name},
+                     {"description", info.description},
+                     {"min_players", info.min_players},
+                     {"max_players", info.max_players},
+                     {"num_actions", info.num_actions},
+                     {"observation_shapes", shapes}});
     } else {
       std::cout << std::setw(14) << info.id << std::setw(18) << info.name << std::setw(9)
                 << (std::to_string(info.min_players) + "-" + std::to_string(info.max_players)) << std::setw(9)

@@ -1,7 +1,6 @@
 // rocketgym: the command line. Subcommands: list, play, bench (and train,
 // arena when the LibTorch training library is built).
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 
 #include "training/cli/commands.h"

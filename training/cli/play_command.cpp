@@ -29,7 +29,8 @@ std::vector<std::string> split_seats(const std::string& text, int players) {
     while (static_cast<int>(seats.size()) < players) seats.push_back("heuristic");
   }
   if (static_cast<int>(seats.size()) != players)
-    throw Error("--seats lists " + std::to_string(seats.size()) + " seats for " + std::to_string(players) + " players");
+    throw Error("--seats lists " + std::to_string(seats.size()) + " seats for " + std::to_string(players) +
+                " players");
   for (const auto& s : seats)
     if (s != "human" && s != "random" && s != "heuristic")
       throw Error("unknown seat kind '" + s + "' (human, random, heuristic)");
@@ -41,7 +42,8 @@ int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal)
   for (std::size_t i = 0; i < legal.size(); ++i)
     std::cout << "  [" << i << "] " << state.action_to_string(legal[i]) << "\n";
   while (true) {
-    std::cout << "player " << seat << ", your choice (0-" << legal.size() - 1 << ", q to quit): " << std::flush;
+    std::cout << "player " << seat << ", your choice (0-" << legal.size() - 1
+              << ", q to quit): " << std::flush;
     std::string line;
     if (!std::getline(std::cin, line) || line == "q" || line == "quit") return -1;
     try {
@@ -82,8 +84,8 @@ void play(const PlayOptions& opt) {
       action = seats[p] == "random" ? legal[rng.below(static_cast<uint32_t>(legal.size()))]
                                     : state->heuristic_action(rng.next());
       const bool shown = humans == 0 || state->is_public_action(action);
-      std::cout << "player " << p << " (" << seats[p] << "): "
-                << (shown ? state->action_to_string(action) : "makes a secret choice") << "\n";
+      std::cout << "player " << p << " (" << seats[p]
+                << "): " << (shown ? state->action_to_string(action) : "makes a secret choice") << "\n";
     }
     state->apply(action);
   }
@@ -91,7 +93,8 @@ void play(const PlayOptions& opt) {
   const auto returns = state->returns();
   const auto scores = state->scores();
   for (int p = 0; p < opt.players; ++p)
-    std::cout << "player " << p << " (" << seats[p] << "): score " << scores[p] << ", return " << returns[p] << "\n";
+    std::cout << "player " << p << " (" << seats[p] << "): score " << scores[p] << ", return " << returns[p]
+              << "\n";
 }
 
 }  // namespace
@@ -101,8 +104,9 @@ void add_play_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("play", "Play a game in the terminal against bots");
   cmd->add_option("game", opt->game, "Game id (see `rocketgym list`)")->required();
   cmd->add_option("-p,--players", opt->players, "Number of players");
-  cmd->add_option("--seats", opt->seats, "Comma-separated seat kinds: human, random, heuristic "
-                                         "(default: human then heuristic bots)");
+  cmd->add_option("--seats", opt->seats,
+                  "Comma-separated seat kinds: human, random, heuristic "
+                  "(default: human then heuristic bots)");
   cmd->add_option("--seed", opt->seed, "Seed (0 = random)");
   cmd->add_option("--config", opt->config_file, "Game config YAML (default: configs/games/<game>.yaml)");
   cmd->add_option("--set", opt->settings, "Override a config key, e.g. --set max_turns=50");
