@@ -69,8 +69,9 @@ def plot_arena(report_file, out_file):
     names = [a["name"] for a in agents]
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5))
     rates = [a["win_rate"] for a in agents]
-    low = [a["win_rate"] - a["win_rate_low"] for a in agents]
-    high = [a["win_rate_high"] - a["win_rate"] for a in agents]
+    # Clamped: at 0 % or 100 % rounding can put the interval a hair inside the rate.
+    low = [max(0.0, a["win_rate"] - a["win_rate_low"]) for a in agents]
+    high = [max(0.0, a["win_rate_high"] - a["win_rate"]) for a in agents]
     left.bar(range(len(names)), rates, yerr=[low, high], capsize=4, color="tab:blue")
     for i, a in enumerate(agents):
         left.text(i, 0.02, "%+.0f Elo" % a["rating"], ha="center", color="white", fontsize=8)

@@ -111,6 +111,14 @@ TEST_CASE("analyze counts win rates, seat advantage and head to head", "[arena]"
   const std::string table = format_table(r);
   CHECK_THAT(table, Catch::Contains("75.0%"));
   CHECK_THAT(table, Catch::Contains("seat 0"));
+  // The pair's own interval: Wilson on 3 of 4.
+  const Interval ci = head_to_head_interval(r, 0, 1);
+  const Interval expected = wilson_interval(3.0, 4.0);
+  CHECK(ci.low == Approx(expected.low));
+  CHECK(ci.high == Approx(expected.high));
+  CHECK_THAT(table, Catch::Contains("A vs B: 75.0% ["));
+  const Json doc = report_to_json(r);
+  CHECK(doc["head_to_head_low"][0][1].get<double>() == Approx(expected.low));
 }
 
 TEST_CASE("a draw counts half a win for both", "[arena]") {

@@ -184,6 +184,11 @@ std::string pad(std::string s, std::size_t width) {
 
 }  // namespace
 
+Interval head_to_head_interval(const ArenaReport& r, std::size_t i, std::size_t j) {
+  const double n = r.head_to_head_count[i][j];
+  return wilson_interval(r.head_to_head[i][j] * n, n);
+}
+
 std::string format_table(const ArenaReport& r) {
   std::ostringstream out;
   std::size_t w = 6;
@@ -214,6 +219,15 @@ std::string format_table(const ArenaReport& r) {
     }
     out << "\n";
   }
+  out << "\npairs (row ahead of column, 95% interval)\n";
+  for (std::size_t i = 0; i < r.agents.size(); ++i)
+    for (std::size_t j = i + 1; j < r.agents.size(); ++j) {
+      const int n = r.head_to_head_count[i][j];
+      if (n == 0) continue;
+      const Interval ci = head_to_head_interval(r, i, j);
+      out << "  " << r.agents[i].name << " vs " << r.agents[j].name << ": " << percent(r.head_to_head[i][j])
+          << " [" << percent(ci.low) << ", " << percent(ci.high) << "] over " << n << "\n";
+    }
   out << "\nseat advantage (win rate of whoever sat there; fair share " << percent(1.0 / r.num_players)
       << ")\n";
   for (std::size_t s = 0; s < r.seats.size(); ++s) {
@@ -259,6 +273,18 @@ Json report_to_json(const ArenaReport& r) {
   doc["seats"] = seats;
   doc["head_to_head"] = r.head_to_head;
   doc["head_to_head_count"] = r.head_to_head_count;
+  Json low = Json::array(), high = Json::array();
+  for (std::size_t i = 0; i < r.agents.size(); ++i) {
+    low.push_back(Json::array());
+    high.push_back(Json::array());
+    for (std::size_t j = 0; j < r.agents.size(); ++j) {
+      const Interval ci = head_to_head_interval(r, i, j);
+      low.back().push_back(r.head_to_head_count[i][j] ? ci.low : 0.0);
+      high.back().push_back(r.head_to_head_count[i][j] ? ci.high : 0.0);
+    }
+  }
+  doc["head_to_head_low"] = low;
+  doc["head_to_head_high"] = high;
   return doc;
 }
 
@@ -273,12 +299,14 @@ void write_csv(const ArenaReport& r, const std::vector<GameRecord>& games, const
   }
   {
     std::ofstream out(folder + "/head_to_head.csv");
-    out << "agent,opponent,pairs,score\n";
+    out << "agent,opponent,pairs,score,score_low,score_high\n";
     for (std::size_t i = 0; i < r.agents.size(); ++i)
       for (std::size_t j = 0; j < r.agents.size(); ++j)
-        if (r.head_to_head_count[i][j])
+        if (r.head_to_head_count[i][j]) {
+          const Interval ci = head_to_head_interval(r, i, j);
           out << r.agents[i].name << "," << r.agents[j].name << "," << r.head_to_head_count[i][j] << ","
-              << r.head_to_head[i][j] << "\n";
+              << r.head_to_head[i][j] << "," << ci.low << "," << ci.high << "\n";
+        }
   }
   {
     std::ofstream out(folder + "/seats.csv");

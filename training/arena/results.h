@@ -71,6 +71,8 @@ struct ArenaReport {
 
 ArenaReport analyze(const std::vector<GameRecord>& games, const std::vector<std::string>& agent_names,
                     int num_players);
+// Wilson 95% interval of head_to_head[i][j] (ties counted as half a win).
+Interval head_to_head_interval(const ArenaReport& report, std::size_t i, std::size_t j);
 
 // One finishing order (best first, agent indices; an agent may appear more
 // than once) and its weight.
