@@ -27,6 +27,11 @@ struct Game {
   }
   static Config load_config(const ConfigNode& root) { return launchpad23::load_config(root); }
   static Action heuristic_action(const State& s, Rng& rng) { return launchpad23::heuristic_action(s, rng); }
+  // Training-only shaping (ppo.shaping): minus the moves the seat's pad still
+  // needs, the measure the heuristic bot plays by.
+  static float shaping_potential(const State& s, int seat) {
+    return -static_cast<float>(rocket_distance(s, s.board(), seat));
+  }
 };
 
 }  // namespace rocketgym::launchpad23

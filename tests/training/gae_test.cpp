@@ -129,3 +129,48 @@ TEST_CASE("the trajectory store grows past its initial capacity", "[gae]") {
   store.finish_episode(0, returns, 1.0f, 0.9f);
   CHECK(store.ready_slots().size() == 100);
 }
+
+TEST_CASE("potential-based shaping adds w * (phi(next) - phi(now)) per seat and telescopes", "[gae]") {
+  // gamma = lambda = 1 and zero values: the advantage of a decision is the sum
+  // of the seat's rewards from there on, i.e. its return plus
+  // w * (0 - phi(now)), whatever the potentials in between.
+  const int seats[5] = {0, 1, 0, 1, 0};
+  const float values[5] = {0, 0, 0, 0, 0};
+  const float potentials[5] = {-6.0f, -5.0f, -4.0f, -9.0f, -1.0f};
+  const float final_returns[2] = {1.0f, -1.0f};
+  float adv[5], ret[5];
+  gae_turn_based(seats, values, 5, final_returns, 2, 1.0f, 1.0f, adv, ret, potentials, 0.1f);
+  CHECK(adv[0] == Approx(1.0f + 0.6f));
+  CHECK(adv[2] == Approx(1.0f + 0.4f));
+  CHECK(adv[4] == Approx(1.0f + 0.1f));
+  CHECK(adv[1] == Approx(-1.0f + 0.5f));
+  CHECK(adv[3] == Approx(-1.0f + 0.9f));
+  // lambda = 0: each advantage is the one-step shaped reward (no terminal
+  // reward before the seat's last decision).
+  gae_turn_based(seats, values, 5, final_returns, 2, 1.0f, 0.0f, adv, ret, potentials, 0.1f);
+  CHECK(adv[0] == Approx(0.1f * (-4.0f + 6.0f)));
+  CHECK(adv[1] == Approx(0.1f * (-9.0f + 5.0f)));
+  CHECK(adv[3] == Approx(-1.0f + 0.9f));
+  // Weight 0 is the unshaped computation.
+  float adv0[5], ret0[5];
+  gae_turn_based(seats, values, 5, final_returns, 2, 1.0f, 0.95f, adv, ret, potentials, 0.0f);
+  gae_turn_based(seats, values, 5, final_returns, 2, 1.0f, 0.95f, adv0, ret0);
+  for (int k = 0; k < 5; ++k) CHECK(adv[k] == Approx(adv0[k]));
+}
+
+TEST_CASE("with shaping the store shapes advantages but not value targets", "[gae]") {
+  TrajectoryStore store(1, 2, 1, 2, 8);
+  const float v[2] = {0.0f, 0.0f};
+  const int a = store.add(0, 0, 0, -0.7f, v, -3.0f);
+  const int b = store.add(0, 1, 0, -0.7f, v, -2.0f);
+  const int c = store.add(0, 0, 1, -0.7f, v, -1.0f);
+  store.compact();  // nothing ready: potentials move with their slots
+  const float returns[2] = {1.0f, -1.0f};
+  store.finish_episode(0, returns, 1.0f, 1.0f, 0.5f);
+  CHECK(store.advantage(a) == Approx(1.0f + 1.5f));
+  CHECK(store.advantage(c) == Approx(1.0f + 0.5f));
+  CHECK(store.advantage(b) == Approx(-1.0f + 1.0f));
+  CHECK(store.value_targets(a)[0] == Approx(1.0f));
+  CHECK(store.value_targets(b)[0] == Approx(-1.0f));
+  CHECK(store.value_targets(c)[0] == Approx(1.0f));
+}

@@ -117,6 +117,9 @@ TEST_CASE("training configs fill defaults and reject bad keys and values", "[ppo
       "game: {id: launchpad23}\nimitation: {steps: 5000, learning_rate: 0.01}\n", "t.yaml"));
   CHECK(warm.imitation_steps == 5000);
   CHECK(TrainConfig::from_yaml(ConfigNode::parse(warm.to_yaml(), "resolved")).imitation_steps == 5000);
+  const auto shaped =
+      TrainConfig::from_yaml(ConfigNode::parse("game: {id: launchpad23}\nppo: {shaping: 0.05}\n", "t.yaml"));
+  CHECK(TrainConfig::from_yaml(ConfigNode::parse(shaped.to_yaml(), "resolved")).shaping == Approx(0.05));
 
   CHECK_THROWS_WITH(
       TrainConfig::from_yaml(ConfigNode::parse("game: {id: launchpad23}\nppo: {lr: 0.1}\n", "t.yaml")),
@@ -162,7 +165,7 @@ TEST_CASE("a short training run writes its folder and resumes where it stopped",
   const std::string yaml =
       "game: {id: launchpad23, players: 2}\n"
       "model: {hidden: 32, blocks: 1, channels: 8}\n"
-      "ppo: {envs: 8, steps_per_update: 64, epochs: 2, minibatch: 64}\n"
+      "ppo: {envs: 8, steps_per_update: 64, epochs: 2, minibatch: 64, shaping: 0.05}\n"
       "opponents: {self_play: 1, pool: 1, random: 1, heuristic: 1, snapshot_every: 1, pool_size: 2}\n"
       "imitation: {steps: 64}\n"
       "budget: {steps: 1, minutes: 0}\n"
@@ -212,6 +215,18 @@ TEST_CASE("a short training run writes its folder and resumes where it stopped",
   CHECK_THROWS_AS(run_training(other, false), CheckpointError);
   CHECK(read_checkpoint_meta(ckpt).iteration == 3);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("shaping is refused for a game that defines no shaping potential", "[ppo]") {
+  try {
+    Registry::instance().find("last_blast");
+  } catch (const Error&) {
+    return;  // not built in this configuration
+  }
+  const TrainConfig config = TrainConfig::from_yaml(ConfigNode::parse(
+      "game: {id: last_blast}\nppo: {shaping: 0.1}\nrun: {dir: /nonexistent/never_written}\n", "t.yaml"));
+  CHECK_THROWS_WITH(run_training(config, false), Catch::Contains("shaping") && Catch::Contains("last_blast"));
+  CHECK_FALSE(std::filesystem::exists("/nonexistent/never_written"));
 }
 
 TEST_CASE("metrics rows after the resumed checkpoint are dropped", "[ppo]") {

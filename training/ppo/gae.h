@@ -20,7 +20,15 @@ void gae_single_seat(const float* values, const float* rewards, int count, float
 // One complete episode with decisions interleaved between seats: seats[k] is
 // who made decision k. `final_returns` [num_players] are the terminal returns.
 // Each seat's chain is handled by gae_single_seat without copying.
+//
+// Potential-based shaping (Ng, Harada & Russell 1999), training only: with
+// `potentials` (phi[k] = the acting seat's potential at decision k) and a
+// weight w != 0, decision k also earns w * (gamma * phi[next] - phi[k]), where
+// next is the seat's next decision and phi = 0 after its last one. The shaping
+// terms of a seat telescope to -w * phi[first], so every policy's return moves
+// by a constant per start state and the best policy stays the best.
 void gae_turn_based(const int* seats, const float* values, int count, const float* final_returns,
-                    int num_players, float gamma, float lambda, float* advantages, float* returns);
+                    int num_players, float gamma, float lambda, float* advantages, float* returns,
+                    const float* potentials = nullptr, float shaping_weight = 0.0f);
 
 }  // namespace rocketgym::ppo

@@ -14,7 +14,7 @@ TrainConfig TrainConfig::from_yaml(const ConfigNode& root) {
 
   if (const ConfigNode p = root.child_or_empty("ppo"); !p.is_null()) {
     p.expect_keys({"envs", "steps_per_update", "epochs", "minibatch", "learning_rate", "gamma", "gae_lambda",
-                   "clip", "value_coef", "entropy_coef", "max_grad_norm"});
+                   "clip", "value_coef", "entropy_coef", "max_grad_norm", "shaping"});
     c.envs = p.get_int("envs", c.envs, 1, 1 << 16);
     c.steps_per_update = p.get_int("steps_per_update", c.steps_per_update, 1, 1 << 24);
     c.epochs = p.get_int("epochs", c.epochs, 1, 1000);
@@ -26,6 +26,7 @@ TrainConfig TrainConfig::from_yaml(const ConfigNode& root) {
     c.value_coef = p.get_double("value_coef", c.value_coef, 0.0, 1e3);
     c.entropy_coef = p.get_double("entropy_coef", c.entropy_coef, 0.0, 1e3);
     c.max_grad_norm = p.get_double("max_grad_norm", c.max_grad_norm, 1e-6, 1e6);
+    c.shaping = p.get_double("shaping", c.shaping, 0.0, 1e3);
   }
   if (const ConfigNode o = root.child_or_empty("opponents"); !o.is_null()) {
     o.expect_keys({"self_play", "pool", "random", "heuristic", "pool_size", "snapshot_every"});
@@ -87,6 +88,7 @@ std::string TrainConfig::to_yaml() const {
   p["value_coef"] = value_coef;
   p["entropy_coef"] = entropy_coef;
   p["max_grad_norm"] = max_grad_norm;
+  p["shaping"] = shaping;
   YAML::Node o = root["opponents"];
   o["self_play"] = self_play;
   o["pool"] = pool;

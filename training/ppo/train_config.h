@@ -15,6 +15,8 @@
 //     value_coef: 0.5
 //     entropy_coef: 0.01
 //     max_grad_norm: 0.5
+//     shaping: 0.0           # weight of the game's potential-based shaping reward (training only;
+//                            # 0 = off; the game must define shaping_potential, see gae.h)
 //   opponents:               # who sits at the other seats, drawn per episode
 //     self_play: 0.6         # weight: the current policy plays every seat
 //     pool: 0.2              # weight: one learner seat, earlier snapshots at the others
@@ -63,6 +65,11 @@ struct TrainConfig {
   double value_coef = 0.5;
   double entropy_coef = 0.01;
   double max_grad_norm = 0.5;
+  // Potential-based reward shaping (gae.h): decisions also earn
+  // shaping * (phi(next) - phi(now)) from the game's shaping_potential. It
+  // leaves the best policy unchanged and gives PPO a signal in games whose
+  // early episodes end in draws (Launchpad 23 at the turn limit).
+  double shaping = 0.0;
   // opponents
   double self_play = 0.6, pool = 0.2, random = 0.1, heuristic = 0.1;
   int pool_size = 8;

@@ -25,6 +25,8 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "envs/core/vector_env.h"
@@ -37,6 +39,16 @@
 #include "training/run_support.h"
 
 namespace rocketgym::ppo {
+
+// Games may define `static float shaping_potential(const State&, int seat)`:
+// how far the seat has come toward winning, in the game's own units, for
+// potential-based shaping (ppo.shaping, gae.h). Training only.
+template <class G, class = void>
+struct HasShapingPotential : std::false_type {};
+template <class G>
+struct HasShapingPotential<
+    G, std::void_t<decltype(G::shaping_potential(std::declval<const typename G::State&>(), 0))>>
+    : std::true_type {};
 
 // Set by the SIGINT handler of `rocketgym train`: finish the update, save, stop.
 extern std::atomic<bool> stop_requested;
@@ -68,6 +80,9 @@ class Trainer {
     spec_.num_actions = num_actions_;
     spec_.num_players = players_;
     obs_size_ = spec_.observation_size();
+    if (cfg_.shaping != 0.0 && !HasShapingPotential<G>::value)
+      throw ConfigError("ppo.shaping: " + G::info().id +
+                        " defines no shaping_potential; set ppo.shaping to 0 for this game");
   }
 
   TrainSummary run(bool verbose) {
@@ -366,7 +381,7 @@ class Trainer {
       const Action a = learner.choose(static_cast<int>(k), false, env_rngs_[static_cast<std::size_t>(i)]);
       actions[static_cast<std::size_t>(i)] = a;
       const int slot = store.add(i, current[i], a, learner.log_prob(static_cast<int>(k), a),
-                                 learner.values(static_cast<int>(k)));
+                                 learner.values(static_cast<int>(k)), potential(env.state(i), current[i]));
       std::memcpy(store.observation(slot), obs + static_cast<std::size_t>(i) * obs_size_,
                   sizeof(float) * obs_size_);
       std::memcpy(store.mask(slot), masks + static_cast<std::size_t>(i) * num_actions_,
@@ -399,9 +414,18 @@ class Trainer {
     }
   }
 
+  float potential(const State& state, int seat) const {
+    if constexpr (HasShapingPotential<G>::value) {
+      if (cfg_.shaping != 0.0) return G::shaping_potential(state, seat);
+    }
+    (void)state, (void)seat;
+    return 0.0f;
+  }
+
   void end_episode(VectorEnv<G>& env, TrajectoryStore& store, int i) {
     const float* returns = env.rewards() + static_cast<std::size_t>(i) * players_;
-    store.finish_episode(i, returns, static_cast<float>(cfg_.gamma), static_cast<float>(cfg_.gae_lambda));
+    store.finish_episode(i, returns, static_cast<float>(cfg_.gamma), static_cast<float>(cfg_.gae_lambda),
+                         static_cast<float>(cfg_.shaping));
     ++episodes_;
     const auto kind = episode_kind_[static_cast<std::size_t>(i)];
     if (kind != kSelfPlay) {

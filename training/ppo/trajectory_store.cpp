@@ -23,6 +23,7 @@ void TrajectoryStore::grow() {
   masks_.resize(n * num_actions_);
   actions_.resize(n);
   log_probs_.resize(n);
+  potentials_.resize(n);
   values_.resize(n * players_);
   advantages_.resize(n);
   value_targets_.resize(n * players_);
@@ -30,11 +31,13 @@ void TrajectoryStore::grow() {
   ready_.resize(n);
 }
 
-int TrajectoryStore::add(int env, int seat, Action action, float log_prob, const float* values) {
+int TrajectoryStore::add(int env, int seat, Action action, float log_prob, const float* values,
+                         float potential) {
   if (size_ == capacity_) grow();
   const int slot = size_++;
   actions_[idx(slot, 1)] = action;
   log_probs_[idx(slot, 1)] = log_prob;
+  potentials_[idx(slot, 1)] = potential;
   seats_[idx(slot, 1)] = seat;
   ready_[idx(slot, 1)] = 0;
   std::copy_n(values, players_, &values_[idx(slot, players_)]);
@@ -42,19 +45,28 @@ int TrajectoryStore::add(int env, int seat, Action action, float log_prob, const
   return slot;
 }
 
-void TrajectoryStore::finish_episode(int env, const float* final_returns, float gamma, float lambda) {
+void TrajectoryStore::finish_episode(int env, const float* final_returns, float gamma, float lambda,
+                                     float shaping_weight) {
   auto& slots = episode_slots_[static_cast<std::size_t>(env)];
   const auto count = slots.size();
   scratch_seats_.resize(count);
   scratch_values_.resize(count);
   scratch_adv_.resize(count);
   scratch_ret_.resize(count);
+  scratch_potentials_.resize(count);
   for (std::size_t k = 0; k < count; ++k) {
     scratch_seats_[k] = seats_[idx(slots[k], 1)];
     scratch_values_[k] = values_[idx(slots[k], players_)];  // the acting seat's own value
+    scratch_potentials_[k] = potentials_[idx(slots[k], 1)];
   }
-  gae_turn_based(scratch_seats_.data(), scratch_values_.data(), static_cast<int>(count), final_returns,
-                 players_, gamma, lambda, scratch_adv_.data(), scratch_ret_.data());
+  const int n = static_cast<int>(count);
+  gae_turn_based(scratch_seats_.data(), scratch_values_.data(), n, final_returns, players_, gamma, lambda,
+                 scratch_adv_.data(), scratch_ret_.data());
+  if (shaping_weight != 0.0f) {  // shaped advantages; the unshaped value targets stay in scratch_ret_
+    scratch_unused_.resize(count);
+    gae_turn_based(scratch_seats_.data(), scratch_values_.data(), n, final_returns, players_, gamma, lambda,
+                   scratch_adv_.data(), scratch_unused_.data(), scratch_potentials_.data(), shaping_weight);
+  }
   for (std::size_t k = 0; k < count; ++k) {
     const int slot = slots[k];
     const int seat = scratch_seats_[k];
@@ -82,6 +94,7 @@ void TrajectoryStore::move_slot(int from, int to) {
   std::memcpy(&masks_[idx(to, num_actions_)], &masks_[idx(from, num_actions_)], num_actions_);
   actions_[idx(to, 1)] = actions_[idx(from, 1)];
   log_probs_[idx(to, 1)] = log_probs_[idx(from, 1)];
+  potentials_[idx(to, 1)] = potentials_[idx(from, 1)];
   seats_[idx(to, 1)] = seats_[idx(from, 1)];
   ready_[idx(to, 1)] = ready_[idx(from, 1)];
   std::copy_n(&values_[idx(from, players_)], players_, &values_[idx(to, players_)]);

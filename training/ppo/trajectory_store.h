@@ -22,10 +22,15 @@ class TrajectoryStore {
 
   // Records a decision of `seat` in `env`; returns its slot, whose observation
   // and mask the caller writes through observation()/mask(). `values` are the
-  // network's values, viewer-relative, num_players of them.
-  int add(int env, int seat, Action action, float log_prob, const float* values);
-  // The env's episode ended with `final_returns` (absolute seats).
-  void finish_episode(int env, const float* final_returns, float gamma, float lambda);
+  // network's values, viewer-relative, num_players of them; `potential` is the
+  // seat's shaping potential there (see gae.h; 0 without shaping).
+  int add(int env, int seat, Action action, float log_prob, const float* values, float potential = 0.0f);
+  // The env's episode ended with `final_returns` (absolute seats). With a
+  // shaping weight, advantages include the shaping rewards but the value
+  // targets do not, so the value head keeps estimating the game's own returns
+  // (what search and the arena read from it).
+  void finish_episode(int env, const float* final_returns, float gamma, float lambda,
+                      float shaping_weight = 0.0f);
   void compact();  // forget ready slots, keep unfinished episodes
 
   int size() const { return size_; }
@@ -57,13 +62,13 @@ class TrajectoryStore {
   std::vector<float> observations_;
   std::vector<uint8_t> masks_;
   std::vector<Action> actions_;
-  std::vector<float> log_probs_, values_, advantages_, value_targets_;
+  std::vector<float> log_probs_, values_, potentials_, advantages_, value_targets_;
   std::vector<int> seats_;
   std::vector<uint8_t> ready_;
   std::vector<std::vector<int>> episode_slots_;  // per env, in time order
   // scratch for finish_episode
   std::vector<int> scratch_seats_;
-  std::vector<float> scratch_values_, scratch_adv_, scratch_ret_;
+  std::vector<float> scratch_values_, scratch_potentials_, scratch_adv_, scratch_ret_, scratch_unused_;
 };
 
 }  // namespace rocketgym::ppo
