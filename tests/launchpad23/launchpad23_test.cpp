@@ -414,3 +414,20 @@ TEST_CASE("the secret setup choice is not a public action; everything else is") 
   REQUIRE(s.is_public_action(take(kRed, kSmall)));
   REQUIRE(s.is_public_action(kEndTurn));
 }
+
+TEST_CASE("the training shaping potential is minus the moves the rocket still needs") {
+  State s = position(2, "moves", "S", "red", 3);
+  // Empty board: every piece of the best size is in the Bank (3 moves each).
+  CHECK(Game::shaping_potential(s, 0) == -15.0f);
+  // Four of a medium rocket on pad 0 and the black one next to it: one move.
+  almost_rocket(s, 0, kMedium, kBlack);
+  put(s, 1, kBlack, kMedium);
+  CHECK(Game::shaping_potential(s, 0) == -1.0f);
+  // A piece that does not belong costs a move to clear.
+  put(s, 0, kRed, kLarge);
+  CHECK(Game::shaping_potential(s, 0) == -2.0f);
+  s.apply(move(0, kRed, kLarge, kEast));
+  s.apply(move(1, kBlack, kMedium, kWest));
+  REQUIRE(s.winner() == 0);
+  CHECK(Game::shaping_potential(s, 0) == 0.0f);
+}
