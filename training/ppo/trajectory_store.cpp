@@ -63,9 +63,10 @@ void TrajectoryStore::finish_episode(int env, const float* final_returns, float 
   gae_turn_based(scratch_seats_.data(), scratch_values_.data(), n, final_returns, players_, gamma, lambda,
                  scratch_adv_.data(), scratch_ret_.data());
   if (shaping_weight != 0.0f) {  // shaped advantages; the unshaped value targets stay in scratch_ret_
-    scratch_unused_.resize(count);
+    scratch_shaped_returns_.resize(count);
     gae_turn_based(scratch_seats_.data(), scratch_values_.data(), n, final_returns, players_, gamma, lambda,
-                   scratch_adv_.data(), scratch_unused_.data(), scratch_potentials_.data(), shaping_weight);
+                   scratch_adv_.data(), scratch_shaped_returns_.data(), scratch_potentials_.data(),
+                   shaping_weight);
   }
   for (std::size_t k = 0; k < count; ++k) {
     const int slot = slots[k];

@@ -68,7 +68,8 @@ class TrajectoryStore {
   std::vector<std::vector<int>> episode_slots_;  // per env, in time order
   // scratch for finish_episode
   std::vector<int> scratch_seats_;
-  std::vector<float> scratch_values_, scratch_potentials_, scratch_adv_, scratch_ret_, scratch_unused_;
+  std::vector<float> scratch_values_, scratch_potentials_, scratch_adv_, scratch_ret_,
+      scratch_shaped_returns_;
 };
 
 }  // namespace rocketgym::ppo
