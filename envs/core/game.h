@@ -22,6 +22,7 @@
 
 #include "envs/core/config.h"
 #include "envs/core/errors.h"
+#include "envs/core/knowledge.h"
 
 namespace rocketgym {
 
@@ -36,6 +37,9 @@ struct GameInfo {
   int num_actions = 0;    // size of the action id space (the same for every player count)
   int max_decisions = 0;  // upper bound on decisions in one game, truncation included
   int version = 1;        // bumped when rules or encodings change
+  // Some seat cannot see everything (hands, face-down cards, secret picks).
+  // Taken from the descriptor's kHiddenInformation; true unless a game says otherwise.
+  bool hidden_information = true;
 };
 
 class AnyState {
@@ -67,6 +71,10 @@ class AnyState {
   // Whether the other players see which action this is (false for secret picks,
   // face-down cards, answers that reveal a hidden card).
   virtual bool is_public_action(Action a) const = 0;
+  // The knowledge model (envs/core/knowledge.h): where every card is, and the
+  // cards `viewer` knows to be in a place. Both empty in a game without hidden information.
+  virtual CardPlaces card_places() const = 0;
+  virtual CardPlaces known_card_places(int viewer) const = 0;
   virtual std::string to_json() const = 0;  // exact, readable, loadable
 
   virtual std::vector<int> observation_shape() const = 0;

@@ -2,8 +2,10 @@
 // game.h, and register_game<G>() which puts a game into the registry.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 #include <type_traits>
 #include <utility>
 
@@ -13,19 +15,63 @@
 
 namespace rocketgym {
 
-// Detects the optional State::observation_string(int viewer).
+// Detects State::observation_string(int viewer).
 template <class S, class = void>
 struct HasObservationString : std::false_type {};
 template <class S>
 struct HasObservationString<S, std::void_t<decltype(std::declval<const S&>().observation_string(0))>>
     : std::true_type {};
 
-// Detects the optional State::is_public_action(Action).
+// Detects State::is_public_action(Action).
 template <class S, class = void>
 struct HasIsPublicAction : std::false_type {};
 template <class S>
 struct HasIsPublicAction<S, std::void_t<decltype(std::declval<const S&>().is_public_action(Action{}))>>
     : std::true_type {};
+
+// Detects the knowledge model: State::card_places(CardPlaces&) and
+// State::known_card_places(int viewer, CardPlaces&) (envs/core/knowledge.h).
+template <class S, class = void>
+struct HasCardPlaces : std::false_type {};
+template <class S>
+struct HasCardPlaces<S, std::void_t<decltype(std::declval<const S&>().card_places(std::declval<CardPlaces&>())),
+                                    decltype(std::declval<const S&>().known_card_places(
+                                        0, std::declval<CardPlaces&>()))>> : std::true_type {};
+
+// Detects the descriptor's `static constexpr bool kHiddenInformation`.
+template <class G, class = void>
+struct DeclaresHiddenInformation : std::false_type {};
+template <class G>
+struct DeclaresHiddenInformation<G, std::void_t<decltype(G::kHiddenInformation)>> : std::true_type {};
+
+// Hidden information fails closed: every game states whether it has any, and
+// a game that has some must say what each seat may see (its text view),
+// which actions the others may see, and what each seat knows about where the
+// cards are. Nothing falls back to a view that shows everything.
+template <class G>
+constexpr bool check_descriptor() {
+  using S = typename G::State;
+  static_assert(DeclaresHiddenInformation<G>::value,
+                "a game descriptor must declare `static constexpr bool kHiddenInformation`");
+  if constexpr (G::kHiddenInformation) {
+    static_assert(HasObservationString<S>::value,
+                  "a game with hidden information must define State::observation_string(int viewer)");
+    static_assert(HasIsPublicAction<S>::value,
+                  "a game with hidden information must define State::is_public_action(Action)");
+    static_assert(HasCardPlaces<S>::value,
+                  "a game with hidden information must define State::card_places(CardPlaces&) and "
+                  "State::known_card_places(int viewer, CardPlaces&)");
+  }
+  return true;
+}
+
+template <class G>
+GameInfo described_info() {
+  static_assert(check_descriptor<G>());
+  GameInfo info = G::info();
+  info.hidden_information = G::kHiddenInformation;
+  return info;
+}
 
 template <class G>
 class StateModel final : public AnyState {
@@ -63,7 +109,7 @@ class StateModel final : public AnyState {
   std::string to_string() const override { return state_.to_string(); }
   std::string observation_string(int viewer) const override {
     check_viewer(viewer);
-    if constexpr (HasObservationString<State>::value)
+    if constexpr (G::kHiddenInformation)
       return state_.observation_string(viewer);
     else
       return state_.to_string();
@@ -73,10 +119,22 @@ class StateModel final : public AnyState {
     return state_.action_to_string(a);
   }
   bool is_public_action(Action a) const override {
-    if constexpr (HasIsPublicAction<State>::value)
+    if (a < 0 || a >= num_actions()) return false;
+    if constexpr (G::kHiddenInformation)
       return state_.is_public_action(a);
     else
       return true;
+  }
+  CardPlaces card_places() const override {
+    CardPlaces out;
+    if constexpr (G::kHiddenInformation) state_.card_places(out);
+    return out;
+  }
+  CardPlaces known_card_places(int viewer) const override {
+    check_viewer(viewer);
+    CardPlaces out;
+    if constexpr (G::kHiddenInformation) state_.known_card_places(viewer, out);
+    return out;
   }
   std::string to_json() const override { return state_.to_json().dump(1); }
   std::vector<int> observation_shape() const override {
@@ -148,7 +206,8 @@ class GameModel final : public AnyGame {
   using Config = typename G::Config;
   using State = typename G::State;
 
-  explicit GameModel(std::shared_ptr<const Config> config) : config_(std::move(config)), info_(G::info()) {}
+  explicit GameModel(std::shared_ptr<const Config> config)
+      : config_(std::move(config)), info_(described_info<G>()) {}
 
   const GameInfo& info() const override { return info_; }
   std::vector<int> observation_shape(int n) const override {
@@ -170,6 +229,7 @@ class GameModel final : public AnyGame {
       State s = State::from_json(doc, *config_);
       check_players(s.num_players());
       s.check_invariants();
+      check_playable(s);
       return std::make_unique<StateModel<G>>(config_, std::move(s));
     } catch (const InvariantViolation& e) {
       throw SerializationError(std::string("state document describes an impossible position: ") + e.what());
@@ -183,6 +243,25 @@ class GameModel final : public AnyGame {
   const std::shared_ptr<const Config>& config() const { return config_; }
 
  private:
+  // A loaded position must be one the game can go on from: someone in range
+  // to move and something for them to do, or a finished game with nothing to do.
+  static void check_playable(const State& s) {
+    std::vector<uint8_t> mask(static_cast<std::size_t>(G::info().num_actions));
+    s.legal_actions_mask(mask.data());
+    const bool any_legal = std::find(mask.begin(), mask.end(), uint8_t{1}) != mask.end();
+    const int player = s.current_player();
+    if (s.is_terminal()) {
+      if (player != -1 || any_legal)
+        throw InvariantViolation("the game is over, yet a player is to move or has a legal action");
+      return;
+    }
+    if (player < 0 || player >= s.num_players())
+      throw InvariantViolation("the player to move, " + std::to_string(player) + ", is not a seat");
+    if (s.is_truncated()) throw InvariantViolation("the game is cut short (truncated) but not over");
+    if (!any_legal) throw InvariantViolation("the game is not over, but player " + std::to_string(player) +
+                                             " has no legal action");
+  }
+
   std::shared_ptr<const Config> config_;
   GameInfo info_;
 };
@@ -190,7 +269,7 @@ class GameModel final : public AnyGame {
 template <class G>
 void register_game(Registry& registry) {
   GameEntry entry;
-  entry.info = G::info();
+  entry.info = described_info<G>();
   entry.load = [](const ConfigNode& node) -> std::shared_ptr<AnyGame> {
     auto config = std::make_shared<const typename G::Config>(G::load_config(node));
     return std::make_shared<GameModel<G>>(std::move(config));

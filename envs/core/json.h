@@ -3,15 +3,66 @@
 // names the field, never a crash.
 #pragma once
 
+#include <cstdint>
+#include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "envs/core/errors.h"
 #include "envs/core/rng.h"
 
 namespace rocketgym {
 
-using Json = nlohmann::json;
+// Reads numbers and booleans strictly: an integer field accepts only an
+// integer that fits its type (no wrap-around of 2^32 + 2, no truncation of 2.7,
+// no `true` for 1), a bool field only true or false. Everything else is read as
+// nlohmann::json reads it. Json below is nlohmann's document with this serializer.
+template <class T, class SFINAE = void>
+struct StrictSerializer : nlohmann::adl_serializer<T, SFINAE> {};
+
+template <class T>
+struct StrictSerializer<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>> {
+  template <class J>
+  static void from_json(const J& j, T& out) {
+    bool fits = false;
+    if (j.is_number_unsigned()) {
+      fits = j.template get_ref<const typename J::number_unsigned_t&>() <=
+             static_cast<std::make_unsigned_t<T>>(std::numeric_limits<T>::max());
+    } else if (j.is_number_integer()) {
+      const auto v = j.template get_ref<const typename J::number_integer_t&>();
+      fits = v >= static_cast<int64_t>(std::numeric_limits<T>::min()) &&
+             (v < 0 || static_cast<uint64_t>(v) <= static_cast<uint64_t>(std::numeric_limits<T>::max()));
+    } else {
+      throw SerializationError("expected an integer, got " + j.dump());
+    }
+    if (!fits) throw SerializationError("integer " + j.dump() + " does not fit");
+    out = j.is_number_unsigned() ? static_cast<T>(j.template get_ref<const typename J::number_unsigned_t&>())
+                                 : static_cast<T>(j.template get_ref<const typename J::number_integer_t&>());
+  }
+  template <class J>
+  static void to_json(J& j, T value) {
+    nlohmann::adl_serializer<T>::to_json(j, value);
+  }
+};
+
+template <>
+struct StrictSerializer<bool> {
+  template <class J>
+  static void from_json(const J& j, bool& out) {
+    if (!j.is_boolean()) throw SerializationError("expected true or false, got " + j.dump());
+    out = j.template get_ref<const typename J::boolean_t&>();
+  }
+  template <class J>
+  static void to_json(J& j, bool value) {
+    nlohmann::adl_serializer<bool>::to_json(j, value);
+  }
+};
+
+using Json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t, double,
+                                  std::allocator, StrictSerializer>;
 
 template <class T>
 T json_get(const Json& j, const char* key) {
@@ -20,6 +71,8 @@ T json_get(const Json& j, const char* key) {
   try {
     return j.at(key).get<T>();
   } catch (const nlohmann::json::exception& e) {
+    throw SerializationError(std::string("state document: field '") + key + "': " + e.what());
+  } catch (const SerializationError& e) {
     throw SerializationError(std::string("state document: field '") + key + "': " + e.what());
   }
 }
@@ -48,6 +101,10 @@ inline Rng rng_from_json(const Json& j) {
       throw SerializationError("state document: 'rng' must be a list of 4 unsigned integers");
     s[i] = j[i].get<uint64_t>();
   }
+  // xoshiro256** never leaves the all-zero state: every draw would be 0 and a
+  // shuffle or die roll that waits for another value would never end.
+  if (s == Rng::State{})
+    throw SerializationError("state document: 'rng' must not be all zeros (the generator cannot leave that state)");
   Rng rng;
   rng.set_state(s);
   return rng;

@@ -12,6 +12,7 @@ struct Game {
   using Config = last_blast::Config;
   using State = last_blast::State;
   using Encoder = last_blast::Encoder;
+  static constexpr bool kHiddenInformation = true;
   static GameInfo info() { return game_info(); }
   static Config load_config(const ConfigNode& root) { return last_blast::load_config(root); }
   static Action heuristic_action(const State& s, Rng& rng) { return last_blast::heuristic_action(s, rng); }

@@ -12,6 +12,7 @@ struct Game {
   using Config = launch_pad::Config;
   using State = launch_pad::State;
   using Encoder = launch_pad::Encoder;
+  static constexpr bool kHiddenInformation = true;
 
   static GameInfo info() {
     GameInfo g;

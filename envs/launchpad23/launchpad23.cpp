@@ -324,6 +324,24 @@ void State::redeterminize(int viewer, Rng& rng) {
   rng_.reseed(rng.next());
 }
 
+void State::card_places(CardPlaces& out) const {
+  if (phase_ != Phase::kSetup) return;
+  for (int p = 0; p < num_players_; ++p)
+    if (setup_choice_[p] >= 0) out.push_back({p, setup_choice_[p]});
+}
+
+void State::known_card_places(int viewer, CardPlaces& out) const {
+  if (phase_ == Phase::kSetup && setup_choice_[viewer] >= 0) out.push_back({viewer, setup_choice_[viewer]});
+}
+
+std::string State::observation_string(int viewer) const {
+  std::string text = to_string();
+  if (phase_ == Phase::kSetup && setup_choice_[viewer] >= 0)
+    text += "You (player " + std::to_string(viewer) + ") secretly chose a " + kSizeNames[setup_choice_[viewer]] +
+            " starting piece.\n";
+  return text;
+}
+
 void State::set_roll_for_test(Roll roll) { roll_ = roll; }
 
 std::string State::action_to_string(Action a) const {
@@ -481,6 +499,8 @@ void State::check_invariants() const {
   if (phase_ == Phase::kGameOver && (winner_ >= 0) == truncated_)
     fail("a finished game has a winner or is truncated");
   if (phase_ != Phase::kGameOver && winner_ >= 0) fail("a winner exists but the game goes on");
+  if (phase_ != Phase::kGameOver && truncated_) fail("the game is cut short (truncated) but goes on");
+  if (turn_ > config_->max_turns) fail("turn " + std::to_string(turn_) + " is past the turn limit");
   if (phase_ != Phase::kGameOver)
     for (int p = 0; p < num_players_; ++p)
       if (board_.is_complete_rocket(pad_of(p))) fail("a complete rocket stands but the game goes on");

@@ -24,6 +24,7 @@
 #include "envs/core/config.h"
 #include "envs/core/game.h"
 #include "envs/core/json.h"
+#include "envs/core/knowledge.h"
 #include "envs/core/returns.h"
 #include "envs/core/rng.h"
 
@@ -102,9 +103,15 @@ class State {
   void returns(float* out) const;
   void scores(int* out) const;
   void redeterminize(int viewer, Rng& rng);
-  std::string to_string() const;
+  std::string to_string() const;  // never shows a setup choice before the reveal
+  std::string observation_string(int viewer) const;  // to_string() and the viewer's own setup choice
   // The setup choice stays secret until the reveal (ruling 2).
   bool is_public_action(Action a) const { return a >= kTakeBase; }
+  // Knowledge model: the board, the Bank and the dice are public; the only
+  // hidden things are the setup choices made before the reveal (place = seat,
+  // card = size), and each seat knows its own.
+  void card_places(CardPlaces& out) const;
+  void known_card_places(int viewer, CardPlaces& out) const;
   std::string action_to_string(Action a) const;
   Json to_json() const;
   static State from_json(const Json& doc, const Config& config);

@@ -12,6 +12,7 @@ struct Game {
   using Config = launchpad23::Config;
   using State = launchpad23::State;
   using Encoder = launchpad23::Encoder;
+  static constexpr bool kHiddenInformation = true;
 
   static GameInfo info() {
     GameInfo i;

@@ -13,6 +13,7 @@ struct Game {
   using Config = lift_off::Config;
   using State = lift_off::State;
   using Encoder = lift_off::Encoder;
+  static constexpr bool kHiddenInformation = true;
 
   static GameInfo info() {
     GameInfo i;

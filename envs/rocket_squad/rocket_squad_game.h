@@ -12,6 +12,7 @@ struct Game {
   using Config = rocket_squad::Config;
   using State = rocket_squad::State;
   using Encoder = rocket_squad::Encoder;
+  static constexpr bool kHiddenInformation = true;
 
   static GameInfo info() {
     GameInfo g;

@@ -1,5 +1,6 @@
 #include "tests/common/conformance.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <memory>
@@ -69,15 +70,36 @@ void check_round_trips(const AnyGame& game, const AnyState& s, Rng& rng) {
   }
 }
 
+std::string describe(const CardPlace& c) { return "card " + std::to_string(c.card) + " in place " + std::to_string(c.place); }
+
+// The knowledge model (envs/core/knowledge.h): what `viewer` knows is true,
+// and a resample for `viewer` keeps it true and keeps it known. (Card
+// conservation is each game's own invariant, checked on the resample above.)
+void check_knowledge(const AnyState& s, const AnyState& resampled, int viewer) {
+  CardPlaces truth = s.card_places();
+  CardPlaces known = s.known_card_places(viewer);
+  if (const CardPlace* bad = first_unsupported(known, truth))
+    FAIL("viewer " << viewer << " 'knows' " << describe(*bad) << ", which is not there");
+  CardPlaces known_after = resampled.known_card_places(viewer);
+  std::sort(known_after.begin(), known_after.end());
+  if (known_after != known) FAIL("redeterminize changed what viewer " << viewer << " knows about the cards");
+  CardPlaces truth_after = resampled.card_places();
+  if (const CardPlace* bad = first_unsupported(known, truth_after))
+    FAIL("redeterminize moved " << describe(*bad) << ", which viewer " << viewer << " knows to be there");
+}
+
 void check_no_leak(const AnyState& s, int viewer, uint64_t seed) {
   INFO("viewer " << viewer);
   const auto seen = s.encode(viewer);
+  const std::string text = s.observation_string(viewer);
   auto resampled = s.clone();
   resampled->redeterminize(viewer, seed);
   REQUIRE_NOTHROW(resampled->check_invariants());
   REQUIRE(resampled->encode(viewer) == seen);
+  REQUIRE(resampled->observation_string(viewer) == text);
   REQUIRE(resampled->current_player() == s.current_player());
   if (s.current_player() == viewer) REQUIRE(resampled->legal_actions() == s.legal_actions());
+  check_knowledge(s, *resampled, viewer);
 }
 
 void check_terminal(const AnyState& s) {
@@ -98,6 +120,7 @@ void check_terminal(const AnyState& s) {
 struct Playout {
   std::vector<Action> actions;
   std::string final_json;
+  bool knowledge_seen = false;  // some seat knew where some card was at a checked move
 };
 
 Playout play_random(const AnyGame& game, int players, uint64_t seed, const ConformanceOptions& opt,
@@ -119,13 +142,17 @@ Playout play_random(const AnyGame& game, int players, uint64_t seed, const Confo
     const auto obs = s->encode(p);
     for (float x : obs)
       if (!std::isfinite(x)) FAIL("observation holds a non-finite value");
-    if (deep && out.actions.size() % static_cast<std::size_t>(opt.deep_check_every) == 0) {
+    // Playouts start their checks at different moves, so that with every k-th
+    // move checked, every move number is checked in some playout.
+    if (deep && (out.actions.size() + seed) % static_cast<std::size_t>(opt.deep_check_every) == 0) {
       check_actions(*s, check);
       check_round_trips(game, *s, check);
       check_no_leak(*s, p, check.next());
       check_no_leak(*s, static_cast<int>(check.below(static_cast<uint32_t>(players))), check.next());
       const Action h = s->heuristic_action(check.next());
       REQUIRE(s->is_legal(h));
+      for (int v = 0; v < players; ++v)
+        out.knowledge_seen = out.knowledge_seen || !s->known_card_places(v).empty();
     }
     const Action a = random_legal(*s, rng);
     s->apply(a);
@@ -142,16 +169,21 @@ Playout play_random(const AnyGame& game, int players, uint64_t seed, const Confo
 void run_conformance(const std::string& game_id, int players, const ConformanceOptions& opt) {
   auto game = load_game(game_id, "", opt.overrides);
   std::vector<std::string> finals;
+  bool knowledge_seen = false;
   for (int g = 0; g < opt.num_games; ++g) {
     const uint64_t seed = derive_seed(opt.seed, static_cast<uint64_t>(g));
     const Playout p = play_random(*game, players, seed, opt, /*deep=*/g < opt.deep_games);
     finals.push_back(p.final_json);
+    knowledge_seen = knowledge_seen || p.knowledge_seen;
     if (g < 3) {  // same seed -> same game
       const Playout again = play_random(*game, players, seed, opt, /*deep=*/false);
       REQUIRE(again.actions == p.actions);
       REQUIRE(again.final_json == p.final_json);
     }
   }
+  // A game with hidden information whose seats never know where any card is
+  // has an empty knowledge model, and the knowledge checks above test nothing.
+  if (game->info().hidden_information && opt.deep_games > 0) REQUIRE(knowledge_seen);
   // Different seeds -> different games (all identical would mean the seed is ignored).
   if (finals.size() >= 2) {
     bool any_differ = false;

@@ -431,3 +431,41 @@ TEST_CASE("the training shaping potential is minus the moves the rocket still ne
   REQUIRE(s.winner() == 0);
   CHECK(Game::shaping_potential(s, 0) == 0.0f);
 }
+
+TEST_CASE("state documents: a live game cannot be truncated or past the turn limit") {
+  auto game = load_game("launchpad23");
+  Json doc = position(2, "moves", "M", "red", 2).to_json();
+  doc["truncated"] = true;
+  REQUIRE_THROWS_WITH(game->state_from_json(doc.dump()), Catch::Contains("truncated"));
+  doc = position(2, "moves", "M", "red", 2).to_json();
+  doc["turn"] = config().max_turns + 1;
+  REQUIRE_THROWS_WITH(game->state_from_json(doc.dump()), Catch::Contains("turn limit"));
+}
+
+TEST_CASE("knowledge: before the reveal a seat knows only its own setup choice") {
+  auto game = load_game("launchpad23");
+  auto s = game->new_state(3, 5);
+  s->apply(kSetupBase + kLarge);   // player 0
+  s->apply(kSetupBase + kMedium);  // player 1
+  REQUIRE(s->card_places() == CardPlaces{{0, kLarge}, {1, kMedium}});
+  REQUIRE(s->known_card_places(1) == CardPlaces{{1, kMedium}});
+  REQUIRE(s->known_card_places(2).empty());
+  // Player 1's view names its own choice and no other.
+  const std::string view = s->observation_string(1);
+  REQUIRE_THAT(view, Catch::Contains("secretly chose a medium"));
+  REQUIRE_THAT(view, !Catch::Contains("large starting"));
+  // A resample for player 1 keeps player 1's choice and may change player 0's.
+  bool other_changed = false;
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    auto world = s->clone();
+    world->redeterminize(1, seed);
+    const CardPlaces places = world->card_places();
+    REQUIRE(places.size() == 2);
+    REQUIRE(places[1] == CardPlace{1, kMedium});
+    other_changed = other_changed || places[0].card != kLarge;
+  }
+  REQUIRE(other_changed);
+  // After the reveal nothing is hidden.
+  s->apply(kSetupBase + kSmall);
+  REQUIRE(s->card_places().empty());
+}
