@@ -274,6 +274,7 @@ TEST_CASE("deck exhaustion: the discards are shuffled into a new draw pile", "[r
   doc["discard_pile"] = doc["draw_pile"];
   doc["draw_pile"] = Json::array();
   doc["draw_known_by"] = Json::array();
+  doc["draw_counted_by"] = Json::array();
   State s = State::from_json(doc, default_config());
   s.apply(action::kEndTurn);
   REQUIRE(s.hand(0).count == 4);
@@ -297,7 +298,7 @@ max_turns: 3
 }  // namespace
 
 TEST_CASE("deck exhaustion: with no discards either, drawing stops", "[rocket_squad][deck]") {
-  State s = position(R"({"hands":[{"cards":["blue_2"]},{"cards":[]}],
+  State s = position(R"({"first_turn_done":[false,false],"hands":[{"cards":["blue_2"]},{"cards":[]}],
       "rockets":[{},{"red":{"booster":"wild_12","boxes":12},"green":{"booster":"wild_12","boxes":1}}]})",
                      tiny_config());
   REQUIRE(s.draw_pile().count == 0);
@@ -323,7 +324,7 @@ TEST_CASE("length cap: max_turns ends the game as truncated, returns 0, scores a
 
 TEST_CASE("first turn: an unplayable hand may be redrawn once", "[rocket_squad][redraw]") {
   // Only cards that need a target or a rocket: nothing can be played.
-  State s = position(R"({"first_turn_done":[false,false],
+  State s = position(R"({"first_turn_done":[false,false],"turn_start":true,
       "hands":[{"cards":["dad","crew","mom","grandma"]},{"cards":["joker"]}],
       "draw_top":["blue_3","uncle","jack","red_7"]})");
   REQUIRE(legal(s) == std::vector<Action>{action::kEndTurn, action::kRedraw});
