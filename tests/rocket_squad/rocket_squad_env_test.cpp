@@ -253,3 +253,68 @@ TEST_CASE("json: mutated documents never crash", "[rocket_squad][json]") {
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Configs that cannot make a game (issue 16)
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+Config load_with(const std::string& overrides) {
+  return load_config(ConfigNode::parse(builtin_game_config("rocket_squad"), "rocket_squad.yaml")
+                         .merged(ConfigNode::parse(overrides, "override.yaml")));
+}
+}  // namespace
+
+TEST_CASE("config: card counts add up without wrapping at 256", "[rocket_squad][config]") {
+  // 16 copies of blue 2 listed 16 times was 256 = 0 blue 2s in a uint8_t, and passed the limit.
+  std::string values = "[2";
+  for (int k = 1; k < 16; ++k) values += ", 2";
+  values += "]";
+  REQUIRE_THROWS_WITH(load_with("boosters: {blue: {values: " + values + ", copies: 16}}"),
+                      Catch::Contains("boosters.blue.values[1]") && Catch::Contains("listed twice"));
+  // Without repeats, the total is counted in full and checked against the limit.
+  REQUIRE_THROWS_WITH(load_with("boosters: {blue: {values: [2, 3, 4, 5, 6, 7, 8, 9], copies: 16}}"),
+                      Catch::Contains("'boosters'") && Catch::Contains("at most 128"));
+  REQUIRE_THROWS_WITH(load_with("characters: {dad: 16, jack: 16, uncle: 16}"),
+                      Catch::Contains("at most 128"));
+  const Config c = load_with("boosters: {blue: {values: [2, 3, 4, 5], copies: 5}}");
+  REQUIRE(c.deck[booster_card(BLUE, 2)] == 5);
+  REQUIRE(c.deck_size == 104);
+}
+
+TEST_CASE("config: a deck without boosters for all four locations is rejected", "[rocket_squad][config]") {
+  // `boosters: {}` as the whole booster list: no rocket could ever launch, every game would
+  // end truncated.
+  const auto file = [](const std::string& boosters) {
+    return load_config(ConfigNode::parse("boosters: " + boosters +
+                                             "\ncharacters: {dad: 3, jack: 3, uncle: 3, "
+                                             "jackie: 3, mom: 3, duct_tape: 3}\n",
+                                         "deck.yaml"));
+  };
+  REQUIRE_THROWS_WITH(file("{}"), Catch::Contains("deck.yaml:1") && Catch::Contains("'boosters'") &&
+                                      Catch::Contains("four booster locations"));
+  REQUIRE_THROWS_WITH(file("{blue: {values: [2, 3], copies: 4}, wild: {values: [5], copies: 2}}"),
+                      Catch::Contains("four booster locations"));
+  // Three missing colours and three wild boosters can still fill the area.
+  REQUIRE_NOTHROW(file("{blue: {values: [2, 3], copies: 4}, wild: {values: [5], copies: 3}}"));
+  REQUIRE_THROWS_WITH(load_config(ConfigNode::parse(
+                          "boosters: {blue: {values: [2], copies: 1}, wild: {values: [5], copies: 3}}\n"
+                          "characters: {}\n",
+                          "deck.yaml")),
+                      Catch::Contains("too few to deal"));
+}
+
+TEST_CASE("config: an empty value is an error, not the default", "[rocket_squad][config]") {
+  REQUIRE_THROWS_WITH(load_with("characters: {dad: }"),
+                      Catch::Contains("characters.dad") && Catch::Contains("empty value"));
+  REQUIRE_THROWS_WITH(load_with("variants: {crew_bonus: }"), Catch::Contains("variants.crew_bonus"));
+  REQUIRE_THROWS_WITH(load_with("boosters: {blue: }"), Catch::Contains("boosters.blue"));
+  REQUIRE_THROWS_WITH(load_with("boosters: {red: {values: [7, 8], copies: }}"),
+                      Catch::Contains("boosters.red.copies"));
+  REQUIRE_THROWS_WITH(load_with("hand_size: "), Catch::Contains("hand_size"));
+  REQUIRE_THROWS_WITH(load_with("variants: "), Catch::Contains("variants") && Catch::Contains("empty value"));
+  // --set characters.dad= reaches the loader as the same empty value.
+  REQUIRE_THROWS_WITH(load_config(ConfigNode::parse(builtin_game_config("rocket_squad"), "rocket_squad.yaml")
+                                      .merged(ConfigNode::from_settings({"characters.dad="}))),
+                      Catch::Contains("characters.dad") && Catch::Contains("empty value"));
+}
