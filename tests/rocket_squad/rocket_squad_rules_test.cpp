@@ -346,6 +346,48 @@ TEST_CASE("first turn: no redraw when a card is playable, or after the first tur
   REQUIRE_FALSE(later.is_legal(action::kRedraw));
 }
 
+TEST_CASE("first turn: no redraw once cards were played, even with an empty or unplayable hand (ruling 10)",
+          "[rocket_squad][redraw]") {
+  // Four boosters placed: the hand is empty, but the turn did not start unplayable.
+  State emptied = position(R"({"first_turn_done":[false,false],"turn_start":true,
+      "hands":[{"cards":["blue_2","green_3","yellow_6","red_7"]},{"cards":[]}]})");
+  REQUIRE_FALSE(emptied.is_legal(action::kRedraw));
+  for (Action a :
+       {place(BLUE, 2, BLUE), place(GREEN, 3, GREEN), place(YELLOW, 6, YELLOW), place(RED, 7, RED)})
+    emptied.apply(a);
+  REQUIRE(emptied.hand(0).count == 0);
+  REQUIRE_FALSE(emptied.is_legal(action::kRedraw));
+  REQUIRE(legal(emptied) == std::vector<Action>{action::kEndTurn});
+  // A lone Crew left after a booster and two boxes: nothing playable, still no redraw.
+  State lone_crew = position(R"({"first_turn_done":[false,false],"turn_start":true,
+      "hands":[{"cards":["blue_2","jack","jack","crew"]},{"cards":["dad"]}]})");
+  for (Action a : {place(BLUE, 2, BLUE), build("jack", BLUE), build("jack", BLUE)}) lone_crew.apply(a);
+  REQUIRE(lone_crew.hand(0).count == 1);
+  REQUIRE(legal(lone_crew) == std::vector<Action>{action::kEndTurn});
+}
+
+TEST_CASE("first turn: the redraw comes with the start of the turn, in a played game too",
+          "[rocket_squad][redraw]") {
+  // Seeded games: the redraw is legal exactly when the first turn starts with nothing playable.
+  int offered = 0;
+  for (uint64_t seed = 0; seed < 300; ++seed) {
+    State s(default_config(), 2, seed);
+    Rng rng(seed);
+    while (!s.is_terminal() && s.turn_number() <= 2) {
+      const bool start = s.phase() == Phase::kTurn && s.turn_start();
+      std::vector<Action> moves = legal(s);
+      const bool redraw = std::find(moves.begin(), moves.end(), action::kRedraw) != moves.end();
+      if (redraw) {
+        ++offered;
+        REQUIRE(start);
+        REQUIRE(moves.size() == 2);  // end the turn or redraw: no card is playable
+      }
+      s.apply(moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+    }
+  }
+  REQUIRE(offered > 0);
+}
+
 TEST_CASE("launch: boxes built by Dad, Uncle or Duct Tape launch a rocket they complete",
           "[rocket_squad][launch]") {
   const std::string rockets =
