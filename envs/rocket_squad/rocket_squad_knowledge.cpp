@@ -254,10 +254,13 @@ void State::redeterminize(int viewer, Rng& rng) {
       if (keeps) pinned_slot = i;
     }
   }
-  std::array<CardType*, kMaxCards> slots{};
+  std::array<CardType*, kMaxCards> slots;  // filled before use
   int n = 0;
-  for (int i = 0; i < draw_.count; ++i)
+  bool counts_pile_cards = false;
+  for (int i = 0; i < draw_.count; ++i) {
     if (unknown(draw_.known_by[i] | draw_.counted_by[i])) slots[n++] = &draw_.cards[i];
+    counts_pile_cards = counts_pile_cards || !unknown(draw_.counted_by[i]);
+  }
   for (int p = 0; p < num_players_; ++p) {
     if (p == viewer) continue;
     Hand& h = hands_[p];
@@ -273,11 +276,12 @@ void State::redeterminize(int viewer, Rng& rng) {
   for (int i = 0; i < jackie_.count; ++i)
     if (unknown(jackie_.known_by[i])) slots[n++] = &jackie_.cards[i];
 
-  std::array<CardType, kMaxCards> cards{};
+  std::array<CardType, kMaxCards> cards;
   for (int i = 0; i < n; ++i) cards[i] = *slots[i];
   rng.shuffle(cards.begin(), cards.begin() + n);
   for (int i = 0; i < n; ++i) *slots[i] = cards[i];
-  shuffle_unplaced_draw_pile(viewer, rng);
+  // Without such cards, the shuffle above already put the pile's unknown positions in a random order.
+  if (counts_pile_cards) shuffle_unplaced_draw_pile(viewer, rng);
   rng_.reseed(rng.next());
 }
 
