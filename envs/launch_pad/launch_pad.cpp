@@ -540,8 +540,9 @@ void State::apply_decoded(const Decoded& d) {
       step_ = Step::kPlay;
       after_play();
       return;
-    case kKindSurplusDiscard:
-      discard_from_hand(seat_at(surplus_offset_), d.a);
+    case kKindSurplusDiscard:  // face up, waiting with the others for the Surplus player's order
+      take_from_hand(seat_at(surplus_offset_), d.a, everyone());
+      ++staged_[static_cast<std::size_t>(d.a)];
       ++surplus_offset_;
       continue_surplus();
       return;
@@ -966,13 +967,16 @@ int State::steal_random_card(int from_seat, uint32_t seen_by) {
 }
 
 // Surplus (ruling 15): the next player, clockwise from the Surplus player, who
-// has a card discards one; when everybody has had the chance, play goes on.
+// has a card discards one. When everybody has had the chance, the Surplus
+// player chooses the order of the discards on the pile (rulebook, Action
+// Cards), as after any action that discards cards; then play goes on.
 void State::continue_surplus() {
   while (surplus_offset_ < num_players_ && area(seat_at(surplus_offset_)).hand_size == 0) ++surplus_offset_;
   if (surplus_offset_ < num_players_) return;
   surplus_offset_ = 0;
   step_ = Step::kPlay;
-  after_play();
+  finish_staged_discards();  // kChooseTop when two kinds of cards or more wait
+  if (step_ == Step::kPlay) after_play();
 }
 
 }  // namespace rocketgym::launch_pad

@@ -11,6 +11,7 @@
 //   kDiscard     step 6: discard cards, then "end turn"
 // and three short out-of-order decisions:
 //   kChooseTop   an action discarded several kinds of cards: its player picks the top one
+//                (Abort Mission, Quality Check, Sabotage, and Surplus once everyone has discarded)
 //   kSurplus     each player with cards, clockwise from the Surplus player, discards one
 //   kOffer       negotiations variant: the receiver of an offered card accepts or rejects it
 //
@@ -20,6 +21,7 @@
 //   discards; Salvage and Recycle Bin end on top (Card Reference). When an
 //   effect discards several kinds of cards its player chooses only which kind
 //   lies on top (the only card anyone can draw); the rest go below in card-type order.
+//   Surplus's discards wait face up until everyone has discarded; then its player orders them.
 // - Salvage takes the topmost copy of the named type; Recycle Bin shuffles the
 //   whole draw pile after adding the ten cards.
 // - Parts Supplier is playable when at least one card can be drawn.
