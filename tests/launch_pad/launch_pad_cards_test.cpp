@@ -70,6 +70,28 @@ TEST_CASE("Budget Cuts: steal an opponent's Specialty card into the hand; none i
   REQUIRE(s.hand_limit(0) == 8);
 }
 
+TEST_CASE("Budget Cuts (ruling 22): steals from an opponent only, never the player's own Specialty card") {
+  // The player's own Specialty card is the only one in play: Budget Cuts cannot be played at all.
+  for (const char* variant : {"", "variants: {super_powers: true}\n"}) {
+    const Config config = load(variant);
+    State s =
+        position(config, 3,
+                 R"({"hands": [{"budget_cuts": 1, "metal": 1}], "zones": [{"specialties": ["overtime"]}]})");
+    std::vector<uint8_t> mask(act::kNumActions);
+    s.legal_actions_mask(mask.data());
+    for (int a = act::kBudgetCuts; a < act::kFastTrack; ++a) REQUIRE(mask[static_cast<std::size_t>(a)] == 0);
+    // With an opponent's Specialty card in play, that one is the target; the player's own stays.
+    State t = position(
+        config, 3,
+        R"({"hands": [{"budget_cuts": 1}], "zones": [{"specialties": ["overtime"]}, {}, {"specialties": ["warehouse"]}]})");
+    REQUIRE_FALSE(t.is_legal(act::budget_cuts(1)));
+    t.apply(act::budget_cuts(2));
+    REQUIRE(hand(t, 0, kWarehouse) == 1);
+    REQUIRE(t.area(0).has_specialty(kOvertime));
+    REQUIRE(hand(t, 0, kOvertime) == 0);
+  }
+}
+
 TEST_CASE(
     "Fast Track: own complete rocket from Construction or Quality Control straight to the Launch Zone") {
   State s = position(2, R"({"hands": [{"fast_track": 1}], "zones": [{"rockets": [
