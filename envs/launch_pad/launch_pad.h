@@ -247,6 +247,8 @@ class State {
   void read_turn_bookkeeping(const Json& doc);
   void read_knowledge(const Json& knowledge);
   void validate_loaded() const;
+  void validate_game_clock() const;
+  void validate_pending_decision() const;
   void validate_advance_step() const;
   void validate_hand_sizes() const;
   void check_knowledge_invariants() const;

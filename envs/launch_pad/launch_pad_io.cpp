@@ -416,10 +416,28 @@ void State::read_knowledge(const Json& j) {
   }
 }
 
-// The checks that tie fields together: the step and its pending decision, the
-// turn's bookkeeping, the decision count; then the invariants (card conservation).
+// The checks that tie fields together (the game's clock, the step and its
+// pending decision, hand sizes), then the invariants (card conservation), then
+// that the player to move has something to do.
 void State::validate_loaded() const {
-  const PlayerArea& me = area(turn_player_);
+  validate_hand_sizes();
+  validate_game_clock();
+  validate_pending_decision();
+  try {
+    check_invariants();
+  } catch (const InvariantViolation& e) {
+    bad("(position)", std::string("impossible position: ") + e.what());
+  }
+  if (step_ != Step::kGameOver) {
+    std::array<uint8_t, act::kNumActions> mask{};
+    legal_actions_mask(mask.data());
+    if (std::find(mask.begin(), mask.end(), uint8_t{1}) == mask.end())
+      bad("step", std::string("the player to move has no legal action in step ") + step_key(step_));
+  }
+}
+
+// The decision count, truncation, the Launch Pad cards and the Countdown.
+void State::validate_game_clock() const {
   const bool live = step_ != Step::kGameOver;
   if (truncated_ && live) bad("truncated", "a truncated game is over: step must be \"game_over\"");
   if (live && decisions_ >= kMaxDecisions)
@@ -434,6 +452,11 @@ void State::validate_loaded() const {
     bad("final_turns_left", "final turns come only with the Countdown");
   if (launch_pads_aside_ > 0 && launch_pads_aside_ != config_->count[kLaunchPad])
     bad("launch_pads_aside", "long game: the Launch Pad cards are aside all together or not at all");
+}
+
+// Each step's own bookkeeping, and none outside it.
+void State::validate_pending_decision() const {
+  const PlayerArea& me = area(turn_player_);
   const bool turn_start = step_ == Step::kAdvance || step_ == Step::kDrawChoice;
   if (turn_start && redraw_used_) bad("redraw_used", "step 5 cannot have happened before step 4");
   if (step_ != Step::kAdvance && advance_eligible_ != 0)
@@ -444,8 +467,11 @@ void State::validate_loaded() const {
     if (discard_size_ == 0)
       bad("step", "draw_choice: the discard pile is empty, there is no top card to take");
   }
-  const bool staging = step_ == Step::kChooseTop || step_ == Step::kSurplus;
-  if (!staging && staged_ != std::array<uint8_t, kNumCardTypes>{})
+  int staged_kinds = 0;
+  for (int t = 0; t < kNumCardTypes; ++t) staged_kinds += staged_[static_cast<std::size_t>(t)] > 0;
+  if (step_ == Step::kChooseTop && staged_kinds < 2)
+    bad("staged", "step choose_top needs two kinds of cards or more waiting for their order");
+  if (step_ != Step::kChooseTop && step_ != Step::kSurplus && staged_kinds > 0)
     bad("staged", "cards wait for the discard order only in steps choose_top and surplus");
   if (step_ != Step::kSurplus && surplus_offset_ != 0)
     bad("surplus_offset", "must be 0 outside step \"surplus\"");
@@ -455,18 +481,6 @@ void State::validate_loaded() const {
     bad("offer", "an offer waits exactly during step \"offer\"");
   if (offer_to_ >= 0 && area(offer_to_).hand_size >= hand_limit(offer_to_))
     bad("offer.to", "a card is offered only to a player who may accept it");
-  validate_hand_sizes();
-  try {
-    check_invariants();
-  } catch (const InvariantViolation& e) {
-    bad("(position)", std::string("impossible position: ") + e.what());
-  }
-  if (live) {
-    std::array<uint8_t, act::kNumActions> mask{};
-    legal_actions_mask(mask.data());
-    if (std::find(mask.begin(), mask.end(), uint8_t{1}) == mask.end())
-      bad("step", std::string("the player to move has no legal action in step ") + step_key(step_));
-  }
 }
 
 // Step 2: every listed rocket was eligible at its start (complete, the zone's
