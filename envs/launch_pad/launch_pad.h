@@ -227,8 +227,9 @@ class State {
   void end_turn();
   void after_play();
   int draw_one(int seat);  // a card from the draw pile into seat's hand; -1 if none
-  int pop_draw_pile(
-      int seat);  // the top card, seen by `seat`; refills from the discard pile when empty; -1 if none
+  // The draw pile's top card, seen by `seat` only; refills the pile from the
+  // discard pile when it is empty; -1 if both are empty.
+  int pop_draw_pile(int seat);
   void place_launch_pad_card(int seat);
   void check_launch_pad_complete();
   void discard_from_hand(int seat, int card);
@@ -287,8 +288,8 @@ class State {
   int surplus_offset_ = 0;  // kSurplus: seat (as offset from the turn player) to discard next
   int offer_to_ = -1;       // kOffer: receiving seat
   int offer_card_ = -1;     // kOffer: the card offered (public)
-  std::array<uint8_t, kNumCardTypes>
-      staged_{};  // kChooseTop, kSurplus: cards on their way to the discard pile
+  // kChooseTop, kSurplus: cards on their way to the discard pile.
+  std::array<uint8_t, kNumCardTypes> staged_{};
   // known_[v][place][t]: copies of card t that seat v knows to be in the hidden
   // place (a hand or the draw pile; v's own hand is left at 0, v sees it).
   // Never more than the place holds; Launch Pad cards in the draw pile are
