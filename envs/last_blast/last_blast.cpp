@@ -476,6 +476,30 @@ void State::redeterminize(int viewer, Rng& rng) {
   rng_.reseed(rng.next());
 }
 
+std::array<int8_t, kMaxCards> State::places() const {
+  std::array<int8_t, kMaxCards> place{};
+  place.fill(kPlaceUndrafted);  // deck, discards and blind draws
+  for (int i = 0; i < lost_size_; ++i) place[lost_[i]] = kPlaceLost;
+  for (int p = 0; p < n_; ++p) {
+    for (int i = 0; i < hand_size_[p]; ++i) place[hand_[p][i]] = static_cast<int8_t>(kPlaceHand + p);
+    if (pick_[p].card >= 0 && !pick_[p].blind) place[pick_[p].card] = static_cast<int8_t>(kPlaceHand + p);
+    for (int i = 0; i < rocket_[p].size; ++i)
+      place[rocket_[p].card[i]] = static_cast<int8_t>(kPlaceRocket + p);
+  }
+  return place;
+}
+
+void State::card_places(CardPlaces& out) const {
+  const auto place = places();
+  for (int c = 0; c < config_->num_cards(); ++c) out.push_back({place[c], c});
+}
+
+void State::known_card_places(int viewer, CardPlaces& out) const {
+  const auto place = places();
+  for (int c = 0; c < config_->num_cards(); ++c)
+    if (knows(viewer, c)) out.push_back({place[c], c});
+}
+
 GameInfo game_info() {
   GameInfo info;
   info.id = "last_blast";

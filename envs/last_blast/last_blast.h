@@ -23,6 +23,25 @@
 //            flight move in clockwise order from the Start Player, then take
 //            their damage (one decision per card where the order is theirs).
 //   over   - current_player() == -1.
+//
+// Knowledge model (envs/core/knowledge.h): what each seat knows about where
+// the cards are. A place is one of
+//   kPlaceUndrafted (0)  the deck, the discards and the blind draws not yet
+//                        revealed: to the others these are one pile, since
+//                        whether a pick was a blind draw stays hidden
+//                        (ruling 2) and a blind draw from an empty deck
+//                        reshuffles the discards unseen;
+//   kPlaceLost (1)       cards lost from rockets in the flight (face up);
+//   kPlaceHand + p       seat p's hand, with the card p has picked from it
+//                        this round (hidden until the picks are revealed);
+//   kPlaceRocket + p     seat p's rocket (public);
+// and a card is its card id. known_by_[c] has bit v when seat v knows c's
+// place: rockets and lost cards: everyone; a hand: every seat that has held it
+// this hand (a deal shows each card to its receiver only, each pass shows the
+// hand to its next holder); the discards: everyone (every hand goes round the
+// whole table before its last card is discarded); a blind draw: the drawer;
+// the deck: nobody, or everyone once a blind draw has turned the public
+// discards into the deck.
 #pragma once
 
 #include <array>
@@ -34,6 +53,7 @@
 #include "envs/core/config.h"
 #include "envs/core/game.h"
 #include "envs/core/json.h"
+#include "envs/core/knowledge.h"
 #include "envs/core/returns.h"
 #include "envs/core/rng.h"
 
@@ -60,6 +80,12 @@ constexpr Action kMoveBase = kDrawBlind + 3;           // 131
 constexpr Action kRemoveFront = kMoveBase + kMaxRows;  // 136
 constexpr Action kRemoveBack = kRemoveFront + 1;
 constexpr int kNumActions = kRemoveBack + 1;  // 138
+
+// Places of the knowledge model (see the top of this file).
+constexpr int kPlaceUndrafted = 0;
+constexpr int kPlaceLost = 1;
+constexpr int kPlaceHand = 2;                           // + seat
+constexpr int kPlaceRocket = kPlaceHand + kMaxPlayers;  // + seat
 
 enum End : int8_t { kFront = 0, kBack = 1 };
 enum class Colour : int8_t { kRed, kGreen, kAmber };
@@ -127,6 +153,10 @@ class State {
   std::string observation_string(int viewer) const;  // what `viewer` may see
   // Draft picks (and blind draws) stay hidden until the picks are revealed.
   bool is_public_action(Action a) const { return a >= kMoveBase; }
+  // The knowledge model: every card with its place, and the cards whose place
+  // `viewer` knows (see the top of this file).
+  void card_places(CardPlaces& out) const;
+  void known_card_places(int viewer, CardPlaces& out) const;
   std::string action_to_string(Action a) const;
   Json to_json() const;
   static State from_json(const Json& doc, const Config& config);
@@ -193,6 +223,8 @@ class State {
   std::string view(int viewer) const;
   void write_hand_and_pick(std::ostream& out, int p) const;
   void write_hand_seen_by(std::ostream& out, int p, int viewer) const;
+  // The place of every card (kPlace*), indexed by card id.
+  std::array<int8_t, kMaxCards> places() const;
   void check_draft_invariants() const;
   void check_flight_invariants() const;
 
