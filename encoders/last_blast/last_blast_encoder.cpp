@@ -10,7 +10,7 @@ namespace rocketgym::last_blast {
 //   seats            n x 10      status (flying/exploded/exited), moved this
 //                                round, Start Player, to move, rocket size,
 //                                score, hand size at the start of the pick
-//                                round, has picked this round
+//                                round, has completed a pick this round
 //   rockets          n x 12 x 15 cards front to back (colour, number, symbol)
 //   own hand         C           cards in the viewer's hand
 //   own pick         C + 3       the viewer's hidden pick, its end, blind
@@ -59,7 +59,9 @@ void Encoder::encode(const State& s, int viewer, float* out) {
     // the hand and a hidden blind draw must look the same to the others.
     const bool picked_from_hand = s.pick(p).card >= 0 && !s.pick(p).blind;
     x[8] = (s.hand_size(p) + picked_from_hand) / float(kHandSize);
-    x[9] = s.pick(p).card >= 0;
+    // A pick counts once it is complete: a player still placing a blind card
+    // has, to the others, not picked yet (ruling 2).
+    x[9] = s.pick(p).card >= 0 && s.pick(p).end >= 0;
     x += kSeatFeatures;
   }
 
@@ -113,8 +115,10 @@ void Encoder::encode(const State& s, int viewer, float* out) {
     x[kHands + s.pick_number()] = 1.0f;
   }
   x += kHands + kPicksPerHand;
-  // Decision kind: pick, place the blind card, move, remove a card.
-  if (s.phase() == Phase::kDraft) x[s.awaiting_blind_placement() ? 1 : 0] = 1.0f;
+  // Decision kind: pick, place the blind card, move, remove a card. Only the
+  // drawer knows that the pick under way is a blind draw being placed.
+  if (s.phase() == Phase::kDraft)
+    x[s.awaiting_blind_placement() && s.current_player() == viewer ? 1 : 0] = 1.0f;
   if (s.phase() == Phase::kFlight) x[s.awaiting_removal_choice() ? 3 : 2] = 1.0f;
   x += 4;
   x[0] = s.undrafted_count() / float(kMaxCards);

@@ -151,7 +151,11 @@ class State {
   void redeterminize(int viewer, Rng& rng);
   std::string to_string() const;                     // everything, hidden cards too
   std::string observation_string(int viewer) const;  // what `viewer` may see
-  // Draft picks (and blind draws) stay hidden until the picks are revealed.
+  // Ruling 2: every draft decision (the card and end of a pick, a blind draw,
+  // the end of a blind card) stays hidden until the picks are revealed. The
+  // picks go in seat order, so who is deciding is public; a player placing a
+  // blind card looks to the others like a player still picking (the
+  // encoder and observation_string show nothing else). The flight is public.
   bool is_public_action(Action a) const { return a >= kMoveBase; }
   // The knowledge model: every card with its place, and the cards whose place
   // `viewer` knows (see the top of this file).

@@ -118,7 +118,9 @@ std::string State::view(int viewer) const {
   out << "The Last Blast, " << int{n_} << " players, " << phase_name(phase_);
   if (phase_ == Phase::kDraft)
     out << ": hand " << hand_number_ + 1 << ", pick " << pick_number_ + 1 << ", player " << int{picker_}
-        << " to pick" << (awaiting_blind_placement() ? " (placing the blind card)" : "");
+        << " to pick"
+        << (awaiting_blind_placement() && (viewer < 0 || viewer == picker_) ? " (placing the blind card)"
+                                                                            : "");
   if (phase_ == Phase::kFlight)
     out << ": column " << round_ + 1 << ", Start Player " << int{start_player_} << ", player " << int{mover_}
         << (damage_left_ > 0 ? " removing damage (" + std::to_string(damage_left_) + " left)" : " to move");
@@ -170,11 +172,15 @@ void State::write_hand_and_pick(std::ostream& out, int p) const {
 }
 
 // Another player's hand as `viewer` knows it: its size when the pick round
-// began (a hidden pick or blind draw must not show) and the cards seen in it.
+// began (a hidden pick or blind draw must not show), whether its holder has
+// picked (a blind card being placed is not a pick yet: who is deciding is
+// public, what they decide is not) and the cards seen in it.
 void State::write_hand_seen_by(std::ostream& out, int p, int viewer) const {
   const Pick& pick = pick_[p];
   const bool from_hand = pick.card >= 0 && !pick.blind;
-  out << "  hand: " << hand_size_[p] + from_hand << " cards" << (pick.card >= 0 ? ", has picked" : "");
+  // A blind card still to be placed is not a pick yet, to the others.
+  const bool picked = pick.card >= 0 && pick.end >= 0;
+  out << "  hand: " << hand_size_[p] + from_hand << " cards" << (picked ? ", has picked" : "");
   // Listed in card order, so that the list does not tell which card was picked.
   uint64_t seen = 0;
   for (int i = 0; i < hand_size_[p]; ++i) seen |= uint64_t{1} << hand_[p][i];

@@ -13,6 +13,12 @@ using namespace rocketgym::last_blast::test;
 
 namespace {
 
+std::vector<float> encoding(const State& s, int viewer) {
+  std::vector<float> out(static_cast<std::size_t>(Encoder::size(s.num_players())));
+  Encoder::encode(s, viewer, out.data());
+  return out;
+}
+
 std::map<int, int> place_by_card(const CardPlaces& places) {
   std::map<int, int> out;
   for (const CardPlace& cp : places) out[cp.card] = cp.place;
@@ -71,4 +77,34 @@ TEST_CASE("knowledge: a hidden pick stays in its hand's place; a blind draw is i
   CardPlaces known1_blind;
   blind.known_card_places(1, known1_blind);
   REQUIRE(place_by_card(known1_blind).count(drawn) == 0);
+}
+
+TEST_CASE("blind draw (ruling 2): while a player places a blind card, the others see what they saw before",
+          "[last_blast][hidden][blind]") {
+  for (int n = 2; n <= 3; ++n) {
+    INFO(n << " players");
+    State s(standard_config(), n, 43);
+    play_until(s, first_legal, [](const State& t) { return t.pick_number() == 3; });
+    const State before = s;
+    s.apply(kDrawBlind);
+    REQUIRE(s.current_player() == 0);  // the picks go in seat order: who is to decide is public
+    for (int viewer = 1; viewer < n; ++viewer) {
+      INFO("viewer " << viewer);
+      REQUIRE(encoding(s, viewer) == encoding(before, viewer));
+      REQUIRE(s.observation_string(viewer) == before.observation_string(viewer));
+      REQUIRE_THAT(s.observation_string(viewer), !Catch::Contains("blind"));
+    }
+    // The drawer sees the card and the decision.
+    REQUIRE(encoding(s, 0) != encoding(before, 0));
+    REQUIRE_THAT(s.observation_string(0), Catch::Contains("placing the blind card"));
+    REQUIRE_THAT(s.observation_string(0),
+                 Catch::Contains("hidden pick: " + standard_config().card_names[s.pick(0).card]));
+  }
+}
+
+TEST_CASE("blind draw: the draft decisions are secret actions; the flight's are public",
+          "[last_blast][hidden]") {
+  const State s(standard_config(), 2, 44);
+  for (Action a = 0; a < kMoveBase; ++a) REQUIRE_FALSE(s.is_public_action(a));
+  for (Action a = kMoveBase; a < kNumActions; ++a) REQUIRE(s.is_public_action(a));
 }
