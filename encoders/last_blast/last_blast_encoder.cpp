@@ -17,6 +17,9 @@ namespace rocketgym::last_blast {
 //   others' hands    (n-1) x C   cards the viewer knows are in that hand
 //   known elsewhere  C           cards the viewer knows are in the deck,
 //                                discards or another player's blind draw
+//   reshuffled       C           cards reshuffled from the discards to finish
+//                                a deal whose place the viewer does not know:
+//                                each is in the deck or in another hand
 //   global           25          phase, hand, pick, decision kind, cards
 //                                outside hands and rockets, column, damage
 //                                left, cards lost this turn, alternate rule
@@ -24,7 +27,7 @@ int Encoder::size(int n) {
   const int rows = n + 1;
   return rows * kColumns * kNumSymbols + n * rows * kColumns + n * kSeatFeatures +
          n * kRocketLength * kCardFeatures + kMaxCards + kMaxCards + 3 + (n - 1) * kMaxCards + kMaxCards +
-         kGlobalFeatures;
+         kMaxCards + kGlobalFeatures;
 }
 
 std::vector<int> Encoder::shape(const Config&, int num_players) { return {size(num_players)}; }
@@ -106,6 +109,10 @@ void Encoder::encode(const State& s, int viewer, float* out) {
     if (pick.card >= 0 && (!pick.blind || p == viewer)) x[pick.card] = 0.0f;
     for (int i = 0; i < s.rocket(p).size; ++i) x[s.rocket(p).card[i]] = 0.0f;
   }
+  x += kMaxCards;
+  // Which reshuffled cards went to the deck and which to the others' hands
+  // is hidden: all of them stay in this plane until the viewer sees them.
+  for (int c = 0; c < config.num_cards(); ++c) x[c] = s.is_reshuffled(c) && !s.knows(viewer, c);
   x += kMaxCards;
 
   x[static_cast<int>(s.phase())] = 1.0f;

@@ -41,7 +41,12 @@
 // hand to its next holder); the discards: everyone (every hand goes round the
 // whole table before its last card is discarded); a blind draw: the drawer;
 // the deck: nobody, or everyone once a blind draw has turned the public
-// discards into the deck.
+// discards into the deck. When the discards are reshuffled to finish a deal,
+// each of them is afterwards "in the deck or in some other hand" to all but
+// its receiver: nobody knows its place, but everybody knows it is one of the
+// reshuffled cards (is_reshuffled), and redeterminize swaps reshuffled cards
+// only with each other. A seat never knows more than this model says, so
+// every resample is a world the seat thinks possible.
 #pragma once
 
 #include <array>
@@ -184,6 +189,9 @@ class State {
   // revealed): a count that does not reveal hidden blind draws.
   int undrafted_count() const;
   bool knows(int player, int card) const { return (known_by_[card] >> player) & 1; }
+  // The card came from the discards reshuffled to finish a deal: everybody
+  // knows it is in the deck or in some hand (its receiver knows which).
+  bool is_reshuffled(int card) const { return (reshuffled_ >> card) & 1; }
   const Rocket& rocket(int p) const { return rocket_[p]; }
   Status status(int p) const { return status_[p]; }
   int cube_row(int p) const { return row_[p]; }        // -1: not on the field
@@ -207,7 +215,9 @@ class State {
   void apply_draft(Action a);
   bool pick_legal(int card, int end) const;
   void deal_hand();
-  int draw_card();
+  void reshuffle_discards();
+  void reshuffle_for_deal();
+  int draw_blind_card();
   void finish_pick();
   void reveal_picks();
   void pass_hands();
@@ -227,10 +237,18 @@ class State {
   std::string view(int viewer) const;
   void write_hand_and_pick(std::ostream& out, int p) const;
   void write_hand_seen_by(std::ostream& out, int p, int viewer) const;
+  void write_reshuffled(std::ostream& out, int viewer) const;
   // The place of every card (kPlace*), indexed by card id.
   std::array<int8_t, kMaxCards> places() const;
   void check_draft_invariants() const;
   void check_flight_invariants() const;
+  // Hidden information (redeterminize).
+  bool blind_draws_resamplable(int viewer) const;
+  void take_back_picks(int viewer, bool new_kinds);
+  void shuffle_unknown_cards(int viewer, Rng& rng);
+  void repick(int viewer, bool new_kinds, Rng& rng);
+  End random_end(int p, Rng& rng) const;
+  int8_t redraw_blind(int p);
 
   const Config* config_ = nullptr;
   Rng rng_;
@@ -253,9 +271,11 @@ class State {
   std::array<std::array<int8_t, kHandSize>, kMaxPlayers> hand_{};
   std::array<int8_t, kMaxPlayers> hand_size_{};
   std::array<Pick, kMaxPlayers> pick_{};
-  // Bit p set: player p knows where this card is (in which hand, or that it is
-  // in the deck or discards). Cards in rockets are public and have all bits.
+  // Bit p set: player p knows where this card is (kPlace*, see the top of
+  // this file). Cards in rockets are public and have all bits.
   std::array<uint8_t, kMaxCards> known_by_{};
+  // Bit c set: card c was among the discards reshuffled to finish a deal.
+  uint64_t reshuffled_ = 0;
   int8_t hand_number_ = 0;  // 0..2
   int8_t pick_number_ = 0;  // 0..3
   int8_t picker_ = 0;       // the drafting player to decide

@@ -150,6 +150,7 @@ std::string State::view(int viewer) const {
       write_hand_seen_by(out, p, viewer);
     }
   }
+  write_reshuffled(out, viewer);
   if (viewer < 0) {
     out << "Deck " << int{deck_size_} << " cards, discards " << int{discard_size_};
   } else {
@@ -157,6 +158,18 @@ std::string State::view(int viewer) const {
   }
   out << ", lost in flight " << int{lost_size_} << "\n";
   return out.str();
+}
+
+// The discards reshuffled to finish a deal whose place `viewer` does not
+// know (all of them for the full view), in card order.
+void State::write_reshuffled(std::ostream& out, int viewer) const {
+  std::string list;
+  for (int c = 0; c < config_->num_cards(); ++c)
+    if (is_reshuffled(c) && (viewer < 0 || !knows(viewer, c)))
+      list += (list.empty() ? "" : ", ") + config_->card_names[c];
+  if (list.empty()) return;
+  out << (viewer < 0 ? "Reshuffled from the discards: " : "Reshuffled, in the deck or another hand: ") << list
+      << "\n";
 }
 
 void State::write_hand_and_pick(std::ostream& out, int p) const {
@@ -251,6 +264,10 @@ Json State::to_json() const {
                   {"hands", hands},
                   {"picks", picks}};
   doc["seen"] = seen;
+  Json reshuffled = Json::array();
+  for (int c = 0; c < config_->num_cards(); ++c)
+    if (is_reshuffled(c)) reshuffled.push_back(config_->card_names[c]);
+  doc["reshuffled"] = reshuffled;
   doc["rockets"] = rockets;
   Json players = Json::array();
   for (int p = 0; p < n_; ++p)
@@ -343,6 +360,11 @@ State State::from_json(const Json& doc, const Config& config) {
       for (int i = 0; i < s.hand_size_[p]; ++i) s.known_by_[s.hand_[p][i]] |= static_cast<uint8_t>(1u << p);
       if (s.pick_[p].card >= 0) s.known_by_[s.pick_[p].card] |= static_cast<uint8_t>(1u << p);
     }
+  }
+
+  if (doc.contains("reshuffled")) {
+    const Json& list = list_field(doc, "reshuffled", kMaxCards);
+    for (const auto& c : list) s.reshuffled_ |= uint64_t{1} << card_from_json(c, config);
   }
 
   const Json& flight = doc.contains("flight") ? doc.at("flight") : Json();
