@@ -64,6 +64,8 @@
 
 namespace rocketgym::last_blast {
 
+class JsonFields;  // a JSON object being read (last_blast_json.cpp)
+
 constexpr int kMinPlayers = 2;
 constexpr int kMaxPlayers = 4;
 constexpr int kNumSymbols = 6;
@@ -121,6 +123,8 @@ Config load_config(const ConfigNode& root);
 
 enum class Phase : int8_t { kDraft, kFlight, kOver };
 enum class Status : int8_t { kFlying, kExploded, kExited };
+const char* phase_name(Phase p);    // "draft", "flight", "over" (as in JSON)
+const char* status_name(Status s);  // "flying", "exploded", "exited"
 
 // A rocket: a line of cards, index 0 is the front (facing the field).
 struct Rocket {
@@ -168,7 +172,10 @@ class State {
   void known_card_places(int viewer, CardPlaces& out) const;
   std::string action_to_string(Action a) const;
   Json to_json() const;
+  // Refuses (SerializationError naming the field) any document that is not a
+  // position the game can reach, so that every position that loads plays on.
   static State from_json(const Json& doc, const Config& config);
+  // Every reachable position satisfies these (InvariantViolation otherwise).
   void check_invariants() const;
 
   // Read access for the encoder, the bot and tests.
@@ -240,8 +247,34 @@ class State {
   void write_reshuffled(std::ostream& out, int viewer) const;
   // The place of every card (kPlace*), indexed by card id.
   std::array<int8_t, kMaxCards> places() const;
-  void check_draft_invariants() const;
-  void check_flight_invariants() const;
+  // Documents (last_blast_json.cpp).
+  void read_tiles(const JsonFields& top);
+  void read_draft(const JsonFields& draft);
+  void read_flight(const JsonFields& flight);
+  void read_seen(const Json& seen);
+  // Invariants (last_blast_invariants.cpp): what every reachable position
+  // satisfies; messages name the document field at fault.
+  void check_cards() const;
+  void check_tiles() const;
+  void check_knowledge() const;
+  void check_reshuffled() const;
+  void check_draft() const;
+  void check_draft_picks() const;
+  void check_flight() const;
+  void check_cubes() const;
+  void check_turn_order() const;
+  void check_damage() const;
+  void check_start_player() const;
+  void check_over() const;
+  // Who knows each card from the position alone (a document without "seen").
+  void derive_knowledge();
+  uint8_t everyone() const { return static_cast<uint8_t>((1u << n_) - 1); }
+  // The players who have held p's current hand this hand (it went round in
+  // pass order), who know every card left in it.
+  uint8_t hand_holders(int p) const;
+  // Cards each player was dealt for the current hand (48 cards: 5, 5, and 4
+  // for the third hand of a 4-player game; see deal_hand).
+  int dealt_hand_size() const;
   // Hidden information (redeterminize).
   bool blind_draws_resamplable(int viewer) const;
   void take_back_picks(int viewer, bool new_kinds);
