@@ -70,6 +70,16 @@ def _check_num_threads(n: Any) -> int:
     return n
 
 
+class _ClosedEnv:
+    """Stands in for the C++ env after close(): any use raises (and costs the open env nothing)."""
+
+    def __getattr__(self, name: str):
+        raise _core.Error("this VectorEnv is closed")
+
+    def __setattr__(self, name: str, value) -> None:
+        raise _core.Error("this VectorEnv is closed")
+
+
 class VectorEnv:
     """``num_envs`` games of one game stepped together in C++."""
 
@@ -100,7 +110,7 @@ class VectorEnv:
         self.episode_steps = self._env.episode_steps
         self.final_observations = self._env.final_observations
         self.final_episode_steps = self._env.final_episode_steps
-        self._finished = np.zeros(self.num_envs, dtype=bool)  # terminated | truncated, updated by step()
+        self._finished = self._env.finished  # terminated | truncated, written by step() in C++
         self._obs = {"observation": self.observations, "action_mask": self.action_masks}
         self._info = {"current_player": self.current_players, "episode_steps": self.episode_steps,
                       "final_obs": self.final_observations, "_final_obs": self._finished,
@@ -113,7 +123,6 @@ class VectorEnv:
         (shared arrays). ``options`` keys are ignored, except ``"state"``, which only the single envs
         take.
         """
-        env = self._open_env()
         if options is not None and "state" in options:
             raise ValueError("VectorEnv.reset cannot start from a given state; use rocketgym.make for that")
         if seed is not None:
@@ -123,8 +132,7 @@ class VectorEnv:
         else:
             self._resets += 1
             episode_seed = _core.derive_seed(self._seed, self._resets)
-        env.reset(episode_seed)
-        self._finished[:] = False
+        self._env.reset(episode_seed)
         return self._obs, self._info
 
     def step(self, actions) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
@@ -136,45 +144,44 @@ class VectorEnv:
         Raises TypeError (not integers), ValueError (wrong shape) or IllegalAction naming the env
         (nothing is stepped then).
         """
-        self._open_env().step(actions)
-        np.logical_or(self.terminated, self.truncated, out=self._finished)
+        self._env.step(actions)
         return self._obs, self.rewards, self.terminated, self.truncated, self._info
 
     def sample_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """A uniformly random legal action per env (int32), drawn in C++."""
-        return self._open_env().sample_actions(out)
+        return self._env.sample_actions(out)
 
     def heuristic_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """The heuristic bot's action per env (int32)."""
-        return self._open_env().heuristic_actions(out)
+        return self._env.heuristic_actions(out)
 
     def state(self, env: int) -> _core.State:
         """A copy of env ``env``'s current game state."""
-        return self._open_env().state(check_int(env, "env"))
+        return self._env.state(check_int(env, "env"))
 
     @property
     def num_threads(self) -> int:
-        return self._open_env().num_threads
+        return self._env.num_threads
 
     @num_threads.setter
     def num_threads(self, n: int) -> None:
-        self._open_env().num_threads = _check_num_threads(n)
+        self._env.num_threads = _check_num_threads(n)
 
     @property
     def closed(self) -> bool:
-        return self._env is None
+        return isinstance(self._env, _ClosedEnv)
 
     def close(self) -> None:
         """Lets the C++ envs go: every later call raises ``rocketgym.Error``. Their buffers are freed
         once no array returned by this env is referenced any more (arrays kept stay valid). Calling
         it again does nothing."""
-        if self._env is None:
+        if self.closed:
             return
-        self._env = None
+        self._env = _ClosedEnv()
         for name in ("observations", "action_masks", "current_players", "rewards", "terminated", "truncated",
                      "episode_steps", "final_observations", "final_episode_steps"):
             setattr(self, name, None)
-        self._obs = self._info = None
+        self._obs = self._info = self._finished = None
 
     def __enter__(self) -> "VectorEnv":
         return self
@@ -182,13 +189,8 @@ class VectorEnv:
     def __exit__(self, *exc_info) -> None:
         self.close()
 
-    def _open_env(self) -> _core.VectorEnv:
-        if self._env is None:
-            raise _core.Error("this VectorEnv is closed")
-        return self._env
-
     def __repr__(self) -> str:
-        if self._env is None:
+        if self.closed:
             return f"<rocketgym.VectorEnv {self.game_info.id} num_envs={self.num_envs} closed>"
         return (f"<rocketgym.VectorEnv {self.game_info.id} num_envs={self.num_envs} "
                 f"players={self.num_players} threads={self.num_threads}>")

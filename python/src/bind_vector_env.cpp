@@ -25,9 +25,10 @@ namespace {
 struct VectorEnvHandle {
   std::shared_ptr<AnyGame> game;
   std::unique_ptr<AnyVectorEnv> env;
-  std::vector<Action> actions;  // the caller's actions, copied while the GIL is held
-  std::vector<Action> sampled;  // scratch for sample/heuristic actions
-  std::mutex busy;              // the GIL is released while stepping
+  std::vector<Action> actions;    // the caller's actions, copied while the GIL is held
+  std::vector<Action> sampled;    // scratch for sample/heuristic actions
+  std::vector<uint8_t> finished;  // terminated | truncated after the last step (Gymnasium's "_final_obs")
+  std::mutex busy;                // the GIL is released while stepping
 };
 
 // Two Python threads stepping one env at once would race inside C++: the
@@ -117,6 +118,7 @@ std::unique_ptr<VectorEnvHandle> make_vector_env(std::shared_ptr<AnyGame> game, 
   h->game = std::move(game);
   h->sampled.resize(static_cast<std::size_t>(num_envs));
   h->actions.resize(static_cast<std::size_t>(num_envs));
+  h->finished.assign(static_cast<std::size_t>(num_envs), 0);
   return h;
 }
 
@@ -125,6 +127,9 @@ void step(VectorEnvHandle& h, py::handle actions_arg) {
   const Action* actions = checked_actions(h, actions_arg);
   py::gil_scoped_release release;
   h.env->step(actions);
+  const uint8_t* terminated = h.env->terminated();
+  const uint8_t* truncated = h.env->truncated();
+  for (std::size_t i = 0; i < h.finished.size(); ++i) h.finished[i] = terminated[i] | truncated[i];
 }
 
 void reset(VectorEnvHandle& h, py::handle seed_arg) {
@@ -132,6 +137,7 @@ void reset(VectorEnvHandle& h, py::handle seed_arg) {
   ExclusiveUse use(h.busy);
   py::gil_scoped_release release;
   h.env->reset(seed);
+  std::fill(h.finished.begin(), h.finished.end(), uint8_t{0});
 }
 
 // Random legal or heuristic actions into a new int32 array (or into `out`).
@@ -261,6 +267,12 @@ void bind_vector_env(py::module_& m) {
                                std::vector<py::ssize_t> shape{h.env->num_envs(), h.env->num_players()};
                                for (int d : h.env->observation_shape()) shape.push_back(d);
                                return readonly_view(h.env->final_observations(), shape, self);
+                             })
+      .def_property_readonly("finished",
+                             [](py::object self) {
+                               auto& h = self.cast<H&>();
+                               return readonly_view(reinterpret_cast<bool*>(h.finished.data()),
+                                                    {h.env->num_envs()}, self);
                              })
       .def_property_readonly("final_episode_steps",
                              [](py::object self) {

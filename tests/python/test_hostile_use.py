@@ -161,7 +161,7 @@ def test_close_lets_the_vector_env_go(game_id):
     assert vec.closed
     np.testing.assert_array_equal(kept, copy)  # arrays kept stay readable
     for call in (lambda: vec.step(np.zeros(4, np.int32)), vec.reset, vec.sample_actions, vec.heuristic_actions,
-                 lambda: vec.state(0), lambda: vec.num_threads):
+                 lambda: vec.state(0), lambda: vec.num_threads, lambda: setattr(vec, "num_threads", 1)):
         with pytest.raises(rg.Error, match="closed"):
             call()
     vec.close()  # again: nothing happens
