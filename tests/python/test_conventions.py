@@ -300,7 +300,8 @@ def test_hidden_information_is_reachable_from_python(game_id, num_players, rng):
             np.testing.assert_array_equal(twin.known_card_places(viewer), known)
         state.apply(random_legal(state.legal_actions_mask(), rng))
     if hidden:
-        assert private_moves > 0 and views_differ and knows_something
+        # (Secret moves are not required: a game may hide only what chance deals.)
+        assert views_differ and knows_something
     else:
         assert private_moves == 0 and not views_differ
 
