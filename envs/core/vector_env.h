@@ -148,15 +148,21 @@ class VectorEnv {
     clear_outcome(i);
     s.apply(a);
     ++steps_[e];
-    if (s.is_terminal()) {
-      s.returns(&rewards_[e * static_cast<std::size_t>(players_)]);
-      (s.is_truncated() ? truncated_ : terminated_)[e] = 1;
-      for (int p = 0; p < players_; ++p) Encoder::encode(s, p, final_observation(i, p));
-      final_steps_[e] = steps_[e];
-      s = State(*config_, players_, episode_seed(seed_, e, ++episode_[e]));
-      steps_[e] = 0;
-    }
+    if (s.is_terminal()) finish_game(i);
     observe(i);
+  }
+
+  // Reports env i's finished game and starts its next one. Out of line: it
+  // runs once a game, and inlining it into step_one slowed every step (~10 %).
+  [[gnu::noinline]] void finish_game(int i) {
+    const auto e = static_cast<std::size_t>(i);
+    State& s = states_[e];
+    s.returns(&rewards_[e * static_cast<std::size_t>(players_)]);
+    (s.is_truncated() ? truncated_ : terminated_)[e] = 1;
+    for (int p = 0; p < players_; ++p) Encoder::encode(s, p, final_observation(i, p));
+    final_steps_[e] = steps_[e];
+    s = State(*config_, players_, episode_seed(seed_, e, ++episode_[e]));
+    steps_[e] = 0;
   }
 
   float* final_observation(int i, int seat) {
