@@ -16,7 +16,6 @@ array                     shape / dtype             meaning
 ``terminated``            [N] bool                  env i's game ended on this step
 ``truncated``             [N] bool                  env i's game hit the decision limit
 ``episode_steps``         [N] int32                 decisions so far in env i's current game
-
 ``final_observations``    [N, P, *obs_shape] f32   seat p's view of env i's game that just ended
 ``final_episode_steps``   [N] int32                 decisions in env i's game that just ended
 ========================  ========================  ===========================================
