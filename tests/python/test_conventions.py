@@ -208,6 +208,7 @@ def test_aec_illegal_action_loses_at_once(game_id, num_players, rng):
 
     strict = rg.aec_env(game_id, num_players=num_players, seed=4)
     strict.reset()
+    bad = int(np.flatnonzero(strict.observe(strict.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(rg.IllegalAction):
         strict.step(bad)
     assert not any(strict.terminations.values())
