@@ -122,6 +122,10 @@ class AnyVectorEnv {
   virtual uint8_t* terminated() = 0;       // [N]
   virtual uint8_t* truncated() = 0;        // [N]
   virtual int32_t* episode_steps() = 0;    // [N], decisions in the current episode
+  // Written when env i's game ends, just before its auto-reset; valid where
+  // terminated or truncated was set by the last step.
+  virtual float* final_observations() = 0;     // [N, P, obs_size], every seat's view of the final position
+  virtual int32_t* final_episode_steps() = 0;  // [N], decisions in the finished game
   virtual std::unique_ptr<AnyState> state(int env) const = 0;
   virtual int num_threads() const = 0;
   virtual void set_num_threads(int n) = 0;
