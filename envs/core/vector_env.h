@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "envs/core/game.h"
+#include "envs/core/parallel.h"
 #include "envs/core/rng.h"
 
 namespace rocketgym {
@@ -59,8 +60,7 @@ class VectorEnv {
 
   void reset(uint64_t seed) {
     seed_ = seed;
-#pragma omp parallel for schedule(static) num_threads(threads_)
-    for (int i = 0; i < n_; ++i) {
+    parallel_for(n_, threads_, [&](int i) {
       const auto e = static_cast<std::size_t>(i);
       episode_[e] = 0;
       steps_[e] = 0;
@@ -70,34 +70,28 @@ class VectorEnv {
       states_[e] = State(*config_, players_, episode_seed(seed_, e, 0));
       clear_outcome(i);
       observe(i);
-    }
+    });
   }
 
+  // Game code that throws here (a broken invariant: validate() has already
+  // refused every illegal action) reaches the caller as an exception.
   void step(const Action* actions) {
     validate(actions);
-#pragma omp parallel for schedule(static) num_threads(threads_)
-    for (int i = 0; i < n_; ++i) step_one(i, actions[i]);
+    parallel_for(n_, threads_, [&](int i) { step_one(i, actions[i]); });
   }
 
   // A uniformly random legal action per env (each env has its own stream).
   void sample_random_actions(Action* out) {
-#pragma omp parallel for schedule(static) num_threads(threads_)
-    for (int i = 0; i < n_; ++i) {
-      const uint8_t* mask = &mask_[static_cast<std::size_t>(i) * actions_];
-      int count = 0;
-      for (int a = 0; a < actions_; ++a) count += mask[a];
-      int pick =
-          static_cast<int>(action_rng_[static_cast<std::size_t>(i)].below(static_cast<uint32_t>(count)));
-      for (int a = 0; a < actions_; ++a)
-        if (mask[a] && pick-- == 0) out[i] = a;
-    }
+    parallel_for(n_, threads_, [&](int i) {
+      out[i] = random_legal_action(&mask_[static_cast<std::size_t>(i) * actions_], actions_,
+                                   action_rng_[static_cast<std::size_t>(i)]);
+    });
   }
 
   void heuristic_actions(Action* out) {
-#pragma omp parallel for schedule(static) num_threads(threads_)
-    for (int i = 0; i < n_; ++i)
-      out[i] =
-          G::heuristic_action(states_[static_cast<std::size_t>(i)], action_rng_[static_cast<std::size_t>(i)]);
+    parallel_for(n_, threads_, [&](int i) {
+      out[i] = G::heuristic_action(states_[static_cast<std::size_t>(i)], action_rng_[static_cast<std::size_t>(i)]);
+    });
   }
 
   int num_envs() const { return n_; }

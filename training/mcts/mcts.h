@@ -845,12 +845,9 @@ class RolloutEvaluator {
 
   Action random_action(const State& world, Rng& rng) {
     world.legal_actions_mask(mask_.data());
-    int legal = 0;
-    for (Action a = 0; a < num_actions_; ++a) legal += mask_[a];
-    int pick = static_cast<int>(rng.below(static_cast<uint32_t>(legal)));
-    for (Action a = 0; a < num_actions_; ++a)
-      if (mask_[a] && pick-- == 0) return a;
-    throw Error("mcts: a non-terminal state has no legal move");  // a broken game
+    const Action a = random_legal_action(mask_.data(), num_actions_, rng);
+    if (a < 0) throw Error("mcts: a non-terminal state has no legal move");  // a broken game
+    return a;
   }
 
   int rollouts_;
