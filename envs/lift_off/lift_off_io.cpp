@@ -529,6 +529,8 @@ void State::check_flow() const {
       drafting_objectives(step_) || (round_ == 1 && step_ == Step::kChooseDirection);
   if (before_first_draft && direction_ != 1)
     fail("direction", "must be left before the first specialist draft");
+  // The play pass counts 0, 1 during the plays and stays at 2 from the mission
+  // step until the next round's plays begin (0 before the first plays).
   const bool fresh_round_draft = step_ == Step::kChooseDirection || drafting_specialists(step_);
   const int expected_pass = drafting_objectives(step_) || (fresh_round_draft && round_ == 1) ? 0
                             : playing(step_)                                                 ? play_pass_
@@ -1072,10 +1074,15 @@ std::string State::describe(int viewer) const {
                           step_ == Step::kSpecialistKeep || step_ == Step::kSpecialistPass;
     const bool own_pick = drafting && (viewer == w || viewer < 0) && p.pick >= 0;
     const bool objective_draft = step_ == Step::kObjectiveKeep || step_ == Step::kObjectivePass;
+    // A seat's own hidden pick: the card it keeps (first pick) or passes (second).
+    const char* picking =
+        step_ == Step::kObjectiveKeep || step_ == Step::kSpecialistKeep ? " (keeping " : " (passing ";
     out << "\n    hand:";
     hidden_hand(p.hand, p.hand_size, open ? 0 : known_specialists(viewer, w), spec_id);
+    const bool other_pick = drafting && p.pick >= 0 && !own_pick;  // who has picked is public
     if (own_pick && !objective_draft)
-      out << " (picked " << spec_id(p.hand[static_cast<std::size_t>(p.pick)]) << ")";
+      out << picking << spec_id(p.hand[static_cast<std::size_t>(p.pick)]) << ")";
+    if (other_pick && !objective_draft) out << " (has picked)";
     out << "  played:";
     for (int i = 0; i < p.num_played; ++i)
       out << " " << c.specialists[p.played[static_cast<std::size_t>(i)]].id
@@ -1083,7 +1090,8 @@ std::string State::describe(int viewer) const {
     out << "  objectives:";
     hidden_hand(p.objectives, p.num_objectives, open ? 0 : known_objectives(viewer, w), obj_id);
     if (own_pick && objective_draft)
-      out << " (picked " << obj_id(p.objectives[static_cast<std::size_t>(p.pick)]) << ")";
+      out << picking << obj_id(p.objectives[static_cast<std::size_t>(p.pick)]) << ")";
+    if (other_pick && objective_draft) out << " (has picked)";
     if (p.num_discarded_objectives > 0) out << " (" << p.num_discarded_objectives << " discarded)";
     out << "\n";
   }

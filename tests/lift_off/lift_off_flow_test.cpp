@@ -84,6 +84,13 @@ TEST_CASE("the observation string hides other hands and objectives", "[lift_off]
   CHECK(all.find(other) != std::string::npos);
   CHECK(mine.find(other) == std::string::npos);
   CHECK(mine.find(cfg().objectives[s.player(0).objectives[0]].id) != std::string::npos);
+  // A seat sees its own hidden pick; the others see only that it has picked.
+  State t = s;
+  act(t, A::kKeepObjective + t.player(0).objectives[1]);
+  const std::string pick = "(keeping " + cfg().objectives[t.player(0).objectives[1]].id + ")";
+  CHECK(t.observation_string(0).find(pick) != std::string::npos);
+  CHECK(t.observation_string(1).find("keeping") == std::string::npos);
+  CHECK(t.observation_string(1).find("(has picked)") != std::string::npos);
 }
 
 TEST_CASE("the encoder writes exactly its shape, finite values", "[lift_off][flow]") {
