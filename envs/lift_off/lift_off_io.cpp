@@ -876,8 +876,9 @@ void State::check_knowledge() const {
         if (seat < 0 || seat == v)
           fail(where(),
                objective ? "must name another seat's hand and discards" : "must name another seat's hand");
-        if (link.most < 1 || __builtin_popcountll(link.cards) <= link.most)
-          fail(where(), "must link more cards than 'at_most', and at_most must be at least 1");
+        if (link.most < 1 || __builtin_popcountll(link.cards) <= link.most ||
+            __builtin_popcountll(link.cards) > kRoundHand)
+          fail(where(), "must link more cards than 'at_most' (at least 1), and at most a hand's three");
         int there = 0;
         for (int card = 0; card < 64; ++card) {
           if (!(link.cards >> card & 1)) continue;

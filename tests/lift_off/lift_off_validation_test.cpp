@@ -526,3 +526,37 @@ TEST_CASE("bot: the heuristic never returns an illegal action (2-4 players, ever
       CHECK(heuristic_action(s, rng2) == -1);
     }
 }
+
+TEST_CASE("validation: links must be true and name another seat's hand", "[lift_off][validation]") {
+  const Json doc = reached(3, 5, [](const State& s) {
+    return s.step() == Step::kPlaySpecialist && s.specialist_links(0)[0].cards != 0;
+  });
+  auto link_of = [](Json& d) -> Json& {
+    for (auto& link : seat_of(d, 0)["knowledge"]["links"])
+      if (link["of"] == "specialists") return link;
+    FAIL("no specialist link");
+    return d;
+  };
+  const Json hand2 = const_cast<Json&>(doc)["seats"][2]["hand"];
+  rejects(
+      doc,
+      [&](Json& d) {
+        link_of(d)["cards"] = {hand2[0], hand2[1]};
+        link_of(d)["places"] = {"hand2"};
+      },
+      "seats[0].knowledge.links");
+  rejects(
+      doc, [&](Json& d) { link_of(d)["places"] = {"hand0"}; }, "seats[0].knowledge.links");
+  rejects(
+      doc,
+      [&](Json& d) {
+        link_of(d)["places"] = {"hand1", "deck"};
+      },
+      "seats[0].knowledge.links");
+  rejects(
+      doc, [&](Json& d) { link_of(d)["at_most"] = 0; }, "seats[0].knowledge.links[");
+  rejects(
+      doc, [&](Json& d) { link_of(d)["at_most"] = 2; }, "seats[0].knowledge.links");
+  rejects(
+      doc, [&](Json& d) { link_of(d)["of"] = "missions"; }, "seats[0].knowledge.links[");
+}
