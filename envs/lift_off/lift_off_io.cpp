@@ -884,7 +884,14 @@ void State::check_knowledge() const {
           if (!(link.cards >> card & 1)) continue;
           const int at =
               objective ? obj_at[static_cast<std::size_t>(card)] : spec_at[static_cast<std::size_t>(card)];
-          if (at < 0) fail(where(), "links a card that is not in a hidden place");
+          // Linked cards were in a hand at the pass: they are in hands (or,
+          // objectives, face-down discards), never the deck or the box.
+          const int pile = objective ? may_be::kBox : may_be::kDeck;
+          const unsigned m = objective ? objective_may_be(v, card) : specialist_may_be(v, card);
+          if (at < 0 || at == pile || (m >> pile & 1))
+            fail(where(), std::string("links a card that is (or may be) ") + (at < 0      ? "face up"
+                                                                              : objective ? "in the box"
+                                                                                          : "in the deck"));
           there += link.to >> at & 1;
         }
         if (there > link.most) fail(where(), "is not true: more of its cards are in those places");

@@ -559,4 +559,9 @@ TEST_CASE("validation: links must be true and name another seat's hand", "[lift_
       doc, [&](Json& d) { link_of(d)["at_most"] = 2; }, "seats[0].knowledge.links");
   rejects(
       doc, [&](Json& d) { link_of(d)["of"] = "missions"; }, "seats[0].knowledge.links[");
+  // Found by the edit search: a card in the deck added to a link is true for
+  // now, but a draw can bring it into the linked hand. Linked cards were in a hand.
+  rejects(
+      doc, [&](Json& d) { link_of(d)["cards"].push_back(d["specialist_deck"][0]); },
+      "seats[0].knowledge.links");
 }
