@@ -162,12 +162,16 @@ void State::pass_hands(int dir, bool first_pick, std::array<uint8_t, 3> Player::
     Links& mine = at(links, v);
     mine = Links{};
     int k = 0;
+    std::array<uint64_t, kMaxPlayers> known_in{};  // the cards v knows to be in each hand
+    for (std::size_t card = 0; card < N; ++card) {
+      const Mask m = at(may_be, v)[card];
+      if (m != 0 && (m & (m - 1)) == 0 && (m & may_be::kHands))
+        at(known_in, __builtin_ctz(m)) |= uint64_t{1} << card;
+    }
     for (int w = 0; w < n; ++w) {
       const int to = next_seat(w, dir);
       if (w == v || to == v) continue;
-      uint64_t known = 0;
-      for (std::size_t card = 0; card < N; ++card)
-        if (at(may_be, v)[card] == 1u << w) known |= uint64_t{1} << card;
+      const uint64_t known = at(known_in, w);
       if (__builtin_popcountll(known) <= at(num_passed, w)) continue;
       const auto places =
           static_cast<uint16_t>((1u << to) | (objective ? 1u << (may_be::kDiscarded + to) : 0u));

@@ -27,16 +27,23 @@
 // there holds nothing else; a place that only the cards that may be there can
 // fill holds exactly those); and the final reveal of every hand. A seat knows
 // a card's place for certain when the set holds one place. The sets cannot say
-// that cards went together, so each hidden pass also leaves, for every seat
-// that saw neither side of it, a link: of the cards the seat knew to be in the
-// passing hand, at most as many as were passed went on ("one of the two cards
-// I gave you is still with you"). A link lasts until the next pass of that kind
-// and resolves as its cards show up (a play, the counts, the final reveal).
-// redeterminize(v) moves only the cards v is unsure of, each to a place it may
-// be in, every place keeping its public count and every link of v holding; the
-// other seats' knowledge is relabelled with the cards. So each resample is a
-// world v thinks possible: exactly so within a round; links older than the
-// last pass are forgotten, which only widens what v thinks possible.
+// that cards went together, so a seat also keeps links ("at most m of these
+// cards are in that hand"): each hidden pass it saw neither side of leaves one
+// (of the cards it knew to be in the passing hand, at most as many as were
+// passed went on: "one of the two cards I gave you is still with you"), and
+// each draw leaves one per hand that drew (of the cards that cannot come from
+// the deck, that hand holds at most the cards it kept from the last round).
+// Links last until the next pass of that kind and resolve as their cards show
+// up (a play, the counts, the final reveal). redeterminize(v) moves only the
+// cards v is unsure of, each to a place it may be in, every place keeping its
+// public count and every link of v holding; the other seats' knowledge is
+// relabelled with the cards. A resample never contradicts what v knows of a
+// card, nor a link; correlations older than the last pass are forgotten, so a
+// resample may still be a world v could rule out by combining older sightings.
+// In documents: seats[i].knowledge = {"specialists": {id: [places]},
+// "objectives": {id: [places]}, "links": [{"of", "cards", "places", "at_most"}]}
+// (places "hand<seat>", "deck", "discarded<seat>", "box"); a document without
+// it loads with what each seat's own cards and the table tell it.
 //
 // card_places / known_card_places (one entry per physical card):
 //   specialist X: card X;   places: hand of seat w = w, played by w = 4 + w, deck 8, discard 9
@@ -153,7 +160,8 @@ struct Link {
   int most = 0;
   bool operator==(const Link& o) const { return cards == o.cards && to == o.to && most == o.most; }
 };
-using Links = std::array<Link, kMaxPlayers>;  // per seat, filled from the front
+constexpr int kMaxLinks = 2 * kMaxPlayers;  // of the last pass and the last draw
+using Links = std::array<Link, kMaxLinks>;  // per seat, filled from the front
 
 // What the current player is deciding.
 enum class Step : uint8_t {

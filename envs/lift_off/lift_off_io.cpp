@@ -179,7 +179,7 @@ void read_links(const Json& j, const std::string& field, Links& specialists, Lin
       bad(at + ".of", "must be \"specialists\" or \"objectives\"");
     const bool objective = of == "objectives";
     int& num = objective ? num_objective : num_specialist;
-    if (num == kMaxPlayers) bad(at, "is one link too many for " + of);
+    if (num == kMaxLinks) bad(at, "is one link too many for " + of);
     Link link;
     std::array<uint8_t, kMaxSpecialists> cards{};
     const int count = objective ? read_cards(item, at, "cards", cards, kMaxObjectives, "objective", oid)

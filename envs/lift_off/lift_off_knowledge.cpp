@@ -53,19 +53,23 @@ void tighten(std::array<Mask, N>& may_be, const std::array<int, P>& count) {
 // that can no longer be broken is dropped. True if a set changed.
 template <class Mask, std::size_t N>
 bool resolve_links(std::array<Mask, N>& may_be, Links& links) {
+  if (links[0].cards == 0) return false;  // (links are filled from the front)
   bool changed = false;
   Links kept{};
   int k = 0;
   for (Link link : links) {
-    for (std::size_t card = 0; card < N; ++card) {
-      if (!(link.cards >> card & 1)) continue;
+    if (link.cards == 0) break;
+    for (uint64_t bits = link.cards; bits != 0; bits &= bits - 1) {
+      const auto card = static_cast<std::size_t>(__builtin_ctzll(bits));
       const Mask m = may_be[card];
       if ((m & link.to) == 0 || (m & ~link.to) == 0) link.cards &= ~(uint64_t{1} << card);
       if (m != 0 && (m & ~link.to) == 0) --link.most;
     }
     if (link.cards != 0 && link.most <= 0) {
-      for (std::size_t card = 0; card < N; ++card)
-        if (link.cards >> card & 1) may_be[card] = static_cast<Mask>(may_be[card] & ~link.to);
+      for (uint64_t bits = link.cards; bits != 0; bits &= bits - 1) {
+        const auto card = static_cast<std::size_t>(__builtin_ctzll(bits));
+        may_be[card] = static_cast<Mask>(may_be[card] & ~link.to);
+      }
       changed = true;
       continue;
     }
@@ -127,6 +131,74 @@ struct Slot {
   int place;
 };
 
+// Places the viewer's linked cards that are dealt now (narrowing `allowed` to
+// one place each) so that every link holds and the other cards can still be
+// dealt (`feasible`). Links may share cards (a pass and a draw), so the linked
+// cards are placed together: a few random layouts first, then every layout in
+// turn from a random one (the true layout is among them).
+template <std::size_t NC, class Feasible>
+void place_linked_cards(const Links& links, int num_slots, const std::array<uint8_t, 64>& card,
+                        std::array<unsigned, 64>& allowed, const std::array<int, kMaxPlaces>& index,
+                        const std::array<int8_t, NC>& place_of, Feasible feasible, Rng& rng) {
+  constexpr int kMaxLinked = 8;
+  uint64_t all = 0;
+  for (const Link& link : links) all |= link.cards;
+  std::array<int, kMaxLinked> slot{};
+  std::array<std::array<int, kMaxPlaces>, kMaxLinked> option{};  // the places each may go to
+  std::array<int, kMaxLinked> options{};
+  int linked = 0;
+  long layouts = 1;
+  for (int i = 0; i < num_slots && linked < kMaxLinked; ++i) {
+    if (!(all >> card[static_cast<std::size_t>(i)] & 1)) continue;
+    auto& mine = option[static_cast<std::size_t>(linked)];
+    int& count = options[static_cast<std::size_t>(linked)];
+    for (int p = 0; p < kMaxPlaces; ++p)
+      if ((allowed[static_cast<std::size_t>(i)] >> p & 1) && index[static_cast<std::size_t>(p)] >= 0)
+        mine[static_cast<std::size_t>(count++)] = p;
+    slot[static_cast<std::size_t>(linked++)] = i;
+    layouts *= count;
+  }
+  if (linked == 0 || layouts > (1 << 16)) return;  // (a link holds a hand's cards: never so many)
+  // Cards of a link that are not dealt now are where they are.
+  std::array<int, kMaxLinks> room{};
+  for (std::size_t l = 0; l < links.size(); ++l) {
+    room[l] = links[l].most;
+    for (std::size_t c = 0; c < NC; ++c)
+      if ((links[l].cards >> c & 1) && place_of[c] >= 0 && (links[l].to >> place_of[c] & 1)) {
+        bool dealt = false;
+        for (int j = 0; j < linked; ++j)
+          dealt = dealt || card[static_cast<std::size_t>(slot[static_cast<std::size_t>(j)])] == c;
+        room[l] -= !dealt;
+      }
+  }
+  const auto before = allowed;
+  auto try_layout = [&](long code) {
+    std::array<int, kMaxLinks> used{};
+    for (int j = 0; j < linked; ++j) {
+      const auto jj = static_cast<std::size_t>(j);
+      const int p = option[jj][static_cast<std::size_t>(code % options[jj])];
+      code /= options[jj];
+      allowed[static_cast<std::size_t>(slot[jj])] = 1u << p;
+      const int c = card[static_cast<std::size_t>(slot[jj])];
+      for (std::size_t l = 0; l < links.size(); ++l)
+        used[l] += (links[l].cards >> c & 1) && (links[l].to >> p & 1);
+    }
+    for (std::size_t l = 0; l < links.size(); ++l)
+      if (links[l].cards != 0 && used[l] > room[l]) {
+        allowed = before;
+        return false;
+      }
+    if (feasible()) return true;
+    allowed = before;
+    return false;
+  };
+  for (int attempt = 0; attempt < 16; ++attempt)
+    if (try_layout(static_cast<long>(rng.below(static_cast<uint32_t>(layouts))))) return;
+  const long first = static_cast<long>(rng.below(static_cast<uint32_t>(layouts)));
+  for (long k = 0; k < layouts; ++k)
+    if (try_layout((first + k) % layouts)) return;
+}
+
 // Deals the cards of `slots` again: every card to a place it may be in, in the
 // eyes of `viewer`, every place receiving as many cards as it held, and every
 // link of the viewer holding. First each link picks which of its cards go to
@@ -171,38 +243,7 @@ void deal_again(int viewer, int n, std::array<Slot, 64>& slots, int num_slots,
     for (int i = 0; i < num_slots; ++i) ++at(count, compress(at(allowed, i)));
     return Slack(count, cap, k).ok();
   };
-  for (const Link& link : at(links, viewer)) {
-    if (link.cards == 0) continue;
-    // The link's cards that are dealt now, and how many more may go to its places.
-    std::array<int, 64> member{};
-    int members = 0, room = link.most;
-    for (std::size_t c = 0; c < NC; ++c) {
-      if (!(link.cards >> c & 1)) continue;
-      int slot = -1;
-      for (int i = 0; i < num_slots; ++i)
-        if (at(card, i) == c) slot = i;
-      if (slot >= 0 && (at(allowed, slot) & link.to) && (at(allowed, slot) & ~link.to))
-        at(member, members++) = slot;
-      else if (place_of[c] >= 0 && (link.to >> place_of[c] & 1))
-        --room;
-    }
-    if (members == 0 || members > 6) continue;  // a link holds at most a hand's cards
-    std::array<int, 1 << 6> choices{};
-    int num_choices = 0;
-    for (int chosen_set = 0; chosen_set < 1 << members; ++chosen_set)
-      if (__builtin_popcount(static_cast<unsigned>(chosen_set)) <= room)
-        at(choices, num_choices++) = chosen_set;
-    rng.shuffle(choices.begin(), choices.begin() + num_choices);
-    const auto before = allowed;
-    for (int c = 0; c < num_choices; ++c) {
-      for (int j = 0; j < members; ++j) {
-        unsigned& m = at(allowed, at(member, j));
-        m = (at(choices, c) >> j & 1) ? (m & link.to) : (m & ~static_cast<unsigned>(link.to));
-      }
-      if (feasible()) break;
-      allowed = before;  // the true deal is one choice that works
-    }
-  }
+  place_linked_cards(at(links, viewer), num_slots, card, allowed, index, place_of, feasible, rng);
   std::array<uint8_t, 64> type{};
   std::fill(count.begin(), count.begin() + (1 << k), 0);
   for (int i = 0; i < num_slots; ++i) {
@@ -419,7 +460,9 @@ void State::default_knowledge() {
 // seat sees only its own three objectives.
 void State::init_knowledge() { default_knowledge(); }
 
-// A card that may have been in the deck may now be in any other hand that drew.
+// A card that may have been in the deck may now be in any other hand that
+// drew. Of the cards that cannot come from the deck, a hand that drew holds at
+// most the ones it kept: a link per such hand.
 void State::know_draws(const std::array<uint64_t, kMaxPlayers>& drawn) {
   unsigned drew = 0;
   for (int w = 0; w < num_players_; ++w)
@@ -431,6 +474,21 @@ void State::know_draws(const std::array<uint64_t, kMaxPlayers>& drawn) {
         mine[c] = static_cast<uint8_t>(1u << v);
       else if (mine[c] >> may_be::kDeck & 1)
         mine[c] = static_cast<uint8_t>(mine[c] | (drew & ~(1u << v)));
+    }
+    Links& links = specialist_links_[static_cast<std::size_t>(v)];
+    int k = 0;
+    while (k < kMaxLinks && links[static_cast<std::size_t>(k)].cards != 0) ++k;
+    std::array<uint64_t, kMaxPlayers> not_from_deck{};  // cards that may be in each hand but not the deck
+    for (std::size_t c = 0; c < mine.size(); ++c)
+      if (mine[c] != 0 && !(mine[c] >> may_be::kDeck & 1))
+        for (unsigned bits = mine[c] & may_be::kHands; bits != 0; bits &= bits - 1)
+          not_from_deck[static_cast<std::size_t>(__builtin_ctz(bits))] |= uint64_t{1} << c;
+    for (int w = 0; w < num_players_; ++w) {
+      if (w == v || !(drew >> w & 1)) continue;
+      const uint64_t kept_here = not_from_deck[static_cast<std::size_t>(w)];
+      const int kept = player(w).hand_size - __builtin_popcountll(drawn[static_cast<std::size_t>(w)]);
+      if (__builtin_popcountll(kept_here) > kept && k < kMaxLinks)
+        links[static_cast<std::size_t>(k++)] = Link{kept_here, static_cast<uint16_t>(1u << w), kept};
     }
   }
   tighten_knowledge(true, false);

@@ -273,3 +273,43 @@ TEST_CASE("knowledge: a link resolves when its card shows up: the other card sta
     for (uint64_t seed = 0; seed < 50; ++seed) CHECK(holds_specialist(resampled(s, 0, seed), receiver, b));
   }
 }
+
+TEST_CASE(
+    "knowledge: a hand that draws keeps only its carried card of the cards that cannot come from the deck",
+    "[lift_off][knowledge]") {
+  State s = at_specialist_draft(3, 90, A::kDraftLeft);
+  const auto dealt = s.player(0).hand;
+  const int a = dealt[1], b = dealt[2];
+  for (int p = 0; p < 3; ++p) act(s, A::kKeepSpecialist + s.player(s.current_player()).hand[0]);
+  // Player 1 holds [its card, a, b] and passes a to player 2, keeping b.
+  for (int p = 0; p < 3; ++p) {
+    const int seat = s.current_player();
+    act(s, A::kPassSpecialist + (seat == 1 ? a : s.player(seat).hand[0]));
+  }
+  // Players 1 and 2 play their other cards and carry b and a into round 2.
+  Rng rng(5);
+  while (!(s.round() == 2 && s.step() == Step::kChooseDirection)) {
+    const int seat = s.current_player();
+    if (s.step() == Step::kPlaySpecialist) {
+      const Player& p = s.player(seat);
+      int card = p.hand[0];
+      for (int i = 0; i < p.hand_size; ++i)
+        if (p.hand[static_cast<std::size_t>(i)] != a && p.hand[static_cast<std::size_t>(i)] != b)
+          card = p.hand[static_cast<std::size_t>(i)];
+      act(s, A::kPlaySpecialist + card);
+    } else {
+      act(s, heuristic_action(s, rng));
+    }
+  }
+  REQUIRE(holds_specialist(s, 1, b));
+  REQUIRE(holds_specialist(s, 2, a));
+  // Each of players 1 and 2 drew two cards and kept one: a and b are in
+  // different hands in every world player 0 thinks possible.
+  for (uint64_t seed = 0; seed < kResamples; ++seed) {
+    const State t = resampled(s, 0, seed);
+    const bool a1 = holds_specialist(t, 1, a), b1 = holds_specialist(t, 1, b);
+    REQUIRE((a1 || holds_specialist(t, 2, a)));
+    REQUIRE((b1 || holds_specialist(t, 2, b)));
+    CHECK(a1 != b1);
+  }
+}
