@@ -140,7 +140,7 @@ template <std::size_t NC, class Feasible>
 void place_linked_cards(const Links& links, int num_slots, const std::array<uint8_t, 64>& card,
                         std::array<unsigned, 64>& allowed, const std::array<int, kMaxPlaces>& index,
                         const std::array<int8_t, NC>& place_of, Feasible feasible, Rng& rng) {
-  constexpr int kMaxLinked = 8;
+  constexpr int kMaxLinked = 12;  // cards of the last pass's and the last draw's links: a few
   uint64_t all = 0;
   for (const Link& link : links) all |= link.cards;
   std::array<int, kMaxLinked> slot{};
@@ -158,7 +158,9 @@ void place_linked_cards(const Links& links, int num_slots, const std::array<uint
     slot[static_cast<std::size_t>(linked++)] = i;
     layouts *= count;
   }
-  if (linked == 0 || layouts > (1 << 16)) return;  // (a link holds a hand's cards: never so many)
+  // Links hold a few cards each, so the layouts are few; were there ever more
+  // than this, the cards would be dealt by their sets alone.
+  if (linked == 0 || layouts > (1 << 16)) return;
   // Cards of a link that are not dealt now are where they are.
   std::array<int, kMaxLinks> room{};
   for (std::size_t l = 0; l < links.size(); ++l) {
