@@ -251,6 +251,12 @@ TEST_CASE("config: errors about overridden values name the --set or the file the
              Catch::Contains("<command line> (--players 9)"));
 }
 
+TEST_CASE("config: a game loaded with --set overrides names the --set in its errors") {
+  const auto id = Registry::instance().ids().front();
+  CHECK_THAT(error_of([&] { load_game(id, "", ConfigNode::from_settings({"no_such_key_anywhere=1"})); }),
+             Catch::Contains("--set no_such_key_anywhere=1") && Catch::Contains("no_such_key_anywhere"));
+}
+
 TEST_CASE("config: only regular text files of limited size are read") {
   // A FIFO is refused at once instead of blocking; /dev/null is no config either.
   const std::string fifo = temp_file("fifo.yaml");
