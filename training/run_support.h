@@ -17,4 +17,19 @@ void set_torch_threads(int threads);
 bool run_plot_script(const std::string& kind, const std::string& input, const std::string& output);
 std::string format_duration(double seconds);  // "1h02m", "3m20s", "12s"
 
+// An exclusive lock on a run folder (flock on <dir>/.lock) for as long as it
+// lives, so that two trainings never write the same checkpoints and a
+// training may remove the temp files a killed one left. The kernel drops the
+// lock with the process, also after kill -9.
+class RunFolderLock {
+ public:
+  explicit RunFolderLock(const std::string& dir);  // Error when another process holds it
+  ~RunFolderLock();
+  RunFolderLock(const RunFolderLock&) = delete;
+  RunFolderLock& operator=(const RunFolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 }  // namespace rocketgym
