@@ -186,6 +186,7 @@ void add_arena(CLI::App& app) {
         config.agents.clear();
         for (const auto& text : opts->agents) config.agents.push_back(arena::parse_agent(text));
       }
+      arena::prepare_arena_output(config);  // a bad --output fails now, not after every game
       const arena::ArenaRun run = arena::play_arena(config, !opts->quiet);
       arena::write_arena_outputs(config, run);
       std::printf(
