@@ -15,6 +15,7 @@
 #include "envs/core/json.h"
 #include "training/arena/arena_run.h"
 #include "training/cli/number_checks.h"
+#include "training/alphazero/az_trainer.h"
 #include "training/ppo/trainer.h"
 
 namespace rocketgym {
@@ -70,7 +71,7 @@ void report_errors(F&& body) {
 }
 
 extern "C" void on_interrupt(int) {
-  ppo::stop_requested = true;
+  stop_requested = true;
   std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once
 }
 
@@ -86,7 +87,8 @@ struct TrainOptions {
 
 void add_train(CLI::App& app) {
   auto opts = std::make_shared<TrainOptions>();
-  CLI::App* cmd = app.add_subcommand("train", "Train a policy-value network by PPO self-play");
+  CLI::App* cmd = app.add_subcommand(
+      "train", "Train a policy-value network by PPO self-play or search-based self-play (algorithm: alphazero)");
   cmd->add_option("config", opts->config, "training config, e.g. configs/train/launchpad23_ppo.yaml")
       ->required()
       ->check(CLI::ExistingFile);
@@ -100,7 +102,7 @@ void add_train(CLI::App& app) {
       ->check(cli::whole_number(0, std::numeric_limits<int>::max()));
   cmd->add_option("--threads", opts->threads, "CPU threads for LibTorch and the envs (run.threads)")
       ->check(cli::whole_number(1, 256));
-  cmd->add_option("--envs", opts->envs, "games stepped together (ppo.envs)")
+  cmd->add_option("--envs", opts->envs, "games played together (ppo.envs or selfplay.games)")
       ->check(cli::whole_number(1, 1 << 16));
   cmd->add_option("--device", opts->device, "cpu or cuda (run.device)");
   cmd->add_flag("--quiet", opts->quiet, "no progress lines");
@@ -116,18 +118,30 @@ void add_train(CLI::App& app) {
       flag(opts->steps, "budget.steps", "--steps");
       flag(opts->seed, "run.seed", "--seed");
       flag(opts->threads, "run.threads", "--threads");
-      flag(opts->envs, "ppo.envs", "--envs");
-      const ppo::TrainConfig config = ppo::TrainConfig::from_yaml(load_with_overrides(opts->config, o));
+      const bool search_based = alphazero::training_algorithm(load_with_overrides(opts->config, o)) == "alphazero";
+      // --envs: the games played together, whichever trainer plays them.
+      flag(opts->envs, search_based ? "selfplay.games" : "ppo.envs", "--envs");
+      const ConfigNode root = load_with_overrides(opts->config, o);
+      std::string run_dir;
+      TrainSummary s;
       std::signal(SIGINT, on_interrupt);
-      const ppo::TrainSummary s = ppo::run_training(config, !opts->quiet);
+      if (search_based) {
+        const alphazero::AzConfig config = alphazero::AzConfig::from_yaml(root);
+        run_dir = config.run_dir;
+        s = alphazero::run_alphazero(config, !opts->quiet);
+      } else {
+        const ppo::TrainConfig config = ppo::TrainConfig::from_yaml(root);
+        run_dir = config.run_dir;
+        s = ppo::run_training(config, !opts->quiet);
+      }
       std::signal(SIGINT, SIG_DFL);
-      std::printf(
-          "%s %s: %lld learner steps in %lld updates, %lld episodes; %.0f samples/s this session (%s)\n",
-          ppo::stop_requested ? "interrupted" : "finished", config.run_dir.c_str(),
-          static_cast<long long>(s.steps), static_cast<long long>(s.updates),
-          static_cast<long long>(s.episodes), s.samples_per_second, format_duration(s.seconds).c_str());
+      std::printf("%s %s: %lld %s in %lld %s, %lld games; %.0f positions/s this session (%s)\n",
+                  stop_requested ? "interrupted" : "finished", run_dir.c_str(), static_cast<long long>(s.steps),
+                  search_based ? "self-play positions" : "learner steps", static_cast<long long>(s.updates),
+                  search_based ? "iterations" : "updates", static_cast<long long>(s.episodes), s.samples_per_second,
+                  format_duration(s.seconds).c_str());
       if (s.eval_vs_random >= 0)
-        std::printf("last greedy evaluation: %.1f%% vs random, %.1f%% vs heuristic\n", 100 * s.eval_vs_random,
+        std::printf("last evaluation (raw network, greedy): %.1f%% vs random, %.1f%% vs heuristic\n", 100 * s.eval_vs_random,
                     100 * s.eval_vs_heuristic);
       std::printf("checkpoint: %s (resume: run the same command again)\n", s.checkpoint.c_str());
     });

@@ -9,11 +9,38 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <iostream>
 
 #include "envs/core/errors.h"
 
 namespace rocketgym {
+
+std::atomic<bool> stop_requested{false};
+
+void truncate_metrics(const std::string& file, int64_t last_update) {
+  std::ifstream in(file);
+  if (!in) return;
+  std::ostringstream kept;
+  std::string line;
+  bool header = true;
+  while (std::getline(in, line)) {
+    if (header) {
+      kept << line << "\n";
+      header = false;
+      continue;
+    }
+    try {
+      if (std::stoll(line.substr(0, line.find(','))) <= last_update) kept << line << "\n";
+    } catch (const std::exception&) {
+      // a half-written last line from an interrupted run: dropped
+    }
+  }
+  in.close();
+  std::ofstream(file, std::ios::trunc) << kept.str();
+}
+
 
 torch::Device parse_device(const std::string& name) {
   if (name == "cpu") return torch::kCPU;

@@ -23,10 +23,23 @@
 #include "envs/core/config.h"
 #include "envs/core/errors.h"
 #include "envs/core/knowledge.h"
+#include "envs/core/rng.h"
 
 namespace rocketgym {
 
 using Action = int32_t;
+
+// A uniformly random legal action from a legal-actions mask of
+// `num_actions` entries; -1 when none is legal.
+inline Action random_legal_action(const uint8_t* mask, int num_actions, Rng& rng) {
+  int legal = 0;
+  for (int a = 0; a < num_actions; ++a) legal += mask[a] != 0;
+  if (legal == 0) return -1;
+  int pick = static_cast<int>(rng.below(static_cast<uint32_t>(legal)));
+  for (int a = 0; a < num_actions; ++a)
+    if (mask[a] && pick-- == 0) return a;
+  return -1;
+}
 
 struct GameInfo {
   std::string id;           // e.g. "launchpad23"
@@ -109,6 +122,10 @@ class AnyVectorEnv {
   virtual uint8_t* terminated() = 0;       // [N]
   virtual uint8_t* truncated() = 0;        // [N]
   virtual int32_t* episode_steps() = 0;    // [N], decisions in the current episode
+  // Written when env i's game ends, just before its auto-reset; valid where
+  // terminated or truncated was set by the last step.
+  virtual float* final_observations() = 0;     // [N, P, obs_size], every seat's view of the final position
+  virtual int32_t* final_episode_steps() = 0;  // [N], decisions in the finished game
   virtual std::unique_ptr<AnyState> state(int env) const = 0;
   virtual int num_threads() const = 0;
   virtual void set_num_threads(int n) = 0;

@@ -122,7 +122,7 @@ State::State(const Config& config, int num_players, uint64_t seed)
   shuffle_draw_pile();
   for (int seat = 0; seat < num_players_; ++seat)
     for (int k = 0; k < config.hand_limit; ++k)
-      give_to_hand(seat, draw_pile_[static_cast<std::size_t>(--draw_size_)]);
+      give_to_hand(seat, draw_pile_[static_cast<std::size_t>(--draw_size_)], 1u << seat);
   // ...then shuffle the Launch Pad cards into the bottom half (index 0 is the bottom).
   const int launch_pads = config.count[kLaunchPad];
   if (config.long_game) {
@@ -535,13 +535,14 @@ void State::apply_decoded(const Decoded& d) {
       return;
     case kKindAccept:
     case kKindReject:
-      give_to_hand(d.kind == kKindAccept ? offer_to_ : turn_player_, offer_card_);
+      give_to_hand(d.kind == kKindAccept ? offer_to_ : turn_player_, offer_card_, everyone());
       offer_to_ = offer_card_ = -1;
       step_ = Step::kPlay;
       after_play();
       return;
-    case kKindSurplusDiscard:
-      discard_from_hand(seat_at(surplus_offset_), d.a);
+    case kKindSurplusDiscard:  // face up, waiting with the others for the Surplus player's order
+      take_from_hand(seat_at(surplus_offset_), d.a, everyone());
+      ++staged_[static_cast<std::size_t>(d.a)];
       ++surplus_offset_;
       continue_surplus();
       return;
@@ -551,7 +552,7 @@ void State::apply_decoded(const Decoded& d) {
       after_play();
       return;
     case kKindOffer:  // negotiations: the card waits, face up, for the receiver's answer
-      take_from_hand(turn_player_, d.b);
+      take_from_hand(turn_player_, d.b, everyone());
       offer_to_ = seat_at(d.a);
       offer_card_ = d.b;
       step_ = Step::kOffer;
@@ -569,7 +570,7 @@ void State::play_card_effect(const Decoded& d) {
   PlayerArea& mine = area_mut(me);
   switch (d.kind) {
     case kKindPlayRocket: {
-      take_from_hand(me, d.a);
+      take_from_hand(me, d.a, everyone());
       int slot = 0;
       while (mine.rockets[static_cast<std::size_t>(slot)].exists()) ++slot;  // free: <= 24 rockets exist
       Rocket& r = mine.rockets[static_cast<std::size_t>(slot)];
@@ -578,23 +579,23 @@ void State::play_card_effect(const Decoded& d) {
       return;
     }
     case kKindPlayMetal:
-      take_from_hand(me, kMetal);
+      take_from_hand(me, kMetal, everyone());
       ++rocket_mut(me, d.a).metal;
       return;
     case kKindPlayFuel:
-      take_from_hand(me, kFuel);
+      take_from_hand(me, kFuel, everyone());
       ++rocket_mut(me, d.a).fuel;
       return;
     case kKindPlayExpert:
-      take_from_hand(me, kExpertPlayCard[d.a]);
+      take_from_hand(me, kExpertPlayCard[d.a], everyone());
       mine.expert[static_cast<std::size_t>(kExpertPlayZone[d.a])] = static_cast<int8_t>(kExpertPlayCard[d.a]);
       return;
     case kKindPlayBonus:
-      take_from_hand(me, d.a);
+      take_from_hand(me, d.a, everyone());
       rocket_mut(me, d.b).bonuses |= static_cast<uint8_t>(1u << bonus_index(d.a));
       return;
     case kKindPlaySpecialty: {
-      take_from_hand(me, d.a);
+      take_from_hand(me, d.a, everyone());
       // Ruling 18: one Specialty card in play; the new one replaces (discards) the old.
       // Super powers: any number.
       if (!config_->super_powers)
@@ -616,7 +617,7 @@ void State::play_card_effect(const Decoded& d) {
 void State::play_action_card(const Decoded& d) {
   const int me = turn_player_;
   const int card = action_card_of(d.kind);
-  take_from_hand(me, card);
+  take_from_hand(me, card, everyone());
   if (card != kSalvage && card != kRecycleBin) push_discard(card);
   switch (d.kind) {
     case kKindAbortMission: {  // the rocket and all its cards go to the discard pile
@@ -639,7 +640,7 @@ void State::play_action_card(const Decoded& d) {
     case kKindSabotage: {  // steal a Component; an advanced rocket goes back to Construction
       Rocket& r = rocket_mut(seat_at(d.a), d.b);
       --(d.c == kMetal ? r.metal : r.fuel);
-      give_to_hand(me, d.c);
+      give_to_hand(me, d.c, everyone());
       if (r.zone != kConstructionZone) {
         r.zone = kConstructionZone;
         stage_rocket_bonuses(r);
@@ -649,7 +650,7 @@ void State::play_action_card(const Decoded& d) {
     }
     case kKindVacuum:  // steal the Oxygen; an Astronaut stays
       rocket_mut(seat_at(d.a), d.b).bonuses &= static_cast<uint8_t>(~(1u << bonus_index(kOxygen)));
-      give_to_hand(me, kOxygen);
+      give_to_hand(me, kOxygen, everyone());
       return;
     case kKindBigRedButton:
       --area_mut(seat_at(d.a)).launch_pads[static_cast<std::size_t>(d.b)];
@@ -661,7 +662,7 @@ void State::play_action_card(const Decoded& d) {
       for (int s = 0; s < kNumSpecialtyTypes; ++s)
         for (; target.specialties[static_cast<std::size_t>(s)] > 0;
              --target.specialties[static_cast<std::size_t>(s)])
-          give_to_hand(me, kEmployeeContract + s);
+          give_to_hand(me, kEmployeeContract + s, everyone());
       return;
     }
     case kKindFastTrack:
@@ -673,7 +674,7 @@ void State::play_action_card(const Decoded& d) {
       return;
     case kKindRecruitment: {
       int8_t& expert = area_mut(seat_at(d.a)).expert[static_cast<std::size_t>(d.b)];
-      give_to_hand(me, expert);
+      give_to_hand(me, expert, everyone());
       expert = -1;
       return;
     }
@@ -683,6 +684,7 @@ void State::play_action_card(const Decoded& d) {
       for (int k = 0; k < n; ++k)
         draw_pile_[static_cast<std::size_t>(draw_size_++)] =
             discard_pile_[static_cast<std::size_t>(--discard_size_)];
+      everyone_knows_draw_pile(draw_size_ - n, draw_size_);  // they were face up
       shuffle_draw_pile();
       push_discard(kRecycleBin);
       return;
@@ -694,7 +696,7 @@ void State::play_action_card(const Decoded& d) {
       std::copy(discard_pile_.begin() + i + 1, discard_pile_.begin() + discard_size_,
                 discard_pile_.begin() + i);
       --discard_size_;
-      give_to_hand(me, d.a);
+      give_to_hand(me, d.a, everyone());
       push_discard(kSalvage);
       return;
     }
@@ -703,15 +705,22 @@ void State::play_action_card(const Decoded& d) {
       surplus_offset_ = 0;
       continue_surplus();
       return;
-    case kKindThief:
+    case kKindThief: {
+      // The thief sees what it takes and the victim what it loses; nobody else does.
+      auto steal_from = [&](int offset) {
+        const int victim = seat_at(offset);
+        const uint32_t seen_by = (1u << me) | (1u << victim);
+        give_to_hand(me, steal_random_card(victim, seen_by), seen_by);
+      };
       if (d.a < 3) {
-        give_to_hand(me, steal_random_card(seat_at(d.a + 1)));
-        give_to_hand(me, steal_random_card(seat_at(d.a + 1)));
+        steal_from(d.a + 1);
+        steal_from(d.a + 1);
       } else {
-        give_to_hand(me, steal_random_card(seat_at(act::kThiefPairs[d.a - 3][0])));
-        give_to_hand(me, steal_random_card(seat_at(act::kThiefPairs[d.a - 3][1])));
+        steal_from(act::kThiefPairs[d.a - 3][0]);
+        steal_from(act::kThiefPairs[d.a - 3][1]);
       }
       return;
+    }
     default:
       return;
   }
@@ -770,7 +779,7 @@ void State::begin_draw_step() {
 
 void State::draw_to_limit(bool may_take_discard_top) {
   if (may_take_discard_top)
-    give_to_hand(turn_player_, discard_pile_[static_cast<std::size_t>(--discard_size_)]);
+    give_to_hand(turn_player_, discard_pile_[static_cast<std::size_t>(--discard_size_)], everyone());
   while (area(turn_player_).hand_size < hand_limit(turn_player_))
     if (draw_one(turn_player_) < 0) break;
   enter_play_step();
@@ -811,24 +820,26 @@ void State::check_launch_pad_complete() {
 
 int State::draw_one(int seat) {
   for (;;) {
-    const int card = pop_draw_pile();
+    const int card = pop_draw_pile(seat);
     if (card < 0) return -1;
     if (card != kLaunchPad) {
-      give_to_hand(seat, card);
+      give_to_hand(seat, card, 1u << seat);
       return card;
     }
     place_launch_pad_card(seat);  // placed at once, and replaced
   }
 }
 
-int State::pop_draw_pile() {
+int State::pop_draw_pile(int seat) {
   if (draw_size_ == 0) {
-    // The discard pile is shuffled into a new draw pile. Long game: the
-    // Launch Pad cards join it the first time this happens.
+    // The discard pile is shuffled into a new draw pile: everybody saw its
+    // cards, only their order is new. Long game: the Launch Pad cards join it
+    // the first time this happens.
     for (int i = 0; i < discard_size_; ++i)
       draw_pile_[static_cast<std::size_t>(i)] = discard_pile_[static_cast<std::size_t>(i)];
     draw_size_ = discard_size_;
     discard_size_ = 0;
+    everyone_knows_draw_pile(0, draw_size_);
     for (; launch_pads_aside_ > 0; --launch_pads_aside_)
       draw_pile_[static_cast<std::size_t>(draw_size_++)] = kLaunchPad;
     if (draw_size_ == 0) return -1;
@@ -836,6 +847,8 @@ int State::pop_draw_pile() {
   }
   const int card = draw_pile_[static_cast<std::size_t>(--draw_size_)];
   launch_pad_region_ = std::min(launch_pad_region_, draw_size_);
+  // Only the drawer sees the card, unless it is a Launch Pad card (placed face up).
+  if (card != kLaunchPad) forget(kPlaceDrawPile, card, 1u << seat);
   return card;
 }
 
@@ -855,21 +868,60 @@ void State::place_launch_pad_card(int seat) {
   }
 }
 
-void State::take_from_hand(int seat, int card) {
+void State::take_from_hand(int seat, int card, uint32_t seen_by) {
   PlayerArea& p = area_mut(seat);
   --p.hand[static_cast<std::size_t>(card)];
   --p.hand_size;
+  forget(kPlaceHand + seat, card, seen_by);
 }
 
-void State::give_to_hand(int seat, int card) {
+void State::give_to_hand(int seat, int card, uint32_t seen_by) {
   PlayerArea& p = area_mut(seat);
   ++p.hand[static_cast<std::size_t>(card)];
   ++p.hand_size;
+  learn(kPlaceHand + seat, card, seen_by);
 }
 
 void State::discard_from_hand(int seat, int card) {
-  take_from_hand(seat, card);
+  take_from_hand(seat, card, everyone());
   push_discard(card);
+}
+
+// ---------------------------------------------------------------- knowledge
+
+int State::known_count(int viewer, int place, int card) const {
+  if (place == kPlaceHand + viewer) return area(viewer).hand[static_cast<std::size_t>(card)];
+  if (place == kPlaceDrawPile && card == kLaunchPad) return launch_pads_in_draw_pile();
+  return known_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(place)]
+               [static_cast<std::size_t>(card)];
+}
+
+// A card of type `card` entered a hidden place: the seats that saw it now know
+// one more copy is there (a hand's holder always knows its hand: not stored).
+void State::learn(int place, int card, uint32_t seen_by) {
+  for (int v = 0; v < num_players_; ++v)
+    if (((seen_by >> v) & 1u) && place != kPlaceHand + v)
+      ++known_[static_cast<std::size_t>(v)][static_cast<std::size_t>(place)][static_cast<std::size_t>(card)];
+}
+
+// A card of type `card` left a hidden place. A seat that saw which card it
+// was knows one copy fewer of that type is there; a seat that did not knows
+// only that some card left, so every type it knew there may have been it.
+void State::forget(int place, int card, uint32_t seen_by) {
+  for (int v = 0; v < num_players_; ++v) {
+    if (place == kPlaceHand + v) continue;
+    auto& counts = known_[static_cast<std::size_t>(v)][static_cast<std::size_t>(place)];
+    if ((seen_by >> v) & 1u) {
+      if (counts[static_cast<std::size_t>(card)] > 0) --counts[static_cast<std::size_t>(card)];
+    } else {
+      for (uint8_t& k : counts)
+        if (k > 0) --k;
+    }
+  }
+}
+
+void State::everyone_knows_draw_pile(int from, int to) {
+  for (int i = from; i < to; ++i) learn(kPlaceDrawPile, draw_pile_[static_cast<std::size_t>(i)], everyone());
 }
 
 void State::push_discard(int card) {
@@ -883,8 +935,11 @@ void State::stage_rocket_bonuses(Rocket& r) {
 }
 
 // Cards an action discards: the player chooses their order on the discard pile
-// (rulebook). Only the top card is visible and drawable, so the choice asked
-// is which kind goes on top; the rest go below in card-type order.
+// (rulebook). Only the top card can be drawn, so the choice asked is which
+// kind goes on top; the rest go below in card-type order. Their order below
+// the top never matters: Salvage names a type, and an action discards at most
+// ten cards (Abort Mission on a Galactic with four Bonus cards), which Recycle
+// Bin's top ten take whatever their order.
 void State::finish_staged_discards() {
   int kinds = 0, last = -1;
   for (int t = 0; t < kNumCardTypes; ++t)
@@ -901,24 +956,27 @@ void State::put_staged_on_discard_pile(int top_card) {
 }
 
 // Thief: a uniformly random card of the victim's hand (a chance outcome).
-int State::steal_random_card(int from_seat) {
+int State::steal_random_card(int from_seat, uint32_t seen_by) {
   const PlayerArea& victim = area(from_seat);
   int pick = static_cast<int>(rng_.below(static_cast<uint32_t>(victim.hand_size)));
   int card = 0;
   while (pick >= victim.hand[static_cast<std::size_t>(card)])
     pick -= victim.hand[static_cast<std::size_t>(card++)];
-  take_from_hand(from_seat, card);
+  take_from_hand(from_seat, card, seen_by);
   return card;
 }
 
 // Surplus (ruling 15): the next player, clockwise from the Surplus player, who
-// has a card discards one; when everybody has had the chance, play goes on.
+// has a card discards one. When everybody has had the chance, the Surplus
+// player chooses the order of the discards on the pile (rulebook, Action
+// Cards), as after any action that discards cards; then play goes on.
 void State::continue_surplus() {
   while (surplus_offset_ < num_players_ && area(seat_at(surplus_offset_)).hand_size == 0) ++surplus_offset_;
   if (surplus_offset_ < num_players_) return;
   surplus_offset_ = 0;
   step_ = Step::kPlay;
-  after_play();
+  finish_staged_discards();  // kChooseTop when two kinds of cards or more wait
+  if (step_ == Step::kPlay) after_play();
 }
 
 }  // namespace rocketgym::launch_pad

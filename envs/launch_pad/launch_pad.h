@@ -11,6 +11,7 @@
 //   kDiscard     step 6: discard cards, then "end turn"
 // and three short out-of-order decisions:
 //   kChooseTop   an action discarded several kinds of cards: its player picks the top one
+//                (Abort Mission, Quality Check, Sabotage, and Surplus once everyone has discarded)
 //   kSurplus     each player with cards, clockwise from the Surplus player, discards one
 //   kOffer       negotiations variant: the receiver of an offered card accepts or rejects it
 //
@@ -20,6 +21,7 @@
 //   discards; Salvage and Recycle Bin end on top (Card Reference). When an
 //   effect discards several kinds of cards its player chooses only which kind
 //   lies on top (the only card anyone can draw); the rest go below in card-type order.
+//   Surplus's discards wait face up until everyone has discarded; then its player orders them.
 // - Salvage takes the topmost copy of the named type; Recycle Bin shuffles the
 //   whole draw pile after adding the ten cards.
 // - Parts Supplier is playable when at least one card can be drawn.
@@ -31,6 +33,30 @@
 //   even when the discard pile is empty.
 // - The -10 for no Mission Controller applies to every player, rockets or not.
 // - A game reaching kMaxDecisions decisions is truncated (returns 0).
+//
+// Knowledge model (hidden information; envs/core/knowledge.h). The hidden
+// places are the hands and the draw pile (ruling 20); everything else is face
+// up. Every decision is public: cards are played and discarded face up, and
+// the Thief's targets are announced (only the cards it takes are hidden).
+// Places, as reported by card_places / known_card_places (cards are the Card
+// types of launch_pad_cards.h, one entry per copy):
+//   0..3  kPlaceHand + seat          a seat's hand
+//   4     kPlaceDrawPile             the draw pile
+//   5     kPlaceDiscardPile          the discard pile (face up, public)
+//   6..9  kPlaceInPlay + seat        a seat's Game Zones and Specialty cards (public)
+//   10    kPlaceTable                Launch Pad area, Launch Pad cards aside, cards
+//                                    waiting for the discard order, the offered card (public)
+// A seat knows its own hand and every public place. It also knows cards it saw
+// enter another hand or the draw pile: the discard pile's top taken in step 3,
+// Salvage, stolen cards (Sabotage, Vacuum, Recruitment, Budget Cuts), offers
+// accepted or rejected, cards it stole with Thief or lost to it, the discard
+// pile shuffled into a new draw pile, Recycle Bin's ten cards, and the Launch
+// Pad cards still in the draw pile (all others are in view). Cards of one type
+// are interchangeable (ruling 1), so what seat v knows is a count per place and
+// type: "place p holds at least k copies of t" (known_count). When a card
+// leaves a place, a seat that saw which card it was lowers that type's count;
+// a seat that did not lowers every count of that place (it may have been any).
+// redeterminize(v) keeps these cards where they are and re-deals only the rest.
 #pragma once
 
 #include <array>
@@ -39,6 +65,7 @@
 
 #include "envs/core/game.h"
 #include "envs/core/json.h"
+#include "envs/core/knowledge.h"
 #include "envs/core/rng.h"
 #include "envs/launch_pad/launch_pad_actions.h"
 #include "envs/launch_pad/launch_pad_cards.h"
@@ -49,6 +76,15 @@ namespace rocketgym::launch_pad {
 // Only loops such as two Salvage cards retrieving each other, or never
 // discarding with a full hand of unplayable cards, get there.
 constexpr int kMaxDecisions = 6000;
+
+// Knowledge places (see the knowledge model above).
+constexpr int kPlaceHand = 0;
+constexpr int kPlaceDrawPile = kMaxPlayers;
+constexpr int kPlaceDiscardPile = kPlaceDrawPile + 1;
+constexpr int kPlaceInPlay = kPlaceDiscardPile + 1;
+constexpr int kPlaceTable = kPlaceInPlay + kMaxPlayers;
+// The hidden places whose known cards the state tracks: the hands, then the draw pile.
+constexpr int kNumHiddenPlaces = kMaxPlayers + 1;
 
 enum class Step : int8_t { kAdvance, kDrawChoice, kPlay, kChooseTop, kSurplus, kOffer, kDiscard, kGameOver };
 constexpr int kNumSteps = 8;
@@ -97,7 +133,11 @@ class State {
   void returns(float* out) const;
   void scores(int* out) const;
   void redeterminize(int viewer, Rng& rng);
-  std::string to_string() const;
+  std::string to_string() const;                     // the table and the hand of the player to move
+  std::string observation_string(int viewer) const;  // what `viewer` may see: never another hand
+  bool is_public_action(Action a) const;             // every decision is taken face up (see above)
+  void card_places(CardPlaces& out) const;
+  void known_card_places(int viewer, CardPlaces& out) const;
   std::string action_to_string(Action a) const;
   Json to_json() const;
   static State from_json(const Json& doc, const Config& config);
@@ -132,6 +172,9 @@ class State {
   int offer_card() const { return step_ == Step::kOffer ? offer_card_ : -1; }
   int staged_count(int card) const { return staged_[static_cast<std::size_t>(card)]; }
   int decisions() const { return decisions_; }
+  // Copies of `card` that `viewer` knows to be in the hidden place `place`
+  // (kPlaceHand + seat or kPlaceDrawPile); its own hand counts as known.
+  int known_count(int viewer, int place, int card) const;
   bool rocket_complete(const Rocket& r) const;
   // True when `by` may not play Abort Mission, Sabotage or Vacuum on this rocket.
   bool rocket_protected(int owner, int slot, int by) const;
@@ -184,17 +227,39 @@ class State {
   void end_turn();
   void after_play();
   int draw_one(int seat);  // a card from the draw pile into seat's hand; -1 if none
-  int pop_draw_pile();     // refills from the discard pile when empty; -1 if none
+  // The draw pile's top card, seen by `seat` only; refills the pile from the
+  // discard pile when it is empty; -1 if both are empty.
+  int pop_draw_pile(int seat);
   void place_launch_pad_card(int seat);
   void check_launch_pad_complete();
   void discard_from_hand(int seat, int card);
   void push_discard(int card);
-  void take_from_hand(int seat, int card);
-  void give_to_hand(int seat, int card);
+  // Cards in and out of hands. `seen_by`: the seats that see which card it is
+  // (everyone() for a card played, discarded or taken face up).
+  void take_from_hand(int seat, int card, uint32_t seen_by);
+  void give_to_hand(int seat, int card, uint32_t seen_by);
+  uint32_t everyone() const { return (1u << num_players_) - 1u; }
+  // Knowledge bookkeeping for the hidden places (kPlaceHand + seat, kPlaceDrawPile).
+  void learn(int place, int card, uint32_t seen_by);
+  void forget(int place, int card, uint32_t seen_by);
+  void everyone_knows_draw_pile(int from, int to);  // draw pile cards [from, to) were face up before
+  // from_json's parts: reading the turn's bookkeeping and the knowledge, and
+  // the checks that tie the fields together.
+  void read_turn_bookkeeping(const Json& doc);
+  void read_knowledge(const Json& knowledge);
+  void validate_loaded() const;
+  void validate_game_clock() const;
+  void validate_pending_decision() const;
+  void validate_advance_step() const;
+  void validate_hand_sizes() const;
+  void check_knowledge_invariants() const;
+  void keep_knowledge_true(int viewer);
+  void public_card_places(CardPlaces& out) const;
+  std::string describe(int shown_hand, int viewer) const;  // to_string and observation_string
   void stage_rocket_bonuses(Rocket& r);
   void finish_staged_discards();
   void put_staged_on_discard_pile(int top_card);
-  int steal_random_card(int from_seat);
+  int steal_random_card(int from_seat, uint32_t seen_by);
   void continue_surplus();
   void shuffle_draw_pile();
 
@@ -223,7 +288,13 @@ class State {
   int surplus_offset_ = 0;  // kSurplus: seat (as offset from the turn player) to discard next
   int offer_to_ = -1;       // kOffer: receiving seat
   int offer_card_ = -1;     // kOffer: the card offered (public)
-  std::array<uint8_t, kNumCardTypes> staged_{};  // kChooseTop: cards on their way to the discard pile
+  // kChooseTop, kSurplus: cards on their way to the discard pile.
+  std::array<uint8_t, kNumCardTypes> staged_{};
+  // known_[v][place][t]: copies of card t that seat v knows to be in the hidden
+  // place (a hand or the draw pile; v's own hand is left at 0, v sees it).
+  // Never more than the place holds; Launch Pad cards in the draw pile are
+  // counted from the table, not here.
+  std::array<std::array<std::array<uint8_t, kNumCardTypes>, kNumHiddenPlaces>, kMaxPlayers> known_{};
   int decisions_ = 0;
   bool truncated_ = false;
   Rng rng_;

@@ -10,14 +10,64 @@ namespace {
 constexpr const char* kStepKeys[kNumSteps] = {"advance", "draw_choice", "play",    "choose_top",
                                               "surplus", "offer",       "discard", "game_over"};
 
-[[noreturn]] void bad(const std::string& what) {
-  throw SerializationError("launch_pad state document: " + what);
+// ---------------------------------------------------------------- reading, strictly, naming the field
+
+[[noreturn]] void bad(const std::string& field, const std::string& reason) {
+  throw SerializationError("launch_pad state document: '" + field + "': " + reason);
 }
 
-int card_of(const Json& j, const char* field) {
-  if (!j.is_string()) bad(std::string("'") + field + "' must hold card names");
+std::string member(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+std::string element(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
+
+const Json& field(const Json& obj, const std::string& path, const char* key) {
+  if (!obj.is_object()) bad(path, "must be an object");
+  const auto it = obj.find(key);
+  if (it == obj.end()) bad(member(path, key), "missing");
+  return *it;
+}
+
+int int_value(const Json& j, const std::string& path, int lo, int hi) {
+  if (!j.is_number_integer()) bad(path, "must be an integer, not " + j.dump());
+  int64_t v = 0;
+  if (j.is_number_unsigned()) {
+    const uint64_t u = j.get<uint64_t>();
+    v = u > static_cast<uint64_t>(hi) ? int64_t{hi} + 1 : static_cast<int64_t>(u);
+  } else {
+    v = j.get<int64_t>();
+  }
+  if (v < lo || v > hi)
+    bad(path, j.dump() + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return static_cast<int>(v);
+}
+
+int int_field(const Json& obj, const std::string& path, const char* key, int lo, int hi) {
+  return int_value(field(obj, path, key), member(path, key), lo, hi);
+}
+
+bool bool_field(const Json& obj, const std::string& path, const char* key) {
+  const Json& j = field(obj, path, key);
+  if (!j.is_boolean()) bad(member(path, key), "must be true or false, not " + j.dump());
+  return j.get<bool>();
+}
+
+const Json& list_field(const Json& obj, const std::string& path, const char* key) {
+  const Json& j = field(obj, path, key);
+  if (!j.is_array()) bad(member(path, key), "must be a list");
+  return j;
+}
+
+const Json& object_field(const Json& obj, const std::string& path, const char* key) {
+  const Json& j = field(obj, path, key);
+  if (!j.is_object()) bad(member(path, key), "must be an object");
+  return j;
+}
+
+int card_value(const Json& j, const std::string& path) {
+  if (!j.is_string()) bad(path, "must be a card name, not " + j.dump());
   const int c = card_from_key(j.get<std::string>());
-  if (c < 0) bad(std::string("'") + field + "': unknown card '" + j.get<std::string>() + "'");
+  if (c < 0) bad(path, "unknown card '" + j.get<std::string>() + "'");
   return c;
 }
 
@@ -28,25 +78,146 @@ Json card_counts_to_json(const std::array<uint8_t, kNumCardTypes>& counts) {
   return out;
 }
 
-std::array<uint8_t, kNumCardTypes> card_counts_from_json(const Json& j, const char* field) {
-  if (!j.is_object()) bad(std::string("'") + field + "' must be an object {card: count}");
+// {card: count}; a count of 0 is allowed and means none.
+std::array<uint8_t, kNumCardTypes> card_counts_from_json(const Json& j, const std::string& path) {
+  if (!j.is_object()) bad(path, "must be an object {card: count}");
   std::array<uint8_t, kNumCardTypes> counts{};
   for (auto it = j.begin(); it != j.end(); ++it) {
     const int c = card_from_key(it.key());
-    if (c < 0) bad(std::string("'") + field + "': unknown card '" + it.key() + "'");
+    if (c < 0) bad(path, "unknown card '" + it.key() + "'");
     counts[static_cast<std::size_t>(c)] =
-        static_cast<uint8_t>(json_get_int(j, it.key().c_str(), 0, kMaxCards));
+        static_cast<uint8_t>(int_value(it.value(), member(path, it.key()), 0, kMaxCards));
   }
   return counts;
 }
 
 template <std::size_t N>
-int card_list_from_json(const Json& j, const char* field, std::array<uint8_t, N>& out) {
-  if (!j.is_array()) bad(std::string("'") + field + "' must be a list of card names");
-  if (j.size() > N) bad(std::string("'") + field + "' holds too many cards");
+int card_list_from_json(const Json& j, const std::string& path, std::array<uint8_t, N>& out) {
+  if (!j.is_array()) bad(path, "must be a list of card names");
+  if (j.size() > N)
+    bad(path, "holds " + std::to_string(j.size()) + " cards, more than the " + std::to_string(N) +
+                  " a pile may hold");
   int n = 0;
-  for (const Json& c : j) out[static_cast<std::size_t>(n++)] = static_cast<uint8_t>(card_of(c, field));
+  for (const Json& c : j) {
+    out[static_cast<std::size_t>(n)] =
+        static_cast<uint8_t>(card_value(c, element(path, static_cast<std::size_t>(n))));
+    ++n;
+  }
   return n;
+}
+
+Step step_from_json(const Json& j) {
+  if (!j.is_string()) bad("step", "must be a step name, not " + j.dump());
+  const std::string key = j.get<std::string>();
+  const auto* found =
+      std::find_if(std::begin(kStepKeys), std::end(kStepKeys), [&](const char* k) { return key == k; });
+  if (found == std::end(kStepKeys)) bad("step", "unknown step '" + key + "'");
+  return static_cast<Step>(found - std::begin(kStepKeys));
+}
+
+// ---------------------------------------------------------------- one player's cards
+
+void read_experts(const Json& z, const std::string& path, PlayerArea& p) {
+  const Json& experts = object_field(z, path, "experts");
+  for (auto it = experts.begin(); it != experts.end(); ++it) {
+    const std::string where = member(member(path, "experts"), it.key());
+    const int zone = zone_from_key(it.key());
+    if (zone < 0) bad(where, "unknown zone '" + it.key() + "'");
+    const int card = card_value(it.value(), where);
+    if (card != kJackOfAllTrades && card != kEngineer + zone)
+      bad(where, std::string(card_name(card)) + " cannot be the expert of the " + zone_name(zone));
+    p.expert[static_cast<std::size_t>(zone)] = static_cast<int8_t>(card);
+  }
+}
+
+void read_launch_pads(const Json& z, const std::string& path, const Config& config, PlayerArea& p) {
+  const Json& pads = list_field(z, path, "launch_pads");
+  const std::string where = member(path, "launch_pads");
+  if (pads.size() != kNumZones) bad(where, "must list 3 counts, one per zone");
+  for (int zone = 0; zone < kNumZones; ++zone) {
+    const int n = int_value(pads[static_cast<std::size_t>(zone)],
+                            element(where, static_cast<std::size_t>(zone)), 0, config.count[kLaunchPad]);
+    if (config.short_game && n > 0) bad(where, "short game: Launch Pad cards never wait in a zone");
+    p.launch_pads[static_cast<std::size_t>(zone)] = static_cast<uint8_t>(n);
+  }
+}
+
+void read_specialties(const Json& z, const std::string& path, const Config& config, PlayerArea& p) {
+  const Json& specialties = list_field(z, path, "specialties");
+  const std::string where = member(path, "specialties");
+  for (std::size_t i = 0; i < specialties.size(); ++i) {
+    const int card = card_value(specialties[i], element(where, i));
+    if (!is_specialty(card))
+      bad(element(where, i), std::string(card_name(card)) + " is not a Specialty card");
+    ++p.specialties[static_cast<std::size_t>(specialty_index(card))];
+  }
+  if (!config.super_powers && p.num_specialties() > 1)
+    bad(where, "only one Specialty card may be in play (ruling 18) unless super_powers is on");
+}
+
+Rocket read_rocket(const Json& r, const std::string& path, const Config& config) {
+  Rocket rocket;
+  const int kind = card_value(field(r, path, "kind"), member(path, "kind"));
+  if (!is_rocket(kind)) bad(member(path, "kind"), std::string(card_name(kind)) + " is not a rocket");
+  const Json& zone_json = field(r, path, "zone");
+  const int zone = zone_json.is_string() ? zone_from_key(zone_json.get<std::string>()) : -1;
+  if (zone < 0) bad(member(path, "zone"), "unknown zone " + zone_json.dump());
+  const RocketSpec& spec = config.rocket[static_cast<std::size_t>(kind)];
+  rocket.kind = static_cast<int8_t>(kind);
+  rocket.zone = static_cast<int8_t>(zone);
+  rocket.metal = static_cast<uint8_t>(int_field(r, path, "metal", 0, spec.metal));
+  rocket.fuel = static_cast<uint8_t>(int_field(r, path, "fuel", 0, spec.fuel));
+  if (zone != kConstructionZone && (rocket.metal < spec.metal || rocket.fuel < spec.fuel))
+    bad(path, "an incomplete rocket cannot have left the Construction Zone");
+  const Json& bonuses = list_field(r, path, "bonuses");
+  for (std::size_t i = 0; i < bonuses.size(); ++i) {
+    const std::string where = element(member(path, "bonuses"), i);
+    const int card = card_value(bonuses[i], where);
+    if (!is_bonus(card)) bad(where, std::string(card_name(card)) + " is not a Bonus card");
+    if (rocket.has_bonus(card)) bad(where, std::string("a second ") + card_name(card) + " on one rocket");
+    const int home = card == kQualityCertificate ? kQualityControlZone : kLaunchZone;
+    if (zone < home || (card != kQualityCertificate && zone != kLaunchZone))
+      bad(where, std::string(card_name(card)) + " cannot be on a rocket in the " + zone_name(zone));
+    rocket.bonuses |= static_cast<uint8_t>(1u << bonus_index(card));
+  }
+  return rocket;
+}
+
+void read_rockets(const Json& z, const std::string& path, const Config& config, PlayerArea& p) {
+  const Json& rockets = list_field(z, path, "rockets");
+  for (std::size_t i = 0; i < rockets.size(); ++i) {
+    const std::string where = element(member(path, "rockets"), i);
+    const int slot = int_field(rockets[i], where, "slot", 0, kMaxRocketSlots - 1);
+    Rocket& rocket = p.rockets[static_cast<std::size_t>(slot)];
+    if (rocket.exists()) bad(member(where, "slot"), "two rockets in slot " + std::to_string(slot));
+    rocket = read_rocket(rockets[i], where, config);
+  }
+}
+
+PlayerArea player_from_json(const Json& hand, const Json& zones, int seat, const Config& config) {
+  PlayerArea p;
+  const std::string hand_path = element("hands", static_cast<std::size_t>(seat));
+  p.hand = card_counts_from_json(hand, hand_path);
+  if (p.hand[kLaunchPad] > 0) bad(hand_path, "a Launch Pad card is never held in a hand");
+  for (int c : p.hand) p.hand_size += c;
+  const std::string path = element("zones", static_cast<std::size_t>(seat));
+  if (!zones.is_object()) bad(path, "must be an object");
+  read_experts(zones, path, p);
+  read_launch_pads(zones, path, config, p);
+  read_specialties(zones, path, config, p);
+  read_rockets(zones, path, config, p);
+  return p;
+}
+
+// Knowledge of a place never exceeds what the place holds.
+void check_known_within(const std::array<uint8_t, kNumCardTypes>& known,
+                        const std::array<uint8_t, kNumCardTypes>& held, const std::string& where,
+                        const char* place) {
+  for (int t = 0; t < kNumCardTypes; ++t)
+    if (known[static_cast<std::size_t>(t)] > held[static_cast<std::size_t>(t)])
+      bad(member(where, card_key(t)), "knows of " + std::to_string(known[static_cast<std::size_t>(t)]) + " " +
+                                          card_name(t) + " but " + place + " holds " +
+                                          std::to_string(held[static_cast<std::size_t>(t)]));
 }
 
 std::string seat_words(int offset) {
@@ -120,121 +291,231 @@ Json State::to_json() const {
   doc["surplus_offset"] = surplus_offset_;
   doc["offer"] = offer_to_ < 0 ? Json(nullptr) : Json{{"to", offer_to_}, {"card", card_key(offer_card_)}};
   doc["staged"] = card_counts_to_json(staged_);
+  // knowledge[v]: the cards seat v knows to be in each other hand and in the
+  // draw pile (its own hand is left empty; Launch Pad cards are not listed).
+  Json knowledge = Json::array();
+  for (int v = 0; v < num_players_; ++v) {
+    Json hands_known = Json::array();
+    for (int seat = 0; seat < num_players_; ++seat)
+      hands_known.push_back(
+          card_counts_to_json(known_[static_cast<std::size_t>(v)][static_cast<std::size_t>(seat)]));
+    knowledge.push_back(
+        {{"hands", hands_known},
+         {"draw_pile", card_counts_to_json(known_[static_cast<std::size_t>(v)][kPlaceDrawPile])}});
+  }
+  doc["knowledge"] = knowledge;
   doc["decisions"] = decisions_;
   doc["truncated"] = truncated_;
   doc["rng"] = rng_to_json(rng_);
   return doc;
 }
 
+// Reads a document written by to_json (or by hand) and refuses, naming the
+// field, anything that is not a position of the game: every value in range,
+// no repeats, every card of the deck in exactly one place, the step and its
+// pending decision in agreement, a player to move with something to do.
+// "knowledge" may be left out (documents older than it): nobody knows
+// anything beyond their own hand and the table then.
 State State::from_json(const Json& doc, const Config& config) {
-  if (!doc.is_object()) bad("must be a JSON object");
-  if (json_get<std::string>(doc, "game") != "launch_pad") bad("'game' must be \"launch_pad\"");
+  if (!doc.is_object()) bad("(document)", "must be a JSON object");
+  const Json& game = field(doc, "", "game");
+  if (!game.is_string() || game.get<std::string>() != "launch_pad") bad("game", "must be \"launch_pad\"");
   State s(config, 2, 0);
   s.players_ = {};
-  s.num_players_ = json_get_int(doc, "players", 2, kMaxPlayers);
-  s.turn_player_ = json_get_int(doc, "turn", 0, s.num_players_ - 1);
-  const std::string step = json_get<std::string>(doc, "step");
-  const auto* found = std::find(std::begin(kStepKeys), std::end(kStepKeys), step);
-  if (found == std::end(kStepKeys)) bad("unknown step '" + step + "'");
-  s.step_ = static_cast<Step>(found - std::begin(kStepKeys));
-
-  const Json hands = json_get<Json>(doc, "hands"), zones = json_get<Json>(doc, "zones");
-  if (!hands.is_array() || hands.size() != static_cast<std::size_t>(s.num_players_))
-    bad("'hands' needs one entry per player");
-  if (!zones.is_array() || zones.size() != static_cast<std::size_t>(s.num_players_))
-    bad("'zones' needs one entry per player");
-  for (int seat = 0; seat < s.num_players_; ++seat) {
-    PlayerArea& p = s.area_mut(seat);
-    p.hand = card_counts_from_json(hands[static_cast<std::size_t>(seat)], "hands");
-    for (int c : p.hand) p.hand_size += c;
-    const Json& z = zones[static_cast<std::size_t>(seat)];
-    const Json experts = json_get<Json>(z, "experts");
-    if (!experts.is_object()) bad("'experts' must be an object {zone: expert}");
-    for (auto it = experts.begin(); it != experts.end(); ++it) {
-      const int zone = zone_from_key(it.key());
-      if (zone < 0) bad("unknown zone '" + it.key() + "'");
-      p.expert[static_cast<std::size_t>(zone)] = static_cast<int8_t>(card_of(it.value(), "experts"));
-    }
-    const Json pads = json_get<Json>(z, "launch_pads");
-    if (!pads.is_array() || pads.size() != kNumZones) bad("'launch_pads' must list 3 counts");
-    for (int zone = 0; zone < kNumZones; ++zone) {
-      if (!pads[static_cast<std::size_t>(zone)].is_number_integer()) bad("'launch_pads' must list 3 counts");
-      const int n = pads[static_cast<std::size_t>(zone)].get<int>();
-      if (n < 0 || n > 4) bad("'launch_pads' count out of range");
-      p.launch_pads[static_cast<std::size_t>(zone)] = static_cast<uint8_t>(n);
-    }
-    const Json specialties = json_get<Json>(z, "specialties");
-    if (!specialties.is_array()) bad("'specialties' must be a list");
-    for (const Json& c : specialties) {
-      const int card = card_of(c, "specialties");
-      if (!is_specialty(card)) bad(std::string("'") + card_key(card) + "' is not a Specialty card");
-      ++p.specialties[static_cast<std::size_t>(specialty_index(card))];
-    }
-    const Json rockets = json_get<Json>(z, "rockets");
-    if (!rockets.is_array()) bad("'rockets' must be a list");
-    for (const Json& r : rockets) {
-      const int slot = json_get_int(r, "slot", 0, kMaxRocketSlots - 1);
-      Rocket& rocket = p.rockets[static_cast<std::size_t>(slot)];
-      if (rocket.exists()) bad("two rockets in slot " + std::to_string(slot));
-      const int kind = card_of(json_get<Json>(r, "kind"), "kind");
-      if (!is_rocket(kind)) bad(std::string("'") + card_key(kind) + "' is not a rocket");
-      const int zone = zone_from_key(json_get<std::string>(r, "zone"));
-      if (zone < 0) bad("unknown rocket zone");
-      rocket.kind = static_cast<int8_t>(kind);
-      rocket.zone = static_cast<int8_t>(zone);
-      rocket.metal = static_cast<uint8_t>(
-          json_get_int(r, "metal", 0, config.rocket[static_cast<std::size_t>(kind)].metal));
-      rocket.fuel = static_cast<uint8_t>(
-          json_get_int(r, "fuel", 0, config.rocket[static_cast<std::size_t>(kind)].fuel));
-      const Json bonuses = json_get<Json>(r, "bonuses");
-      if (!bonuses.is_array()) bad("'bonuses' must be a list");
-      for (const Json& b : bonuses) {
-        const int card = card_of(b, "bonuses");
-        if (!is_bonus(card) || rocket.has_bonus(card)) bad("bad or repeated bonus card");
-        rocket.bonuses |= static_cast<uint8_t>(1u << bonus_index(card));
-      }
-    }
-  }
-  s.draw_size_ = card_list_from_json(json_get<Json>(doc, "draw_pile"), "draw_pile", s.draw_pile_);
-  s.discard_size_ = card_list_from_json(json_get<Json>(doc, "discard_pile"), "discard_pile", s.discard_pile_);
-  s.launch_pad_area_ = json_get_int(doc, "launch_pad_area", 0, 4);
-  s.launch_pads_aside_ = json_get_int(doc, "launch_pads_aside", 0, 4);
-  s.launch_pad_region_ = json_get_int(doc, "launch_pad_region", 0, s.draw_size_);
-  s.countdown_ = json_get<bool>(doc, "countdown");
-  s.final_turns_left_ = json_get_int(doc, "final_turns_left", 0, s.num_players_);
-  s.redraw_used_ = json_get<bool>(doc, "redraw_used");
-  const Json eligible = json_get<Json>(doc, "advance_eligible");
-  if (!eligible.is_array()) bad("'advance_eligible' must be a list of slots");
-  s.advance_eligible_ = 0;
-  for (const Json& e : eligible) {
-    if (!e.is_number_integer() || e.get<int>() < 0 || e.get<int>() >= kMaxRocketSlots)
-      bad("bad slot in 'advance_eligible'");
-    s.advance_eligible_ |= 1u << e.get<int>();
-  }
-  const Json advanced = json_get<Json>(doc, "advanced_from");
-  if (!advanced.is_array() || advanced.size() != 2) bad("'advanced_from' must list 2 counts");
-  for (std::size_t z = 0; z < 2; ++z) {
-    if (!advanced[z].is_number_integer() || advanced[z].get<int>() < 0 || advanced[z].get<int>() > 2)
-      bad("bad 'advanced_from'");
-    s.advanced_from_[z] = static_cast<uint8_t>(advanced[z].get<int>());
-  }
-  s.surplus_offset_ = json_get_int(doc, "surplus_offset", 0, s.num_players_ - 1);
-  const Json offer = json_get<Json>(doc, "offer");
-  s.offer_to_ = s.offer_card_ = -1;
-  if (!offer.is_null()) {
-    s.offer_to_ = json_get_int(offer, "to", 0, s.num_players_ - 1);
-    s.offer_card_ = card_of(json_get<Json>(offer, "card"), "offer");
-  }
-  s.staged_ = card_counts_from_json(json_get<Json>(doc, "staged"), "staged");
-  s.decisions_ = json_get_int(doc, "decisions", 0, kMaxDecisions);
-  s.truncated_ = json_get<bool>(doc, "truncated");
-  s.rng_ = rng_from_json(json_get<Json>(doc, "rng"));
+  s.known_ = {};
+  s.num_players_ = int_field(doc, "", "players", 2, kMaxPlayers);
+  const int n = s.num_players_;
+  s.turn_player_ = int_field(doc, "", "turn", 0, n - 1);
+  s.step_ = step_from_json(field(doc, "", "step"));
+  const Json& hands = list_field(doc, "", "hands");
+  const Json& zones = list_field(doc, "", "zones");
+  if (hands.size() != static_cast<std::size_t>(n)) bad("hands", "needs one entry per player");
+  if (zones.size() != static_cast<std::size_t>(n)) bad("zones", "needs one entry per player");
+  for (int seat = 0; seat < n; ++seat)
+    s.area_mut(seat) = player_from_json(hands[static_cast<std::size_t>(seat)],
+                                        zones[static_cast<std::size_t>(seat)], seat, config);
+  s.draw_size_ = card_list_from_json(field(doc, "", "draw_pile"), "draw_pile", s.draw_pile_);
+  s.discard_size_ = card_list_from_json(field(doc, "", "discard_pile"), "discard_pile", s.discard_pile_);
+  for (int i = 0; i < s.discard_size_; ++i)
+    if (s.discard_pile_[static_cast<std::size_t>(i)] == kLaunchPad)
+      bad(element("discard_pile", static_cast<std::size_t>(i)), "a Launch Pad card is never discarded");
+  const int pads = config.count[kLaunchPad];
+  s.launch_pad_area_ = int_field(doc, "", "launch_pad_area", 0, pads);
+  s.launch_pads_aside_ = int_field(doc, "", "launch_pads_aside", 0, config.long_game ? pads : 0);
+  s.launch_pad_region_ = int_field(doc, "", "launch_pad_region", 0, s.draw_size_);
+  s.countdown_ = bool_field(doc, "", "countdown");
+  s.final_turns_left_ = int_field(doc, "", "final_turns_left", 0, n);
+  s.redraw_used_ = bool_field(doc, "", "redraw_used");
+  s.read_turn_bookkeeping(doc);
+  s.staged_ = card_counts_from_json(field(doc, "", "staged"), "staged");
+  if (s.staged_[kLaunchPad] > 0) bad("staged", "a Launch Pad card is never discarded");
+  s.decisions_ = int_field(doc, "", "decisions", 0, kMaxDecisions);
+  s.truncated_ = bool_field(doc, "", "truncated");
   try {
-    s.check_invariants();
-  } catch (const InvariantViolation& e) {
-    bad(std::string("impossible position: ") + e.what());
+    s.rng_ = rng_from_json(field(doc, "", "rng"));
+  } catch (const SerializationError& e) {
+    bad("rng", e.what());
   }
+  if (doc.contains("knowledge")) s.read_knowledge(doc["knowledge"]);
+  s.validate_loaded();
   return s;
+}
+
+// advance_eligible, advanced_from, surplus_offset, offer.
+void State::read_turn_bookkeeping(const Json& doc) {
+  const Json& eligible = list_field(doc, "", "advance_eligible");
+  advance_eligible_ = 0;
+  for (std::size_t i = 0; i < eligible.size(); ++i) {
+    const int slot = int_value(eligible[i], element("advance_eligible", i), 0, kMaxRocketSlots - 1);
+    if (advance_eligible(slot))
+      bad(element("advance_eligible", i), "slot " + std::to_string(slot) + " is listed twice");
+    advance_eligible_ |= 1u << slot;
+  }
+  const Json& advanced = list_field(doc, "", "advanced_from");
+  if (advanced.size() != 2) bad("advanced_from", "must list 2 counts (Construction, Quality Control)");
+  for (std::size_t z = 0; z < 2; ++z)
+    advanced_from_[z] = static_cast<uint8_t>(int_value(advanced[z], element("advanced_from", z), 0, 2));
+  surplus_offset_ = int_field(doc, "", "surplus_offset", 0, num_players_ - 1);
+  const Json& offer = field(doc, "", "offer");
+  offer_to_ = offer_card_ = -1;
+  if (!offer.is_null()) {
+    if (!config_->negotiations) bad("offer", "offers exist only with the negotiations variant");
+    offer_to_ = int_field(offer, "offer", "to", 0, num_players_ - 1);
+    if (offer_to_ == turn_player_) bad("offer.to", "a player cannot offer a card to themself");
+    offer_card_ = card_value(field(offer, "offer", "card"), "offer.card");
+    if (offer_card_ == kLaunchPad) bad("offer.card", "a Launch Pad card is never held, so never offered");
+  }
+}
+
+// knowledge: one entry per seat, {"hands": [{card: count} per seat], "draw_pile": {card: count}}.
+void State::read_knowledge(const Json& j) {
+  if (!j.is_array() || j.size() != static_cast<std::size_t>(num_players_))
+    bad("knowledge", "needs one entry per player");
+  std::array<uint8_t, kNumCardTypes> in_draw{};
+  for (int i = 0; i < draw_size_; ++i) ++in_draw[draw_pile_[static_cast<std::size_t>(i)]];
+  for (int v = 0; v < num_players_; ++v) {
+    const std::string path = element("knowledge", static_cast<std::size_t>(v));
+    const Json& hands = list_field(j[static_cast<std::size_t>(v)], path, "hands");
+    if (hands.size() != static_cast<std::size_t>(num_players_))
+      bad(member(path, "hands"), "needs one entry per player");
+    auto& known = known_[static_cast<std::size_t>(v)];
+    for (int seat = 0; seat < num_players_; ++seat) {
+      const std::string where = element(member(path, "hands"), static_cast<std::size_t>(seat));
+      known[static_cast<std::size_t>(seat)] =
+          card_counts_from_json(hands[static_cast<std::size_t>(seat)], where);
+      if (seat == v && known[static_cast<std::size_t>(seat)] != std::array<uint8_t, kNumCardTypes>{})
+        bad(where, "must be empty: a seat knows its own hand by holding it");
+      check_known_within(known[static_cast<std::size_t>(seat)], area(seat).hand, where, "that hand");
+    }
+    const std::string where = member(path, "draw_pile");
+    known[kPlaceDrawPile] =
+        card_counts_from_json(field(j[static_cast<std::size_t>(v)], path, "draw_pile"), where);
+    if (known[kPlaceDrawPile][kLaunchPad] > 0)
+      bad(where, "Launch Pad cards in the draw pile are counted from the table, not listed here");
+    check_known_within(known[kPlaceDrawPile], in_draw, where, "the draw pile");
+  }
+}
+
+// The checks that tie fields together (the game's clock, the step and its
+// pending decision, hand sizes), then the invariants (card conservation), then
+// that the player to move has something to do.
+void State::validate_loaded() const {
+  validate_hand_sizes();
+  validate_game_clock();
+  validate_pending_decision();
+  try {
+    check_invariants();
+  } catch (const InvariantViolation& e) {
+    bad("(position)", std::string("impossible position: ") + e.what());
+  }
+  if (step_ != Step::kGameOver) {
+    std::array<uint8_t, act::kNumActions> mask{};
+    legal_actions_mask(mask.data());
+    if (std::find(mask.begin(), mask.end(), uint8_t{1}) == mask.end())
+      bad("step", std::string("the player to move has no legal action in step ") + step_key(step_));
+  }
+}
+
+// The decision count, truncation, the Launch Pad cards and the Countdown.
+void State::validate_game_clock() const {
+  const bool live = step_ != Step::kGameOver;
+  if (truncated_ && live) bad("truncated", "a truncated game is over: step must be \"game_over\"");
+  if (live && decisions_ >= kMaxDecisions)
+    bad("decisions", "a live game has made fewer than " + std::to_string(kMaxDecisions) + " decisions");
+  if (truncated_ && decisions_ != kMaxDecisions)
+    bad("decisions", "a truncated game stopped at " + std::to_string(kMaxDecisions) + " decisions");
+  if (!live && !truncated_ && !(countdown_ && final_turns_left_ == 0))
+    bad("step", "a game is over only after the Countdown's last turn (or when truncated)");
+  if (countdown_ != (launch_pad_area_ == config_->count[kLaunchPad]))
+    bad("countdown", "the Countdown runs exactly when all Launch Pad cards are on the Launch Pad area");
+  if (!countdown_ && final_turns_left_ != 0)
+    bad("final_turns_left", "final turns come only with the Countdown");
+  if (launch_pads_aside_ > 0 && launch_pads_aside_ != config_->count[kLaunchPad])
+    bad("launch_pads_aside", "long game: the Launch Pad cards are aside all together or not at all");
+}
+
+// Each step's own bookkeeping, and none outside it.
+void State::validate_pending_decision() const {
+  const PlayerArea& me = area(turn_player_);
+  const bool turn_start = step_ == Step::kAdvance || step_ == Step::kDrawChoice;
+  if (turn_start && redraw_used_) bad("redraw_used", "step 5 cannot have happened before step 4");
+  if (step_ != Step::kAdvance && advance_eligible_ != 0)
+    bad("advance_eligible", "rockets are eligible to advance only during step 2 (\"advance\")");
+  if (step_ == Step::kAdvance) validate_advance_step();
+  if (step_ == Step::kDrawChoice) {
+    if (me.hand_size >= hand_limit(turn_player_)) bad("step", "draw_choice: the hand is already full");
+    if (discard_size_ == 0)
+      bad("step", "draw_choice: the discard pile is empty, there is no top card to take");
+  }
+  int staged_kinds = 0;
+  for (int t = 0; t < kNumCardTypes; ++t) staged_kinds += staged_[static_cast<std::size_t>(t)] > 0;
+  if (step_ == Step::kChooseTop && staged_kinds < 2)
+    bad("staged", "step choose_top needs two kinds of cards or more waiting for their order");
+  if (step_ != Step::kChooseTop && step_ != Step::kSurplus && staged_kinds > 0)
+    bad("staged", "cards wait for the discard order only in steps choose_top and surplus");
+  if (step_ != Step::kSurplus && surplus_offset_ != 0)
+    bad("surplus_offset", "must be 0 outside step \"surplus\"");
+  if (step_ == Step::kSurplus && area(seat_at(surplus_offset_)).hand_size == 0)
+    bad("surplus_offset", "Surplus asks a player with an empty hand");
+  if ((step_ == Step::kOffer) != (offer_to_ >= 0))
+    bad("offer", "an offer waits exactly during step \"offer\"");
+  if (offer_to_ >= 0 && area(offer_to_).hand_size >= hand_limit(offer_to_))
+    bad("offer.to", "a card is offered only to a player who may accept it");
+}
+
+// Step 2: every listed rocket was eligible at its start (complete, the zone's
+// expert in place, not yet in the Launch Zone) and some rocket can still go.
+void State::validate_advance_step() const {
+  const PlayerArea& me = area(turn_player_);
+  const int quota = me.has_specialty(kOvertime) ? 2 : 1;
+  for (int z = 0; z < 2; ++z)
+    if (advanced_from_[static_cast<std::size_t>(z)] > quota)
+      bad(element("advanced_from", static_cast<std::size_t>(z)),
+          "more rockets advanced than the zone allows");
+  bool any = false;
+  for (int slot = 0; slot < kMaxRocketSlots; ++slot) {
+    if (!advance_eligible(slot)) continue;
+    const Rocket& r = rocket(turn_player_, slot);
+    if (!r.exists() || r.zone == kLaunchZone || !rocket_complete(r) ||
+        me.expert[static_cast<std::size_t>(r.zone)] < 0)
+      bad("advance_eligible",
+          "slot " + std::to_string(slot) + " holds no rocket that may advance (ruling 5)");
+    any = any || can_advance(slot);
+  }
+  if (!any) bad("advance_eligible", "step 2 goes on only while some rocket can still advance");
+}
+
+// Outside their own turn, a player holds no more than a hand limit allows
+// (the larger one: a Warehouse lost to Budget Cuts leaves 8 cards); so does
+// the turn player before drawing.
+void State::validate_hand_sizes() const {
+  const int most = std::max(config_->hand_limit, config_->warehouse_hand_limit);
+  for (int seat = 0; seat < num_players_; ++seat) {
+    const bool turn_under_way = seat == turn_player_ && step_ != Step::kAdvance && step_ != Step::kDrawChoice;
+    if (!turn_under_way && area(seat).hand_size > most)
+      bad(element("hands", static_cast<std::size_t>(seat)),
+          std::to_string(area(seat).hand_size) + " cards: more than any hand limit allows here");
+  }
 }
 
 // ---------------------------------------------------------------- invariants
@@ -304,10 +585,14 @@ void State::check_invariants() const {
   for (int i = launch_pad_region_; i < draw_size_; ++i)
     if (draw_pile_[static_cast<std::size_t>(i)] == kLaunchPad)
       fail("a Launch Pad card above its known region");
+  // Cards wait for their discard order while Surplus goes round (any number)
+  // and while their player chooses the top one (two kinds or more).
   int staged_kinds = 0;
   for (int t = 0; t < kNumCardTypes; ++t) staged_kinds += staged_[static_cast<std::size_t>(t)] > 0;
-  if ((step_ == Step::kChooseTop) != (staged_kinds > 1)) fail("staged discards out of step");
-  if (staged_kinds == 1) fail("a single kind of staged discards");
+  if (step_ == Step::kChooseTop && staged_kinds < 2)
+    fail("choosing the top discard with fewer than two kinds");
+  if (step_ != Step::kChooseTop && step_ != Step::kSurplus && staged_kinds > 0)
+    fail("staged discards out of step");
   if (staged_[kLaunchPad] > 0) fail("a Launch Pad card on its way to the discard pile");
   if ((step_ == Step::kOffer) != (offer_to_ >= 0)) fail("offer out of step");
   if (offer_to_ >= 0 && (offer_to_ == turn_player_ || offer_card_ < 0 || offer_card_ == kLaunchPad))
@@ -315,47 +600,95 @@ void State::check_invariants() const {
   if (step_ == Step::kSurplus && area(seat_at(surplus_offset_)).hand_size == 0)
     fail("Surplus asks an empty hand");
   if (step_ != Step::kSurplus && surplus_offset_ != 0) fail("Surplus offset out of step");
-  for (int slot = 0; slot < kMaxRocketSlots; ++slot)
-    if (advance_eligible(slot) &&
-        (!rocket(turn_player_, slot).exists() || rocket(turn_player_, slot).zone == kLaunchZone))
+  if (step_ != Step::kAdvance && advance_eligible_ != 0) fail("rockets eligible to advance outside step 2");
+  for (int slot = 0; slot < kMaxRocketSlots; ++slot) {
+    if (!advance_eligible(slot)) continue;
+    const Rocket& r = rocket(turn_player_, slot);
+    if (!r.exists() || r.zone == kLaunchZone || !rocket_complete(r) ||
+        area(turn_player_).expert[static_cast<std::size_t>(r.zone)] < 0)
       fail("a slot eligible to advance holds no advanceable rocket");
+  }
   if (truncated_ && step_ != Step::kGameOver) fail("truncated but not over");
   if (decisions_ < 0 || decisions_ > kMaxDecisions) fail("bad decision count");
+  check_knowledge_invariants();
+}
+
+// What a seat knows is true: never more copies than the place holds; nothing
+// stored for its own hand, for seats not at the table, or for Launch Pad cards.
+void State::check_knowledge_invariants() const {
+  auto fail = [](const std::string& what) { throw InvariantViolation("launch_pad: knowledge: " + what); };
+  std::array<uint8_t, kNumCardTypes> in_draw{};
+  for (int i = 0; i < draw_size_; ++i) ++in_draw[draw_pile_[static_cast<std::size_t>(i)]];
+  for (int v = 0; v < kMaxPlayers; ++v) {
+    for (int place = 0; place < kNumHiddenPlaces; ++place) {
+      const auto& known = known_[static_cast<std::size_t>(v)][static_cast<std::size_t>(place)];
+      const bool stored =
+          v < num_players_ && place != kPlaceHand + v && (place == kPlaceDrawPile || place < num_players_);
+      for (int t = 0; t < kNumCardTypes; ++t) {
+        const int k = known[static_cast<std::size_t>(t)];
+        if (k == 0) continue;
+        if (!stored || t == kLaunchPad)
+          fail("seat " + std::to_string(v) + " has knowledge recorded where none is kept");
+        const int held = place == kPlaceDrawPile ? in_draw[static_cast<std::size_t>(t)]
+                                                 : area(place).hand[static_cast<std::size_t>(t)];
+        if (k > held)
+          fail("seat " + std::to_string(v) + " knows of " + std::to_string(k) + " " + card_name(t) +
+               " in a place that holds " + std::to_string(held));
+      }
+    }
+  }
 }
 
 // ---------------------------------------------------------------- hidden information
 
-// Opponents' hands and the draw pile are hidden (ruling 20): their cards are
-// pooled and dealt again at random, keeping every hand size and the draw pile
-// size. The Launch Pad cards stay in the draw pile, at random places within
-// the bottom part where they are known to lie.
+// A resample of what `viewer` cannot see (ruling 20): the other hands and the
+// draw pile. The copies `viewer` knows to be in a hand or in the draw pile
+// (known_) stay there; every other card of those places is pooled and dealt
+// again at random, keeping each hand size and the draw pile size. The draw
+// pile's order is new (nobody knows it), with the Launch Pad cards at random
+// places within the bottom part where they are known to lie.
 void State::redeterminize(int viewer, Rng& rng) {
-  std::array<uint8_t, kMaxCards> pool{};
-  int n = 0;
-  for (int seat = 0; seat < num_players_; ++seat) {
-    if (seat == viewer) continue;
-    for (int t = 0; t < kNumCardTypes; ++t)
-      for (int k = 0; k < area(seat).hand[static_cast<std::size_t>(t)]; ++k)
-        pool[static_cast<std::size_t>(n++)] = static_cast<uint8_t>(t);
-  }
+  const auto& known = known_[static_cast<std::size_t>(viewer)];
+  std::array<uint8_t, kNumCardTypes> in_draw{};
   int pads = 0;
   for (int i = 0; i < draw_size_; ++i) {
-    const uint8_t c = draw_pile_[static_cast<std::size_t>(i)];
+    const int c = draw_pile_[static_cast<std::size_t>(i)];
     if (c == kLaunchPad)
       ++pads;
     else
-      pool[static_cast<std::size_t>(n++)] = c;
+      ++in_draw[static_cast<std::size_t>(c)];
   }
+  // The pool: every card whose place `viewer` does not know.
+  std::array<uint8_t, kMaxCards> pool{};
+  int n = 0;
+  auto pool_unknown = [&](const std::array<uint8_t, kNumCardTypes>& held, int place) {
+    for (int t = 0; t < kNumCardTypes; ++t)
+      for (int k = known[static_cast<std::size_t>(place)][static_cast<std::size_t>(t)];
+           k < held[static_cast<std::size_t>(t)]; ++k)
+        pool[static_cast<std::size_t>(n++)] = static_cast<uint8_t>(t);
+  };
+  for (int seat = 0; seat < num_players_; ++seat)
+    if (seat != viewer) pool_unknown(area(seat).hand, kPlaceHand + seat);
+  pool_unknown(in_draw, kPlaceDrawPile);
   rng.shuffle(pool.begin(), pool.begin() + n);
   int next = 0;
+  // Each other hand: the copies `viewer` knows, topped up from the pool.
   for (int seat = 0; seat < num_players_; ++seat) {
     if (seat == viewer) continue;
     PlayerArea& p = area_mut(seat);
-    const int size = p.hand_size;
-    p.hand = {};
-    p.hand_size = 0;
-    for (int k = 0; k < size; ++k) give_to_hand(seat, pool[static_cast<std::size_t>(next++)]);
+    p.hand = known[static_cast<std::size_t>(kPlaceHand + seat)];
+    int size = 0;
+    for (int c : p.hand) size += c;
+    for (; size < p.hand_size; ++size) ++p.hand[pool[static_cast<std::size_t>(next++)]];
   }
+  // The draw pile: the copies `viewer` knows and the rest of the pool, shuffled.
+  std::array<uint8_t, kMaxCards> cards{};
+  int m = 0;
+  for (int t = 0; t < kNumCardTypes; ++t)
+    for (int k = 0; k < known[kPlaceDrawPile][static_cast<std::size_t>(t)]; ++k)
+      cards[static_cast<std::size_t>(m++)] = static_cast<uint8_t>(t);
+  while (next < n) cards[static_cast<std::size_t>(m++)] = pool[static_cast<std::size_t>(next++)];
+  rng.shuffle(cards.begin(), cards.begin() + m);
   // Choose the Launch Pad positions among the bottom `launch_pad_region_` cards.
   std::array<uint8_t, kMaxCards> positions{};
   for (int i = 0; i < launch_pad_region_; ++i)
@@ -366,21 +699,102 @@ void State::redeterminize(int viewer, Rng& rng) {
     std::swap(positions[static_cast<std::size_t>(k)], positions[static_cast<std::size_t>(j)]);
     is_pad[positions[static_cast<std::size_t>(k)]] = true;
   }
-  for (int i = 0; i < draw_size_; ++i)
+  for (int i = 0, c = 0; i < draw_size_; ++i)
     draw_pile_[static_cast<std::size_t>(i)] = is_pad[static_cast<std::size_t>(i)]
                                                   ? static_cast<uint8_t>(kLaunchPad)
-                                                  : pool[static_cast<std::size_t>(next++)];
+                                                  : cards[static_cast<std::size_t>(c++)];
+  keep_knowledge_true(viewer);
   rng_.reseed(rng.next());
+}
+
+// After a resample for `viewer`, what the other seats are recorded to know
+// must still be true in the new world: each count is cut to what the place
+// now holds (`viewer`'s own knowledge is true by construction).
+void State::keep_knowledge_true(int viewer) {
+  std::array<uint8_t, kNumCardTypes> in_draw{};
+  for (int i = 0; i < draw_size_; ++i) ++in_draw[draw_pile_[static_cast<std::size_t>(i)]];
+  in_draw[kLaunchPad] = 0;
+  for (int v = 0; v < num_players_; ++v) {
+    if (v == viewer) continue;
+    for (int place = 0; place < kNumHiddenPlaces; ++place) {
+      if (place != kPlaceDrawPile && place >= num_players_) continue;
+      const auto& held = place == kPlaceDrawPile ? in_draw : area(place).hand;
+      auto& counts = known_[static_cast<std::size_t>(v)][static_cast<std::size_t>(place)];
+      for (int t = 0; t < kNumCardTypes; ++t)
+        counts[static_cast<std::size_t>(t)] =
+            std::min(counts[static_cast<std::size_t>(t)], held[static_cast<std::size_t>(t)]);
+    }
+  }
+}
+
+// Every decision is taken in view of the table: cards are played and
+// discarded face up, the discard pile's top is face up, the Thief's victims
+// are named, an offered card lies face up. What stays hidden (the cards drawn,
+// the cards the Thief takes) is chance, not a decision.
+bool State::is_public_action(Action a) const { return a >= 0 && a < act::kNumActions; }
+
+namespace {
+
+void add_copies(CardPlaces& out, int place, int card, int copies) {
+  for (int k = 0; k < copies; ++k) out.push_back({place, card});
+}
+
+}  // namespace
+
+// The face-up cards: the discard pile, each seat's Game Zones and Specialty
+// cards, and the table (Launch Pad area, cards aside, staged, offered).
+void State::public_card_places(CardPlaces& out) const {
+  for (int i = 0; i < discard_size_; ++i)
+    out.push_back({kPlaceDiscardPile, discard_pile_[static_cast<std::size_t>(i)]});
+  for (int seat = 0; seat < num_players_; ++seat) {
+    const PlayerArea& p = area(seat);
+    const int place = kPlaceInPlay + seat;
+    for (int8_t e : p.expert)
+      if (e >= 0) out.push_back({place, e});
+    for (uint8_t n : p.launch_pads) add_copies(out, place, kLaunchPad, n);
+    for (int s = 0; s < kNumSpecialtyTypes; ++s)
+      add_copies(out, place, kEmployeeContract + s, p.specialties[static_cast<std::size_t>(s)]);
+    for (const Rocket& r : p.rockets) {
+      if (!r.exists()) continue;
+      out.push_back({place, r.kind});
+      add_copies(out, place, kMetal, r.metal);
+      add_copies(out, place, kFuel, r.fuel);
+      for (int b = 0; b < kNumBonusTypes; ++b)
+        if ((r.bonuses >> b) & 1) out.push_back({place, kAstronaut + b});
+    }
+  }
+  add_copies(out, kPlaceTable, kLaunchPad, launch_pad_area_ + launch_pads_aside_);
+  for (int t = 0; t < kNumCardTypes; ++t)
+    add_copies(out, kPlaceTable, t, staged_[static_cast<std::size_t>(t)]);
+  if (offer_card_ >= 0) out.push_back({kPlaceTable, offer_card_});
+}
+
+void State::card_places(CardPlaces& out) const {
+  public_card_places(out);
+  for (int seat = 0; seat < num_players_; ++seat)
+    for (int t = 0; t < kNumCardTypes; ++t)
+      add_copies(out, kPlaceHand + seat, t, area(seat).hand[static_cast<std::size_t>(t)]);
+  for (int i = 0; i < draw_size_; ++i)
+    out.push_back({kPlaceDrawPile, draw_pile_[static_cast<std::size_t>(i)]});
+}
+
+void State::known_card_places(int viewer, CardPlaces& out) const {
+  public_card_places(out);
+  for (int place = 0; place < kNumHiddenPlaces; ++place) {
+    if (place != kPlaceDrawPile && place >= num_players_) continue;
+    for (int t = 0; t < kNumCardTypes; ++t) add_copies(out, place, t, known_count(viewer, place, t));
+  }
 }
 
 // ---------------------------------------------------------------- text
 
 namespace {
 
-std::string hand_text(const PlayerArea& p) {
+// "Metal x2, Oxygen" for counts by card type; "(empty)" when there are none.
+std::string counts_text(const std::array<uint8_t, kNumCardTypes>& counts) {
   std::string out;
   for (int t = 0; t < kNumCardTypes; ++t) {
-    const int k = p.hand[static_cast<std::size_t>(t)];
+    const int k = counts[static_cast<std::size_t>(t)];
     if (k == 0) continue;
     if (!out.empty()) out += ", ";
     out += card_name(t);
@@ -393,10 +807,18 @@ std::string hand_text(const PlayerArea& p) {
 
 // The whole table; of the hands, only the one of the player to move is shown
 // (so a person playing in a terminal sees no opponent's hand).
-std::string State::to_string() const {
+std::string State::to_string() const { return describe(current_player(), -1); }
+
+// What `viewer` may see: the table, the discard pile's contents (ruling 20),
+// its own hand, the number of cards in every other hand and in the draw pile,
+// and the cards it knows to be in another hand or in the draw pile.
+std::string State::observation_string(int viewer) const { return describe(viewer, viewer); }
+
+std::string State::describe(int shown_hand, int viewer) const {
   std::ostringstream os;
   os << "Launch Pad: " << num_players_ << " players, turn of player " << turn_player_ << ", step "
      << step_key(step_) << (truncated_ ? " (truncated)" : "") << ", decision " << decisions_ << "\n";
+  if (viewer >= 0) os << "You are player " << viewer << ".\n";
   os << "Launch Pad area " << launch_pad_area_ << "/" << config_->count[kLaunchPad];
   if (countdown_) os << "  COUNTDOWN: " << final_turns_left_ << " turns after this one";
   os << " | draw pile " << draw_size_;
@@ -404,12 +826,25 @@ std::string State::to_string() const {
   os << " | discard pile " << discard_size_;
   if (discard_size_ > 0) os << ", top " << card_name(discard_top());
   os << "\n";
+  if (viewer >= 0) {
+    std::array<uint8_t, kNumCardTypes> discards{}, known_draw{};
+    for (int i = 0; i < discard_size_; ++i) ++discards[discard_pile_[static_cast<std::size_t>(i)]];
+    for (int t = 0; t < kNumCardTypes; ++t)
+      known_draw[static_cast<std::size_t>(t)] = static_cast<uint8_t>(known_count(viewer, kPlaceDrawPile, t));
+    os << "Discard pile holds: " << counts_text(discards) << "\n";
+    os << "Draw pile, known to hold: " << counts_text(known_draw) << "\n";
+  }
   const int to_move = current_player();
   for (int seat = 0; seat < num_players_; ++seat) {
     const PlayerArea& p = area(seat);
-    os << "Player " << seat << (seat == to_move ? " (to move)" : "") << ": score " << score(seat) << ", hand "
-       << p.hand_size << "/" << hand_limit(seat);
-    if (seat == to_move) os << ": " << hand_text(p);
+    os << "Player " << seat << (seat == viewer ? " (you)" : "") << (seat == to_move ? " (to move)" : "")
+       << ": score " << score(seat) << ", hand " << p.hand_size << "/" << hand_limit(seat);
+    if (seat == shown_hand) {
+      os << ": " << counts_text(p.hand);
+    } else if (viewer >= 0) {
+      const auto& known = known_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(seat)];
+      if (known != std::array<uint8_t, kNumCardTypes>{}) os << ", known to hold: " << counts_text(known);
+    }
     os << "\n  experts:";
     for (int zone = 0; zone < kNumZones; ++zone)
       os << " " << zone_key(zone) << "="
@@ -436,13 +871,10 @@ std::string State::to_string() const {
     }
   }
   if (step_ == Step::kOffer) os << "Offer: " << card_name(offer_card_) << " to player " << offer_to_ << "\n";
-  if (step_ == Step::kChooseTop) {
-    os << "To discard:";
-    for (int t = 0; t < kNumCardTypes; ++t)
-      if (staged_[static_cast<std::size_t>(t)] > 0)
-        os << " " << card_name(t) << " x" << int{staged_[static_cast<std::size_t>(t)]};
-    os << "\n";
-  }
+  if (step_ == Step::kChooseTop ||
+      (step_ == Step::kSurplus && staged_ != std::array<uint8_t, kNumCardTypes>{}))
+    os << (step_ == Step::kSurplus ? "Discarded for Surplus so far: " : "To discard: ")
+       << counts_text(staged_) << "\n";
   return os.str();
 }
 

@@ -8,7 +8,6 @@ namespace rocketgym::rocket_squad {
 
 namespace {
 inline uint8_t bit(int seat) { return static_cast<uint8_t>(1u << seat); }
-inline int popcount(uint8_t x) { return __builtin_popcount(x); }
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -19,14 +18,15 @@ State::State(const Config& config, int num_players, uint64_t seed)
     : config_(&config), num_players_(static_cast<int8_t>(num_players)), rng_(seed) {
   if (num_players < 2 || num_players > kMaxPlayers)
     throw Error("rocket_squad: " + std::to_string(num_players) + " players, must be 2 to 4");
+  // The whole deck is shuffled into the draw pile, which everybody knows it is.
   for (int t = 0; t < kNumCardTypes; ++t)
-    for (int k = 0; k < config.deck[t]; ++k) draw_.cards[draw_.count++] = static_cast<CardType>(t);
-  rng_.shuffle(draw_.cards.begin(), draw_.cards.begin() + draw_.count);
+    for (int k = 0; k < config.deck[t]; ++k) discard(static_cast<CardType>(t));
+  reshuffle();
   for (int round = 0; round < config.hand_size; ++round)
     for (int p = 0; p < num_players; ++p) {
       CardType card;
       uint8_t known;
-      if (draw_card(card, known)) add_to_hand(p, card, known);
+      if (draw_card(bit(p), card, known)) add_to_hand(p, card, known);
     }
   turn_number_ = 0;
   start_turn(0);  // ruling: seat 0 starts
@@ -91,7 +91,7 @@ void State::legal_actions_mask(uint8_t* out) const {
       const bool any_card = card_plays_mask(out);
       out[action::kEndTurn] = 1;
       out[action::kRedraw] =
-          config_->first_turn_redraw && first_turn(turn_player_) && !redraw_used_ && !any_card;
+          config_->first_turn_redraw && turn_start_ && first_turn(turn_player_) && !redraw_used_ && !any_card;
       for (int loc = 0; loc < kNumLocations; ++loc)
         out[action::kKnockOver + loc] = rockets_[turn_player_][loc].joker;
       return;
@@ -199,6 +199,13 @@ bool State::can_block(int p, CardType block) const {
   return false;
 }
 
+// Ruling 10: only a player who cannot play any card at the start of their first turn may
+// redraw (once); an empty or unplayable hand after playing cards is no reason.
+bool State::may_redraw() const {
+  return config_->first_turn_redraw && turn_start_ && first_turn(turn_player_) && !redraw_used_ &&
+         !can_play_any_card();
+}
+
 bool State::can_play_any_card() const {
   std::array<uint8_t, action::kNumActions> scratch{};
   return card_plays_mask(scratch.data());
@@ -233,8 +240,7 @@ bool State::legal_turn_action(Action a) const {
   const int p = turn_player_;
   const auto& own = rockets_[p];
   if (a == kEndTurn) return true;
-  if (a == kRedraw)
-    return config_->first_turn_redraw && first_turn(p) && !redraw_used_ && !can_play_any_card();
+  if (a == kRedraw) return may_redraw();
   if (a < kBuildBox) {
     const int index = (a - kPlaceBooster) / kNumLocations, loc = (a - kPlaceBooster) % kNumLocations;
     const int colour = index / kMaxValue;
@@ -324,6 +330,7 @@ void State::apply(Action a) {
   ++decisions_;
   switch (phase_) {
     case Phase::kTurn:
+      turn_start_ = false;
       play_turn_action(a);
       break;
     case Phase::kReaction:
@@ -331,7 +338,7 @@ void State::apply(Action a) {
         ++chain_.asked;
       } else {
         const CardType block = a == kBlockMom ? kMom : kGrandma;
-        take_from_hand(decider_, block, /*face_down=*/false);
+        take_from_hand(decider_, block, all_seats());
         discard(block);  // blocks are discarded at once and not redrawn
         chain_.against = bit(chain_.top_player);
         chain_.top = block;
@@ -342,42 +349,44 @@ void State::apply(Action a) {
       ask_next_reactor();
       break;
     case Phase::kCrew: {
-      const int loc = crew_location_;
+      // The rocket has launched already; everybody sees a Crew card attached to it.
+      if (a == kCrewAttach) {
+        take_from_hand(decider_, kCrew, all_seats());
+        rockets_[decider_][crew_location_].crew = true;
+      }
       crew_location_ = -1;
-      launch(decider_, loc, a == kCrewAttach);
       advance();
       break;
     }
     case Phase::kJackieKeep: {
       const int keep = (a - kJackieKeep) / 2, order = (a - kJackieKeep) % 2;
       const int p = turn_player_;
-      add_to_hand(p, jackie_.cards[keep], 0);
-      int rest[2], n = 0;
-      for (int i = 0; i < jackie_.count; ++i)
-        if (i != keep) rest[n++] = jackie_.cards[i];
-      // Put at the bottom in the chosen order; the Jackie player remembers them.
-      const auto put_bottom = [&](CardType card) {
-        std::copy_backward(draw_.cards.begin(), draw_.cards.begin() + draw_.count,
-                           draw_.cards.begin() + draw_.count + 1);
-        std::copy_backward(draw_.known_by.begin(), draw_.known_by.begin() + draw_.count,
-                           draw_.known_by.begin() + draw_.count + 1);
-        draw_.cards[0] = card;
-        draw_.known_by[0] = bit(p);
-        ++draw_.count;
+      // Only the Jackie player sees which card is kept; the others know only what they knew
+      // of the looked-at cards (see leave_region).
+      const CardType kept = jackie_.cards[keep];
+      const uint8_t kept_known =
+          leave_region(jackie_.cards.data(), jackie_.known_by.data(), nullptr, jackie_.count, keep,
+                       static_cast<uint8_t>(all_seats() & ~bit(p)), bit(p));
+      add_to_hand(p, kept, kept_known);
+      // The rest go to the bottom in the chosen order: the Jackie player knows where each
+      // is; the others (if they knew them) only that they are in the pile.
+      const auto put_bottom = [&](int i) {
+        put_under_draw_pile(jackie_.cards[i], bit(p), static_cast<uint8_t>(jackie_.known_by[i] & ~bit(p)));
       };
-      if (n == 2) {
-        // order 0: rest[0] ends at the very bottom (so it is put there last).
-        put_bottom(static_cast<CardType>(order == 0 ? rest[1] : rest[0]));
-        put_bottom(static_cast<CardType>(order == 0 ? rest[0] : rest[1]));
-      } else if (n == 1) {
-        put_bottom(static_cast<CardType>(rest[0]));
+      if (jackie_.count == 2) {
+        // order 0: the card with the lower index ends at the very bottom (so it is put there last).
+        put_bottom(order == 0 ? 1 : 0);
+        put_bottom(order == 0 ? 0 : 1);
+      } else if (jackie_.count == 1) {
+        put_bottom(0);
       }
       jackie_ = JackieLook{};
       advance();
       break;
     }
     case Phase::kAcePass:
-      build_box(decider_, a - kAceBuild, ace_.boxes[--ace_.count]);
+      --ace_.count;
+      build_box(decider_, a - kAceBuild, ace_.boxes[ace_.count], ace_.box_known_by[ace_.count]);
       ace_.skips = 0;
       ace_.next_seat = static_cast<int8_t>((decider_ + ace_.direction + num_players_) % num_players_);
       advance();
@@ -394,13 +403,11 @@ void State::play_turn_action(Action a) {
   if (a == kEndTurn) return end_turn();
   if (a == kRedraw) {
     // Rulebook note: discard the unplayable hand, draw a new one and play the turn.
-    Hand& h = hands_[p];
-    for (int i = 0; i < h.count; ++i) discard(h.cards[i]);
-    h.count = 0;
+    discard_hand(p);
     for (int i = 0; i < config_->hand_size; ++i) {
       CardType card;
       uint8_t known;
-      if (draw_card(card, known)) add_to_hand(p, card, known);
+      if (draw_card(bit(p), card, known)) add_to_hand(p, card, known);
     }
     redraw_used_ = true;
     return;
@@ -408,16 +415,18 @@ void State::play_turn_action(Action a) {
   if (a < kBuildBox) {
     const int index = (a - kPlaceBooster) / kNumLocations, loc = (a - kPlaceBooster) % kNumLocations;
     const CardType card = booster_card(index / kMaxValue, index % kMaxValue + 1);
-    take_from_hand(p, card, false);
+    take_from_hand(p, card, all_seats());
     Rocket& r = rockets_[p][loc];
     if (r.has_booster()) discard(r.booster);  // replacement: the old booster is discarded
     r.booster = card;
     return advance();  // a fourth booster may launch complete rockets
   }
   if (a < kKnockOver) {
+    // Face down: the builder knows the box; the others only if they knew the hand's every card
+    // and all were the same.
     const CardType card = static_cast<CardType>((a - kBuildBox) / kNumLocations);
-    take_from_hand(p, card, /*face_down=*/true);
-    build_box(p, (a - kBuildBox) % kNumLocations, card);
+    const uint8_t known = take_from_hand(p, card, /*seen_by=*/0);
+    build_box(p, (a - kBuildBox) % kNumLocations, card, known);
     return advance();
   }
   if (a < kPlayDad) {
@@ -428,18 +437,23 @@ void State::play_turn_action(Action a) {
   // A Character or Item card: it goes on the table and waits for the reaction chain. Mom
   // may block it for the players it is played against.
   const CardType card = card_of_action(a);
+  take_from_hand(p, card, all_seats());
+  start_chain(card, a, against_of(a));
+}
+
+uint8_t State::against_of(Action a) const {
+  using namespace action;
   uint8_t against = 0;
-  if (a < kPlayUncle) {
+  if (a >= kPlayDad && a < kPlayUncle) {
     against = bit(seat(a < kPlayJack ? (a - kPlayDad) / 16 + 1 : a - kPlayJack + 1));  // Dad, Jack
   } else if (a >= kPlayJoker && a < kAceScare) {
     against = bit(seat(a < kAceDog ? (a - kPlayJoker) / 4 + 1 : (a - kAceDog) / 8 + 1));  // Joker, Ace
   } else if (a >= kPlayBalloons && a < kBalloonsScare) {
     int code = a - kPlayBalloons;
     for (int offset = 1; offset <= 3; ++offset, code /= 5)
-      if (code % 5 != kNoTarget) against |= bit(seat(offset));
+      if (code % 5 != kNoTarget && offset < num_players_) against |= bit(seat(offset));
   }
-  take_from_hand(p, card, false);
-  start_chain(card, a, against);
+  return against;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -497,31 +511,35 @@ void State::apply_effect(CardType card, Action a) {
   if (a >= kPlayDad && a < kPlayJack) {  // take the top box, build it on an own rocket
     const int offset = (a - kPlayDad) / 16 + 1, target_loc = (a - kPlayDad) % 16 / 4,
               own_loc = (a - kPlayDad) % 4;
-    build_box(p, own_loc, remove_top_box(seat(offset), target_loc));
+    uint8_t known;  // the box is moved face down: whoever knew its face still does
+    const CardType box = remove_top_box(seat(offset), target_loc, known);
+    build_box(p, own_loc, box, known);
   } else if (a >= kPlayJack && a < kPlayUncle) {  // steal a card at random
     const int victim = seat(a - kPlayJack + 1);
-    Hand& h = hands_[victim];
-    if (h.count > 0) {
-      const int i = static_cast<int>(rng_.below(h.count));
-      const CardType stolen = h.cards[i];
-      std::copy(h.cards.begin() + i + 1, h.cards.begin() + h.count, h.cards.begin() + i);
-      std::copy(h.known_by.begin() + i + 1, h.known_by.begin() + h.count, h.known_by.begin() + i);
-      --h.count;
-      // Only the thief still knows which cards the victim kept; only the victim knows the stolen card.
-      for (int k = 0; k < h.count; ++k) h.known_by[k] &= bit(p);
-      add_to_hand(p, stolen, bit(victim));
+    if (hands_[victim].count > 0) {
+      // The thief and the victim see the card; the other players do not.
+      const int i = static_cast<int>(rng_.below(hands_[victim].count));
+      const CardType stolen = hands_[victim].cards[i];
+      add_to_hand(p, stolen, take_from_hand(victim, i, bit(p)));
     }
   } else if (a >= kPlayUncle && a < kPlayJackie) {  // move boxes between own rockets
     const int from = (a - kPlayUncle) / 48, to = (a - kPlayUncle) % 48 / kMaxValue,
               count = (a - kPlayUncle) % kMaxValue + 1;
-    for (int k = 0; k < count; ++k) build_box(p, to, remove_top_box(p, from));
+    for (int k = 0; k < count; ++k) {
+      uint8_t known;
+      const CardType box = remove_top_box(p, from, known);
+      build_box(p, to, box, known);
+    }
   } else if (a == kPlayJackie) {  // look at the top 3 cards
     jackie_ = JackieLook{};
     CardType drawn;
     uint8_t known;
-    while (jackie_.count < kJackieLook && draw_card(drawn, known)) jackie_.cards[jackie_.count++] = drawn;
+    while (jackie_.count < kJackieLook && draw_card(bit(p), drawn, known)) {
+      jackie_.cards[jackie_.count] = drawn;
+      jackie_.known_by[jackie_.count++] = known;
+    }
     if (jackie_.count == 1) {  // nothing to choose
-      add_to_hand(p, jackie_.cards[0], 0);
+      add_to_hand(p, jackie_.cards[0], jackie_.known_by[0]);
       jackie_ = JackieLook{};
     } else if (jackie_.count > 1) {
       phase_ = Phase::kJackieKeep;
@@ -533,8 +551,10 @@ void State::apply_effect(CardType card, Action a) {
   } else if (a >= kAceDog && a < kAceScare) {  // knock all boxes off and pass them around
     const int offset = (a - kAceDog) / 8 + 1, loc = (a - kAceDog) % 8 / 2;
     ace_ = AcePass{};
-    while (rockets_[seat(offset)][loc].num_boxes > 0)
-      ace_.boxes[ace_.count++] = remove_top_box(seat(offset), loc);
+    while (rockets_[seat(offset)][loc].num_boxes > 0) {
+      ace_.boxes[ace_.count] = remove_top_box(seat(offset), loc, ace_.box_known_by[ace_.count]);
+      ++ace_.count;
+    }
     ace_.active = true;
     ace_.direction = static_cast<int8_t>((a - kAceDog) % 2 == 0 ? 1 : -1);
     ace_.next_seat = static_cast<int8_t>(p);  // starting with the active player
@@ -545,11 +565,11 @@ void State::apply_effect(CardType card, Action a) {
   } else if (a >= kPlayFriend && a < kPlayDuctTape) {
     rockets_[p][a - kPlayFriend].friend_beside = true;
     return;                                              // discarded at the start of the owner's next turn
-  } else if (a >= kPlayDuctTape && a < kPlayBalloons) {  // two boxes from the draw pile
+  } else if (a >= kPlayDuctTape && a < kPlayBalloons) {  // two boxes from the draw pile, unseen
     for (int k = 0; k < 2; ++k) {
       CardType drawn;
       uint8_t known;
-      if (draw_card(drawn, known)) build_box(p, a - kPlayDuctTape, drawn);
+      if (draw_card(/*seen_by=*/0, drawn, known)) build_box(p, a - kPlayDuctTape, drawn, known);
     }
   } else if (a >= kPlayBalloons && a < kBalloonsScare) {  // one box off each named rocket
     int code = a - kPlayBalloons;
@@ -563,19 +583,21 @@ void State::apply_effect(CardType card, Action a) {
 // Launches, Ace passing and the turn structure
 // ---------------------------------------------------------------------------------------------
 
-// Resolves what happens "at once" after a change: launches first (each may ask its owner
-// about Crew), then the next box Ace is passing; finally the turn player acts again.
+// Resolves what happens "at once" after a change: launches first (a launch asks its owner
+// about Crew if they hold one), then the next box Ace is passing; finally the turn player
+// acts again. The rocket launches before its owner is asked, so what the others see is the
+// same whether or not the owner holds a Crew card (ruling 4: who is asked stays hidden).
 void State::advance() {
   for (;;) {
     int p, loc;
     if (find_launch(p, loc)) {
+      launch(p, loc);
       if (hand_count(p, kCrew) > 0) {
         phase_ = Phase::kCrew;
         decider_ = static_cast<int8_t>(p);
         crew_location_ = static_cast<int8_t>(loc);
         return;
       }
-      launch(p, loc, false);
       continue;
     }
     if (ace_.active) {
@@ -609,18 +631,18 @@ bool State::find_launch(int& p, int& location) const {
   return false;
 }
 
-void State::launch(int p, int location, bool with_crew) {
+void State::launch(int p, int location) {
   Rocket& r = rockets_[p][location];
-  while (r.num_boxes > 0) discard(r.boxes[--r.num_boxes]);
+  while (r.num_boxes > 0) {  // face up: nothing about them stays secret
+    --r.num_boxes;
+    discard(r.boxes[r.num_boxes]);
+    r.box_known_by[r.num_boxes] = 0;
+  }
   if (r.joker) {
     r.joker = false;
     discard(kJoker);
   }
   r.launched = true;
-  if (with_crew) {
-    take_from_hand(p, kCrew, false);  // attached face down, but everybody saw a card go
-    r.crew = true;
-  }
   if (!end_triggered_ && launched_count(p) == kNumLocations) {
     end_triggered_ = true;
     trigger_seat_ = static_cast<int8_t>(p);
@@ -646,7 +668,8 @@ bool State::step_ace_pass() {
     return true;
   }
   if (options == 1) {
-    build_box(s, only, ace_.boxes[--ace_.count]);
+    --ace_.count;
+    build_box(s, only, ace_.boxes[ace_.count], ace_.box_known_by[ace_.count]);
     ace_.skips = 0;
   } else {
     ++ace_.skips;
@@ -663,12 +686,11 @@ void State::end_turn() {
   const int p = turn_player_, n = num_players_;
   Hand& h = hands_[p];
   if (end_triggered_ && (p == trigger_seat_ || in_final_turn_)) {
-    for (int i = 0; i < h.count; ++i) discard(h.cards[i]);
-    h.count = 0;
+    discard_hand(p);
   } else {
     CardType card;
     uint8_t known;
-    while (h.count < config_->hand_size && draw_card(card, known)) add_to_hand(p, card, known);
+    while (h.count < config_->hand_size && draw_card(bit(p), card, known)) add_to_hand(p, card, known);
   }
   had_turn_ |= bit(p);
   int next = (p + 1) % n;
@@ -689,6 +711,7 @@ void State::start_turn(int p) {
   decider_ = static_cast<int8_t>(p);
   ++turn_number_;
   redraw_used_ = false;
+  turn_start_ = true;
   phase_ = Phase::kTurn;
   for (Rocket& r : rockets_[p])  // Imaginary Friend protects "for one turn"
     if (r.friend_beside) {
@@ -707,55 +730,19 @@ void State::finish_game(bool truncated) {
 // Card movement
 // ---------------------------------------------------------------------------------------------
 
-// Ruling 12: an empty draw pile is replaced by the shuffled discards (if any).
-bool State::draw_card(CardType& out, uint8_t& known_by) {
-  const auto reshuffle = [this] {
-    std::copy(discard_.cards.begin(), discard_.cards.begin() + discard_.count, draw_.cards.begin());
-    std::fill(draw_.known_by.begin(), draw_.known_by.begin() + discard_.count, 0);
-    draw_.count = discard_.count;
-    discard_.count = 0;
-    rng_.shuffle(draw_.cards.begin(), draw_.cards.begin() + draw_.count);
-  };
-  if (draw_.count == 0) reshuffle();
-  if (draw_.count == 0) return false;
-  --draw_.count;
-  out = draw_.cards[draw_.count];
-  known_by = draw_.known_by[draw_.count];
-  draw_.known_by[draw_.count] = 0;
-  if (draw_.count == 0) reshuffle();  // "if you ever deplete the draw pile"
-  return true;
-}
-
-// Removes one card of type t. Face up, the others' knowledge of the rest stays true; face
-// down (a box), nobody can tell which card left, so what they knew about the hand is lost.
-void State::take_from_hand(int p, CardType t, bool face_down) {
-  Hand& h = hands_[p];
-  int best = -1;
-  for (int i = 0; i < h.count; ++i)
-    if (h.cards[i] == t && (best < 0 || popcount(h.known_by[i]) > popcount(h.known_by[best]))) best = i;
-  std::copy(h.cards.begin() + best + 1, h.cards.begin() + h.count, h.cards.begin() + best);
-  std::copy(h.known_by.begin() + best + 1, h.known_by.begin() + h.count, h.known_by.begin() + best);
-  --h.count;
-  if (face_down)
-    for (int i = 0; i < h.count; ++i) h.known_by[i] = 0;
-}
-
-void State::add_to_hand(int p, CardType t, uint8_t known_by) {
-  Hand& h = hands_[p];
-  h.cards[h.count] = t;
-  h.known_by[h.count] = static_cast<uint8_t>(known_by & ~bit(p));
-  ++h.count;
-}
+// The discard pile, draw pile and hands with their knowledge masks: rocket_squad_knowledge.cpp.
 
 // Any effect that removes a box scares away the Joker on that rocket.
-CardType State::remove_top_box(int p, int location) {
+CardType State::remove_top_box(int p, int location, uint8_t& known_by) {
   Rocket& r = rockets_[p][location];
-  const CardType box = r.boxes[--r.num_boxes];
+  --r.num_boxes;
+  known_by = r.box_known_by[r.num_boxes];
+  r.box_known_by[r.num_boxes] = 0;
   if (r.joker) {
     r.joker = false;
     discard(kJoker);
   }
-  return box;
+  return r.boxes[r.num_boxes];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -777,48 +764,6 @@ void State::returns(float* out) const {
     standing[p] = points[p] * 100.0 + tallest_rocket(p);  // tie-break: the tallest rocket
   }
   compute_returns(config_->reward, num_players_, standing, points, out);
-}
-
-// Resamples every card `viewer` cannot identify: the draw pile (except the cards they put
-// at the bottom with Jackie), the other hands (except cards they know, e.g. stolen from them
-// by Jack), the faces of all boxes, the boxes Ace is passing and the cards another player's
-// Jackie is looking at. A player who is being asked (block, Crew) keeps one card that lets
-// them be asked, so the resampled world stays consistent with the current decision.
-void State::redeterminize(int viewer, Rng& rng) {
-  std::array<CardType*, kMaxCards> slots{};
-  int n = 0;
-  int pinned_player = -1, pinned_slot = -1;
-  if ((phase_ == Phase::kReaction || phase_ == Phase::kCrew) && decider_ != viewer) {
-    pinned_player = decider_;
-    const Hand& h = hands_[decider_];
-    for (int i = 0; i < h.count && pinned_slot < 0; ++i) {
-      const CardType t = h.cards[i];
-      const bool keeps =
-          phase_ == Phase::kCrew ? t == kCrew : ((t == kMom || t == kGrandma) && can_block(decider_, t));
-      if (keeps) pinned_slot = i;
-    }
-  }
-  for (int i = 0; i < draw_.count; ++i)
-    if (!((draw_.known_by[i] >> viewer) & 1)) slots[n++] = &draw_.cards[i];
-  for (int p = 0; p < num_players_; ++p) {
-    if (p == viewer) continue;
-    Hand& h = hands_[p];
-    for (int i = 0; i < h.count; ++i)
-      if (!((h.known_by[i] >> viewer) & 1) && !(p == pinned_player && i == pinned_slot))
-        slots[n++] = &h.cards[i];
-  }
-  for (int p = 0; p < num_players_; ++p)
-    for (Rocket& r : rockets_[p])
-      for (int i = 0; i < r.num_boxes; ++i) slots[n++] = &r.boxes[i];
-  for (int i = 0; i < ace_.count; ++i) slots[n++] = &ace_.boxes[i];
-  if (turn_player_ != viewer)
-    for (int i = 0; i < jackie_.count; ++i) slots[n++] = &jackie_.cards[i];
-
-  std::array<CardType, kMaxCards> cards{};
-  for (int i = 0; i < n; ++i) cards[i] = *slots[i];
-  rng.shuffle(cards.begin(), cards.begin() + n);
-  for (int i = 0; i < n; ++i) *slots[i] = cards[i];
-  rng_.reseed(rng.next());
 }
 
 }  // namespace rocketgym::rocket_squad

@@ -41,6 +41,31 @@
 //   960..965   Jackie: 960 + kept*2 + order (kept = index of the looked-at card to keep, 0 = top;
 //              order 0: the remaining card with the lower index goes to the very bottom, 1: the other)
 //   966..969   Ace passing: build the passed box on own rocket at location 966 + location
+//
+// Secret actions (is_public_action false): a box's face, declining to block, launching
+// without Crew (both would show who was asked: ruling 4) and Jackie's pick.
+//
+// ## What each seat knows (the knowledge model of envs/core/knowledge.h)
+// A CardPlace's card is the CardType: copies of a card are interchangeable, so what a seat
+// knows is a multiset of cards per place. Places:
+//   0 the draw pile              1 the discard pile (public)
+//   2 + seat: a hand             6 + 4*seat + location: the boxes (faces) of a rocket
+//   22 + 4*seat + location: the face-up cards at a rocket (booster, Joker, Imaginary Friend,
+//      attached Crew; public)    38 the card on the table waiting for reactions (public)
+//   39 the boxes Ace is passing  40 the cards looked at with Jackie
+// Hidden cards carry a mask of the seats that know them, part of the State value:
+//   Hand::known_by        other seats that know this card is in the hand (Jack's victim...)
+//   DrawPile::known_by    seats that know the card at this position (Jackie's bottom cards)
+//   DrawPile::counted_by  seats that know the card is somewhere in the pile (a shuffled pile is
+//                         the old discard pile, which everybody saw)
+//   box_known_by (Rocket, AcePass), JackieLook::known_by: seats that know that card's face (a
+//                         box's builder; a box keeps its mask when Dad, Uncle or Ace move it)
+// When a card leaves a hand or the draw pile, a seat that saw which card it was forgets one
+// copy of that card there; a seat that did not (a box built from the hand, a draw, Jack's
+// steal seen by a third player) forgets one copy of every card it knew there, unless it knew
+// every card there and all were the same: then it knows the card, and where it went.
+// redeterminize(viewer) keeps every card the viewer knows in its place (boxes, the bottom
+// of the pile: at its position) and resamples the rest.
 #pragma once
 
 #include <array>
@@ -50,6 +75,7 @@
 #include "envs/core/config.h"
 #include "envs/core/game.h"
 #include "envs/core/json.h"
+#include "envs/core/knowledge.h"
 #include "envs/core/returns.h"
 #include "envs/core/rng.h"
 
@@ -84,6 +110,18 @@ enum Special : CardType {
 constexpr int kFirstBooster = kNumSpecials;
 constexpr int kNumCardTypes = kFirstBooster + kNumBoosterColours * kMaxValue;  // 72
 constexpr CardType kNoCard = 255;
+
+// Places of the knowledge model (see the top of this file).
+namespace places {
+constexpr int kDrawPile = 0;
+constexpr int kDiscardPile = 1;
+constexpr int kHand = 2;    // + seat
+constexpr int kBoxes = 6;   // + 4 * seat + location
+constexpr int kTable = 22;  // + 4 * seat + location
+constexpr int kChain = 38;
+constexpr int kAceBoxes = 39;
+constexpr int kJackieLook = 40;
+}  // namespace places
 
 // The card colours of the rulebook: Orange cards are aggressive, Purple and Grey passive.
 enum class CardColour { kOrange, kPurple, kGrey, kBooster };
@@ -160,7 +198,8 @@ struct Rocket {
   bool joker = false;          // a Joker sits on top (never on an empty or launched rocket)
   bool friend_beside = false;  // Imaginary Friend protects it from Orange cards
   uint8_t num_boxes = 0;
-  std::array<CardType, kMaxValue> boxes{};  // faces, bottom first; hidden from everybody
+  std::array<CardType, kMaxValue> boxes{};        // faces, bottom first; hidden
+  std::array<uint8_t, kMaxValue> box_known_by{};  // seats that know each face (its builder)
 
   bool has_booster() const { return booster != kNoCard; }
   int need() const { return has_booster() ? booster_value(booster) : 0; }
@@ -170,7 +209,9 @@ struct Rocket {
 };
 
 // A player's hand. known_by[i] is the set of *other* players (bit per seat) who know that
-// card i is in this hand (Jack's victim, a Jackie player who put it at the bottom).
+// card i is in this hand (Jack's victim, a Jackie player who drew the card it put at the
+// bottom). The order of a hand means nothing: known_by says how many copies of a card a seat
+// knows to be there.
 struct Hand {
   std::array<CardType, kMaxHand> cards{};
   std::array<uint8_t, kMaxHand> known_by{};
@@ -178,10 +219,12 @@ struct Hand {
 };
 
 // The draw pile, bottom first. known_by[i]: players who know the card at position i
-// (Jackie puts two cards at the bottom in secret).
+// (Jackie puts two cards at the bottom in secret). counted_by[i]: players who know that the
+// card is somewhere in the pile, but not where (disjoint from known_by).
 struct DrawPile {
   std::array<CardType, kMaxCards> cards{};
   std::array<uint8_t, kMaxCards> known_by{};
+  std::array<uint8_t, kMaxCards> counted_by{};
   uint8_t count = 0;
 };
 
@@ -209,12 +252,16 @@ struct AcePass {  // boxes knocked off by Ace, passed around the table one at a 
   uint8_t skips = 0;     // consecutive players who could not take one
   uint8_t count = 0;
   std::array<CardType, kMaxValue> boxes{};
+  std::array<uint8_t, kMaxValue> box_known_by{};  // seats that know each face
 };
 
 struct JackieLook {  // the cards the turn player looks at (top first)
   uint8_t count = 0;
   std::array<CardType, kJackieLook> cards{};
+  std::array<uint8_t, kJackieLook> known_by{};  // the turn player, and whoever knew the pile's top
 };
+
+struct DocumentFields;  // one object of a JSON document being read (rocket_squad_io.cpp)
 
 class State {
  public:
@@ -230,13 +277,20 @@ class State {
   void returns(float* out) const;
   void scores(int* out) const;
   void redeterminize(int viewer, Rng& rng);
-  std::string to_string() const;
-  // A box's face is hidden (ruling 2); declining to block would reveal who was
-  // asked (ruling 4); Jackie's choice shows which cards were looked at.
+  std::string to_string() const;  // everything, hidden cards included (for debugging)
+  // What the person in seat `viewer` may see: the table, the own hand and own decision, and
+  // the cards the seat knows about (never another seat's hand, Jackie look or who is asked).
+  std::string observation_string(int viewer) const;
+  // A box's face is hidden (ruling 2); declining to block or to attach Crew would reveal who
+  // was asked, hence who holds Mom, Grandma or Crew (ruling 4); Jackie's pick is secret.
   bool is_public_action(Action a) const {
     using namespace action;
-    return !((a >= kBuildBox && a < kKnockOver) || a == kNoBlock || (a >= kJackieKeep && a < kAceBuild));
+    return !((a >= kBuildBox && a < kKnockOver) || a == kNoBlock || a == kCrewDecline ||
+             (a >= kJackieKeep && a < kAceBuild));
   }
+  // The knowledge model (see the top of this file).
+  void card_places(CardPlaces& out) const;
+  void known_card_places(int viewer, CardPlaces& out) const;
   std::string action_to_string(Action a) const;
   Json to_json() const;
   static State from_json(const Json& doc, const Config& config);
@@ -260,6 +314,7 @@ class State {
   bool owes_final_turn(int p) const { return (final_owed_ >> p) & 1; }
   bool in_final_turn() const { return in_final_turn_; }
   bool redraw_used() const { return redraw_used_; }
+  bool turn_start() const { return turn_start_; }  // the turn player has not acted yet this turn
   bool first_turn(int p) const { return !((had_turn_ >> p) & 1); }
   int score(int p) const;
   int tallest_rocket(int p) const;  // tie-break: most boxes on one launched rocket
@@ -278,12 +333,14 @@ class State {
 
   // Legality, by kind of action (turn phase).
   bool legal_turn_action(Action a) const;
+  bool may_redraw() const;
   bool can_play_any_card() const;
   bool card_plays_mask(uint8_t* out) const;
   bool legal_water_balloons(int code) const;
   static CardType card_of_action(Action a);  // kNoCard outside the Character/Item ranges
   bool targets_ok(Action a, bool check_jack_hand) const;
   bool can_block(int p, CardType block) const;
+  uint8_t against_of(Action a) const;  // the players a card is played against (Mom may block)
 
   // Effects.
   void play_turn_action(Action a);
@@ -295,22 +352,55 @@ class State {
   void start_turn(int p);
   void advance();  // launches, Ace passing, then back to the turn player
   bool find_launch(int& p, int& location) const;
-  void launch(int p, int location, bool with_crew);
+  void launch(int p, int location);
   bool step_ace_pass();
   void finish_game(bool truncated);
 
-  // Card movement.
-  bool draw_card(CardType& out, uint8_t& known_by);  // reshuffles the discards when needed
+  // Card movement. `seen_by`: the seats that see which card moves; the returned or passed
+  // `known_by` masks say who knows the card after the move (rocket_squad_knowledge.cpp).
+  bool draw_card(uint8_t seen_by, CardType& out, uint8_t& known_by);  // reshuffles when needed
+  void reshuffle();
   int cards_available() const { return draw_.count + discard_.count; }
   void discard(CardType t) { discard_.cards[discard_.count++] = t; }
-  void take_from_hand(int p, CardType t, bool face_down);
+  uint8_t take_from_hand(int p, int index, uint8_t seen_by);
+  uint8_t take_from_hand(int p, CardType t, uint8_t seen_by);  // any copy of t
+  void discard_hand(int p);
   void add_to_hand(int p, CardType t, uint8_t known_by);
-  void build_box(int p, int location, CardType t) {
+  void build_box(int p, int location, CardType t, uint8_t known_by) {
     Rocket& r = rockets_[p][location];
+    r.box_known_by[r.num_boxes] = known_by;
     r.boxes[r.num_boxes++] = t;
   }
-  CardType remove_top_box(int p, int location);  // scares away the Joker
+  CardType remove_top_box(int p, int location, uint8_t& known_by);  // scares away the Joker
+  CardType remove_top_box(int p, int location) {
+    uint8_t ignored;
+    return remove_top_box(p, location, ignored);
+  }
+  void put_under_draw_pile(CardType t, uint8_t known_by, uint8_t counted_by);
   int free_locations(int p, int& only) const;
+  uint8_t all_seats() const { return static_cast<uint8_t>((1u << num_players_) - 1); }
+
+  // A card leaves slot `index` of a region of `count` cards (a hand, the draw pile, Jackie's
+  // look); `counted[i]`: seats that know card i is in the region, `placed[i]` (or null):
+  // seats that know its position. Removes the slot, updates what each of `trackers` knows of
+  // the rest, and returns the seats that know the card that left (`seen_by`, those who knew
+  // its position, those who could deduce it).
+  static uint8_t leave_region(CardType* cards, uint8_t* counted, uint8_t* placed, uint8_t& count, int index,
+                              uint8_t trackers, uint8_t seen_by);
+  void check_knowledge_invariants() const;
+
+  // Reading and checking a document (rocket_squad_io.cpp).
+  void read_turn_fields(const DocumentFields& f);
+  void read_card_fields(const DocumentFields& f);
+  void read_rocket(const DocumentFields& f, Rocket& r) const;
+  void read_chain(const DocumentFields& f);
+  void check_turn_fields() const;
+  void check_turn_order() const;
+  void check_end_fields() const;
+  void check_chain_fields() const;
+  std::string decision_text(int viewer) const;
+  void list_places(int viewer, CardPlaces& out) const;  // viewer -1: the truth
+  void shuffle_unplaced_draw_pile(int viewer, Rng& rng);
 
   const Config* config_ = nullptr;
   int8_t num_players_ = 2;
@@ -322,6 +412,7 @@ class State {
   bool truncated_ = false;
   uint8_t had_turn_ = 0;      // seats that finished their first turn
   bool redraw_used_ = false;  // the first-turn redraw was used this turn
+  bool turn_start_ = false;   // the turn player has not acted yet this turn (ruling 10)
   bool end_triggered_ = false;
   int8_t trigger_seat_ = -1;
   uint8_t final_owed_ = 0;  // seats still owed their final turn

@@ -56,6 +56,8 @@ double turn_value(const State& s, Action a) {
   using namespace action;
   const int p = s.turn_player();
   if (a == kEndTurn) return 10.0;
+  // Offered only when no card of the first hand can be played (ruling 10): ending the turn
+  // instead would waste it.
   if (a == kRedraw) return 90.0;
   if (a < kBuildBox) {
     const int index = (a - kPlaceBooster) / kNumLocations, loc = (a - kPlaceBooster) % kNumLocations;

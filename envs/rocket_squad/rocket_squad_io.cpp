@@ -1,4 +1,6 @@
 // Rocket Squad: JSON documents, readable printing, action names and invariants.
+#include <algorithm>
+#include <iterator>
 #include <sstream>
 
 #include "envs/rocket_squad/rocket_squad.h"
@@ -7,6 +9,7 @@ namespace rocketgym::rocket_squad {
 namespace {
 
 const char* const kPhaseNames[] = {"turn", "reaction", "crew", "jackie_keep", "ace_pass", "game_over"};
+const char* const kBoosterLocations[kNumLocations] = {"blue", "green", "yellow", "red"};
 
 std::string pretty(CardType t) {
   if (t < kNumSpecials) {
@@ -27,61 +30,121 @@ Json card_list(const CardType* cards, int count) {
   return out;
 }
 
-CardType parse_card(const Json& j, const char* field) {
-  if (!j.is_string())
-    throw SerializationError(std::string("state document: '") + field + "' holds a non-string card");
+inline uint8_t bit(int seat) { return static_cast<uint8_t>(1u << seat); }
+
+// Every rejection names the field ("hands[1].known_by") and the reason.
+[[noreturn]] void reject(const std::string& field, const std::string& why) {
+  throw SerializationError("state document: '" + field + "': " + why);
+}
+
+template <class T>
+T read_as(const Json& v, const std::string& field) {
+  try {
+    return v.get<T>();
+  } catch (const nlohmann::json::exception& e) {
+    reject(field, e.what());
+  } catch (const SerializationError& e) {
+    reject(field, e.what());
+  }
+}
+
+CardType read_card(const Json& j, const std::string& field) {
+  const std::string name = read_as<std::string>(j, field);
   CardType t;
-  if (!card_from_name(j.get<std::string>(), t))
-    throw SerializationError(std::string("state document: '") + field + "': unknown card '" +
-                             j.get<std::string>() + "'");
+  if (!card_from_name(name, t)) reject(field, "unknown card '" + name + "'");
   return t;
 }
 
 // Reads a list of card names into `out`, at most `capacity` of them.
 template <std::size_t N>
-int parse_cards(const Json& j, const char* field, std::array<CardType, N>& out, int capacity) {
-  if (!j.is_array())
-    throw SerializationError(std::string("state document: '") + field + "' must be a list of cards");
+uint8_t read_cards(const Json& j, const std::string& field, std::array<CardType, N>& out, int capacity) {
+  if (!j.is_array()) reject(field, "must be a list of cards");
   if (static_cast<int>(j.size()) > capacity)
-    throw SerializationError(std::string("state document: '") + field + "' holds more than " +
-                             std::to_string(capacity) + " cards");
+    reject(field, "holds " + std::to_string(j.size()) + " cards, at most " + std::to_string(capacity));
   int n = 0;
-  for (const Json& item : j) out[static_cast<std::size_t>(n++)] = parse_card(item, field);
-  return n;
-}
-
-// Optional fields keep hand-written positions short.
-template <class T>
-T opt(const Json& j, const char* key, T fallback) {
-  return j.contains(key) ? json_get<T>(j, key) : fallback;
-}
-int opt_int(const Json& j, const char* key, int fallback, int lo, int hi) {
-  return j.contains(key) ? json_get_int(j, key, lo, hi) : fallback;
+  for (const Json& item : j) {
+    out[static_cast<std::size_t>(n)] = read_card(item, field + "[" + std::to_string(n) + "]");
+    ++n;
+  }
+  return static_cast<uint8_t>(n);
 }
 
 template <std::size_t N>
-void parse_masks(const Json& j, const char* key, std::array<uint8_t, N>& out, int count) {
-  if (!j.contains(key)) return;
-  const Json& list = j.at(key);
+Json mask_list(const std::array<uint8_t, N>& masks, int count) {
+  return Json(std::vector<int>(masks.begin(), masks.begin() + count));
+}
+
+}  // namespace
+
+// The members of one JSON object, named by their path in errors.
+struct DocumentFields {
+  const Json& obj;
+  std::string path;  // empty at the top level
+
+  DocumentFields(const Json& o, std::string p) : obj(o), path(std::move(p)) {
+    if (!obj.is_object()) reject(path.empty() ? "<document>" : path, "must be a JSON object");
+  }
+  std::string name(const std::string& key) const { return path.empty() ? key : path + "." + key; }
+  bool has(const char* key) const { return obj.contains(key); }
+  const Json& at(const char* key) const {
+    if (!has(key)) reject(name(key), "missing");
+    return obj.at(key);
+  }
+  int integer(const char* key, int lo, int hi) const {
+    const int v = read_as<int>(at(key), name(key));
+    if (v < lo || v > hi)
+      reject(name(key),
+             std::to_string(v) + " out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return v;
+  }
+  int integer_or(const char* key, int fallback, int lo, int hi) const {
+    return has(key) ? integer(key, lo, hi) : fallback;
+  }
+  bool flag_or(const char* key, bool fallback) const {
+    return has(key) ? read_as<bool>(at(key), name(key)) : fallback;
+  }
+  std::string text_or(const char* key, const std::string& fallback) const {
+    return has(key) ? read_as<std::string>(at(key), name(key)) : fallback;
+  }
+  void only(std::initializer_list<const char*> keys) const {
+    for (const auto& item : obj.items())
+      if (std::find_if(keys.begin(), keys.end(), [&](const char* k) { return item.key() == k; }) ==
+          keys.end())
+        reject(name(item.key()), "unknown field");
+  }
+};
+
+namespace {
+using Fields = DocumentFields;
+
+// One seat mask per card (seats that know it); seats outside `allowed` are an error. A missing
+// list means nobody knows anything (`fallback` for every card).
+template <std::size_t N>
+void read_masks(const Fields& f, const char* key, std::array<uint8_t, N>& out, int count, uint8_t allowed,
+                uint8_t fallback) {
+  if (!f.has(key)) {
+    std::fill(out.begin(), out.begin() + count, fallback);
+    return;
+  }
+  const Json& list = f.at(key);
+  const std::string field = f.name(key);
   if (!list.is_array() || static_cast<int>(list.size()) != count)
-    throw SerializationError(std::string("state document: '") + key + "' must list one seat mask per card");
+    reject(field, "must list one seat mask per card (" + std::to_string(count) + ")");
   for (int i = 0; i < count; ++i) {
-    if (!list[static_cast<std::size_t>(i)].is_number_integer())
-      throw SerializationError(std::string("state document: '") + key + "' holds a non-integer");
-    const int v = list[static_cast<std::size_t>(i)].get<int>();
-    if (v < 0 || v > 15)
-      throw SerializationError(std::string("state document: '") + key + "' mask out of range");
+    const int v = read_as<int>(list[static_cast<std::size_t>(i)], field);
+    if (v < 0 || v > 255 || (v & ~allowed))
+      reject(field + "[" + std::to_string(i) + "]",
+             "seat mask " + std::to_string(v) + " names a seat that cannot know this card");
     out[static_cast<std::size_t>(i)] = static_cast<uint8_t>(v);
   }
 }
 
-int parse_location(const Json& j, const char* key) {
-  const std::string name = json_get<std::string>(j, key);
+int read_location(const Fields& f, const char* key) {
+  const std::string name = f.text_or(key, "");
   for (int loc = 0; loc < kNumLocations; ++loc)
     if (name == location_name(loc)) return loc;
-  throw SerializationError(std::string("state document: '") + key + "': unknown location '" + name + "'");
+  reject(f.name(key), "unknown location '" + name + "'");
 }
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -100,6 +163,7 @@ Json State::to_json() const {
   doc["decisions"] = decisions_;
   doc["truncated"] = truncated_;
   doc["redraw_used"] = redraw_used_;
+  doc["turn_start"] = turn_start_;
   Json first = Json::array(), owed = Json::array();
   for (int p = 0; p < n; ++p) {
     first.push_back(!first_turn(p));
@@ -112,13 +176,14 @@ Json State::to_json() const {
   doc["in_final_turn"] = in_final_turn_;
   if (crew_location_ >= 0) doc["crew_location"] = location_name(crew_location_);
   doc["draw_pile"] = card_list(draw_.cards.data(), draw_.count);  // bottom first
-  doc["draw_known_by"] = Json(std::vector<int>(draw_.known_by.begin(), draw_.known_by.begin() + draw_.count));
+  doc["draw_known_by"] = mask_list(draw_.known_by, draw_.count);
+  doc["draw_counted_by"] = mask_list(draw_.counted_by, draw_.count);
   doc["discard_pile"] = card_list(discard_.cards.data(), discard_.count);
   Json hands = Json::array(), rockets = Json::array();
   for (int p = 0; p < n; ++p) {
     const Hand& h = hands_[p];
-    hands.push_back({{"cards", card_list(h.cards.data(), h.count)},
-                     {"known_by", std::vector<int>(h.known_by.begin(), h.known_by.begin() + h.count)}});
+    hands.push_back(
+        {{"cards", card_list(h.cards.data(), h.count)}, {"known_by", mask_list(h.known_by, h.count)}});
     Json area;
     for (int loc = 0; loc < kNumLocations; ++loc) {
       const Rocket& r = rockets_[p][loc];
@@ -129,6 +194,7 @@ Json State::to_json() const {
       rj["joker"] = r.joker;
       rj["friend"] = r.friend_beside;
       rj["boxes"] = card_list(r.boxes.data(), r.num_boxes);
+      rj["boxes_known_by"] = mask_list(r.box_known_by, r.num_boxes);
       area[location_name(loc)] = rj;
     }
     rockets.push_back(area);
@@ -145,130 +211,260 @@ Json State::to_json() const {
     doc["ace"] = {{"direction", ace_.direction},
                   {"next_seat", ace_.next_seat},
                   {"skips", ace_.skips},
-                  {"boxes", card_list(ace_.boxes.data(), ace_.count)}};
+                  {"boxes", card_list(ace_.boxes.data(), ace_.count)},
+                  {"boxes_known_by", mask_list(ace_.box_known_by, ace_.count)}};
   }
   doc["jackie"] = card_list(jackie_.cards.data(), jackie_.count);
+  doc["jackie_known_by"] = mask_list(jackie_.known_by, jackie_.count);
   doc["rng"] = rng_to_json(rng_);
   return doc;
 }
 
+// Reads and checks a position completely before returning it: field types and ranges, the
+// decision in progress, turn order, the end of the game, the reaction chain, the knowledge
+// masks, card conservation and the other invariants. Fields that a hand-written position may
+// leave out have defaults (documented in tests/rocket_squad/rocket_squad_test_util.h).
 State State::from_json(const Json& doc, const Config& config) {
-  if (!doc.is_object()) throw SerializationError("state document: must be a JSON object");
-  if (doc.contains("game") && doc.at("game") != "rocket_squad")
-    throw SerializationError("state document: 'game' is not rocket_squad");
+  const Fields f(doc, "");
+  f.only({"game",
+          "players",
+          "phase",
+          "turn_player",
+          "decider",
+          "turn",
+          "decisions",
+          "truncated",
+          "redraw_used",
+          "turn_start",
+          "first_turn_done",
+          "end_triggered",
+          "trigger_seat",
+          "final_turn_owed",
+          "in_final_turn",
+          "crew_location",
+          "draw_pile",
+          "draw_known_by",
+          "draw_counted_by",
+          "discard_pile",
+          "hands",
+          "rockets",
+          "chain",
+          "ace",
+          "jackie",
+          "jackie_known_by",
+          "rng"});
+  if (f.has("game") && f.text_or("game", "") != "rocket_squad") reject("game", "is not rocket_squad");
   State s;
   s.config_ = &config;
-  const int n = json_get_int(doc, "players", 2, kMaxPlayers);
-  s.num_players_ = static_cast<int8_t>(n);
-  const std::string phase = opt<std::string>(doc, "phase", "turn");
-  bool known_phase = false;
-  for (int i = 0; i < 6; ++i)
-    if (phase == kPhaseNames[i]) {
-      s.phase_ = static_cast<Phase>(i);
-      known_phase = true;
-    }
-  if (!known_phase) throw SerializationError("state document: unknown phase '" + phase + "'");
-  s.turn_player_ = static_cast<int8_t>(json_get_int(doc, "turn_player", 0, n - 1));
-  s.decider_ = static_cast<int8_t>(
-      opt_int(doc, "decider", s.phase_ == Phase::kGameOver ? -1 : s.turn_player_, -1, n - 1));
-  s.turn_number_ = static_cast<int16_t>(opt_int(doc, "turn", 1, 1, 30000));
-  s.decisions_ = opt_int(doc, "decisions", 0, 0, kMaxDecisions);
-  s.truncated_ = opt<bool>(doc, "truncated", false);
-  s.redraw_used_ = opt<bool>(doc, "redraw_used", false);
-  const auto seat_flags = [&](const char* key) {
-    uint8_t mask = 0;
-    if (!doc.contains(key)) return mask;
-    const auto flags = json_get<std::vector<bool>>(doc, key);
-    if (static_cast<int>(flags.size()) != n)
-      throw SerializationError(std::string("state document: '") + key + "' needs one entry per player");
-    for (int p = 0; p < n; ++p)
-      if (flags[static_cast<std::size_t>(p)]) mask |= static_cast<uint8_t>(1u << p);
-    return mask;
-  };
-  s.had_turn_ = seat_flags("first_turn_done");
-  s.end_triggered_ = opt<bool>(doc, "end_triggered", false);
-  s.trigger_seat_ = static_cast<int8_t>(opt_int(doc, "trigger_seat", -1, -1, n - 1));
-  s.final_owed_ = seat_flags("final_turn_owed");
-  s.in_final_turn_ = opt<bool>(doc, "in_final_turn", false);
-  s.crew_location_ =
-      static_cast<int8_t>(doc.contains("crew_location") ? parse_location(doc, "crew_location") : -1);
-
-  s.draw_.count = static_cast<uint8_t>(
-      parse_cards(json_get<Json>(doc, "draw_pile"), "draw_pile", s.draw_.cards, kMaxCards));
-  parse_masks(doc, "draw_known_by", s.draw_.known_by, s.draw_.count);
-  s.discard_.count = static_cast<uint8_t>(
-      parse_cards(json_get<Json>(doc, "discard_pile"), "discard_pile", s.discard_.cards, kMaxCards));
-
-  const Json hands = json_get<Json>(doc, "hands");
-  const Json rockets = json_get<Json>(doc, "rockets");
-  if (!hands.is_array() || static_cast<int>(hands.size()) != n)
-    throw SerializationError("state document: 'hands' needs one entry per player");
-  if (!rockets.is_array() || static_cast<int>(rockets.size()) != n)
-    throw SerializationError("state document: 'rockets' needs one entry per player");
-  for (int p = 0; p < n; ++p) {
-    const Json& hj = hands[static_cast<std::size_t>(p)];
-    Hand& h = s.hands_[p];
-    h.count =
-        static_cast<uint8_t>(parse_cards(json_get<Json>(hj, "cards"), "hands.cards", h.cards, kMaxHand));
-    parse_masks(hj, "known_by", h.known_by, h.count);
-    const Json& area = rockets[static_cast<std::size_t>(p)];
-    if (!area.is_object()) throw SerializationError("state document: 'rockets' entries must be objects");
-    for (const auto& item : area.items()) {
-      bool known = false;
-      for (int loc = 0; loc < kNumLocations; ++loc) known = known || item.key() == location_name(loc);
-      if (!known) throw SerializationError("state document: unknown rocket location '" + item.key() + "'");
-    }
-    for (int loc = 0; loc < kNumLocations; ++loc) {
-      if (!area.contains(location_name(loc))) continue;
-      const Json& rj = area.at(location_name(loc));
-      Rocket& r = s.rockets_[p][loc];
-      if (rj.contains("booster") && !rj.at("booster").is_null()) {
-        r.booster = parse_card(rj.at("booster"), "booster");
-        if (!is_booster(r.booster))
-          throw SerializationError("state document: rocket booster '" + card_name(r.booster) +
-                                   "' is not a booster");
-      }
-      r.launched = opt<bool>(rj, "launched", false);
-      r.crew = opt<bool>(rj, "crew", false);
-      r.joker = opt<bool>(rj, "joker", false);
-      r.friend_beside = opt<bool>(rj, "friend", false);
-      r.num_boxes = rj.contains("boxes")
-                        ? static_cast<uint8_t>(parse_cards(rj.at("boxes"), "boxes", r.boxes, kMaxValue))
-                        : 0;
-    }
-  }
-  if (doc.contains("chain") && !doc.at("chain").is_null()) {
-    const Json& cj = doc.at("chain");
-    Chain& c = s.chain_;
-    c.active = true;
-    c.card = parse_card(json_get<Json>(cj, "card"), "chain.card");
-    c.action = static_cast<int16_t>(json_get_int(cj, "action", action::kPlayDad, action::kNoBlock - 1));
-    c.against = static_cast<uint8_t>(opt_int(cj, "against", 0, 0, (1 << n) - 1));
-    c.blocks = static_cast<uint8_t>(opt_int(cj, "blocks", 0, 0, 16));
-    c.top = cj.contains("top") ? parse_card(cj.at("top"), "chain.top") : c.card;
-    c.top_player = static_cast<int8_t>(opt_int(cj, "top_player", s.turn_player_, 0, n - 1));
-    c.asked = static_cast<uint8_t>(opt_int(cj, "asked", 0, 0, n - 1));
-  }
-  if (doc.contains("ace") && !doc.at("ace").is_null()) {
-    const Json& aj = doc.at("ace");
-    AcePass& a = s.ace_;
-    a.active = true;
-    a.direction = static_cast<int8_t>(json_get_int(aj, "direction", -1, 1));
-    if (a.direction == 0) throw SerializationError("state document: 'ace.direction' must be 1 or -1");
-    a.next_seat = static_cast<int8_t>(json_get_int(aj, "next_seat", 0, n - 1));
-    a.skips = static_cast<uint8_t>(opt_int(aj, "skips", 0, 0, n));
-    a.count = static_cast<uint8_t>(parse_cards(json_get<Json>(aj, "boxes"), "ace.boxes", a.boxes, kMaxValue));
-  }
-  if (doc.contains("jackie"))
-    s.jackie_.count =
-        static_cast<uint8_t>(parse_cards(doc.at("jackie"), "jackie", s.jackie_.cards, kJackieLook));
-  s.rng_ = doc.contains("rng") ? rng_from_json(doc.at("rng")) : Rng(0);
+  s.read_turn_fields(f);
+  s.read_card_fields(f);
+  s.rng_ = f.has("rng") ? rng_from_json(f.at("rng")) : Rng(0);
+  s.check_turn_fields();
   try {
     s.check_invariants();
   } catch (const InvariantViolation& e) {
     throw SerializationError(std::string("state document describes an impossible position: ") + e.what());
   }
   return s;
+}
+
+void State::read_turn_fields(const Fields& f) {
+  const int n = f.integer("players", 2, kMaxPlayers);
+  num_players_ = static_cast<int8_t>(n);
+  const std::string phase = f.text_or("phase", "turn");
+  const auto* found = std::find(std::begin(kPhaseNames), std::end(kPhaseNames), phase);
+  if (found == std::end(kPhaseNames)) reject("phase", "unknown phase '" + phase + "'");
+  phase_ = static_cast<Phase>(found - std::begin(kPhaseNames));
+  turn_player_ = static_cast<int8_t>(f.integer("turn_player", 0, n - 1));
+  decider_ =
+      static_cast<int8_t>(f.integer_or("decider", phase_ == Phase::kGameOver ? -1 : turn_player_, -1, n - 1));
+  turn_number_ = static_cast<int16_t>(f.integer_or("turn", 1, 1, config_->max_turns));
+  decisions_ = f.integer_or("decisions", 0, 0, kMaxDecisions);
+  truncated_ = f.flag_or("truncated", false);
+  redraw_used_ = f.flag_or("redraw_used", false);
+  turn_start_ = f.flag_or("turn_start", false);
+  const auto seat_flags = [&](const char* key) {
+    uint8_t mask = 0;
+    if (!f.has(key)) return mask;
+    const auto flags = read_as<std::vector<bool>>(f.at(key), key);
+    if (static_cast<int>(flags.size()) != n) reject(key, "needs one entry per player");
+    for (int p = 0; p < n; ++p)
+      if (flags[static_cast<std::size_t>(p)]) mask |= bit(p);
+    return mask;
+  };
+  had_turn_ = seat_flags("first_turn_done");
+  end_triggered_ = f.flag_or("end_triggered", false);
+  trigger_seat_ = static_cast<int8_t>(f.integer_or("trigger_seat", -1, -1, n - 1));
+  final_owed_ = seat_flags("final_turn_owed");
+  in_final_turn_ = f.flag_or("in_final_turn", false);
+  crew_location_ = static_cast<int8_t>(f.has("crew_location") ? read_location(f, "crew_location") : -1);
+}
+
+void State::read_card_fields(const Fields& f) {
+  const int n = num_players_;
+  const uint8_t seats = all_seats();
+  draw_.count = read_cards(f.at("draw_pile"), "draw_pile", draw_.cards, kMaxCards);
+  read_masks(f, "draw_known_by", draw_.known_by, draw_.count, seats, 0);
+  read_masks(f, "draw_counted_by", draw_.counted_by, draw_.count, seats, 0);
+  for (int i = 0; i < draw_.count; ++i)
+    if (draw_.known_by[i] & draw_.counted_by[i])
+      reject("draw_counted_by[" + std::to_string(i) + "]",
+             "a seat that knows the card's position (draw_known_by) is listed again");
+  discard_.count = read_cards(f.at("discard_pile"), "discard_pile", discard_.cards, kMaxCards);
+
+  const Json& hands = f.at("hands");
+  const Json& rockets = f.at("rockets");
+  if (!hands.is_array() || static_cast<int>(hands.size()) != n) reject("hands", "needs one entry per player");
+  if (!rockets.is_array() || static_cast<int>(rockets.size()) != n)
+    reject("rockets", "needs one entry per player");
+  for (int p = 0; p < n; ++p) {
+    const Fields hf(hands[static_cast<std::size_t>(p)], "hands[" + std::to_string(p) + "]");
+    hf.only({"cards", "known_by"});
+    Hand& h = hands_[p];
+    h.count = read_cards(hf.at("cards"), hf.name("cards"), h.cards, config_->hand_size);
+    read_masks(hf, "known_by", h.known_by, h.count, static_cast<uint8_t>(seats & ~bit(p)), 0);
+    const Fields area(rockets[static_cast<std::size_t>(p)], "rockets[" + std::to_string(p) + "]");
+    for (const auto& item : area.obj.items())
+      if (std::none_of(kBoosterLocations, kBoosterLocations + kNumLocations,
+                       [&](const char* l) { return item.key() == l; }))
+        reject(area.name(item.key()), "unknown rocket location");
+    for (int loc = 0; loc < kNumLocations; ++loc)
+      if (area.has(location_name(loc)))
+        read_rocket(Fields(area.at(location_name(loc)), area.name(location_name(loc))), rockets_[p][loc]);
+  }
+  if (f.has("chain") && !f.at("chain").is_null()) read_chain(Fields(f.at("chain"), "chain"));
+  if (f.has("ace") && !f.at("ace").is_null()) {
+    const Fields af(f.at("ace"), "ace");
+    af.only({"direction", "next_seat", "skips", "boxes", "boxes_known_by"});
+    ace_.active = true;
+    ace_.direction = static_cast<int8_t>(af.integer("direction", -1, 1));
+    if (ace_.direction == 0) reject("ace.direction", "must be 1 or -1");
+    ace_.next_seat = static_cast<int8_t>(af.integer("next_seat", 0, n - 1));
+    ace_.skips = static_cast<uint8_t>(af.integer_or("skips", 0, 0, n - 1));
+    ace_.count = read_cards(af.at("boxes"), "ace.boxes", ace_.boxes, kMaxValue);
+    read_masks(af, "boxes_known_by", ace_.box_known_by, ace_.count, seats, 0);
+  }
+  if (f.has("jackie")) {
+    jackie_.count = read_cards(f.at("jackie"), "jackie", jackie_.cards, kJackieLook);
+    read_masks(f, "jackie_known_by", jackie_.known_by, jackie_.count, seats, bit(turn_player_));
+    for (int i = 0; i < jackie_.count; ++i)
+      if (!((jackie_.known_by[i] >> turn_player_) & 1))
+        reject("jackie_known_by[" + std::to_string(i) + "]",
+               "the turn player looks at this card and must know it");
+  } else if (f.has("jackie_known_by")) {
+    reject("jackie_known_by", "given without 'jackie'");
+  }
+}
+
+void State::read_rocket(const Fields& rf, Rocket& r) const {
+  rf.only({"booster", "launched", "crew", "joker", "friend", "boxes", "boxes_known_by"});
+  if (rf.has("booster") && !rf.at("booster").is_null()) {
+    r.booster = read_card(rf.at("booster"), rf.name("booster"));
+    if (!is_booster(r.booster)) reject(rf.name("booster"), "'" + card_name(r.booster) + "' is not a booster");
+  }
+  r.launched = rf.flag_or("launched", false);
+  r.crew = rf.flag_or("crew", false);
+  r.joker = rf.flag_or("joker", false);
+  r.friend_beside = rf.flag_or("friend", false);
+  r.num_boxes = rf.has("boxes") ? read_cards(rf.at("boxes"), rf.name("boxes"), r.boxes, kMaxValue) : 0;
+  read_masks(rf, "boxes_known_by", r.box_known_by, r.num_boxes, all_seats(), 0);
+}
+
+void State::read_chain(const Fields& cf) {
+  const int n = num_players_;
+  cf.only({"card", "action", "against", "blocks", "top", "top_player", "asked"});
+  Chain& c = chain_;
+  c.active = true;
+  c.card = read_card(cf.at("card"), "chain.card");
+  c.action = static_cast<int16_t>(cf.integer("action", action::kPlayDad, action::kNoBlock - 1));
+  c.against = static_cast<uint8_t>(cf.integer_or("against", 0, 0, all_seats()));
+  c.blocks =
+      static_cast<uint8_t>(cf.integer_or("blocks", 0, 0, config_->deck[kMom] + config_->deck[kGrandma]));
+  c.top = cf.has("top") ? read_card(cf.at("top"), "chain.top") : c.card;
+  c.top_player = static_cast<int8_t>(cf.integer_or("top_player", turn_player_, 0, n - 1));
+  c.asked = static_cast<uint8_t>(cf.integer_or("asked", 0, 0, n - 2));
+}
+
+// Cross-field checks that name the field at fault (check_invariants does the rest).
+void State::check_turn_fields() const {
+  const int n = num_players_;
+  const bool live = phase_ != Phase::kGameOver;
+  if (phase_ == Phase::kGameOver
+          ? decider_ != -1
+          : decider_ < 0 ||
+                ((phase_ == Phase::kTurn || phase_ == Phase::kJackieKeep) && decider_ != turn_player_))
+    reject("decider", std::to_string(decider_) + " cannot decide in phase '" +
+                          kPhaseNames[static_cast<int>(phase_)] + "'");
+  if (truncated_ && live) reject("truncated", "a game cut short is over");
+  if (live && decisions_ >= kMaxDecisions)
+    reject("decisions", "a live game has fewer than " + std::to_string(kMaxDecisions));
+  if (redraw_used_ && !(live && first_turn(turn_player_) && config_->first_turn_redraw))
+    reject("redraw_used", "the redraw exists only on the turn player's first turn (ruling 10)");
+  if (turn_start_ && (phase_ != Phase::kTurn || redraw_used_))
+    reject("turn_start", "the turn player has acted already (phase or redraw_used)");
+  for (int p = 0; p < n; ++p)
+    if (hands_[p].count > config_->hand_size)
+      reject("hands[" + std::to_string(p) + "].cards", "more cards than the hand size");
+  check_turn_order();
+  check_end_fields();
+  if (chain_.active) check_chain_fields();
+}
+
+// Before the end is triggered, turns go clockwise from seat 0, one per turn number.
+void State::check_turn_order() const {
+  const int n = num_players_;
+  if (phase_ == Phase::kGameOver || end_triggered_) return;
+  if (turn_player_ != (turn_number_ - 1) % n)
+    reject("turn_player", "turn " + std::to_string(turn_number_) + " is player " +
+                              std::to_string((turn_number_ - 1) % n) + "'s");
+  const int finished = std::min(turn_number_ - 1, n);
+  if (had_turn_ != static_cast<uint8_t>((1u << finished) - 1))
+    reject("first_turn_done", "on turn " + std::to_string(turn_number_) + " exactly the first " +
+                                  std::to_string(finished) + " seat(s) have finished a turn");
+}
+
+void State::check_end_fields() const {
+  const bool live = phase_ != Phase::kGameOver;
+  if (end_triggered_ != (trigger_seat_ >= 0)) reject("trigger_seat", "given iff end_triggered");
+  if (end_triggered_ && launched_count(trigger_seat_) != kNumLocations)
+    reject("trigger_seat", "player " + std::to_string(trigger_seat_) + " has not launched all four rockets");
+  if (!end_triggered_) {
+    if (final_owed_ || in_final_turn_) reject("final_turn_owed", "final turns before the end was triggered");
+    for (int p = 0; p < num_players_ && live; ++p)
+      if (launched_count(p) == kNumLocations)
+        reject("end_triggered", "player " + std::to_string(p) + " has launched all four rockets");
+    return;
+  }
+  if (!live) return;
+  const uint8_t others = static_cast<uint8_t>(all_seats() & ~bit(trigger_seat_));
+  if (!in_final_turn_ && final_owed_ != others)
+    reject("final_turn_owed",
+           "before the final turns begin, every player but the trigger player is owed one");
+  if (in_final_turn_ &&
+      (turn_player_ == trigger_seat_ || (final_owed_ & ~others) || ((final_owed_ >> turn_player_) & 1)))
+    reject("in_final_turn",
+           "the turn player's final turn is running: it is neither the trigger player nor owed another");
+}
+
+// The chain of blocks (ruling 4): who played what against whom.
+void State::check_chain_fields() const {
+  const Chain& c = chain_;
+  if (card_of_action(c.action) != c.card) reject("chain.action", "is not an action of chain.card");
+  if (c.blocks == 0) {
+    if (c.top != c.card || c.top_player != turn_player_)
+      reject("chain.top", "without blocks the card itself is on top");
+    if (c.against != against_of(c.action))
+      reject("chain.against", "must be the players the card is played against");
+    return;
+  }
+  if (c.top != kMom && c.top != kGrandma) reject("chain.top", "after a block, Mom or Grandma is on top");
+  if (c.blocks >= 2 && c.top != kGrandma) reject("chain.top", "only Grandma blocks a block");
+  if (c.top == kMom &&
+      (card_colour(c.card) != CardColour::kOrange || !((against_of(c.action) >> c.top_player) & 1)))
+    reject("chain.top", "Mom blocks only an Orange card played against her holder");
+  const uint8_t blocked = c.blocks == 1 ? bit(turn_player_) : c.against;
+  if (c.against != blocked || __builtin_popcount(c.against) != 1 || c.against == bit(c.top_player))
+    reject("chain.against", "a block is played against the player of the card it blocks");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -348,8 +544,10 @@ void State::check_invariants() const {
   }
   if ((phase_ == Phase::kCrew) != (crew_location_ >= 0)) fail("Crew location outside a Crew decision");
   if (phase_ == Phase::kCrew) {
+    // The rocket has just launched; its owner holds a Crew card to attach or not.
     const Rocket& r = rockets_[decider_][crew_location_];
-    if (hand_count(decider_, kCrew) == 0 || r.launched || r.num_boxes != r.need()) fail("Crew decision");
+    if (hand_count(decider_, kCrew) == 0 || !r.launched || r.crew)
+      fail("Crew decision: the owner must hold Crew, for a launched rocket without one");
   } else if (!over) {
     int p, loc;
     if (find_launch(p, loc)) fail("a rocket should have launched");
@@ -358,6 +556,8 @@ void State::check_invariants() const {
   if (end_triggered_ != (trigger_seat_ >= 0)) fail("end trigger seat");
   if (end_triggered_ && ((final_owed_ >> trigger_seat_) & 1)) fail("the trigger player is owed a final turn");
   if (!end_triggered_ && (final_owed_ || in_final_turn_)) fail("final turns before the end was triggered");
+  if (turn_start_ && (phase_ != Phase::kTurn || redraw_used_)) fail("turn start after the turn player acted");
+  check_knowledge_invariants();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -429,6 +629,48 @@ std::string State::action_to_string(Action a) const {
   return "build the passed box on the own " + loc(a - kAceBuild) + " rocket";
 }
 
+namespace {
+// "blue booster 3, 1/3 boxes, Joker on top": what everybody sees of a rocket.
+std::string public_rocket(const Rocket& r) {
+  if (!r.has_booster()) return "-";
+  std::string text = pretty(r.booster);
+  if (r.launched)
+    text += std::string(", launched") + (r.crew ? " with Crew" : "");
+  else
+    text += ", " + std::to_string(r.num_boxes) + "/" + std::to_string(r.need()) + " boxes";
+  if (r.joker) text += ", Joker on top";
+  if (r.friend_beside) text += ", Imaginary Friend beside";
+  return text;
+}
+
+// " [Dad] [Mom]" for the cards whose mask names `viewer`, in their order (positions known).
+template <std::size_t N>
+std::string cards_known(const std::array<CardType, N>& cards, const std::array<uint8_t, N>& masks, int count,
+                        int viewer) {
+  std::string text;
+  for (int i = 0; i < count; ++i)
+    if ((masks[static_cast<std::size_t>(i)] >> viewer) & 1)
+      text += " [" + pretty(cards[static_cast<std::size_t>(i)]) + "]";
+  return text;
+}
+
+// " [Dad] x2 [Mom]" for the cards whose mask names `viewer`, as a multiset (where they lie in
+// the place is unknown, so it is not shown).
+template <std::size_t N>
+std::string cards_counted(const std::array<CardType, N>& cards, const std::array<uint8_t, N>& masks,
+                          int count, int viewer) {
+  std::array<int, kNumCardTypes> copies{};
+  for (int i = 0; i < count; ++i)
+    if ((masks[static_cast<std::size_t>(i)] >> viewer) & 1) ++copies[cards[static_cast<std::size_t>(i)]];
+  std::string text;
+  for (int t = 0; t < kNumCardTypes; ++t)
+    if (copies[t])
+      text += " [" + pretty(static_cast<CardType>(t)) + "]" +
+              (copies[t] > 1 ? " x" + std::to_string(copies[t]) : "");
+  return text;
+}
+}  // namespace
+
 std::string State::to_string() const {
   std::ostringstream out;
   out << "Rocket Squad, " << int(num_players_) << " players, turn " << turn_number_ << ", player "
@@ -445,22 +687,8 @@ std::string State::to_string() const {
     out << "Player " << p << " (" << score(p) << " points) hand:";
     for (int i = 0; i < hands_[p].count; ++i) out << " [" << pretty(hands_[p].cards[i]) << "]";
     out << "\n";
-    for (int loc = 0; loc < kNumLocations; ++loc) {
-      const Rocket& r = rockets_[p][loc];
-      out << "  " << location_name(loc) << ": ";
-      if (!r.has_booster()) {
-        out << "-\n";
-        continue;
-      }
-      out << pretty(r.booster);
-      if (r.launched)
-        out << ", launched" << (r.crew ? " with Crew" : "");
-      else
-        out << ", " << int(r.num_boxes) << "/" << r.need() << " boxes";
-      if (r.joker) out << ", Joker on top";
-      if (r.friend_beside) out << ", Imaginary Friend beside";
-      out << "\n";
-    }
+    for (int loc = 0; loc < kNumLocations; ++loc)
+      out << "  " << location_name(loc) << ": " << public_rocket(rockets_[p][loc]) << "\n";
   }
   if (chain_.active)
     out << "On the table: " << pretty(chain_.card) << " (" << action_to_string(chain_.action) << "), "
@@ -472,6 +700,91 @@ std::string State::to_string() const {
     out << "\n";
   }
   return out.str();
+}
+
+// The table as everybody sees it, the viewer's own hand and decision, and the hidden cards the
+// viewer knows about. Nothing depends on a card the viewer does not know, nor on who else is
+// being asked to decide (so redeterminize(viewer) leaves this text unchanged).
+std::string State::observation_string(int viewer) const {
+  std::ostringstream out;
+  out << "Rocket Squad, " << int(num_players_) << " players, turn " << turn_number_ << ", player "
+      << int(turn_player_) << " to play; you are player " << viewer;
+  if (phase_ == Phase::kGameOver) out << " -- game over" << (truncated_ ? " (truncated)" : "");
+  out << "\n";
+  if (end_triggered_)
+    out << "End triggered by player " << int(trigger_seat_) << "; final turns are being played\n";
+  out << "Draw pile " << int(draw_.count) << " cards, discard pile " << int(discard_.count) << " cards";
+  if (discard_.count) out << " (top: " << pretty(discard_.cards[discard_.count - 1]) << ")";
+  out << "\n";
+  const std::string placed = cards_known(draw_.cards, draw_.known_by, draw_.count, viewer);
+  const std::string counted = cards_counted(draw_.cards, draw_.counted_by, draw_.count, viewer);
+  if (!placed.empty()) out << "You know these draw pile cards by position (bottom first):" << placed << "\n";
+  if (!counted.empty()) out << "You know the draw pile also holds:" << counted << "\n";
+  for (int p = 0; p < num_players_; ++p) {
+    const Hand& h = hands_[p];
+    out << "Player " << p << (p == viewer ? " (you)" : "") << " (" << score(p) << " points) ";
+    if (p == viewer) {
+      out << "hand:";
+      for (int i = 0; i < h.count; ++i) out << " [" << pretty(h.cards[i]) << "]";
+    } else {
+      out << int(h.count) << " card(s) in hand";
+      const std::string known = cards_counted(h.cards, h.known_by, h.count, viewer);
+      if (!known.empty()) out << ", you know of:" << known;
+    }
+    out << "\n";
+    for (int loc = 0; loc < kNumLocations; ++loc) {
+      const Rocket& r = rockets_[p][loc];
+      out << "  " << location_name(loc) << ": " << public_rocket(r);
+      std::string faces;
+      for (int i = 0; i < r.num_boxes; ++i)
+        if ((r.box_known_by[i] >> viewer) & 1)
+          faces += std::string(faces.empty() ? "" : ", ") + "box " + std::to_string(i + 1) + " " +
+                   pretty(r.boxes[i]);
+      if (!faces.empty()) out << " (you know " << faces << ")";
+      out << "\n";
+    }
+  }
+  if (chain_.active)
+    out << "On the table: " << pretty(chain_.card) << " (" << action_to_string(chain_.action) << "), "
+        << int(chain_.blocks) << " block(s)"
+        << (chain_.blocks ? ", the last one by player " + std::to_string(chain_.top_player) : "") << "\n";
+  if (ace_.active) {
+    out << "Ace is passing " << int(ace_.count) << " box(es)";
+    const std::string known = cards_counted(ace_.boxes, ace_.box_known_by, ace_.count, viewer);
+    if (!known.empty()) out << ", among them, you know:" << known;
+    out << "\n";
+  }
+  out << decision_text(viewer);
+  return out.str();
+}
+
+// The decision in progress as `viewer` may see it: their own, or one everybody sees (Jackie,
+// Ace passing); a block or Crew decision of another player is not shown (ruling 4).
+std::string State::decision_text(int viewer) const {
+  const bool mine = current_player() == viewer;
+  switch (phase_) {
+    case Phase::kReaction:
+      return mine ? "You may block the card on the table.\n" : "The card on the table waits for reactions.\n";
+    case Phase::kCrew:
+      return mine ? std::string("Your ") + location_name(crew_location_) +
+                        " rocket launched: you may attach a Crew card to it.\n"
+                  : "";
+    case Phase::kJackieKeep: {
+      if (!mine)
+        return "Player " + std::to_string(turn_player_) + " looks at the top of the draw pile with Jackie.\n";
+      std::string text = "Jackie: you look at (top first):";
+      for (int i = 0; i < jackie_.count; ++i) text += " [" + pretty(jackie_.cards[i]) + "]";
+      return text + "\n";
+    }
+    case Phase::kAcePass:
+      return mine ? "Build the box passed to you on one of your rockets.\n"
+                  : "Player " + std::to_string(decider_) + " builds a box passed by Ace.\n";
+    case Phase::kTurn:
+      return mine ? "Your turn.\n" : "";
+    case Phase::kGameOver:
+      break;
+  }
+  return "";
 }
 
 }  // namespace rocketgym::rocket_squad

@@ -70,6 +70,28 @@ TEST_CASE("Budget Cuts: steal an opponent's Specialty card into the hand; none i
   REQUIRE(s.hand_limit(0) == 8);
 }
 
+TEST_CASE("Budget Cuts (ruling 22): steals from an opponent only, never the player's own Specialty card") {
+  // The player's own Specialty card is the only one in play: Budget Cuts cannot be played at all.
+  for (const char* variant : {"", "variants: {super_powers: true}\n"}) {
+    const Config config = load(variant);
+    State s =
+        position(config, 3,
+                 R"({"hands": [{"budget_cuts": 1, "metal": 1}], "zones": [{"specialties": ["overtime"]}]})");
+    std::vector<uint8_t> mask(act::kNumActions);
+    s.legal_actions_mask(mask.data());
+    for (int a = act::kBudgetCuts; a < act::kFastTrack; ++a) REQUIRE(mask[static_cast<std::size_t>(a)] == 0);
+    // With an opponent's Specialty card in play, that one is the target; the player's own stays.
+    State t = position(
+        config, 3,
+        R"({"hands": [{"budget_cuts": 1}], "zones": [{"specialties": ["overtime"]}, {}, {"specialties": ["warehouse"]}]})");
+    REQUIRE_FALSE(t.is_legal(act::budget_cuts(1)));
+    t.apply(act::budget_cuts(2));
+    REQUIRE(hand(t, 0, kWarehouse) == 1);
+    REQUIRE(t.area(0).has_specialty(kOvertime));
+    REQUIRE(hand(t, 0, kOvertime) == 0);
+  }
+}
+
 TEST_CASE(
     "Fast Track: own complete rocket from Construction or Quality Control straight to the Launch Zone") {
   State s = position(2, R"({"hands": [{"fast_track": 1}], "zones": [{"rockets": [
@@ -214,11 +236,59 @@ TEST_CASE("Surplus (ruling 15): every player with cards discards one, clockwise 
   s.apply(act::surplus_discard(kThief));
   REQUIRE(s.current_player() == 0);
   s.apply(act::surplus_discard(kMetal));
+  REQUIRE(s.step() == Step::kChooseTop);  // three kinds of cards: the Surplus player orders them
+  REQUIRE(s.current_player() == 1);
+  s.apply(act::put_on_top(kMetal));
   REQUIRE(s.step() == Step::kPlay);
   REQUIRE(s.current_player() == 1);
   REQUIRE(s.area(3).hand_size == 1);
   REQUIRE(s.discard_top() == kMetal);
   REQUIRE(s.discard_pile_size() == 4);
+  REQUIRE(s.discard_pile_card(0) == kSurplus);  // the Action card first, its discards on top
+}
+
+TEST_CASE(
+    "Surplus (issue 14): its player orders the discards; the top one is what the next player may take") {
+  // "If an Action card results in the discarding of one or more players' cards, the player who
+  // played the Action card may choose the order in which the cards are placed on the discard pile."
+  for (const int top : {kMetal, kOxygen}) {
+    State s = position(2, R"({"hands": [{"surplus": 1, "metal": 2}, {"oxygen": 1, "fuel": 4}]})");
+    s.apply(act::kSurplus);
+    s.apply(act::surplus_discard(kMetal));   // player 0
+    s.apply(act::surplus_discard(kOxygen));  // player 1
+    REQUIRE(s.step() == Step::kChooseTop);
+    REQUIRE(s.current_player() == 0);  // the Surplus player, not the last to discard
+    REQUIRE(s.staged_count(kMetal) == 1);
+    REQUIRE(s.staged_count(kOxygen) == 1);
+    REQUIRE(s.is_legal(act::put_on_top(kMetal)));
+    REQUIRE(s.is_legal(act::put_on_top(kOxygen)));
+    REQUIRE_FALSE(s.is_legal(act::put_on_top(kFuel)));
+    s.apply(act::put_on_top(top));
+    REQUIRE(s.discard_top() == top);
+    REQUIRE(s.discard_pile_size() == 3);
+    REQUIRE(s.discard_pile_card(0) == kSurplus);
+    // Player 1 draws in step 3 and may take that card.
+    s.apply(act::kStopPlaying);
+    s.apply(act::kEndTurn);
+    REQUIRE(s.turn_player() == 1);
+    REQUIRE(s.step() == Step::kDrawChoice);
+    const int before = hand(s, 1, top);
+    s.apply(act::kTakeDiscardTop);
+    REQUIRE(hand(s, 1, top) == before + 1);
+  }
+}
+
+TEST_CASE("Surplus: one kind of card discarded needs no order; the Surplus player's turn goes on") {
+  State s = position(3, R"({"hands": [{"surplus": 1, "metal": 1}, {"metal": 2}, {}]})");
+  s.apply(act::kSurplus);
+  s.apply(act::surplus_discard(kMetal));
+  s.apply(act::surplus_discard(kMetal));  // player 2 has no card: skipped
+  REQUIRE(s.step() == Step::kPlay);
+  REQUIRE(s.discard_top() == kMetal);
+  REQUIRE(s.discard_pile_size() == 3);
+  // Player 0's hand is empty now: step 5 draws back to the limit.
+  REQUIRE(s.redraw_used());
+  REQUIRE(s.area(0).hand_size == 6);
 }
 
 TEST_CASE("Surplus cannot be played when nobody would have a card to discard") {

@@ -223,17 +223,41 @@ TEST_CASE("step 3: an empty draw pile is replaced by the shuffled discard pile")
 }
 
 TEST_CASE("step 3: with both piles empty drawing stops short") {
-  Json doc = complete_document(standard(), 2, R"({"hands": [{"observer": 1}]})");
-  doc = empty_draw_pile(doc);
-  doc["zones"][1]["rockets"] = Json::array();
-  // Everything in the discard pile goes to player 1's hand instead.
-  Json other = Json::object();
-  for (const auto& c : doc["discard_pile"])
-    other[c.get<std::string>()] = other.value(c.get<std::string>(), 0) + 1;
-  doc["hands"][1] = other;
-  doc["discard_pile"] = Json::array();
-  State s = State::from_json(doc, standard());
-  s.apply(act::play_rocket(kObserver));  // the hand is empty: step 5 draws, but there is nothing
+  // Four players and every card in play or in a hand (at most 8 each outside
+  // the turn): player 1 has built every other rocket, everybody has three experts.
+  Json rockets = Json::array();
+  const std::pair<const char*, int> kinds[] = {
+      {"observer", 11}, {"explorer", 4}, {"intrepid", 3}, {"galactic", 2}};
+  for (const auto& [kind, count] : kinds)
+    for (int k = 0; k < count; ++k) {
+      const int slot = static_cast<int>(rockets.size());
+      Json bonuses = Json::array();
+      if (slot < 5) bonuses = {"astronaut", "oxygen"};
+      if (slot < 3) bonuses.push_back("maximum_security");
+      if (slot < 4) bonuses.push_back("quality_certificate");
+      rockets.push_back({{"slot", slot},
+                         {"kind", kind},
+                         {"zone", slot < 5 ? "launch" : "construction"},
+                         {"bonuses", bonuses}});
+    }
+  Json doc = Json::parse(R"({"hands": [{"metal": 1},
+      {"abort_mission": 1, "big_red_button": 1, "budget_cuts": 2, "fast_track": 1, "parts_supplier": 2, "quality_check": 1},
+      {"recruitment": 1, "recycle_bin": 1, "sabotage": 1, "salvage": 2, "surplus": 1, "thief": 1, "vacuum": 1},
+      {"engineer": 1, "inspector": 1, "mission_controller": 1, "jack_of_all_trades": 3, "warehouse": 2}],
+    "launch_pad_area": 1})");
+  const char* specialty[] = {"employee_contract", "employee_contract", "overtime", "security_system"};
+  for (int seat = 0; seat < 4; ++seat)
+    doc["zones"][static_cast<std::size_t>(seat)] = {
+        {"experts",
+         {{"construction", "engineer"}, {"quality_control", "inspector"}, {"launch", "mission_controller"}}},
+        {"specialties", {specialty[seat]}}};
+  doc["zones"][0]["rockets"] = Json::parse(R"([{"slot": 0, "kind": "observer", "metal": 0}])");
+  doc["zones"][1]["rockets"] = rockets;
+  doc["zones"][1]["launch_pads"] = {1, 1, 1};
+  State s = position(4, doc.dump());
+  REQUIRE(s.draw_pile_size() == 0);
+  REQUIRE(s.discard_pile_size() == 0);
+  s.apply(act::play_metal(0));  // the hand is empty: step 5 draws, but there is nothing
   REQUIRE(s.area(0).hand_size == 0);
   REQUIRE(s.redraw_used());
   REQUIRE(s.step() == Step::kPlay);

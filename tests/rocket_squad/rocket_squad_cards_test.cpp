@@ -297,18 +297,18 @@ TEST_CASE("Ace: counter-clockwise passing; full players are skipped", "[rocket_s
 }
 
 TEST_CASE("Ace: leftover boxes are discarded when no player has room", "[rocket_squad][ace]") {
-  // The last passed box completed player 1's blue rocket; player 1 holds Crew, so the pass is
-  // paused. After that launch nobody has a free location: the 2 boxes left are discarded.
-  State s = position(R"({"phase":"crew","decider":1,"crew_location":"blue",
-      "hands":[{"cards":[]},{"cards":["crew"]}],
-      "rockets":[{},{"blue":{"booster":"blue_2","boxes":2},"green":{"booster":"green_3","launched":true},
+  // The last passed box completed player 1's blue rocket, which launched; player 1 holds Crew,
+  // so the pass is paused. Nobody has a free location now: the 2 boxes left are discarded.
+  State s = position(R"({"phase":"crew","decider":1,"crew_location":"blue","end_triggered":true,
+      "trigger_seat":1,"final_turn_owed":[true,false],"hands":[{"cards":[]},{"cards":["crew"]}],
+      "rockets":[{},{"blue":{"booster":"blue_2","launched":true},"green":{"booster":"green_3","launched":true},
                      "yellow":{"booster":"yellow_6","launched":true},"red":{"booster":"red_7","launched":true}}],
       "ace":{"direction":1,"next_seat":0,"boxes":["dad","jack"]}})");
   const int discards = s.discard_pile().count;
   s.apply(action::kCrewDecline);
   REQUIRE(s.rocket(1, BLUE).launched);
   REQUIRE_FALSE(s.ace().active);
-  REQUIRE(s.discard_pile().count == discards + 2 + 2);  // the launch's 2 boxes, the 2 passed ones
+  REQUIRE(s.discard_pile().count == discards + 2);  // the 2 passed boxes
   REQUIRE(discard_count(s, kDad) == 1);
   REQUIRE(s.phase() == Phase::kTurn);
   REQUIRE(s.current_player() == 0);

@@ -253,3 +253,270 @@ TEST_CASE("json: mutated documents never crash", "[rocket_squad][json]") {
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Configs that cannot make a game (issue 16)
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+Config load_with(const std::string& overrides) {
+  return load_config(ConfigNode::parse(builtin_game_config("rocket_squad"), "rocket_squad.yaml")
+                         .merged(ConfigNode::parse(overrides, "override.yaml")));
+}
+}  // namespace
+
+TEST_CASE("config: card counts add up without wrapping at 256", "[rocket_squad][config]") {
+  // 16 copies of blue 2 listed 16 times was 256 = 0 blue 2s in a uint8_t, and passed the limit.
+  std::string values = "[2";
+  for (int k = 1; k < 16; ++k) values += ", 2";
+  values += "]";
+  REQUIRE_THROWS_WITH(load_with("boosters: {blue: {values: " + values + ", copies: 16}}"),
+                      Catch::Contains("boosters.blue.values[1]") && Catch::Contains("listed twice"));
+  // Without repeats, the total is counted in full and checked against the limit.
+  REQUIRE_THROWS_WITH(load_with("boosters: {blue: {values: [2, 3, 4, 5, 6, 7, 8, 9], copies: 16}}"),
+                      Catch::Contains("'boosters'") && Catch::Contains("at most 128"));
+  REQUIRE_THROWS_WITH(load_with("characters: {dad: 16, jack: 16, uncle: 16}"),
+                      Catch::Contains("at most 128"));
+  const Config c = load_with("boosters: {blue: {values: [2, 3, 4, 5], copies: 5}}");
+  REQUIRE(c.deck[booster_card(BLUE, 2)] == 5);
+  REQUIRE(c.deck_size == 104);
+}
+
+TEST_CASE("config: a deck without boosters for all four locations is rejected", "[rocket_squad][config]") {
+  // `boosters: {}` as the whole booster list: no rocket could ever launch, every game would
+  // end truncated.
+  const auto file = [](const std::string& boosters) {
+    return load_config(ConfigNode::parse("boosters: " + boosters +
+                                             "\ncharacters: {dad: 3, jack: 3, uncle: 3, "
+                                             "jackie: 3, mom: 3, duct_tape: 3}\n",
+                                         "deck.yaml"));
+  };
+  REQUIRE_THROWS_WITH(file("{}"), Catch::Contains("deck.yaml:1") && Catch::Contains("'boosters'") &&
+                                      Catch::Contains("four booster locations"));
+  REQUIRE_THROWS_WITH(file("{blue: {values: [2, 3], copies: 4}, wild: {values: [5], copies: 2}}"),
+                      Catch::Contains("four booster locations"));
+  // Three missing colours and three wild boosters can still fill the area.
+  REQUIRE_NOTHROW(file("{blue: {values: [2, 3], copies: 4}, wild: {values: [5], copies: 3}}"));
+  REQUIRE_THROWS_WITH(load_config(ConfigNode::parse(
+                          "boosters: {blue: {values: [2], copies: 1}, wild: {values: [5], copies: 3}}\n"
+                          "characters: {}\n",
+                          "deck.yaml")),
+                      Catch::Contains("too few to deal"));
+}
+
+TEST_CASE("config: an empty value is an error, not the default", "[rocket_squad][config]") {
+  REQUIRE_THROWS_WITH(load_with("characters: {dad: }"),
+                      Catch::Contains("characters.dad") && Catch::Contains("empty value"));
+  REQUIRE_THROWS_WITH(load_with("variants: {crew_bonus: }"), Catch::Contains("variants.crew_bonus"));
+  REQUIRE_THROWS_WITH(load_with("boosters: {blue: }"), Catch::Contains("boosters.blue"));
+  REQUIRE_THROWS_WITH(load_with("boosters: {red: {values: [7, 8], copies: }}"),
+                      Catch::Contains("boosters.red.copies"));
+  REQUIRE_THROWS_WITH(load_with("hand_size: "), Catch::Contains("hand_size"));
+  REQUIRE_THROWS_WITH(load_with("variants: "), Catch::Contains("variants") && Catch::Contains("empty value"));
+  // --set characters.dad= reaches the loader as the same empty value.
+  REQUIRE_THROWS_WITH(load_config(ConfigNode::parse(builtin_game_config("rocket_squad"), "rocket_squad.yaml")
+                                      .merged(ConfigNode::from_settings({"characters.dad="}))),
+                      Catch::Contains("characters.dad") && Catch::Contains("empty value"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents: complete validation (issue 16)
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("json: every inconsistent field is rejected, and the error names it", "[rocket_squad][json]") {
+  // A 3-player game in its second round, player 1 to play, with a booster on player 0's blue.
+  const Json good = position(R"({"players":3,"turn_player":1,
+      "hands":[{"cards":["dad","mom"]},{"cards":["jack","uncle","uncle"]},{"cards":["crew"]}],
+      "rockets":[{"blue":{"booster":"blue_5","boxes":2}},{},{}]})")
+                        .to_json();
+  const auto rejects = [&](const std::function<void(Json&)>& edit, const std::string& field) {
+    Json doc = good;
+    edit(doc);
+    INFO("expected a rejection naming " << field << " for " << doc.dump());
+    REQUIRE_THROWS_WITH(State::from_json(doc, default_config()), Catch::Contains(field));
+  };
+  REQUIRE_NOTHROW(State::from_json(good, default_config()));
+  rejects([](Json& d) { d["players"] = 5; }, "'players'");
+  rejects([](Json& d) { d["players"] = true; }, "'players'");
+  rejects([](Json& d) { d["phase"] = "lunch"; }, "'phase'");
+  rejects([](Json& d) { d["turn_player"] = 3; }, "'turn_player'");
+  rejects(
+      [](Json& d) {
+        d["turn_player"] = 2;
+        d["decider"] = 2;
+      },
+      "'turn_player'");  // turn 5 is player 1's
+  rejects([](Json& d) { d["decider"] = 2; }, "'decider'");
+  rejects([](Json& d) { d["turn"] = 0; }, "'turn'");
+  rejects([](Json& d) { d["turn"] = 2.7; }, "'turn'");
+  rejects([](Json& d) { d["turn"] = 401; }, "'turn'");  // past max_turns
+  rejects([](Json& d) { d["decisions"] = -1; }, "'decisions'");
+  rejects([](Json& d) { d["decisions"] = kMaxDecisions; }, "'decisions'");
+  rejects([](Json& d) { d["truncated"] = true; }, "'truncated'");
+  rejects([](Json& d) { d["redraw_used"] = true; }, "'redraw_used'");  // not a first turn
+  rejects([](Json& d) { d["first_turn_done"] = {true, false, true}; }, "'first_turn_done'");
+  rejects([](Json& d) { d["first_turn_done"] = {true, true}; }, "'first_turn_done'");
+  rejects([](Json& d) { d["trigger_seat"] = 0; }, "'trigger_seat'");
+  rejects(
+      [](Json& d) {
+        d["end_triggered"] = true;
+        d["trigger_seat"] = 0;
+        d["final_turn_owed"] = {false, true, true};
+      },
+      "'trigger_seat'");  // player 0 has not launched four rockets
+  rejects([](Json& d) { d["final_turn_owed"] = {false, false, true}; }, "'final_turn_owed'");
+  rejects(
+      [](Json& d) {
+        d["hands"][1]["cards"].push_back("dad");
+        d["hands"][1]["cards"].push_back("dad");
+      },
+      "'hands[1].cards'");  // 5 cards: more than the hand size
+  rejects([](Json& d) { d["hands"][0]["cards"][1] = "spaceship"; }, "'hands[0].cards[1]'");
+  rejects([](Json& d) { d["hands"][1]["known_by"] = {2, 0, 0}; }, "'hands[1].known_by[0]'");  // its owner
+  rejects([](Json& d) { d["hands"][1]["known_by"] = {8, 0, 0}; }, "'hands[1].known_by[0]'");  // no seat 3
+  rejects([](Json& d) { d["hands"][0]["known_by"] = {0}; }, "'hands[0].known_by'");
+  rejects([](Json& d) { d["hands"][0]["colour"] = "red"; }, "'hands[0].colour'");
+  rejects([](Json& d) { d["draw_known_by"][0] = 9; }, "'draw_known_by[0]'");
+  rejects(
+      [](Json& d) {
+        d["draw_known_by"][0] = 1;
+        d["draw_counted_by"][0] = 1;
+      },
+      "'draw_counted_by[0]'");
+  rejects([](Json& d) { d["draw_counted_by"] = Json::array(); }, "'draw_counted_by'");
+  rejects([](Json& d) { d["rockets"][0]["purple"] = Json::object(); }, "'rockets[0].purple'");
+  rejects([](Json& d) { d["rockets"][0]["blue"]["colour"] = "blue"; }, "'rockets[0].blue.colour'");
+  rejects([](Json& d) { d["rockets"][0]["blue"]["boxes_known_by"] = {1}; },
+          "'rockets[0].blue.boxes_known_by'");
+  rejects([](Json& d) { d["rockets"][0]["blue"]["booster"] = "dad"; }, "'rockets[0].blue.booster'");
+  rejects([](Json& d) { d["crew_location"] = "purple"; }, "'crew_location'");
+  rejects([](Json& d) { d["jackie_known_by"] = {1}; }, "'jackie_known_by'");
+  rejects([](Json& d) { d["rng"] = {0, 0, 0, 0}; }, "'rng'");
+  rejects([](Json& d) { d["weather"] = "sunny"; }, "'weather'");
+  rejects(
+      [](Json& d) {
+        d["draw_pile"].erase(0);
+        d["draw_known_by"].erase(0);
+        d["draw_counted_by"].erase(0);
+      },
+      "appears");  // card conservation
+  rejects(
+      [](Json& d) {
+        d["turn_start"] = true;
+        d["phase"] = "game_over";
+        d["decider"] = -1;
+      },
+      "'turn_start'");
+  rejects(
+      [](Json& d) {
+        d["ace"] = {{"direction", 0}, {"next_seat", 0}, {"boxes", Json::array()}};
+      },
+      "'ace.direction'");
+}
+
+TEST_CASE("json: the reaction chain and the pending decision must agree with each other",
+          "[rocket_squad][json][reaction]") {
+  // Player 0 played Dad against player 1, who holds Mom and is asked.
+  const Json good =
+      position(R"({"phase":"reaction","decider":1,"hands":[{"cards":["grandma"]},{"cards":["mom"]}],
+      "rockets":[{"blue":{"booster":"blue_5"}},{"red":{"booster":"red_7","boxes":1}}],
+      "chain":{"card":"dad","action":)" +
+               std::to_string(dad(1, RED, BLUE)) + R"(,"against":2}})")
+          .to_json();
+  const auto rejects = [&](const std::function<void(Json&)>& edit, const std::string& field) {
+    Json doc = good;
+    edit(doc);
+    INFO(doc.dump());
+    REQUIRE_THROWS_WITH(State::from_json(doc, default_config()), Catch::Contains(field));
+  };
+  REQUIRE_NOTHROW(State::from_json(good, default_config()));
+  rejects([](Json& d) { d["chain"]["against"] = 1; }, "'chain.against'");  // Dad was played at player 1
+  rejects([](Json& d) { d["chain"]["top"] = "mom"; }, "'chain.top'");      // a block needs a count
+  rejects(
+      [](Json& d) {
+        d["chain"]["blocks"] = 2;
+        d["chain"]["top"] = "mom";
+        d["chain"]["top_player"] = 1;
+      },
+      "'chain.top'");                                                    // Mom never blocks a block
+  rejects([](Json& d) { d["chain"]["blocks"] = 9; }, "'chain.blocks'");  // more blocks than the deck has
+  rejects([](Json& d) { d["chain"]["asked"] = 1; }, "'chain.asked'");    // 2 players: at most 0
+  rejects([](Json& d) { d["chain"]["action"] = action::kPlayJack; }, "'chain.action'");
+  rejects(
+      [](Json& d) {
+        d["phase"] = "turn";
+        d["decider"] = 0;
+      },
+      "chain exists iff");
+  rejects([](Json& d) { d["decider"] = 0; }, "asked player");
+  rejects([](Json& d) { d["turn_start"] = true; }, "'turn_start'");
+}
+
+// Mutated documents either load as consistent positions that play to the end, or are rejected
+// with a SerializationError; nothing crashes or gets stuck (run under the sanitizers too).
+TEST_CASE("json: every position that loads plays to the end", "[rocket_squad][json]") {
+  Rng rng(4242);
+  const char* const cards[] = {"dad", "mom", "grandma", "crew", "blue_3", "red_10", "wild_5", "ace", "joker"};
+  const char* const numbers[] = {"players", "turn_player", "decider", "turn", "decisions", "trigger_seat"};
+  const char* const flags[] = {"truncated", "redraw_used", "turn_start", "end_triggered", "in_final_turn"};
+  int loaded = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    State s(default_config(), 2 + trial % 3, static_cast<uint64_t>(trial));
+    for (int k = rng.below(150); k > 0 && !s.is_terminal(); --k) {
+      const auto moves = legal(s);
+      s.apply(moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+    }
+    Json doc = s.to_json();
+    const int p = static_cast<int>(rng.below(static_cast<uint32_t>(s.num_players())));
+    switch (rng.below(9)) {
+      case 0:
+        doc[numbers[rng.below(6)]] = static_cast<int>(rng.below(7)) - 1;
+        break;
+      case 1:
+        doc[flags[rng.below(5)]] = rng.below(2) == 1;
+        break;
+      case 2:
+        if (!doc["draw_pile"].empty()) doc["draw_pile"][0] = cards[rng.below(9)];
+        break;
+      case 3:
+        if (!doc["hands"][p]["known_by"].empty())
+          doc["hands"][p]["known_by"][0] = static_cast<int>(rng.below(16));
+        break;
+      case 4:
+        if (!doc["draw_counted_by"].empty()) doc["draw_counted_by"].back() = static_cast<int>(rng.below(16));
+        break;
+      case 5:
+        doc["rockets"][p]["red"]["joker"] = true;
+        break;
+      case 6:
+        std::swap(doc["hands"][p]["cards"], doc["hands"][(p + 1) % s.num_players()]["cards"]);
+        std::swap(doc["hands"][p]["known_by"], doc["hands"][(p + 1) % s.num_players()]["known_by"]);
+        break;
+      case 7:
+        doc["phase"] = std::vector<std::string>{"turn",        "reaction", "crew",
+                                                "jackie_keep", "ace_pass", "game_over"}[rng.below(6)];
+        break;
+      case 8:
+        doc["first_turn_done"][p] = !doc["first_turn_done"][p].get<bool>();
+        break;
+    }
+    auto game = load_game("rocket_squad");
+    std::unique_ptr<AnyState> any;
+    try {
+      any = game->state_from_json(doc.dump());
+    } catch (const SerializationError&) {
+      continue;
+    }
+    ++loaded;
+    State t = State::from_json(doc, default_config());
+    int steps = 0;
+    while (!t.is_terminal()) {
+      const auto moves = legal(t);
+      REQUIRE(!moves.empty());
+      t.apply(moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+      REQUIRE_NOTHROW(t.check_invariants());
+      REQUIRE(++steps <= kMaxDecisions);
+    }
+  }
+  REQUIRE(loaded > 100);
+}

@@ -274,6 +274,7 @@ TEST_CASE("deck exhaustion: the discards are shuffled into a new draw pile", "[r
   doc["discard_pile"] = doc["draw_pile"];
   doc["draw_pile"] = Json::array();
   doc["draw_known_by"] = Json::array();
+  doc["draw_counted_by"] = Json::array();
   State s = State::from_json(doc, default_config());
   s.apply(action::kEndTurn);
   REQUIRE(s.hand(0).count == 4);
@@ -297,7 +298,7 @@ max_turns: 3
 }  // namespace
 
 TEST_CASE("deck exhaustion: with no discards either, drawing stops", "[rocket_squad][deck]") {
-  State s = position(R"({"hands":[{"cards":["blue_2"]},{"cards":[]}],
+  State s = position(R"({"first_turn_done":[false,false],"hands":[{"cards":["blue_2"]},{"cards":[]}],
       "rockets":[{},{"red":{"booster":"wild_12","boxes":12},"green":{"booster":"wild_12","boxes":1}}]})",
                      tiny_config());
   REQUIRE(s.draw_pile().count == 0);
@@ -323,7 +324,7 @@ TEST_CASE("length cap: max_turns ends the game as truncated, returns 0, scores a
 
 TEST_CASE("first turn: an unplayable hand may be redrawn once", "[rocket_squad][redraw]") {
   // Only cards that need a target or a rocket: nothing can be played.
-  State s = position(R"({"first_turn_done":[false,false],
+  State s = position(R"({"first_turn_done":[false,false],"turn_start":true,
       "hands":[{"cards":["dad","crew","mom","grandma"]},{"cards":["joker"]}],
       "draw_top":["blue_3","uncle","jack","red_7"]})");
   REQUIRE(legal(s) == std::vector<Action>{action::kEndTurn, action::kRedraw});
@@ -343,6 +344,48 @@ TEST_CASE("first turn: no redraw when a card is playable, or after the first tur
   REQUIRE_FALSE(playable.is_legal(action::kRedraw));
   State later = position(R"({"hands":[{"cards":["dad","crew","mom","grandma"]},{"cards":[]}]})");
   REQUIRE_FALSE(later.is_legal(action::kRedraw));
+}
+
+TEST_CASE("first turn: no redraw once cards were played, even with an empty or unplayable hand (ruling 10)",
+          "[rocket_squad][redraw]") {
+  // Four boosters placed: the hand is empty, but the turn did not start unplayable.
+  State emptied = position(R"({"first_turn_done":[false,false],"turn_start":true,
+      "hands":[{"cards":["blue_2","green_3","yellow_6","red_7"]},{"cards":[]}]})");
+  REQUIRE_FALSE(emptied.is_legal(action::kRedraw));
+  for (Action a :
+       {place(BLUE, 2, BLUE), place(GREEN, 3, GREEN), place(YELLOW, 6, YELLOW), place(RED, 7, RED)})
+    emptied.apply(a);
+  REQUIRE(emptied.hand(0).count == 0);
+  REQUIRE_FALSE(emptied.is_legal(action::kRedraw));
+  REQUIRE(legal(emptied) == std::vector<Action>{action::kEndTurn});
+  // A lone Crew left after a booster and two boxes: nothing playable, still no redraw.
+  State lone_crew = position(R"({"first_turn_done":[false,false],"turn_start":true,
+      "hands":[{"cards":["blue_2","jack","jack","crew"]},{"cards":["dad"]}]})");
+  for (Action a : {place(BLUE, 2, BLUE), build("jack", BLUE), build("jack", BLUE)}) lone_crew.apply(a);
+  REQUIRE(lone_crew.hand(0).count == 1);
+  REQUIRE(legal(lone_crew) == std::vector<Action>{action::kEndTurn});
+}
+
+TEST_CASE("first turn: the redraw comes with the start of the turn, in a played game too",
+          "[rocket_squad][redraw]") {
+  // Seeded games: the redraw is legal exactly when the first turn starts with nothing playable.
+  int offered = 0;
+  for (uint64_t seed = 0; seed < 300; ++seed) {
+    State s(default_config(), 2, seed);
+    Rng rng(seed);
+    while (!s.is_terminal() && s.turn_number() <= 2) {
+      const bool start = s.phase() == Phase::kTurn && s.turn_start();
+      std::vector<Action> moves = legal(s);
+      const bool redraw = std::find(moves.begin(), moves.end(), action::kRedraw) != moves.end();
+      if (redraw) {
+        ++offered;
+        REQUIRE(start);
+        REQUIRE(moves.size() == 2);  // end the turn or redraw: no card is playable
+      }
+      s.apply(moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+    }
+  }
+  REQUIRE(offered > 0);
 }
 
 TEST_CASE("launch: boxes built by Dad, Uncle or Duct Tape launch a rocket they complete",

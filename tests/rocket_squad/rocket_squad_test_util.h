@@ -39,6 +39,13 @@ inline State position(const std::string& text, const Config& config = default_co
   if (!doc.contains("turn_player")) doc["turn_player"] = 0;
   if (!doc.contains("first_turn_done"))
     doc["first_turn_done"] = std::vector<bool>(static_cast<std::size_t>(n), true);
+  if (!doc.contains("turn")) {
+    // The turn number that goes with the turn player and the seats done with their first turn
+    // (turns go clockwise from seat 0): the first round, or the second.
+    int done = 0;
+    for (const Json& flag : doc["first_turn_done"]) done += flag.get<bool>();
+    doc["turn"] = doc["turn_player"].get<int>() + 1 + (done == n ? n : 0);
+  }
   if (!doc.contains("discard_pile")) doc["discard_pile"] = Json::array();
   if (!doc.contains("hands")) {
     doc["hands"] = Json::array();

@@ -228,4 +228,88 @@ struct HiddenCard {
   }
 };
 
+// --- Bandit: one decision with known payouts --------------------------------
+// Seat 0 picks arm 0, 1 or 2 and gets +1, 0 or -1 (seat 1 the opposite). With
+// uniform priors and one visit per arm, the gumbel root's improved policy is
+// softmax(sigma(q)) with q = (1, 0.5, 0) after min-max normalization.
+class BanditState {
+ public:
+  int num_players() const { return 2; }
+  int current_player() const { return arm_ < 0 ? 0 : -1; }
+  bool is_legal(Action a) const { return arm_ < 0 && a >= 0 && a < 3; }
+  void legal_actions_mask(uint8_t* out) const {
+    for (Action a = 0; a < 3; ++a) out[a] = is_legal(a) ? 1 : 0;
+  }
+  void apply(Action a) {
+    if (!is_legal(a)) throw IllegalAction("bandit: illegal action");
+    arm_ = a;
+  }
+  bool is_terminal() const { return arm_ >= 0; }
+  bool is_truncated() const { return false; }
+  void returns(float* out) const {
+    out[0] = is_terminal() ? 1.0f - static_cast<float>(arm_) : 0.0f;
+    out[1] = -out[0];
+  }
+  void redeterminize(int, Rng&) {}
+
+ private:
+  int arm_ = -1;
+};
+
+struct Bandit {
+  using State = BanditState;
+  static GameInfo info() {
+    GameInfo i;
+    i.id = "test_bandit";
+    i.min_players = i.max_players = 2;
+    i.num_actions = 3;
+    i.max_decisions = 1;
+    return i;
+  }
+  static Action heuristic_action(const State&, Rng&) { return 2; }
+};
+
+// --- Gamble: chance resolved inside apply ------------------------------------
+// Seat 0 either stays (0): +0.2, or gambles (1): a die is rolled from the
+// state's own Rng, 5 or 6 wins +1, anything else loses -1 (worth -1/3). The
+// die is chance the search must sample, not read: the state's Rng is reseeded
+// by redeterminize, so every simulation rolls its own die.
+class GambleState {
+ public:
+  explicit GambleState(uint64_t seed) : rng_(seed) {}
+  int num_players() const { return 2; }
+  int current_player() const { return result_ == kOpen ? 0 : -1; }
+  bool is_legal(Action a) const { return result_ == kOpen && (a == 0 || a == 1); }
+  void legal_actions_mask(uint8_t* out) const { out[0] = out[1] = is_legal(0) ? 1 : 0; }
+  void apply(Action a) {
+    if (!is_legal(a)) throw IllegalAction("gamble: illegal action");
+    result_ = a == 0 ? 0.2f : (rng_.below(6) >= 4 ? 1.0f : -1.0f);
+  }
+  bool is_terminal() const { return result_ != kOpen; }
+  bool is_truncated() const { return false; }
+  void returns(float* out) const {
+    out[0] = is_terminal() ? result_ : 0.0f;
+    out[1] = -out[0];
+  }
+  void redeterminize(int, Rng& rng) { rng_.reseed(rng.next()); }
+
+ private:
+  static constexpr float kOpen = -9.0f;
+  Rng rng_;
+  float result_ = kOpen;
+};
+
+struct Gamble {
+  using State = GambleState;
+  static GameInfo info() {
+    GameInfo i;
+    i.id = "test_gamble";
+    i.min_players = i.max_players = 2;
+    i.num_actions = 2;
+    i.max_decisions = 1;
+    return i;
+  }
+  static Action heuristic_action(const State&, Rng&) { return 1; }
+};
+
 }  // namespace rocketgym::search_test

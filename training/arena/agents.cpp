@@ -1,12 +1,18 @@
 #include "training/arena/agents.h"
 
+#include "models/checkpoint.h"
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
 namespace rocketgym::arena {
 
 namespace {
+
+// `search:PATH` without a count.
+constexpr int kDefaultSearchSimulations = 32;
 
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> parts;
@@ -58,19 +64,48 @@ AgentSpec parse_agent(const std::string& text) {
     expect_at_most(3);
     if (parts.size() >= 2) a.mcts.simulations = parse_positive(parts[1], text);
     if (parts.size() == 3) a.path = parts[2];
+  } else if (a.kind == "search") {
+    expect_at_most(3);
+    if (parts.size() < 2 || parts[1].empty()) throw ConfigError("agent '" + text + "': search needs a path");
+    a.path = parts[1];
+    a.kind = "ismcts";
+    a.mcts = play_search_options(parts.size() == 3 ? parse_positive(parts[2], text) : kDefaultSearchSimulations);
+  } else if (a.kind == "zoo") {
+    expect_at_most(3);
+    if (parts.size() < 2 || parts[1].empty()) throw ConfigError("agent '" + text + "': zoo needs a game id");
+    a.zoo_game = parts[1];
+    if (parts.size() == 3) a.zoo_simulations = parts[2] == "0" ? 0 : parse_positive(parts[2], text);
   } else {
     throw ConfigError("agent '" + text + "': unknown kind '" + a.kind +
-                      "' (random, heuristic, checkpoint:PATH[:greedy|:sample], ismcts[:SIMULATIONS[:PATH]])");
+                      "' (random, heuristic, checkpoint:PATH[:greedy|:sample], ismcts[:SIMULATIONS[:PATH]], "
+                      "search:PATH[:SIMULATIONS], zoo:GAME[:SIMULATIONS])");
   }
   return a;
 }
 
 AgentSpec parse_agent(const ConfigNode& node) {
   if (!node.is_map()) node.fail("an agent is a mapping with at least 'kind'");
-  node.expect_keys({"name", "kind", "path", "mode", "mcts", "checkpoint"});
+  node.expect_keys({"name", "kind", "path", "mode", "mcts", "checkpoint", "game", "simulations"});
   AgentSpec a;
   a.name = node.get_string("name", "");
-  a.kind = node.get_choice("kind", "", {"random", "heuristic", "checkpoint", "ismcts"});
+  a.kind = node.get_choice("kind", "", {"random", "heuristic", "checkpoint", "ismcts", "search", "zoo"});
+  if ((node.has("game") && a.kind != "zoo") || (node.has("simulations") && a.kind != "zoo" && a.kind != "search"))
+    node.fail("'game' belongs to zoo agents, 'simulations' to zoo and search agents");
+  if (a.kind == "zoo") {
+    if (node.has("path") || node.has("mode") || node.has("mcts") || node.has("checkpoint"))
+      node.fail("a zoo agent takes only 'game' and 'simulations'");
+    a.zoo_game = node.get_string("game");
+    a.zoo_simulations = node.get_int("simulations", -1, 0, 10'000'000);
+    return a;
+  }
+  if (a.kind == "search") {
+    if (node.has("mode") || node.has("mcts") || node.has("checkpoint"))
+      node.fail("a search agent takes only 'path' and 'simulations'");
+    a.kind = "ismcts";
+    a.path = node.get_string("path");
+    a.mcts = play_search_options(node.get_int("simulations", kDefaultSearchSimulations, 1, 10'000'000));
+    return a;
+  }
   if (a.kind == "checkpoint") {
     a.path = node.get_string("path");
     a.greedy = node.get_choice("mode", "greedy", {"greedy", "sample"}) == "greedy";
@@ -93,6 +128,45 @@ AgentSpec parse_agent(const ConfigNode& node) {
   return a;
 }
 
+std::string zoo_path(const std::string& game_id) {
+  std::vector<std::string> tried;
+  if (const char* dir = std::getenv("ROCKETGYM_ZOO_DIR")) tried.push_back(std::string(dir) + "/" + game_id + ".ckpt");
+#ifdef ROCKETGYM_TRAINING_SOURCE_DIR
+  tried.push_back(std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/models/zoo/" + game_id + ".ckpt");
+#endif
+  for (const auto& path : tried)
+    if (std::filesystem::is_regular_file(path)) return path;
+  std::string where;
+  for (const auto& path : tried) where += (where.empty() ? "" : ", ") + path;
+  throw Error("no zoo bot for '" + game_id + "' (looked for " + (where.empty() ? "nothing" : where) +
+              "; set ROCKETGYM_ZOO_DIR to a folder of <game>.ckpt files)");
+}
+
+mcts::Options play_search_options(int simulations) {
+  mcts::Options o;
+  o.root = mcts::RootSelection::kGumbel;
+  o.gumbel_scale = 0.0;
+  o.simulations = simulations;
+  return o;
+}
+
+void resolve_zoo(AgentSpec& agent) {
+  if (agent.kind != "zoo") return;
+  agent.path = zoo_path(agent.zoo_game);
+  int simulations = agent.zoo_simulations;
+  if (simulations < 0) {
+    const CheckpointMeta meta = read_checkpoint_meta(agent.path);
+    simulations = meta.extra.contains("zoo") ? meta.extra["zoo"].value("simulations", 0) : 0;
+  }
+  if (simulations == 0) {
+    agent.kind = "checkpoint";
+    agent.greedy = true;
+  } else {
+    agent.kind = "ismcts";
+    agent.mcts = play_search_options(simulations);
+  }
+}
+
 void name_agents(std::vector<AgentSpec>& agents) {
   for (auto& a : agents) {
     if (!a.name.empty()) continue;
@@ -103,8 +177,12 @@ void name_agents(std::vector<AgentSpec>& agents) {
       if (parent.filename() == "checkpoints" && parent.has_parent_path())
         a.name = parent.parent_path().filename().string() + "/" + a.name;
       if (!a.greedy) a.name += ":sample";
+    } else if (a.kind == "ismcts" && a.mcts.root == mcts::RootSelection::kGumbel && !a.path.empty()) {
+      a.name = "search" + std::to_string(a.mcts.simulations) + "+" + std::filesystem::path(a.path).stem().string();
     } else if (a.kind == "ismcts") {
       a.name = "ismcts" + std::to_string(a.mcts.simulations) + (a.path.empty() ? "" : "+net");
+    } else if (a.kind == "zoo") {
+      a.name = "zoo:" + a.zoo_game + (a.zoo_simulations >= 0 ? ":" + std::to_string(a.zoo_simulations) : "");
     } else {
       a.name = a.kind;
     }

@@ -6,12 +6,20 @@
 //              sample (draw from the masked policy)
 //   ismcts     information-set MCTS (training/mcts) with random rollouts, or
 //              with a checkpoint's priors and values as evaluator
+//   search     a checkpoint's network with the gumbel-root search it was
+//              trained with (search-based self-play), without noise: the
+//              strongest way to play an AlphaZero-style checkpoint
+//   zoo        the project's trained bot for the game (models/zoo/<id>.ckpt):
+//              a search agent at the simulations the zoo file recommends, or
+//              at the simulations asked for (0: the raw network, greedy)
 //
 // In YAML (configs/arena/*.yaml), one mapping per agent:
 //   - {name: ppo, kind: checkpoint, path: runs/x/checkpoints/latest.ckpt, mode: greedy}
 //   - {name: search, kind: ismcts, mcts: {simulations: 200}, checkpoint: ""}
 // On the command line, `[name=]kind[:argument...]`:
 //   random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH]]
+//   search:PATH[:SIMULATIONS] | zoo:GAME[:SIMULATIONS]
+// and in YAML {kind: search, path: ..., simulations: 64}, {kind: zoo, game: last_blast}.
 #pragma once
 
 #include <string>
@@ -25,14 +33,30 @@ namespace rocketgym::arena {
 
 struct AgentSpec {
   std::string name;
-  std::string kind;             // random | heuristic | checkpoint | ismcts
+  std::string kind;             // random | heuristic | checkpoint | ismcts | zoo (resolved on loading)
   std::string path;             // checkpoint: the file; ismcts: optional network evaluator
   bool greedy = true;           // checkpoint: greedy or sampled actions
   mcts::Options mcts;           // ismcts
   PolicyValueNet net{nullptr};  // set by the loader (or directly, e.g. the learner under training)
+  std::string zoo_game;         // zoo: the game whose zoo bot this is
+  int zoo_simulations = -1;     // zoo: simulations asked for (-1: the zoo file's recommendation)
 
-  bool uses_network() const { return kind == "checkpoint" || (kind == "ismcts" && (!path.empty() || net)); }
+  bool uses_network() const {
+    return kind == "checkpoint" || kind == "zoo" || (kind == "ismcts" && (!path.empty() || net));
+  }
 };
+
+// The file of a game's zoo bot: $ROCKETGYM_ZOO_DIR/<id>.ckpt, else
+// models/zoo/<id>.ckpt of the source tree. Throws Error naming where it looked.
+std::string zoo_path(const std::string& game_id);
+
+// Search options for playing a search-trained network: gumbel root, no noise.
+mcts::Options play_search_options(int simulations);
+
+// Turns a zoo agent into the checkpoint or search agent it stands for (reads
+// the zoo file's metadata for its recommended simulations). Other agents are
+// left as they are.
+void resolve_zoo(AgentSpec& agent);
 
 AgentSpec parse_agent(const std::string& text);  // command-line form; throws ConfigError
 AgentSpec parse_agent(const ConfigNode& node);   // YAML form; throws ConfigError

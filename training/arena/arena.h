@@ -21,41 +21,10 @@
 #include "training/arena/results.h"
 #include "training/arena/schedule.h"
 #include "training/mcts/mcts.h"
+#include "training/mcts/network_evaluator.h"
 #include "training/policy_runner.h"
 
 namespace rocketgym::arena {
-
-// An ISMCTS evaluator from a policy-value network: priors from the masked
-// policy of the leaf's player, values rotated from viewer-relative seats to
-// absolute seats.
-template <class G>
-class NetworkEvaluator {
- public:
-  using State = typename G::State;
-  explicit NetworkEvaluator(PolicyRunner& runner) : runner_(runner) {}
-
-  void evaluate(mcts::Leaf<State>* leaves, int count) {
-    const int num_actions = G::info().num_actions;
-    for (int first = 0; first < count; first += runner_.max_batch()) {
-      const int n = std::min(runner_.max_batch(), count - first);
-      for (int k = 0; k < n; ++k) {
-        const State& s = *leaves[first + k].state;
-        G::Encoder::encode(s, s.current_player(), runner_.observation_row(k));
-        s.legal_actions_mask(runner_.mask_row(k));
-      }
-      runner_.evaluate(n);
-      for (int k = 0; k < n; ++k) {
-        mcts::Leaf<State>& leaf = leaves[first + k];
-        const int players = leaf.state->num_players(), me = leaf.state->current_player();
-        std::copy_n(runner_.probabilities(k), num_actions, leaf.priors);
-        for (int j = 0; j < players; ++j) leaf.values[(me + j) % players] = runner_.values(k)[j];
-      }
-    }
-  }
-
- private:
-  PolicyRunner& runner_;
-};
 
 struct ArenaOptions {
   int parallel = 64;  // games in flight
@@ -233,7 +202,7 @@ class Arena {
         search.start(states_[static_cast<std::size_t>(slot)]);
         search_ptrs_.push_back(&search);
       }
-      NetworkEvaluator<G> evaluator(*runners_[a]);
+      mcts::NetworkEvaluator<G> evaluator(*runners_[a], options_.threads);
       mcts::run_batched(search_ptrs_.data(), n, evaluator, leaf_batch_);
       for (int slot : group)
         actions_[static_cast<std::size_t>(slot)] = searches[static_cast<std::size_t>(slot)]->choose_action();

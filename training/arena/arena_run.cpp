@@ -54,6 +54,7 @@ namespace {
 void load_networks(std::vector<AgentSpec>& agents, const AnyGame& game, int players, torch::Device device) {
   const auto shape = game.observation_shape(players);
   for (auto& a : agents) {
+    resolve_zoo(a);
     if (a.net || a.path.empty()) continue;
     LoadedCheckpoint loaded = load_checkpoint(a.path, device);
     check_checkpoint_matches(loaded.meta, a.path, game.info().id, players, shape, game.info().num_actions);

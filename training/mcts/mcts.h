@@ -81,6 +81,19 @@ namespace rocketgym::mcts {
 //              uniformly random move instead with probability rollout_epsilon.
 enum class RolloutPolicy { kRandom, kHeuristic };
 
+// How the root spends its simulations.
+//   puct:   PUCT from the root like every other node (AlphaZero); the move is
+//           the most visited child, the policy target the visit shares.
+//   gumbel: Gumbel AlphaZero's root (Danihelka et al., ICLR 2022): draw
+//           `gumbel_considered` root moves without replacement by Gumbel-top-k
+//           on the prior's logits, share the simulations among them by
+//           Sequential Halving, play the survivor with the best
+//           g + logit + sigma(q), and train towards the improved policy
+//           softmax(logit + sigma(completed q)). It improves the policy even
+//           with a handful of simulations, where visit counts say little.
+//           Below the root the search is PUCT either way.
+enum class RootSelection { kPuct, kGumbel };
+
 struct Options {
   int simulations = 200;  // simulations per move
   double c_puct = 1.5;    // exploration weight
@@ -100,6 +113,13 @@ struct Options {
   // With one legal move the search normally returns it at once; set this to
   // search anyway (e.g. to get root values for every position).
   bool search_forced_moves = false;
+  RootSelection root = RootSelection::kPuct;
+  int gumbel_considered = 16;  // root moves drawn for Sequential Halving
+  double gumbel_scale = 1.0;   // Gumbel noise scale: 1 for self-play, 0 to play the best move
+  // sigma(q) = (c_visit + most visits of a root child) * c_scale * q, q
+  // min-max normalized over the root's children.
+  double c_visit = 50.0;
+  double c_scale = 0.1;
 
   // Throws Error naming the first bad field.
   void validate() const {
@@ -114,6 +134,12 @@ struct Options {
     if (!(dirichlet_fraction >= 0.0 && dirichlet_fraction <= 1.0))
       fail("dirichlet_fraction must be in [0, 1]");
     if (max_nodes < 2) fail("max_nodes must be at least 2");
+    if (gumbel_considered < 1) fail("gumbel_considered must be at least 1");
+    if (!(gumbel_scale >= 0.0) || !std::isfinite(gumbel_scale)) fail("gumbel_scale must be a finite number >= 0");
+    if (!(c_visit >= 0.0) || !std::isfinite(c_visit)) fail("c_visit must be a finite number >= 0");
+    if (!(c_scale >= 0.0) || !std::isfinite(c_scale)) fail("c_scale must be a finite number >= 0");
+    if (root == RootSelection::kGumbel && dirichlet_fraction > 0.0)
+      fail("dirichlet_fraction must be 0 with the gumbel root (Gumbel noise does the exploring)");
   }
 };
 
@@ -124,7 +150,8 @@ inline Options parse_options(const ConfigNode& node) {
   if (node.is_null()) return o;
   node.expect_keys({"simulations", "c_puct", "rollouts", "rollout_policy", "rollout_epsilon",
                     "heuristic_prior", "temperature", "dirichlet_alpha", "dirichlet_fraction", "seed",
-                    "max_nodes", "search_forced_moves"});
+                    "max_nodes", "search_forced_moves", "root", "gumbel_considered", "gumbel_scale",
+                    "c_visit", "c_scale"});
   o.simulations = node.get_int("simulations", o.simulations, 1, 10'000'000);
   o.c_puct = node.get_double("c_puct", o.c_puct, 0.0, 1e6);
   o.rollouts = node.get_int("rollouts", o.rollouts, 1, 100'000);
@@ -139,6 +166,17 @@ inline Options parse_options(const ConfigNode& node) {
   o.seed = static_cast<uint64_t>(node.get_int("seed", 0, 0, std::numeric_limits<int>::max()));
   o.max_nodes = node.get_int("max_nodes", o.max_nodes, 2, std::numeric_limits<int>::max());
   o.search_forced_moves = node.get_bool("search_forced_moves", o.search_forced_moves);
+  o.root = node.get_choice("root", "puct", {"puct", "gumbel"}) == "gumbel" ? RootSelection::kGumbel
+                                                                          : RootSelection::kPuct;
+  o.gumbel_considered = node.get_int("gumbel_considered", o.gumbel_considered, 1, 100'000);
+  o.gumbel_scale = node.get_double("gumbel_scale", o.gumbel_scale, 0.0, 1e6);
+  o.c_visit = node.get_double("c_visit", o.c_visit, 0.0, 1e9);
+  o.c_scale = node.get_double("c_scale", o.c_scale, 0.0, 1e9);
+  try {
+    o.validate();
+  } catch (const Error& e) {
+    node.fail(e.what());
+  }
   return o;
 }
 
@@ -176,6 +214,36 @@ inline double sample_gamma(double alpha, Rng& rng) {
   }
 }
 
+// Sequential Halving as a visit schedule: entry i is how many visits the
+// root move chosen by simulation i already has. With m moves considered and
+// n simulations, each of log2(m) phases gives every surviving move an equal
+// share, then the better half goes on (at least two survive). Choosing, at
+// simulation i, the best-scoring considered move with exactly entry i visits
+// plays this schedule out.
+inline void considered_visits(int considered, int simulations, std::vector<int32_t>& out) {
+  out.clear();
+  if (considered <= 1) {
+    for (int i = 0; i < simulations; ++i) out.push_back(i);
+    return;
+  }
+  const int phases = static_cast<int>(std::ceil(std::log2(static_cast<double>(considered))));
+  std::vector<int32_t> visits(static_cast<std::size_t>(considered), 0);
+  int alive = considered;
+  while (static_cast<int>(out.size()) < simulations) {
+    const int rounds = std::max(1, simulations / (phases * alive));
+    for (int r = 0; r < rounds; ++r)
+      for (int k = 0; k < alive; ++k) out.push_back(visits[static_cast<std::size_t>(k)]++);
+    alive = std::max(2, alive / 2);
+  }
+  out.resize(static_cast<std::size_t>(simulations));
+}
+
+// Standard Gumbel(0, 1) sample.
+inline double sample_gumbel(Rng& rng) {
+  const double u = std::min(std::max(rng.uniform01(), 1e-300), 1.0 - 1e-16);
+  return -std::log(-std::log(u));
+}
+
 }  // namespace detail
 
 template <class G>
@@ -187,10 +255,16 @@ class Search {
     options_.validate();
     priors_.resize(static_cast<std::size_t>(num_actions_));
     mask_.resize(static_cast<std::size_t>(num_actions_));
+    if (options_.root == RootSelection::kGumbel) {
+      gumbel_.resize(static_cast<std::size_t>(num_actions_));
+      candidates_.reserve(static_cast<std::size_t>(options_.gumbel_considered));
+      schedule_.reserve(static_cast<std::size_t>(options_.simulations));
+    }
     child_of_action_.assign(static_cast<std::size_t>(num_actions_), -1);
     // A simulation expands at most one node, adding at most num_actions children.
     const double wanted = 1.0 + (static_cast<double>(options_.simulations) + 1.0) * num_actions_;
     capacity_ = static_cast<int>(std::min<double>(options_.max_nodes, wanted));
+    max_simulations_ = options_.simulations;
   }
 
   // --- the stepping interface (for batched evaluation) ----------------------
@@ -216,6 +290,8 @@ class Search {
     new_node(-1, 0.0f);
     sims_done_ = 0;
     awaiting_ = false;
+    candidates_.clear();
+    root_net_value_ = 0.0f;
     // The first legal move is the answer when the root could not be expanded
     // (a tiny arena); a forced move needs no search.
     root.legal_actions_mask(mask_.data());
@@ -271,6 +347,7 @@ class Search {
   Action choose_action() {
     check_finished();
     if (forced_ || nodes_[0].first_child < 0) return first_legal_;
+    if (gumbel_ready()) return gumbel_choice();
     if (options_.temperature <= 0.0) return best_action();
     int most = 0;
     for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling)
@@ -319,6 +396,33 @@ class Search {
       out[nodes_[c].action] = static_cast<float>(nodes_[c].visits) / static_cast<float>(total);
   }
 
+  // The policy target of the gumbel root ([num_actions], sums to 1):
+  // softmax(logit + sigma(completed q)) over the legal root moves, where an
+  // unvisited move's q is completed by the mixed value estimate (the
+  // network's root value and the visited moves' q, weighted by prior). With
+  // the puct root this is visit_policy().
+  void improved_policy(float* out) const {
+    check_finished();
+    if (!gumbel_ready()) {
+      visit_policy(out);
+      return;
+    }
+    std::fill(out, out + num_actions_, 0.0f);
+    const double scale = sigma_scale();
+    const RootQ q = root_q();
+    double most = -std::numeric_limits<double>::infinity();
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling)
+      most = std::max(most, logit(c) + scale * normalized_q(c, q));
+    double total = 0.0;
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) {
+      const double w = std::exp(logit(c) + scale * normalized_q(c, q) - most);
+      out[nodes_[c].action] = static_cast<float>(w);
+      total += w;
+    }
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling)
+      out[nodes_[c].action] = static_cast<float>(out[nodes_[c].action] / total);
+  }
+
   // Mean value for `seat` over all simulations (0 if none ran).
   float root_value(int seat) const { return mean_value(0, seat); }
   // Visits and mean value of the root child for action a (0 if never tried).
@@ -336,10 +440,26 @@ class Search {
   }
 
   int viewer() const { return viewer_; }
+  // The root had a single legal move, returned without searching.
+  bool forced() const { return forced_; }
   int simulations_done() const { return sims_done_; }
   int num_nodes() const { return static_cast<int>(nodes_.size()); }
   int node_capacity() const { return capacity_; }
   const Options& options() const { return options_; }
+  // Simulations of the next searches, at most the options' count (the node
+  // arena is sized for that): self-play runs cheap searches for moves it does
+  // not train on.
+  void set_simulations(int simulations) {
+    if (simulations < 1 || simulations > max_simulations_)
+      throw Error("mcts: simulations must be in [1, " + std::to_string(max_simulations_) + "]");
+    options_.simulations = simulations;
+  }
+  // The gumbel root's noise scale for the next searches (self-play turns it
+  // off late in a game to play the best move).
+  void set_gumbel_scale(double scale) {
+    if (!(scale >= 0.0) || !std::isfinite(scale)) throw Error("mcts: gumbel_scale must be a finite number >= 0");
+    options_.gumbel_scale = scale;
+  }
   // Restarts the seed sequence (search k uses derive_seed(seed, k)).
   void reseed(uint64_t seed) {
     options_.seed = seed;
@@ -410,7 +530,9 @@ class Search {
         return false;
       }
       // A leaf: never evaluated, or no legal move has a child (arena full).
-      const int child = nodes_[node].expanded ? select(node) : -1;
+      const int child = !nodes_[node].expanded         ? -1
+                        : node == 0 && gumbel_ready() ? gumbel_select()
+                                                      : select(node);
       if (child < 0) {
         leaf_.state = &*world_;
         leaf_.viewer = viewer_;
@@ -495,6 +617,108 @@ class Search {
     }
     nodes_[node].expanded = true;
     if (node == 0 && options_.dirichlet_fraction > 0.0) add_root_noise();
+    if (node == 0 && options_.root == RootSelection::kGumbel) start_gumbel();
+  }
+
+  // --- the gumbel root --------------------------------------------------------
+
+  bool gumbel_ready() const { return !candidates_.empty(); }
+
+  // After the root's evaluation: its network value, a Gumbel draw per legal
+  // move, the top `gumbel_considered` moves by g + logit, and the visit
+  // schedule for the simulations left.
+  void start_gumbel() {
+    root_net_value_ = values_[static_cast<std::size_t>(viewer_)];
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) {
+      gumbel_[nodes_[c].action] = static_cast<float>(options_.gumbel_scale * detail::sample_gumbel(rng_));
+      candidates_.push_back(c);
+    }
+    auto first_score = [&](int c) { return gumbel_[nodes_[c].action] + logit(c); };
+    const int keep = std::min<int>(options_.gumbel_considered, static_cast<int>(candidates_.size()));
+    std::partial_sort(candidates_.begin(), candidates_.begin() + keep, candidates_.end(), [&](int a, int b) {
+      return std::make_tuple(first_score(a), -nodes_[a].action) > std::make_tuple(first_score(b), -nodes_[b].action);
+    });
+    candidates_.resize(static_cast<std::size_t>(keep));
+    detail::considered_visits(keep, std::max(0, sims_target_ - 1), schedule_);
+  }
+
+  // The viewer's q of the root's moves, completed for unvisited moves by the
+  // mixed value (the root's network value and the visited moves' q weighted
+  // by prior), then min-max normalized over the root's moves to [0, 1].
+  struct RootQ {
+    double mixed = 0.0, lo = 0.0, range = 1.0;
+  };
+  RootQ root_q() const {
+    RootQ r;
+    double visits = 0.0, weighted = 0.0, weight = 0.0;
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) {
+      if (nodes_[c].visits == 0) continue;
+      visits += nodes_[c].visits;
+      weighted += nodes_[c].prior * mean_value(c, viewer_);
+      weight += nodes_[c].prior;
+    }
+    r.mixed = visits == 0.0 || weight <= 0.0 ? root_net_value_
+                                             : (root_net_value_ + visits * weighted / weight) / (1.0 + visits);
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) {
+      const double q = completed_q(c, r);
+      lo = std::min(lo, q);
+      hi = std::max(hi, q);
+    }
+    r.lo = lo;
+    r.range = std::max(hi - lo, 1e-8);
+    return r;
+  }
+  double completed_q(int child, const RootQ& r) const {
+    return nodes_[child].visits > 0 ? mean_value(child, viewer_) : r.mixed;
+  }
+  double normalized_q(int child, const RootQ& r) const { return (completed_q(child, r) - r.lo) / r.range; }
+
+  double logit(int child) const { return std::log(std::max(nodes_[child].prior, 1e-30f)); }
+
+  // The score Sequential Halving ranks by: g + logit + sigma(q).
+  double gumbel_score(int child, double scale, const RootQ& q) const {
+    return gumbel_[nodes_[child].action] + logit(child) + scale * normalized_q(child, q);
+  }
+
+  // sigma's factor: (c_visit + most visits of a root child) * c_scale.
+  double sigma_scale() const {
+    int most = 0;
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) most = std::max(most, nodes_[c].visits);
+    return (options_.c_visit + most) * options_.c_scale;
+  }
+
+  // The root move of the next simulation: the best-scoring considered move
+  // whose visits match the schedule.
+  int gumbel_select() {
+    const int i = std::min(sims_done_ - 1, static_cast<int>(schedule_.size()) - 1);
+    const int wanted = i >= 0 ? schedule_[static_cast<std::size_t>(i)] : 0;
+    const double scale = sigma_scale();
+    const RootQ q = root_q();
+    int best = -1, fallback = -1;
+    double best_score = -std::numeric_limits<double>::infinity(), fallback_score = best_score;
+    for (int c : candidates_) {
+      const double score = gumbel_score(c, scale, q);
+      if (nodes_[c].visits == wanted && score > best_score) best_score = score, best = c;
+      if (score > fallback_score) fallback_score = score, fallback = c;
+    }
+    return best >= 0 ? best : fallback;
+  }
+
+  // The move to play: among the considered moves visited most, the best g + logit + sigma(q).
+  Action gumbel_choice() const {
+    int most = 0;
+    for (int c : candidates_) most = std::max(most, nodes_[c].visits);
+    const double scale = sigma_scale();
+    const RootQ q = root_q();
+    int best = candidates_.front();
+    double best_score = -std::numeric_limits<double>::infinity();
+    for (int c : candidates_) {
+      if (nodes_[c].visits != most) continue;
+      const double score = gumbel_score(c, scale, q);
+      if (score > best_score) best_score = score, best = c;
+    }
+    return nodes_[best].action;
   }
 
   // Self-play exploration: P(a) <- (1 - f) P(a) + f * Dirichlet(alpha).
@@ -525,6 +749,7 @@ class Search {
   Options options_;
   int num_actions_;
   int capacity_ = 0;
+  int max_simulations_ = 0;  // what the buffers were sized for
   int num_players_ = 0;
   int viewer_ = 0;
   uint64_t searches_started_ = 0;
@@ -540,6 +765,11 @@ class Search {
   std::vector<float> priors_;
   std::vector<float> values_;
   Leaf<State> leaf_;
+  // The gumbel root (empty with the puct root).
+  std::vector<float> gumbel_;        // [num_actions] noise of each root move
+  std::vector<int32_t> candidates_;  // root children considered, best g + logit first
+  std::vector<int32_t> schedule_;    // Sequential Halving's visit schedule
+  float root_net_value_ = 0.0f;      // the evaluator's root value for the viewer
 
   int sims_done_ = 0;
   int sims_target_ = 0;

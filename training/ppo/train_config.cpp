@@ -7,7 +7,9 @@
 namespace rocketgym::ppo {
 
 TrainConfig TrainConfig::from_yaml(const ConfigNode& root) {
-  root.expect_keys({"game", "model", "ppo", "opponents", "imitation", "budget", "run"});
+  root.expect_keys({"algorithm", "game", "model", "ppo", "opponents", "imitation", "budget", "run"});
+  if (root.get_choice("algorithm", "ppo", {"ppo", "alphazero"}) != "ppo")
+    root.fail_key("algorithm", "this is a PPO config reader; alphazero configs go to the search-based trainer");
   TrainConfig c;
   c.game = GameSetup::from_yaml(root.child("game"));
   c.net = NetConfig::from_yaml(root.child_or_empty("model"));

@@ -57,21 +57,6 @@ struct HasShapingPotential<
     G, std::void_t<decltype(G::shaping_potential(std::declval<const typename G::State&>(), 0))>>
     : std::true_type {};
 
-// Set by the SIGINT handler of `rocketgym train`: finish the update, save, stop.
-extern std::atomic<bool> stop_requested;
-
-struct TrainSummary {
-  int64_t steps = 0, updates = 0, episodes = 0;
-  double seconds = 0.0, samples_per_second = 0.0;
-  double eval_vs_random = -1.0, eval_vs_heuristic = -1.0;  // greedy win rates at the last evaluation
-  std::string checkpoint;
-  bool resumed = false;
-  int pool_snapshots = 0;  // opponent snapshots in the pool at the end
-};
-
-// Rewrites metrics.csv keeping the header and the rows of updates <= last_update.
-void truncate_metrics(const std::string& file, int64_t last_update);
-
 template <class G>
 class Trainer {
  public:

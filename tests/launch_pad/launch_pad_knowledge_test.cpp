@@ -1,0 +1,386 @@
+// Launch Pad hidden information (issue 14): what each seat may see
+// (observation_string), which decisions are public, and the knowledge model:
+// every card a seat saw enter another hand or the draw pile stays there in
+// every resample for that seat (redeterminize), and a seat that did not see
+// it may be dealt something else.
+#include <catch2/catch.hpp>
+#include <functional>
+
+#include "envs/launch_pad/launch_pad_bot.h"
+#include "tests/launch_pad/launch_pad_position.h"
+
+using namespace launch_pad_test;
+
+namespace {
+
+constexpr int kTrials = 60;
+
+State resample(const State& s, int viewer, int trial) {
+  State r = s;
+  Rng rng(derive_seed(4242, static_cast<uint64_t>(trial)));
+  r.redeterminize(viewer, rng);
+  r.check_invariants();
+  return r;
+}
+
+// The fewest copies of `card` in `seat`'s hand over many resamples for `viewer`.
+int fewest_in_hand(const State& s, int viewer, int seat, int card) {
+  int fewest = 1 << 20;
+  for (int t = 0; t < kTrials; ++t) fewest = std::min(fewest, hand(resample(s, viewer, t), seat, card));
+  return fewest;
+}
+
+// Whether some resample for `viewer` deals `seat` a different hand.
+bool hand_may_change(const State& s, int viewer, int seat) {
+  for (int t = 0; t < kTrials; ++t)
+    if (resample(s, viewer, t).area(seat).hand != s.area(seat).hand) return true;
+  return false;
+}
+
+int draw_pile_count(const State& s, int card) {
+  int n = 0;
+  for (int i = 0; i < s.draw_pile_size(); ++i) n += s.draw_pile_card(i) == card;
+  return n;
+}
+
+// The fewest copies of `card` in the draw pile over many resamples for `viewer`.
+int fewest_in_draw_pile(const State& s, int viewer, int card) {
+  int fewest = 1 << 20;
+  for (int t = 0; t < kTrials; ++t) fewest = std::min(fewest, draw_pile_count(resample(s, viewer, t), card));
+  return fewest;
+}
+
+int known_in_hand(const State& s, int viewer, int seat, int card) {
+  return s.known_count(viewer, kPlaceHand + seat, card);
+}
+
+// Ends the turn of the seat before `seat` so that `seat`'s turn begins (steps 1-3 run).
+State start_turn(const Config& config, int players, int seat, const std::string& patch) {
+  Json p = Json::parse(patch);
+  p["turn"] = (seat + players - 1) % players;
+  p["step"] = "discard";
+  State s = position(config, players, p.dump());
+  s.apply(act::kEndTurn);
+  return s;
+}
+
+// Player 1 of 3 takes the discard pile's top card (an Oxygen) in step 3.
+State oxygen_taken_from_discard_pile() {
+  State s =
+      start_turn(standard(), 3, 1, R"({"hands": [{}, {"metal": 2, "fuel": 3}, {"thief": 1, "engineer": 5}],
+      "discard_pile": ["vacuum", "oxygen"]})");
+  REQUIRE(s.step() == Step::kDrawChoice);
+  s.apply(act::kTakeDiscardTop);
+  REQUIRE(hand(s, 1, kOxygen) == 1);
+  return s;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- the text view and public actions
+
+TEST_CASE("observation_string: own hand, the others' hand sizes, the table; never another hand") {
+  State s = position(2, R"({"hands": [{"thief": 1, "galactic": 1}, {"overtime": 1}],
+      "discard_pile": ["recycle_bin", "oxygen"]})");
+  REQUIRE(s.current_player() == 0);
+  const std::string seen_by_1 = s.observation_string(1);
+  INFO(seen_by_1);
+  CHECK_THAT(seen_by_1, Catch::Contains("You are player 1"));
+  CHECK_THAT(seen_by_1, Catch::Contains("Player 1 (you): score -10, hand 1/6: Overtime"));
+  CHECK_THAT(seen_by_1, Catch::Contains("Player 0 (to move): score -10, hand 2/6\n"));
+  CHECK_THAT(seen_by_1, !Catch::Contains("Thief") && !Catch::Contains("Galactic"));
+  CHECK_THAT(seen_by_1, Catch::Contains("Discard pile holds: Oxygen, Recycle Bin"));
+  CHECK_THAT(seen_by_1, Catch::Contains("Draw pile, known to hold: Launch Pad x4"));
+  const std::string seen_by_0 = s.observation_string(0);
+  CHECK_THAT(seen_by_0, Catch::Contains("Galactic, Thief"));
+  CHECK_THAT(seen_by_0, !Catch::Contains("Overtime"));
+}
+
+TEST_CASE("observation_string: the cards a seat knows in another hand, and nothing it does not") {
+  const State s = oxygen_taken_from_discard_pile();
+  CHECK_THAT(s.observation_string(0), Catch::Contains("hand 6/6, known to hold: Oxygen\n"));
+  CHECK_THAT(s.observation_string(2), Catch::Contains("hand 6/6, known to hold: Oxygen\n"));
+  CHECK_THAT(s.observation_string(0), !Catch::Contains("Metal x") && !Catch::Contains("Engineer x2"));
+  // Unchanged by a resample for that seat.
+  for (int t = 0; t < 10; ++t) REQUIRE(resample(s, 0, t).observation_string(0) == s.observation_string(0));
+}
+
+TEST_CASE("is_public_action: every Launch Pad decision is taken in view of the table") {
+  const State s = position(3, R"({"hands": [{"thief": 1, "metal": 1}]})");
+  for (int a = 0; a < act::kNumActions; ++a) REQUIRE(s.is_public_action(a));
+  REQUIRE_FALSE(s.is_public_action(-1));
+  REQUIRE_FALSE(s.is_public_action(act::kNumActions));
+}
+
+// ---------------------------------------------------------------- the knowledge model
+
+TEST_CASE("knowledge: at the deal a seat knows its hand, the table and where the Launch Pad cards are") {
+  const State s(standard(), 3, 17);
+  for (int viewer = 0; viewer < 3; ++viewer) {
+    CardPlaces known;
+    s.known_card_places(viewer, known);
+    int own = 0, in_other_hands = 0, in_draw_pile = 0;
+    for (const CardPlace& c : known) {
+      own += c.place == kPlaceHand + viewer;
+      in_other_hands += c.place < kMaxPlayers && c.place != kPlaceHand + viewer;
+      if (c.place == kPlaceDrawPile) {
+        REQUIRE(c.card == kLaunchPad);
+        ++in_draw_pile;
+      }
+    }
+    REQUIRE(own == 6);
+    REQUIRE(in_other_hands == 0);
+    REQUIRE(in_draw_pile == 4);
+  }
+  CardPlaces truth;
+  s.card_places(truth);
+  REQUIRE(truth.size() == 140);
+}
+
+TEST_CASE("knowledge: the discard pile's top card taken in step 3 stays in the taker's hand") {
+  const State s = oxygen_taken_from_discard_pile();
+  for (int viewer : {0, 2}) {
+    REQUIRE(known_in_hand(s, viewer, 1, kOxygen) == 1);
+    REQUIRE(fewest_in_hand(s, viewer, 1, kOxygen) == 1);
+    REQUIRE(hand_may_change(s, viewer, 1));  // the five cards drawn blind are not known
+  }
+  REQUIRE(known_in_hand(s, 0, 1, kMetal) == 0);
+}
+
+TEST_CASE("knowledge: a card retrieved with Salvage stays in its taker's hand") {
+  State s = position(3, R"({"turn": 1, "hands": [{}, {"salvage": 1, "metal": 2}, {"fuel": 3}],
+      "discard_pile": ["jack_of_all_trades", "metal"]})");
+  s.apply(act::salvage(kJackOfAllTrades));
+  for (int viewer : {0, 2}) {
+    REQUIRE(fewest_in_hand(s, viewer, 1, kJackOfAllTrades) == 1);
+    REQUIRE(hand_may_change(s, viewer, 1));
+  }
+}
+
+TEST_CASE("knowledge: a Component stolen with Sabotage stays in the thief's hand") {
+  State s = position(3, R"({"turn": 1, "hands": [{}, {"sabotage": 1, "fuel": 2}, {"fuel": 3}],
+      "zones": [{"rockets": [{"slot": 0, "kind": "galactic"}]}]})");
+  s.apply(act::sabotage(2, 0, kMetal));  // player 0 is two seats after player 1
+  REQUIRE(fewest_in_hand(s, 0, 1, kMetal) == 1);
+  REQUIRE(fewest_in_hand(s, 2, 1, kMetal) == 1);
+  REQUIRE(hand_may_change(s, 0, 1));
+}
+
+TEST_CASE("knowledge: an Oxygen stolen with Vacuum stays in the thief's hand") {
+  State s = position(3, R"({"turn": 1, "hands": [{}, {"vacuum": 1, "fuel": 2}, {"fuel": 3}],
+      "zones": [{"rockets": [{"slot": 0, "kind": "observer", "zone": "launch", "bonuses": ["oxygen"]}]}]})");
+  s.apply(act::vacuum(2, 0));
+  for (int viewer : {0, 2}) REQUIRE(fewest_in_hand(s, viewer, 1, kOxygen) == 1);
+}
+
+TEST_CASE("knowledge: an expert taken with Recruitment stays in the recruiter's hand") {
+  State s = position(3, R"({"turn": 1, "hands": [{}, {"recruitment": 1, "fuel": 2}, {"fuel": 3}],
+      "zones": [{"experts": {"launch": "jack_of_all_trades"}}]})");
+  s.apply(act::recruitment(2, kLaunchZone));
+  for (int viewer : {0, 2}) REQUIRE(fewest_in_hand(s, viewer, 1, kJackOfAllTrades) == 1);
+}
+
+TEST_CASE("knowledge: Specialty cards taken with Budget Cuts stay in the taker's hand (super powers: all)") {
+  const Config config = load("variants: {super_powers: true}\n");
+  State s = position(config, 3, R"({"turn": 1, "hands": [{}, {"budget_cuts": 1, "fuel": 2}, {"fuel": 3}],
+      "zones": [{"specialties": ["overtime", "security_system"]}]})");
+  s.apply(act::budget_cuts(2));
+  for (int viewer : {0, 2}) {
+    REQUIRE(fewest_in_hand(s, viewer, 1, kOvertime) == 1);
+    REQUIRE(fewest_in_hand(s, viewer, 1, kSecuritySystem) == 1);
+  }
+}
+
+TEST_CASE(
+    "knowledge: negotiations: an accepted card stays with the receiver, a rejected one with the giver") {
+  const Config config = load("variants: {negotiations: true}\n");
+  State s = position(config, 3, R"({"hands": [{"galactic": 1, "metal": 2}, {"fuel": 3}, {"fuel": 3}]})");
+  s.apply(act::offer(1, kGalactic));
+  State accepted = s, rejected = s;
+  accepted.apply(act::kAcceptOffer);
+  for (int viewer : {0, 2}) REQUIRE(fewest_in_hand(accepted, viewer, 1, kGalactic) == 1);
+  rejected.apply(act::kRejectOffer);
+  for (int viewer : {1, 2}) {
+    REQUIRE(fewest_in_hand(rejected, viewer, 0, kGalactic) == 1);
+    REQUIRE(hand_may_change(rejected, viewer, 0));  // the Metal the giver kept were never shown
+  }
+}
+
+TEST_CASE("knowledge: Thief: the thief and the victim know the cards taken; the third player does not") {
+  State s = position(3, R"({"turn": 1, "hands": [{"metal": 2}, {"thief": 1},
+      {"overtime": 1, "security_system": 1, "recycle_bin": 1}]})");
+  s.apply(act::thief_one(1));  // two cards from player 2
+  REQUIRE(s.area(1).hand_size == 2);
+  for (int card : {kOvertime, kSecuritySystem, kRecycleBin}) {
+    if (hand(s, 1, card) == 0) continue;
+    REQUIRE(known_in_hand(s, 2, 1, card) == 1);  // the victim saw it go
+    REQUIRE(known_in_hand(s, 0, 1, card) == 0);
+    REQUIRE(fewest_in_hand(s, 2, 1, card) == 1);
+    REQUIRE(fewest_in_hand(s, 0, 1, card) == 0);  // player 0 may be dealt another world
+  }
+  REQUIRE(hand_may_change(s, 0, 1));
+  REQUIRE_FALSE(hand_may_change(s, 2, 1));  // the victim knows both stolen cards
+}
+
+TEST_CASE("knowledge: a known card that may have left the hand unseen is known no more") {
+  // Player 1 takes an Oxygen in view of all; then player 2's Thief takes two of
+  // player 1's cards at random. Player 0 did not see which.
+  State s = oxygen_taken_from_discard_pile();
+  s.apply(act::kStopPlaying);
+  s.apply(act::kEndTurn);
+  REQUIRE(s.turn_player() == 2);
+  REQUIRE(s.step() == Step::kPlay);  // a full hand: nothing to draw
+  REQUIRE(known_in_hand(s, 0, 1, kOxygen) == 1);
+  s.apply(act::thief_one(2));  // player 1 is two seats after player 2
+  REQUIRE(known_in_hand(s, 0, 1, kOxygen) == 0);
+  // The thief and the victim saw which cards went: what they know is exact.
+  REQUIRE(known_in_hand(s, 2, 1, kOxygen) == hand(s, 1, kOxygen));
+  REQUIRE(known_in_hand(s, 1, 2, kOxygen) == hand(s, 2, kOxygen));
+  if (hand(s, 1, kOxygen) == 1) REQUIRE(fewest_in_hand(s, 0, 1, kOxygen) == 0);
+  if (hand(s, 2, kOxygen) == 1) REQUIRE(fewest_in_hand(s, 1, 2, kOxygen) == 1);
+}
+
+TEST_CASE("knowledge: a card played or discarded from a hand lowers only that card's count") {
+  State s = oxygen_taken_from_discard_pile();  // player 1: Oxygen (known), Metal x2, Fuel x3
+  s.apply(act::kStopPlaying);
+  s.apply(act::discard(kMetal));
+  REQUIRE(known_in_hand(s, 0, 1, kOxygen) == 1);
+  s.apply(act::discard(kOxygen));
+  REQUIRE(known_in_hand(s, 0, 1, kOxygen) == 0);
+  REQUIRE(s.discard_top() == kOxygen);
+}
+
+// Every card not placed elsewhere moves from the draw pile to the discard pile
+// (the Launch Pad cards go to player 1's Construction Zone).
+static Json everything_discarded(Json doc) {
+  Json discard = doc["discard_pile"];
+  int pads = 0;
+  for (const auto& c : doc["draw_pile"]) {
+    if (c == "launch_pad")
+      ++pads;
+    else
+      discard.push_back(c);
+  }
+  doc["zones"][1]["launch_pads"] = {pads, 0, 0};
+  doc["draw_pile"] = Json::array();
+  doc["launch_pad_region"] = 0;
+  doc["discard_pile"] = discard;
+  return doc;
+}
+
+TEST_CASE("knowledge: the discard pile shuffled into a new draw pile is known to be there until drawn") {
+  const Json doc = everything_discarded(complete_document(
+      standard(), 2,
+      R"({"turn": 1, "step": "discard", "hands": [{"metal": 3}, {"thief": 1, "abort_mission": 1}]})"));
+  State s = State::from_json(doc, standard());
+  s.apply(act::kEndTurn);
+  REQUIRE(s.step() == Step::kDrawChoice);
+  std::array<int, kNumCardTypes> before{};  // the discard pile, all of which becomes the draw pile
+  for (int i = 0; i < s.discard_pile_size(); ++i) ++before[static_cast<std::size_t>(s.discard_pile_card(i))];
+  s.apply(act::kDrawFromPile);  // the draw pile is empty: the discard pile becomes it, then 3 cards are drawn
+  REQUIRE(s.discard_pile_size() == 0);
+  for (int t = 0; t < kNumCardTypes; ++t) {
+    INFO(card_name(t));
+    const int left = draw_pile_count(s, t);
+    // Player 0 drew the three cards: it knows the draw pile exactly.
+    REQUIRE(s.known_count(0, kPlaceDrawPile, t) == left);
+    // Player 1 saw three cards go, not which: any type may have lost up to three.
+    REQUIRE(s.known_count(1, kPlaceDrawPile, t) == std::max(0, before[static_cast<std::size_t>(t)] - 3));
+    REQUIRE(fewest_in_draw_pile(s, 0, t) == left);
+    REQUIRE(fewest_in_draw_pile(s, 1, t) >= s.known_count(1, kPlaceDrawPile, t));
+  }
+  // Knowing the draw pile, player 0 knows player 1's hand too: every resample deals it again.
+  REQUIRE_FALSE(hand_may_change(s, 0, 1));
+  REQUIRE(hand_may_change(s, 1, 0));  // player 1 did not see what player 0 drew
+}
+
+TEST_CASE("knowledge: Recycle Bin's ten cards are known to be in the draw pile") {
+  State s = position(2, R"({"hands": [{"recycle_bin": 1, "metal": 1}, {"fuel": 2}],
+      "discard_pile": ["fuel", "fuel", "overtime", "security_system", "galactic", "galactic", "intrepid",
+                       "jack_of_all_trades", "jack_of_all_trades", "vacuum", "thief", "big_red_button"]})");
+  s.apply(act::kRecycleBin);
+  for (int card : {kOvertime, kSecuritySystem, kVacuum, kThief, kBigRedButton, kIntrepid}) {
+    REQUIRE(s.known_count(1, kPlaceDrawPile, card) == 1);
+    REQUIRE(fewest_in_draw_pile(s, 1, card) >= 1);
+  }
+  REQUIRE(s.known_count(1, kPlaceDrawPile, kGalactic) == 2);
+  REQUIRE(fewest_in_draw_pile(s, 1, kGalactic) == 2);
+  REQUIRE(s.known_count(1, kPlaceDrawPile, kFuel) == 0);  // the two at the bottom stayed in the discard pile
+}
+
+TEST_CASE("knowledge: cards a player draws are known to that player only") {
+  State s = start_turn(standard(), 2, 1, R"({"hands": [{"metal": 6}, {"fuel": 1}]})");
+  REQUIRE(s.area(1).hand_size == 6);
+  for (int t = 0; t < kNumCardTypes; ++t) REQUIRE(known_in_hand(s, 0, 1, t) == 0);
+  REQUIRE(hand_may_change(s, 0, 1));
+  REQUIRE_FALSE(hand_may_change(s, 1, 1));  // a seat's own hand never changes in its resamples
+}
+
+TEST_CASE("knowledge: what a seat knows survives the state document; impossible knowledge is refused") {
+  const State s = oxygen_taken_from_discard_pile();
+  const Json doc = s.to_json();
+  REQUIRE(doc["knowledge"][0]["hands"][1] == Json{{"oxygen", 1}});
+  const State loaded = State::from_json(doc, standard());
+  REQUIRE(loaded.to_json() == doc);
+  REQUIRE(known_in_hand(loaded, 2, 1, kOxygen) == 1);
+  auto load = [&](const std::function<void(Json&)>& edit) {
+    Json d = doc;
+    edit(d);
+    return State::from_json(d, standard());
+  };
+  // Left out (a document from before the knowledge model): nobody knows anything.
+  const State old = load([](Json& d) { d.erase("knowledge"); });
+  REQUIRE(known_in_hand(old, 0, 1, kOxygen) == 0);
+  REQUIRE_THROWS_WITH(load([](Json& d) { d["knowledge"][0]["hands"][1]["oxygen"] = 2; }),
+                      Catch::Contains("'knowledge[0].hands[1].oxygen'") && Catch::Contains("holds 1"));
+  REQUIRE_THROWS_WITH(load([](Json& d) {
+                        d["knowledge"][1]["hands"][1] = {{"metal", 1}};
+                      }),
+                      Catch::Contains("'knowledge[1].hands[1]'") && Catch::Contains("own hand"));
+  REQUIRE_THROWS_WITH(load([](Json& d) {
+                        d["knowledge"][2]["draw_pile"] = {{"launch_pad", 1}};
+                      }),
+                      Catch::Contains("'knowledge[2].draw_pile'"));
+  REQUIRE_THROWS_WITH(load([](Json& d) {
+                        d["knowledge"][2]["draw_pile"] = {{"surplus", 2}};
+                      }),
+                      Catch::Contains("'knowledge[2].draw_pile.surplus'"));
+  REQUIRE_THROWS_WITH(load([](Json& d) { d["knowledge"].erase(2); }),
+                      Catch::Contains("'knowledge'") && Catch::Contains("one entry per player"));
+  REQUIRE_THROWS_WITH(load([](Json& d) { d["knowledge"][0]["hands"].push_back(Json::object()); }),
+                      Catch::Contains("'knowledge[0].hands'"));
+  REQUIRE_THROWS_WITH(load([](Json& d) {
+                        d["knowledge"][0]["hands"][2] = {{"unicorn", 1}};
+                      }),
+                      Catch::Contains("'knowledge[0].hands[2]'") && Catch::Contains("unicorn"));
+  REQUIRE_THROWS_WITH(load([](Json& d) { d["knowledge"][0].erase("draw_pile"); }),
+                      Catch::Contains("'knowledge[0].draw_pile'") && Catch::Contains("missing"));
+}
+
+TEST_CASE("knowledge: resamples keep every seat's knowledge true, in random games of every variant") {
+  for (const char* variant : {"", "variants: {super_powers: true}\n", "variants: {negotiations: true}\n",
+                              "variants: {long_game: true}\n", "variants: {short_game: true}\n"}) {
+    const Config config = load(variant);
+    for (int players = 2; players <= 4; ++players) {
+      State s(config, players, 1000 + static_cast<uint64_t>(players));
+      Rng rng(players);
+      int known_elsewhere = 0;
+      for (int step = 0; !s.is_terminal(); ++step) {
+        if (step % 7 == 0) {
+          const int viewer = static_cast<int>(rng.below(static_cast<uint32_t>(players)));
+          CardPlaces known;
+          s.known_card_places(viewer, known);
+          const State r = resample(s, viewer, step);
+          CardPlaces truth;
+          r.card_places(truth);
+          REQUIRE(first_unsupported(known, truth) == nullptr);
+          for (const CardPlace& c : known)
+            known_elsewhere += c.place < kMaxPlayers && c.place != kPlaceHand + viewer;
+        }
+        s.apply(heuristic_action(s, rng));
+      }
+      INFO(variant << players << " players");
+      REQUIRE(known_elsewhere > 0);  // the games did show cards entering other hands
+    }
+  }
+}

@@ -1,0 +1,237 @@
+// Search-based self-play: the replay buffer, the loss on hand-made numbers,
+// self-play's training targets, the config, and a short run that is
+// interrupted and resumed (training itself is not timed here).
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+
+#include "envs/launchpad23/launchpad23_game.h"
+#include "models/checkpoint.h"
+#include "training/alphazero/az_config.h"
+#include "training/alphazero/az_trainer.h"
+#include "training/alphazero/az_update.h"
+#include "training/alphazero/replay_buffer.h"
+#include "training/alphazero/self_play.h"
+
+using namespace rocketgym;
+using namespace rocketgym::alphazero;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+AzConfig tiny_config(const std::string& dir) {
+  const std::string yaml =
+      "algorithm: alphazero\n"
+      "game: {id: launchpad23, players: 2}\n"
+      "model: {hidden: 32, blocks: 1, channels: 8}\n"
+      "search: {simulations: 8, gumbel_considered: 4}\n"
+      "selfplay: {games: 6, samples_per_iteration: 64}\n"
+      "replay: {capacity: 4096, min_samples: 32}\n"
+      "train: {batch: 32, replay_ratio: 1}\n"
+      "imitation: {steps: 128, epochs: 1}\n"
+      "budget: {steps: 1, minutes: 0}\n"
+      "run: {dir: " +
+      dir + ", threads: 1, checkpoint_every: 1, eval_every: 1, eval_games: 4, plot: false}\n";
+  return AzConfig::from_yaml(ConfigNode::parse(yaml, "az.yaml"));
+}
+
+}  // namespace
+
+TEST_CASE("replay buffer: positions become trainable when their game ends", "[alphazero]") {
+  ReplayBuffer buffer(4, 2, 3, 2);
+  const auto a = buffer.add();
+  const auto b = buffer.add();
+  CHECK(buffer.ready_count() == 0);
+  const float values[2] = {1.0f, -1.0f};
+  buffer.finish(b, values);
+  CHECK(buffer.ready_count() == 1);
+  CHECK_FALSE(buffer.ready(a.slot));
+  CHECK(buffer.ready(b.slot));
+  CHECK(buffer.value(b.slot)[0] == 1.0f);
+  Rng rng(1);
+  std::vector<int32_t> drawn;
+  buffer.sample(10, rng, drawn);
+  for (int32_t slot : drawn) CHECK(slot == b.slot);  // only trainable positions are drawn
+}
+
+TEST_CASE("replay buffer: a wrapped-around slot belongs to its new position", "[alphazero]") {
+  ReplayBuffer buffer(2, 1, 1, 2);
+  const auto old = buffer.add();  // slot 0
+  buffer.add();                   // slot 1
+  const auto fresh = buffer.add();  // slot 0 again, overwriting `old` before its game ended
+  CHECK(fresh.slot == old.slot);
+  const float late[2] = {1.0f, -1.0f}, now[2] = {-1.0f, 1.0f};
+  buffer.finish(old, late);  // the old game ends: its slot is someone else's now
+  CHECK(buffer.ready_count() == 0);
+  buffer.finish(fresh, now);
+  CHECK(buffer.ready_count() == 1);
+  CHECK(buffer.value(fresh.slot)[0] == -1.0f);
+  CHECK_THROWS_AS(ReplayBuffer(0, 1, 1, 1), Error);
+}
+
+TEST_CASE("the AlphaZero loss: cross-entropy to the target policy plus the value error", "[alphazero]") {
+  PolicyValueOutput out;
+  out.logits = torch::zeros({2, 3});  // uniform over the legal moves
+  out.values = torch::tensor({{0.5f, -0.5f}, {0.0f, 0.0f}});
+  const auto masks = torch::tensor({{1, 1, 0}, {1, 1, 1}}, torch::kUInt8);
+  const auto policies = torch::tensor({{1.0f, 0.0f, 0.0f}, {0.5f, 0.25f, 0.25f}});
+  const auto values = torch::tensor({{1.0f, -1.0f}, {0.0f, 1.0f}});
+  const AzLossTerms t = az_loss(out, masks, policies, values, 2.0);
+  // Row 1: -log(1/2); row 2: -log(1/3).
+  CHECK(t.policy_loss.item<float>() == Approx((std::log(2.0f) + std::log(3.0f)) / 2));
+  // Squared errors summed over seats: (0.25 + 0.25) and (0 + 1); mean 0.75.
+  CHECK(t.value_loss.item<float>() == Approx(0.75f));
+  CHECK(t.total.item<float>() == Approx(t.policy_loss.item<float>() + 2.0f * 0.75f));
+}
+
+TEST_CASE("AlphaZero config: defaults, round trip and clear errors", "[alphazero]") {
+  const AzConfig c = AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n", "a.yaml"));
+  CHECK(c.search.root == mcts::RootSelection::kGumbel);
+  CHECK(c.search.simulations == 32);
+  CHECK(c.run_dir == "runs/launchpad23_az");
+  const AzConfig again = AzConfig::from_yaml(ConfigNode::parse(c.to_yaml(), "resolved.yaml"));
+  CHECK(again.to_yaml() == c.to_yaml());
+  CHECK(c.train_steps_per_iteration() == static_cast<int>(4.0 * 2048 / 256));
+  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
+                                                          "replay: {capacity: 10, min_samples: 20}\n",
+                                                          "a.yaml")),
+                    Catch::Contains("min_samples"));
+  CHECK_THROWS_WITH(
+      AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\nselfplay: {gamez: 3}\n",
+                                            "a.yaml")),
+      Catch::Contains("a.yaml:3") && Catch::Contains("gamez"));
+  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
+                                                          "search: {root: gumbel, dirichlet_fraction: 0.25}\n",
+                                                          "a.yaml")),
+                    Catch::Contains("dirichlet_fraction"));
+  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: zero\ngame: {id: launchpad23}\n", "a.yaml")),
+                    Catch::Contains("algorithm"));
+  CHECK(training_algorithm(ConfigNode::parse("game: {id: launchpad23}\n", "a.yaml")) == "ppo");
+}
+
+TEST_CASE("self-play records the search's policy and, at the game's end, every seat's outcome",
+          "[alphazero]") {
+  using G = launchpad23::Game;
+  const auto dir = std::filesystem::temp_directory_path() / ("rocketgym_az_sp_" + std::to_string(::getpid()));
+  AzConfig cfg = tiny_config(dir.string());
+  auto game = cfg.game.load();
+  NetSpec spec;
+  spec.config = cfg.net;
+  spec.observation_shape = game->observation_shape(2);
+  spec.num_actions = G::info().num_actions;
+  spec.num_players = 2;
+  torch::manual_seed(3);
+  PolicyValueNet net(spec);
+  net->eval();
+  PolicyRunner runner(net, torch::kCPU, cfg.games);
+  auto play = [&](ReplayBuffer& buffer) {
+    SelfPlay<G> self_play(typed_config<G>(*game), 2, cfg, runner, 42);
+    return self_play.play(200, buffer);
+  };
+  ReplayBuffer buffer(4096, spec.observation_size(), spec.num_actions, 2);
+  const SelfPlayStats stats = play(buffer);
+  CHECK(stats.positions >= 200);
+  CHECK(stats.leaves > 0);
+  CHECK(stats.network_seconds > 0.0);
+  CHECK(stats.network_seconds <= stats.seconds);
+  for (int slot = 0; slot < stats.positions; ++slot) {
+    // Every policy target is a distribution over the legal moves only, and
+    // every position had a choice to make.
+    double total = 0.0;
+    int legal = 0;
+    for (int a = 0; a < spec.num_actions; ++a) {
+      const float p = buffer.policy(slot)[a];
+      CHECK(p >= 0.0f);
+      if (!buffer.mask(slot)[a]) CHECK(p == 0.0f);
+      total += p;
+      legal += buffer.mask(slot)[a];
+    }
+    CHECK(total == Approx(1.0).epsilon(1e-4));
+    CHECK(legal >= 2);
+    // Finished games give two-player values that are opposite (rank returns,
+    // relative to the player to move), or 0 for a truncated draw.
+    if (buffer.ready(slot)) CHECK(buffer.value(slot)[0] == -buffer.value(slot)[1]);
+  }
+  // The same seed replays the same self-play.
+  ReplayBuffer again(4096, spec.observation_size(), spec.num_actions, 2);
+  play(again);
+  for (int slot = 0; slot < stats.positions; ++slot) {
+    CHECK(std::equal(buffer.policy(slot), buffer.policy(slot) + spec.num_actions, again.policy(slot)));
+    CHECK(std::equal(buffer.observation(slot), buffer.observation(slot) + spec.observation_size(),
+                     again.observation(slot)));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("playout cap randomization records only the fully searched decisions", "[alphazero]") {
+  using G = launchpad23::Game;
+  AzConfig cfg = tiny_config("/nonexistent/never_written");
+  cfg.full_search_share = 0.25;
+  cfg.fast_simulations = 2;
+  auto game = cfg.game.load();
+  NetSpec spec;
+  spec.config = cfg.net;
+  spec.observation_shape = game->observation_shape(2);
+  spec.num_actions = G::info().num_actions;
+  spec.num_players = 2;
+  PolicyValueNet net(spec);
+  net->eval();
+  PolicyRunner runner(net, torch::kCPU, cfg.games);
+  SelfPlay<G> self_play(typed_config<G>(*game), 2, cfg, runner, 7);
+  ReplayBuffer buffer(8192, spec.observation_size(), spec.num_actions, 2);
+  const SelfPlayStats stats = self_play.play(300, buffer);
+  // About a quarter of the decisions are recorded (forced moves never are).
+  const double share = static_cast<double>(stats.positions) / static_cast<double>(stats.decisions);
+  CHECK(share > 0.15);
+  CHECK(share < 0.30);
+  // Fast searches spend fewer simulations than full ones would.
+  CHECK(stats.simulations < stats.decisions * cfg.search.simulations / 2);
+  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
+                                                          "search: {simulations: 8}\nselfplay: {fast_simulations: 9}\n",
+                                                          "a.yaml")),
+                    Catch::Contains("fast_simulations"));
+}
+
+TEST_CASE("a short AlphaZero run writes its folder and resumes where it stopped", "[alphazero][smoke]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("rocketgym_az_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  AzConfig config = tiny_config(dir.string());
+  config.snapshot_minutes = {1e-6};  // written at the first iteration
+  const TrainSummary first = alphazero::run_alphazero(config, false);
+  CHECK_FALSE(first.resumed);
+  CHECK(first.updates == 1);
+  CHECK(first.steps >= 64);
+  const std::string ckpt = (dir / "checkpoints/latest.ckpt").string();
+  REQUIRE(std::filesystem::exists(ckpt));
+  CHECK(std::filesystem::exists(dir / "checkpoints/minute_000.ckpt"));
+  CHECK(std::filesystem::exists(dir / "config.yaml"));
+  CheckpointMeta meta = read_checkpoint_meta(ckpt);
+  CHECK(meta.iteration == 1);
+  CHECK(meta.step == first.steps);
+  CHECK(meta.extra["algorithm"] == "alphazero");
+  CHECK(first.eval_vs_random >= 0.0);
+  const auto rows = lines_of((dir / "metrics.csv").string());
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].rfind("update,step,", 0) == 0);
+
+  config.total_steps = first.steps + 1;
+  const TrainSummary second = alphazero::run_alphazero(config, false);
+  CHECK(second.resumed);
+  CHECK(second.updates == 2);
+  CHECK(second.steps > first.steps);
+  CHECK(read_checkpoint_meta(ckpt).iteration == 2);
+  CHECK(lines_of((dir / "metrics.csv").string()).size() == 3);
+
+  // A run folder holding a checkpoint for another player count is refused.
+  AzConfig other = config;
+  other.game.players = 3;
+  CHECK_THROWS_AS(alphazero::run_alphazero(other, false), CheckpointError);
+  std::filesystem::remove_all(dir);
+}

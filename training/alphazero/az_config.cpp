@@ -1,0 +1,168 @@
+#include "training/alphazero/az_config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rocketgym::alphazero {
+
+std::string training_algorithm(const ConfigNode& root) {
+  return root.get_choice("algorithm", "ppo", {"ppo", "alphazero"});
+}
+
+int AzConfig::train_steps_per_iteration() const {
+  return std::max(1, static_cast<int>(std::lround(replay_ratio * samples_per_iteration / batch)));
+}
+
+namespace {
+
+mcts::Options search_defaults() {
+  mcts::Options o;
+  o.simulations = 32;
+  o.root = mcts::RootSelection::kGumbel;
+  o.gumbel_considered = 16;
+  return o;
+}
+
+// The search block, with this trainer's defaults for keys it leaves out.
+mcts::Options parse_search(const ConfigNode& node) {
+  if (node.is_null()) return search_defaults();
+  YAML::Node merged = YAML::Clone(node.yaml());
+  if (!merged["simulations"]) merged["simulations"] = 32;
+  if (!merged["root"]) merged["root"] = "gumbel";
+  return mcts::parse_options(ConfigNode(merged, node.source(), node.path()));
+}
+
+}  // namespace
+
+AzConfig AzConfig::from_yaml(const ConfigNode& root) {
+  root.expect_keys({"algorithm", "game", "model", "search", "selfplay", "replay", "train", "imitation",
+                    "budget", "run"});
+  if (training_algorithm(root) != "alphazero") root.fail_key("algorithm", "must be alphazero here");
+  AzConfig c;
+  c.game = GameSetup::from_yaml(root.child("game"));
+  c.net = NetConfig::from_yaml(root.child_or_empty("model"));
+  c.search = parse_search(root.child_or_empty("search"));
+  if (const ConfigNode s = root.child_or_empty("selfplay"); !s.is_null()) {
+    s.expect_keys({"games", "greedy_after", "samples_per_iteration", "full_search_share", "fast_simulations"});
+    c.games = s.get_int("games", c.games, 1, 1 << 16);
+    c.greedy_after = s.get_int("greedy_after", c.greedy_after, 0, 1 << 30);
+    c.samples_per_iteration = s.get_int("samples_per_iteration", c.samples_per_iteration, 1, 1 << 24);
+    c.full_search_share = s.get_double("full_search_share", c.full_search_share, 1e-3, 1.0);
+    c.fast_simulations = s.get_int("fast_simulations", c.fast_simulations, 1, 1 << 20);
+  }
+  if (c.fast_simulations > c.search.simulations)
+    root.fail_key("selfplay", "fast_simulations must not exceed search.simulations");
+  if (const ConfigNode r = root.child_or_empty("replay"); !r.is_null()) {
+    r.expect_keys({"capacity", "min_samples"});
+    c.capacity = r.get_int("capacity", c.capacity, 1, 1 << 26);
+    c.min_samples = r.get_int("min_samples", c.min_samples, 1, 1 << 26);
+    if (c.min_samples > c.capacity) r.fail_key("min_samples", "must not exceed replay.capacity");
+  }
+  if (const ConfigNode t = root.child_or_empty("train"); !t.is_null()) {
+    t.expect_keys({"batch", "learning_rate", "weight_decay", "value_coef", "max_grad_norm", "replay_ratio"});
+    c.batch = t.get_int("batch", c.batch, 1, 1 << 20);
+    c.learning_rate = t.get_double("learning_rate", c.learning_rate, 1e-9, 1.0);
+    c.weight_decay = t.get_double("weight_decay", c.weight_decay, 0.0, 1.0);
+    c.value_coef = t.get_double("value_coef", c.value_coef, 0.0, 1e3);
+    c.max_grad_norm = t.get_double("max_grad_norm", c.max_grad_norm, 1e-6, 1e6);
+    c.replay_ratio = t.get_double("replay_ratio", c.replay_ratio, 1e-3, 1e3);
+  }
+  if (const ConfigNode i = root.child_or_empty("imitation"); !i.is_null()) {
+    i.expect_keys({"steps", "epochs"});
+    c.imitation_steps = static_cast<int64_t>(i.get_double("steps", 0.0, 0.0, 1e9));
+    c.imitation_epochs = i.get_int("epochs", c.imitation_epochs, 1, 1000);
+  }
+  if (const ConfigNode b = root.child_or_empty("budget"); !b.is_null()) {
+    b.expect_keys({"steps", "minutes"});
+    c.total_steps =
+        static_cast<int64_t>(b.get_double("steps", static_cast<double>(c.total_steps), 1.0, 1e15));
+    c.minutes = b.get_double("minutes", c.minutes, 0.0, 1e7);
+  }
+  c.run_dir = "runs/" + c.game.id + "_az";
+  if (const ConfigNode r = root.child_or_empty("run"); !r.is_null()) {
+    r.expect_keys({"dir", "seed", "threads", "device", "checkpoint_every", "eval_every", "eval_games",
+                   "snapshot_minutes", "plot"});
+    c.run_dir = r.get_string("dir", c.run_dir);
+    c.seed = static_cast<uint64_t>(r.get_int("seed", 1, 0, std::numeric_limits<int>::max()));
+    c.threads = r.get_int("threads", c.threads, 1, 256);
+    c.device = r.get_choice("device", c.device, {"cpu", "cuda"});
+    c.checkpoint_every = r.get_int("checkpoint_every", c.checkpoint_every, 1, 1 << 20);
+    c.eval_every = r.get_int("eval_every", c.eval_every, 0, 1 << 20);
+    c.eval_games = r.get_int("eval_games", c.eval_games, 1, 1 << 20);
+    if (r.has("snapshot_minutes")) {
+      const ConfigNode list = r.child("snapshot_minutes");
+      if (!list.is_sequence()) r.fail_key("snapshot_minutes", "must be a list of minutes, e.g. [5, 10, 20, 30]");
+      for (const ConfigNode& item : list.items()) {
+        const double m = item.yaml().as<double>(-1.0);
+        if (!(m > 0.0) || !std::isfinite(m)) item.fail("a snapshot time must be a positive number of minutes");
+        c.snapshot_minutes.push_back(m);
+      }
+      std::sort(c.snapshot_minutes.begin(), c.snapshot_minutes.end());
+    }
+    c.plot = r.get_bool("plot", c.plot);
+  }
+  return c;
+}
+
+std::string AzConfig::to_yaml() const {
+  YAML::Node root;
+  root["algorithm"] = "alphazero";
+  root["game"]["id"] = game.id;
+  root["game"]["players"] = game.players;
+  root["game"]["config"] = game.config_file;
+  if (!game.overrides.empty()) root["game"]["overrides"] = YAML::Load(game.overrides);
+  root["model"]["kind"] = net.kind;
+  root["model"]["hidden"] = net.hidden;
+  root["model"]["blocks"] = net.blocks;
+  root["model"]["channels"] = net.channels;
+  YAML::Node s = root["search"];
+  s["simulations"] = search.simulations;
+  s["root"] = search.root == mcts::RootSelection::kGumbel ? "gumbel" : "puct";
+  s["gumbel_considered"] = search.gumbel_considered;
+  s["gumbel_scale"] = search.gumbel_scale;
+  s["c_puct"] = search.c_puct;
+  s["c_visit"] = search.c_visit;
+  s["c_scale"] = search.c_scale;
+  s["temperature"] = search.temperature;
+  s["dirichlet_alpha"] = search.dirichlet_alpha;
+  s["dirichlet_fraction"] = search.dirichlet_fraction;
+  s["max_nodes"] = search.max_nodes;
+  YAML::Node p = root["selfplay"];
+  p["games"] = games;
+  p["greedy_after"] = greedy_after;
+  p["samples_per_iteration"] = samples_per_iteration;
+  p["full_search_share"] = full_search_share;
+  p["fast_simulations"] = fast_simulations;
+  root["replay"]["capacity"] = capacity;
+  root["replay"]["min_samples"] = min_samples;
+  YAML::Node t = root["train"];
+  t["batch"] = batch;
+  t["learning_rate"] = learning_rate;
+  t["weight_decay"] = weight_decay;
+  t["value_coef"] = value_coef;
+  t["max_grad_norm"] = max_grad_norm;
+  t["replay_ratio"] = replay_ratio;
+  root["imitation"]["steps"] = imitation_steps;
+  root["imitation"]["epochs"] = imitation_epochs;
+  root["budget"]["steps"] = total_steps;
+  root["budget"]["minutes"] = minutes;
+  YAML::Node r = root["run"];
+  r["dir"] = run_dir;
+  r["seed"] = seed;
+  r["threads"] = threads;
+  r["device"] = device;
+  r["checkpoint_every"] = checkpoint_every;
+  r["eval_every"] = eval_every;
+  r["eval_games"] = eval_games;
+  r["snapshot_minutes"] = snapshot_minutes;
+  r["plot"] = plot;
+  YAML::Emitter out;
+  out << root;
+  return std::string("# Resolved training config (defaults filled in), written by rocketgym train.\n") +
+         out.c_str() + "\n";
+}
+
+}  // namespace rocketgym::alphazero

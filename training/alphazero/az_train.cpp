@@ -1,0 +1,15 @@
+#include "generated/game_list.h"
+#include "training/alphazero/az_trainer.h"
+
+namespace rocketgym::alphazero {
+
+TrainSummary run_alphazero(const AzConfig& config, bool verbose) {
+  const std::shared_ptr<AnyGame> game = config.game.load();
+  return visit_game(config.game.id, [&](auto g) {
+    using G = decltype(g);
+    AzTrainer<G> trainer(config, game);
+    return trainer.run(verbose);
+  });
+}
+
+}  // namespace rocketgym::alphazero

@@ -1,0 +1,322 @@
+// AzTrainer<G>: search-based self-play (AlphaZero-style) for one game type.
+//
+// One network plays every seat through SelfPlay<G> (Gumbel ISMCTS with the
+// network as evaluator); its positions go to a replay buffer with the search's
+// improved policy and, at the game's end, the outcome for every seat. Each
+// iteration plays selfplay.samples_per_iteration new positions, then takes
+// enough gradient steps on uniform minibatches from the buffer that each new
+// position is trained on train.replay_ratio times on average.
+//
+// Run folder (run.dir): config.yaml (resolved), metrics.csv (one row per
+// iteration), checkpoints/latest.ckpt (weights, optimizer, counters),
+// checkpoints/minute_<m>.ckpt (run.snapshot_minutes), learning_curve.png.
+// Starting a run whose folder has checkpoints/latest.ckpt resumes it; the
+// replay buffer is not kept (see replay_buffer.h), self-play streams are
+// re-seeded from (seed, iteration), and metrics rows after the checkpoint are
+// dropped.
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <vector>
+
+#include "envs/core/vector_env.h"
+#include "models/checkpoint.h"
+#include "training/alphazero/az_config.h"
+#include "training/alphazero/az_update.h"
+#include "training/alphazero/replay_buffer.h"
+#include "training/alphazero/self_play.h"
+#include "training/arena/evaluate.h"
+#include "training/policy_runner.h"
+#include "training/run_support.h"
+
+namespace rocketgym::alphazero {
+
+template <class G>
+class AzTrainer {
+ public:
+  using State = typename G::State;
+
+  AzTrainer(const AzConfig& config, std::shared_ptr<AnyGame> game)
+      : cfg_(config),
+        game_(std::move(game)),
+        device_(parse_device(config.device)),
+        players_(config.game.players),
+        num_actions_(G::info().num_actions) {
+    spec_.config = cfg_.net;
+    spec_.observation_shape = game_->observation_shape(players_);
+    spec_.num_actions = num_actions_;
+    spec_.num_players = players_;
+    obs_size_ = spec_.observation_size();
+  }
+
+  TrainSummary run(bool verbose) {
+    set_torch_threads(cfg_.threads);
+    std::filesystem::create_directories(cfg_.run_dir + "/checkpoints");
+    TrainSummary summary;
+    summary.resumed = start_or_resume(verbose);
+    std::ofstream(cfg_.run_dir + "/config.yaml") << cfg_.to_yaml();
+    open_metrics();
+    const auto started = std::chrono::steady_clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+    auto out_of_budget = [&] {
+      return steps_ >= cfg_.total_steps || (cfg_.minutes > 0 && elapsed() >= cfg_.minutes * 60.0) ||
+             stop_requested.load();
+    };
+
+    ReplayBuffer buffer(cfg_.capacity, obs_size_, num_actions_, players_);
+    train_rng_.reseed(derive_seed(cfg_.seed ^ 0x7A1EULL, static_cast<uint64_t>(iterations_)));
+    torch::manual_seed(derive_seed(cfg_.seed, static_cast<uint64_t>(iterations_) + 1));
+    if (!summary.resumed && cfg_.imitation_steps > 0) imitate(buffer, verbose);
+
+    PolicyRunner runner(net_, device_, cfg_.games);
+    SelfPlay<G> self_play(typed_config<G>(*game_), players_, cfg_, runner,
+                          derive_seed(cfg_.seed ^ 0x5E1FULL, static_cast<uint64_t>(iterations_)));
+    const double seconds_before = elapsed_before_;
+    const int64_t steps_at_start = steps_;
+    while (!out_of_budget()) {
+      const SelfPlayStats play = self_play.play(cfg_.samples_per_iteration, buffer);
+      steps_ += play.positions;
+      games_ += play.games;
+      AzUpdateStats update;
+      if (buffer.ready_count() >= cfg_.min_samples) {
+        AzUpdateSettings settings{cfg_.train_steps_per_iteration(), cfg_.batch, cfg_.value_coef,
+                                  cfg_.max_grad_norm};
+        update = az_update(net_, *optimizer_, buffer, settings, train_rng_, device_, drawn_);
+      }
+      ++iterations_;
+      const bool evaluate = cfg_.eval_every > 0 && iterations_ % cfg_.eval_every == 0;
+      if (evaluate) run_evaluation();
+      const double seconds = elapsed();
+      write_metrics_row(play, update, buffer, seconds_before + seconds, evaluate);
+      if (iterations_ % cfg_.checkpoint_every == 0) save(seconds_before + seconds);
+      save_minute_snapshots(seconds_before + seconds);
+      if (verbose) print_progress(play, update, seconds, (steps_ - steps_at_start) / std::max(seconds, 1e-9));
+    }
+    const double seconds = elapsed();
+    save(seconds_before + seconds);
+    save_minute_snapshots(seconds_before + seconds);
+    metrics_.close();
+    if (cfg_.plot)
+      run_plot_script("curve", cfg_.run_dir + "/metrics.csv", cfg_.run_dir + "/learning_curve.png");
+
+    summary.steps = steps_;
+    summary.updates = iterations_;
+    summary.episodes = games_;
+    summary.seconds = seconds;
+    summary.samples_per_second = (steps_ - steps_at_start) / std::max(seconds, 1e-9);
+    summary.eval_vs_random = eval_random_;
+    summary.eval_vs_heuristic = eval_heuristic_;
+    summary.checkpoint = latest_path();
+    return summary;
+  }
+
+ private:
+  std::string latest_path() const { return cfg_.run_dir + "/checkpoints/latest.ckpt"; }
+
+  // --- start, resume, save ------------------------------------------------
+
+  bool start_or_resume(bool verbose) {
+    const std::string path = latest_path();
+    if (!std::filesystem::exists(path)) {
+      net_ = PolicyValueNet(spec_);
+      net_->to(device_);
+      net_->eval();
+      make_optimizer();
+      return false;
+    }
+    LoadedCheckpoint ckpt = load_checkpoint(path, device_);
+    check_checkpoint_matches(ckpt.meta, path, G::info().id, players_, spec_.observation_shape, num_actions_);
+    net_ = ckpt.net;
+    net_->eval();
+    spec_ = ckpt.meta.net_spec();  // the checkpoint's network wins over the config's model block
+    cfg_.net = spec_.config;
+    make_optimizer();
+    load_optimizer_state(ckpt, *optimizer_);
+    steps_ = ckpt.meta.step;
+    iterations_ = ckpt.meta.iteration;
+    const Json& extra = ckpt.meta.extra;
+    games_ = extra.value("games", int64_t{0});
+    elapsed_before_ = extra.value("elapsed_seconds", 0.0);
+    eval_random_ = extra.value("eval_vs_random", -1.0);
+    eval_heuristic_ = extra.value("eval_vs_heuristic", -1.0);
+    truncate_metrics(cfg_.run_dir + "/metrics.csv", iterations_);
+    for (double m : cfg_.snapshot_minutes)
+      if (m * 60.0 <= elapsed_before_) ++snapshots_done_;
+    if (verbose)
+      std::fprintf(stderr, "resuming %s at iteration %lld, %lld positions (the replay buffer refills first)\n",
+                   path.c_str(), static_cast<long long>(iterations_), static_cast<long long>(steps_));
+    return true;
+  }
+
+  void make_optimizer() {
+    optimizer_ = std::make_unique<torch::optim::AdamW>(
+        net_->parameters(), torch::optim::AdamWOptions(cfg_.learning_rate).weight_decay(cfg_.weight_decay));
+  }
+
+  CheckpointMeta meta(double elapsed_seconds) const {
+    CheckpointMeta m;
+    m.game = G::info().id;
+    m.game_version = G::info().version;
+    m.num_players = players_;
+    m.observation_shape = spec_.observation_shape;
+    m.num_actions = num_actions_;
+    m.net = spec_.config;
+    m.step = steps_;
+    m.iteration = iterations_;
+    m.extra = Json{{"algorithm", "alphazero"},        {"games", games_},
+                   {"elapsed_seconds", elapsed_seconds}, {"eval_vs_random", eval_random_},
+                   {"eval_vs_heuristic", eval_heuristic_}, {"seed", cfg_.seed}};
+    return m;
+  }
+
+  void save(double elapsed_seconds) { save_checkpoint(latest_path(), meta(elapsed_seconds), net_, optimizer_.get()); }
+
+  // Weights-only copies after the configured minutes of training (the
+  // strength-against-compute curve is measured on these).
+  void save_minute_snapshots(double elapsed_seconds) {
+    while (snapshots_done_ < cfg_.snapshot_minutes.size() &&
+           cfg_.snapshot_minutes[snapshots_done_] * 60.0 <= elapsed_seconds) {
+      char name[64];
+      std::snprintf(name, sizeof(name), "/checkpoints/minute_%03d.ckpt",
+                    static_cast<int>(cfg_.snapshot_minutes[snapshots_done_] + 0.5));
+      save_checkpoint(cfg_.run_dir + name, meta(elapsed_seconds), net_, nullptr);
+      ++snapshots_done_;
+    }
+  }
+
+  // --- imitation warm start -------------------------------------------------
+
+  // Heuristic bots play every seat; their moves become one-hot policy
+  // targets and the outcomes value targets, in the replay buffer, and the
+  // network trains on them for imitation.epochs passes. The positions stay
+  // in the buffer until self-play pushes them out.
+  void imitate(ReplayBuffer& buffer, bool verbose) {
+    const auto started = std::chrono::steady_clock::now();
+    VectorEnv<G> env(typed_config<G>(*game_), cfg_.games, players_, derive_seed(cfg_.seed ^ 0x1A17ULL, 0),
+                     cfg_.threads);
+    std::vector<Action> actions(static_cast<std::size_t>(cfg_.games));
+    std::vector<std::vector<std::pair<ReplayBuffer::Ticket, int>>> pending(static_cast<std::size_t>(cfg_.games));
+    std::vector<float> relative(static_cast<std::size_t>(players_));
+    int64_t recorded = 0;
+    auto waiting = [&] {
+      for (const auto& p : pending)
+        if (!p.empty()) return true;
+      return false;
+    };
+    // Record until enough positions, then play the games under way to their
+    // end, so that every recorded position gets its outcome.
+    while (recorded < cfg_.imitation_steps || waiting()) {
+      env.heuristic_actions(actions.data());
+      for (int i = 0; i < cfg_.games && recorded < cfg_.imitation_steps; ++i) {
+        const uint8_t* mask = env.action_masks() + static_cast<std::size_t>(i) * num_actions_;
+        int legal = 0;
+        for (int a = 0; a < num_actions_; ++a) legal += mask[a];
+        if (legal < 2) continue;  // a forced move teaches nothing
+        const ReplayBuffer::Ticket t = buffer.add();
+        std::memcpy(buffer.observation(t.slot), env.observations() + static_cast<std::size_t>(i) * obs_size_,
+                    sizeof(float) * obs_size_);
+        std::memcpy(buffer.mask(t.slot), mask, static_cast<std::size_t>(num_actions_));
+        float* policy = buffer.policy(t.slot);
+        std::fill(policy, policy + num_actions_, 0.0f);
+        policy[actions[static_cast<std::size_t>(i)]] = 1.0f;
+        pending[static_cast<std::size_t>(i)].push_back({t, env.current_players()[i]});
+        ++recorded;
+      }
+      env.step(actions.data());
+      for (int i = 0; i < cfg_.games; ++i) {
+        if (!env.terminated()[i] && !env.truncated()[i]) continue;
+        const float* returns = env.rewards() + static_cast<std::size_t>(i) * players_;
+        for (const auto& [ticket, player] : pending[static_cast<std::size_t>(i)]) {
+          for (int j = 0; j < players_; ++j) relative[static_cast<std::size_t>(j)] = returns[(player + j) % players_];
+          buffer.finish(ticket, relative.data());
+        }
+        pending[static_cast<std::size_t>(i)].clear();
+      }
+    }
+    if (buffer.ready_count() == 0) return;
+    const int steps = static_cast<int>(cfg_.imitation_epochs * std::min<int64_t>(recorded, buffer.capacity()) /
+                                       cfg_.batch);
+    AzUpdateSettings settings{std::max(1, steps), cfg_.batch, cfg_.value_coef, cfg_.max_grad_norm};
+    const AzUpdateStats stats = az_update(net_, *optimizer_, buffer, settings, train_rng_, device_, drawn_);
+    if (verbose)
+      std::fprintf(stderr,
+                   "imitation: %lld heuristic positions, %d steps | cross-entropy %.3f | value loss %.3f | %s\n",
+                   static_cast<long long>(recorded), stats.steps, stats.policy_loss, stats.value_loss,
+                   format_duration(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count())
+                       .c_str());
+  }
+
+  // --- evaluation, metrics, progress ----------------------------------------
+
+  void run_evaluation() {
+    torch::NoGradGuard no_grad;
+    auto config = typed_config<G>(*game_);
+    const uint64_t seed = derive_seed(cfg_.seed ^ 0xE7A1ULL, 0);
+    eval_random_ = arena::evaluate_network<G>(net_, config, players_, "random", cfg_.eval_games, seed, cfg_.threads,
+                                              device_);
+    eval_heuristic_ = arena::evaluate_network<G>(net_, config, players_, "heuristic", cfg_.eval_games, seed,
+                                                 cfg_.threads, device_);
+    last_eval_iteration_ = iterations_;
+  }
+
+  void open_metrics() {
+    const std::string file = cfg_.run_dir + "/metrics.csv";
+    const bool fresh = !std::filesystem::exists(file) || std::filesystem::file_size(file) == 0;
+    metrics_.open(file, std::ios::app);
+    if (fresh)
+      metrics_ << "update,step,games,elapsed_s,samples_per_s,simulations_per_s,leaves_per_s,network_share,"
+                  "policy_loss,value_loss,entropy,replay_ready,eval_win_vs_random,eval_win_vs_heuristic\n";
+  }
+
+  void write_metrics_row(const SelfPlayStats& play, const AzUpdateStats& update, const ReplayBuffer& buffer,
+                         double elapsed_seconds, bool evaluated) {
+    const double t = std::max(play.seconds, 1e-9);
+    metrics_ << iterations_ << "," << steps_ << "," << games_ << "," << elapsed_seconds << ","
+             << play.positions / t << "," << play.simulations / t << "," << play.leaves / t << ","
+             << play.network_seconds / t << "," << (update.steps ? std::to_string(update.policy_loss) : "") << ","
+             << (update.steps ? std::to_string(update.value_loss) : "") << ","
+             << (update.steps ? std::to_string(update.policy_entropy) : "") << "," << buffer.ready_count() << ","
+             << (evaluated ? std::to_string(eval_random_) : "") << ","
+             << (evaluated ? std::to_string(eval_heuristic_) : "") << "\n";
+    metrics_.flush();
+  }
+
+  void print_progress(const SelfPlayStats& play, const AzUpdateStats& update, double seconds, double rate) const {
+    double eta = (cfg_.total_steps - steps_) / std::max(rate, 1e-9);
+    if (cfg_.minutes > 0) eta = std::min(eta, cfg_.minutes * 60.0 - seconds);
+    auto pct = [](double v) { return v < 0 ? std::string("-") : std::to_string(static_cast<int>(100 * v + 0.5)) + "%"; };
+    const double t = std::max(play.seconds, 1e-9);
+    std::fprintf(stderr,
+                 "iteration %lld | %.2fM positions | %.0f positions/s | %.0f leaves/s (network %.0f%%) | "
+                 "policy loss %.3f value loss %.3f | eval (raw network, iteration %lld) vs random %s heuristic %s "
+                 "| ETA %s\n",
+                 static_cast<long long>(iterations_), steps_ / 1e6, rate, play.leaves / t,
+                 100.0 * play.network_seconds / t, update.policy_loss, update.value_loss,
+                 static_cast<long long>(last_eval_iteration_), pct(eval_random_).c_str(),
+                 pct(eval_heuristic_).c_str(), format_duration(eta).c_str());
+  }
+
+  AzConfig cfg_;
+  std::shared_ptr<AnyGame> game_;
+  torch::Device device_;
+  int players_, num_actions_, obs_size_ = 0;
+  NetSpec spec_;
+  PolicyValueNet net_{nullptr};
+  std::unique_ptr<torch::optim::AdamW> optimizer_;
+  Rng train_rng_;
+  std::vector<int32_t> drawn_;
+  std::ofstream metrics_;
+  int64_t steps_ = 0, iterations_ = 0, games_ = 0, last_eval_iteration_ = 0;
+  std::size_t snapshots_done_ = 0;
+  double elapsed_before_ = 0.0, eval_random_ = -1.0, eval_heuristic_ = -1.0;
+};
+
+// Loads the game and runs AzTrainer<G> for the configured game.
+TrainSummary run_alphazero(const AzConfig& config, bool verbose);
+
+}  // namespace rocketgym::alphazero

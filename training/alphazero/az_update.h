@@ -1,0 +1,47 @@
+// Training steps of search-based self-play (no game types here, only tensors):
+// the network's masked policy moves towards the search's improved policy
+// (cross-entropy) and its value head towards the game outcomes (squared
+// error over every seat).
+#pragma once
+
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "envs/core/rng.h"
+#include "models/policy_value_net.h"
+#include "training/alphazero/replay_buffer.h"
+
+namespace rocketgym::alphazero {
+
+struct AzLossTerms {
+  torch::Tensor policy_loss;  // cross-entropy against the target policy
+  torch::Tensor value_loss;   // mean squared error, summed over seats
+  torch::Tensor total;
+};
+
+// The loss for one minibatch. `policy_targets` rows sum to 1 over legal actions.
+AzLossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks, const torch::Tensor& policy_targets,
+                    const torch::Tensor& value_targets, double value_coef);
+
+struct AzUpdateSettings {
+  int steps = 1;  // gradient steps
+  int batch = 256;
+  double value_coef = 1.0;
+  double max_grad_norm = 1.0;
+};
+
+struct AzUpdateStats {
+  int steps = 0;
+  double policy_loss = 0.0, value_loss = 0.0;
+  double policy_entropy = 0.0;  // of the network's policy on the batches, in nats
+};
+
+// `steps` gradient steps on minibatches drawn uniformly from the buffer's
+// trainable positions. `scratch` holds the drawn slots (reused, no allocation
+// once it is big enough).
+AzUpdateStats az_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, const ReplayBuffer& buffer,
+                        const AzUpdateSettings& settings, Rng& rng, torch::Device device,
+                        std::vector<int32_t>& scratch);
+
+}  // namespace rocketgym::alphazero
