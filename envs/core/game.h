@@ -166,6 +166,10 @@ class Registry {
 // `overrides` (YAML text, a mapping) is merged on top.
 std::shared_ptr<AnyGame> load_game(const std::string& id, const std::string& config_file = "",
                                    const std::string& overrides = "");
+// The same with parsed overrides (e.g. ConfigNode::from_settings), so that an
+// error about an overridden value names the `--set` it came from.
+std::shared_ptr<AnyGame> load_game(const std::string& id, const std::string& config_file,
+                                   const ConfigNode& overrides);
 
 // The YAML text built into the binary for a game (empty if none).
 std::string builtin_game_config(const std::string& id);

@@ -41,9 +41,14 @@ struct ArenaRun {
   std::vector<GameRecord> games;
 };
 
+// Creates config.output and checks that the result files can be written
+// there (a probe file, and any result file already there), so that a bad
+// output folder is an Error before the games are played, not after.
+void prepare_arena_output(const ArenaConfig& config);
 // Plays the whole schedule; prints progress to stderr when `verbose`.
 ArenaRun play_arena(const ArenaConfig& config, bool verbose);
-// The table, report.json, CSVs and the plot in config.output.
+// The table, report.json, CSVs and the plot in config.output; an Error names
+// the file that could not be written.
 void write_arena_outputs(const ArenaConfig& config, const ArenaRun& run);
 
 }  // namespace rocketgym::arena
