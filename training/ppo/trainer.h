@@ -470,12 +470,8 @@ class Trainer {
       if (who == kHeuristic) {
         actions[static_cast<std::size_t>(i)] = G::heuristic_action(env.state(i), rng);
       } else if (who == kRandom) {
-        const uint8_t* mask = masks + static_cast<std::size_t>(i) * num_actions_;
-        int legal = 0;
-        for (int a = 0; a < num_actions_; ++a) legal += mask[a];
-        int pick = static_cast<int>(rng.below(static_cast<uint32_t>(legal)));
-        for (int a = 0; a < num_actions_; ++a)
-          if (mask[a] && pick-- == 0) actions[static_cast<std::size_t>(i)] = a;
+        actions[static_cast<std::size_t>(i)] =
+            random_legal_action(masks + static_cast<std::size_t>(i) * num_actions_, num_actions_, rng);
       }
     }
   }
