@@ -256,7 +256,10 @@ void bind_game(py::module_& m) {
   m.def(
       "game_info", [](const std::string& id) { return Registry::instance().find(id).info; },
       py::arg("game_id"), "A registered game's description (Error if unknown).");
-  m.def("load_game", &load_game, py::arg("game_id"), py::arg("config_file") = "", py::arg("overrides") = "",
+  m.def("load_game",
+        static_cast<std::shared_ptr<AnyGame> (*)(const std::string&, const std::string&, const std::string&)>(
+            &load_game),
+        py::arg("game_id"), py::arg("config_file") = "", py::arg("overrides") = "",
         "Loads a game: config_file (default: the game's configs/games/<id>.yaml), then the YAML mapping "
         "`overrides` merged on top. Error for an unknown id, ConfigError for a bad config.");
   m.def("builtin_game_config", &builtin_game_config, py::arg("game_id"),

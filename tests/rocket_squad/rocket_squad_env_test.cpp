@@ -313,10 +313,10 @@ TEST_CASE("config: an empty value is an error, not the default", "[rocket_squad]
                       Catch::Contains("boosters.red.copies"));
   REQUIRE_THROWS_WITH(load_with("hand_size: "), Catch::Contains("hand_size"));
   REQUIRE_THROWS_WITH(load_with("variants: "), Catch::Contains("variants") && Catch::Contains("empty value"));
-  // --set characters.dad= reaches the loader as the same empty value.
+  // --set characters.dad= is refused where it is read, naming the key.
   REQUIRE_THROWS_WITH(load_config(ConfigNode::parse(builtin_game_config("rocket_squad"), "rocket_squad.yaml")
                                       .merged(ConfigNode::from_settings({"characters.dad="}))),
-                      Catch::Contains("characters.dad") && Catch::Contains("empty value"));
+                      Catch::Contains("characters.dad") && Catch::Contains("no value"));
 }
 
 // ---------------------------------------------------------------------------------------------
