@@ -168,6 +168,20 @@ NetSpec CheckpointMeta::net_spec() const {
   return spec;
 }
 
+namespace {
+
+// The weights must have the precision the metadata states: a float16 archive
+// under float32 metadata (or the reverse) is a damaged or forged file.
+void check_precision(PolicyValueNet& net, bool half_precision) {
+  const auto expected = half_precision ? torch::kFloat16 : torch::kFloat32;
+  for (const auto& p : net->parameters())
+    if (p.scalar_type() != expected)
+      throw Error(std::string("its weights are not ") + (half_precision ? "float16" : "float32") +
+                  " as its metadata says");
+}
+
+}  // namespace
+
 Json CheckpointMeta::to_json() const {
   return Json{{"format", "rocketgym-checkpoint"},
               {"game", game},
@@ -179,7 +193,8 @@ Json CheckpointMeta::to_json() const {
               {"net", net.to_json()},
               {"step", step},
               {"iteration", iteration},
-              {"extra", extra}};
+              {"extra", extra},
+              {"weights", half_precision ? "float16" : "float32"}};
 }
 
 CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
@@ -196,6 +211,12 @@ CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
   m.step = json_get<int64_t>(doc, "step");
   m.iteration = json_get<int64_t>(doc, "iteration");
   m.extra = json_get<Json>(doc, "extra");
+  if (doc.contains("weights")) {  // absent in files written before exports existed: float32
+    const auto weights = json_get<std::string>(doc, "weights");
+    if (weights != "float16" && weights != "float32")
+      throw SerializationError("weights is '" + weights + "', not float32 or float16");
+    m.half_precision = weights == "float16";
+  }
   return m;
 }
 
@@ -234,10 +255,13 @@ LoadedCheckpoint load_checkpoint(const std::string& path, torch::Device device) 
   out.meta = parse_meta(s.meta, path);
   try {
     out.net = PolicyValueNet(out.meta.net_spec());
+    if (out.meta.half_precision) out.net->to(torch::kFloat16);
     torch::serialize::InputArchive archive;
     std::istringstream in(s.model);
     archive.load_from(in);
     out.net->load(archive);
+    check_precision(out.net, out.meta.half_precision);
+    out.net->to(torch::kFloat32);  // float16 exports compute in float32
   } catch (const c10::Error& e) {
     throw CheckpointError("checkpoint '" + path + "': the weights do not load: " + e.msg());
   } catch (const Error& e) {
@@ -247,6 +271,18 @@ LoadedCheckpoint load_checkpoint(const std::string& path, torch::Device device) 
   out.net->eval();
   out.optimizer_state = std::move(s.optim);
   return out;
+}
+
+uint64_t export_checkpoint(const std::string& source, const std::string& target, bool half_precision,
+                           int simulations) {
+  LoadedCheckpoint loaded = load_checkpoint(source);
+  CheckpointMeta meta = loaded.meta;
+  meta.half_precision = half_precision;
+  meta.extra = Json{{"exported_from", {{"step", meta.step}, {"iteration", meta.iteration}}}};
+  if (simulations >= 0) meta.extra["zoo"] = Json{{"simulations", simulations}};
+  if (half_precision) loaded.net->to(torch::kFloat16);
+  save_checkpoint(target, meta, loaded.net, nullptr);
+  return std::filesystem::file_size(target);
 }
 
 void load_optimizer_state(const LoadedCheckpoint& checkpoint, torch::optim::Optimizer& optimizer) {

@@ -47,6 +47,9 @@ struct CheckpointMeta {
   int64_t step = 0;             // learner decisions trained on so far
   int64_t iteration = 0;        // PPO updates so far
   Json extra = Json::object();  // run bookkeeping (opponent pool, elapsed time...)
+  // The stored weights' precision: false = float32; true = float16, for
+  // exported bots (half the size; loaded back as float32).
+  bool half_precision = false;
 
   NetSpec net_spec() const;
   Json to_json() const;
@@ -71,6 +74,13 @@ CheckpointMeta read_checkpoint_meta(const std::string& path);
 // Rebuilds the network from the metadata and loads its weights onto `device`.
 LoadedCheckpoint load_checkpoint(const std::string& path, torch::Device device = torch::kCPU);
 void load_optimizer_state(const LoadedCheckpoint& checkpoint, torch::optim::Optimizer& optimizer);
+
+// Writes a weights-only copy of `source` for shipping (the zoo): no optimizer
+// state, no run bookkeeping, float16 weights when `half_precision`. When
+// `simulations` >= 0 it is stored as the bot's recommended search
+// (extra.zoo.simulations; 0 = the raw network). Returns the file's size.
+uint64_t export_checkpoint(const std::string& source, const std::string& target, bool half_precision,
+                           int simulations);
 
 // Throws CheckpointError unless the checkpoint was trained for this game,
 // player count, observation shape and action count.

@@ -163,6 +163,45 @@ TEST_CASE("metadata with bad fields is an error, not a crash", "[checkpoint]") {
   doc = small_meta().to_json();
   doc.erase("game");
   CHECK_THROWS_AS(CheckpointMeta::from_json(doc), SerializationError);
+  doc = small_meta().to_json();
+  doc["weights"] = "float64";
+  CHECK_THROWS_AS(CheckpointMeta::from_json(doc), SerializationError);
+  doc.erase("weights");  // files written before exports existed: float32
+  CHECK_FALSE(CheckpointMeta::from_json(doc).half_precision);
+}
+
+TEST_CASE("an exported bot keeps the weights at half precision and nothing of the run", "[checkpoint]") {
+  const std::string dir = temp_dir("export");
+  CheckpointMeta meta = small_meta();
+  meta.net.hidden = 256;  // big enough that the weights dominate the file
+  PolicyValueNet net(meta.net_spec());
+  torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(1e-3));
+  adam.zero_grad();
+  net->forward(torch::randn({3, 36})).values.sum().backward();
+  adam.step();  // Adam now holds two moments per weight
+  save_checkpoint(dir + "/full.ckpt", meta, net, &adam);
+
+  const uint64_t half_bytes = export_checkpoint(dir + "/full.ckpt", dir + "/zoo.ckpt", true, 32);
+  const uint64_t float_bytes = export_checkpoint(dir + "/full.ckpt", dir + "/f32.ckpt", false, -1);
+  CHECK(half_bytes == std::filesystem::file_size(dir + "/zoo.ckpt"));
+  CHECK(half_bytes < float_bytes * 6 / 10);                                 // float16: about half
+  CHECK(float_bytes * 2 < std::filesystem::file_size(dir + "/full.ckpt"));  // no Adam moments
+
+  LoadedCheckpoint zoo = load_checkpoint(dir + "/zoo.ckpt");
+  CHECK(zoo.meta.half_precision);
+  CHECK(zoo.optimizer_state.empty());
+  CHECK(zoo.meta.extra["zoo"]["simulations"] == 32);
+  CHECK_FALSE(zoo.meta.extra.contains("pool"));  // run bookkeeping stays behind
+  CHECK(zoo.meta.step == meta.step);
+  for (const auto& p : zoo.net->parameters())
+    CHECK(p.scalar_type() == torch::kFloat32);  // computes in float32
+  const auto x = torch::randn({4, 36});
+  const auto expected = net->forward(x).logits, got = zoo.net->forward(x).logits;
+  CHECK(torch::allclose(expected, got, 1e-2, 1e-2));
+  CHECK_FALSE(torch::equal(expected, got));  // it really was rounded
+  LoadedCheckpoint f32 = load_checkpoint(dir + "/f32.ckpt");
+  CHECK_FALSE(f32.meta.extra.contains("zoo"));
+  CHECK(torch::equal(expected, f32.net->forward(x).logits));
 }
 
 // --- issue 16: what is read, and what a failed save leaves -----------------------
