@@ -13,9 +13,11 @@
 #include "envs/core/config.h"
 #include "envs/core/errors.h"
 #include "envs/core/json.h"
+#include "models/checkpoint.h"
+#include "training/alphazero/az_trainer.h"
+#include "training/arena/any_agent.h"
 #include "training/arena/arena_run.h"
 #include "training/cli/number_checks.h"
-#include "training/alphazero/az_trainer.h"
 #include "training/ppo/trainer.h"
 
 namespace rocketgym {
@@ -88,7 +90,8 @@ struct TrainOptions {
 void add_train(CLI::App& app) {
   auto opts = std::make_shared<TrainOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "train", "Train a policy-value network by PPO self-play or search-based self-play (algorithm: alphazero)");
+      "train",
+      "Train a policy-value network by PPO self-play or search-based self-play (algorithm: alphazero)");
   cmd->add_option("config", opts->config, "training config, e.g. configs/train/launchpad23_ppo.yaml")
       ->required()
       ->check(CLI::ExistingFile);
@@ -118,7 +121,8 @@ void add_train(CLI::App& app) {
       flag(opts->steps, "budget.steps", "--steps");
       flag(opts->seed, "run.seed", "--seed");
       flag(opts->threads, "run.threads", "--threads");
-      const bool search_based = alphazero::training_algorithm(load_with_overrides(opts->config, o)) == "alphazero";
+      const bool search_based =
+          alphazero::training_algorithm(load_with_overrides(opts->config, o)) == "alphazero";
       // --envs: the games played together, whichever trainer plays them.
       flag(opts->envs, search_based ? "selfplay.games" : "ppo.envs", "--envs");
       const ConfigNode root = load_with_overrides(opts->config, o);
@@ -136,13 +140,14 @@ void add_train(CLI::App& app) {
       }
       std::signal(SIGINT, SIG_DFL);
       std::printf("%s %s: %lld %s in %lld %s, %lld games; %.0f positions/s this session (%s)\n",
-                  stop_requested ? "interrupted" : "finished", run_dir.c_str(), static_cast<long long>(s.steps),
-                  search_based ? "self-play positions" : "learner steps", static_cast<long long>(s.updates),
-                  search_based ? "iterations" : "updates", static_cast<long long>(s.episodes), s.samples_per_second,
+                  stop_requested ? "interrupted" : "finished", run_dir.c_str(),
+                  static_cast<long long>(s.steps), search_based ? "self-play positions" : "learner steps",
+                  static_cast<long long>(s.updates), search_based ? "iterations" : "updates",
+                  static_cast<long long>(s.episodes), s.samples_per_second,
                   format_duration(s.seconds).c_str());
       if (s.eval_vs_random >= 0)
-        std::printf("last evaluation (raw network, greedy): %.1f%% vs random, %.1f%% vs heuristic\n", 100 * s.eval_vs_random,
-                    100 * s.eval_vs_heuristic);
+        std::printf("last evaluation (raw network, greedy): %.1f%% vs random, %.1f%% vs heuristic\n",
+                    100 * s.eval_vs_random, 100 * s.eval_vs_heuristic);
       std::printf("checkpoint: %s (resume: run the same command again)\n", s.checkpoint.c_str());
     });
   });
@@ -163,8 +168,8 @@ void add_arena(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option(
       "--agent", opts->agents,
-      "[name=]random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH]] "
-      "(repeatable; replaces the config's agents)");
+      "[name=]random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH]] | "
+      "search:PATH[:SIMULATIONS] | zoo:GAME[:SIMULATIONS] (repeatable; replaces the config's agents)");
   cmd->add_option("--game", opts->game, "game id (game.id)");
   cmd->add_option("--players", opts->players, "players per game (game.players)")
       ->check(cli::whole_number(1, arena::kMaxSeats));
@@ -211,11 +216,45 @@ void add_arena(CLI::App& app) {
   });
 }
 
+struct ExportOptions {
+  std::string source, target;
+  bool float32 = false;
+  int simulations = -1;
+};
+
+// `rocketgym export`: the weights-only file of a trained bot, for the zoo.
+void add_export(CLI::App& app) {
+  auto opts = std::make_shared<ExportOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "export",
+      "Write a weights-only copy of a checkpoint (float16 unless --float32), e.g. for models/zoo/<id>.ckpt");
+  cmd->add_option("checkpoint", opts->source, "trained checkpoint, e.g. runs/x/checkpoints/latest.ckpt")
+      ->required();
+  cmd->add_option("output", opts->target, "file to write")->required();
+  cmd->add_flag("--float32", opts->float32, "keep float32 weights (twice the size)");
+  cmd->add_option("--simulations", opts->simulations,
+                  "the bot's recommended search simulations (0 = the raw network; stored for zoo:GAME)")
+      ->check(cli::whole_number(0, 10'000'000));
+  cmd->callback([opts] {
+    report_errors([&] {
+      const uint64_t bytes = export_checkpoint(opts->source, opts->target, !opts->float32, opts->simulations);
+      std::printf("wrote %s (%.2f MB, %s weights)\n", opts->target.c_str(), static_cast<double>(bytes) / 1e6,
+                  opts->float32 ? "float32" : "float16");
+    });
+  });
+}
+
 }  // namespace
+
+cli::SeatBot make_seat_bot(const std::string& spec, const AnyGame& game, int players) {
+  std::shared_ptr<arena::AnyAgent> agent = arena::make_agent(arena::parse_agent(spec), game, players);
+  return [agent](const AnyState& state, uint64_t seed) { return agent->act(state, seed); };
+}
 
 void add_training_commands(CLI::App& app) {
   add_train(app);
   add_arena(app);
+  add_export(app);
 }
 
 }  // namespace rocketgym

@@ -11,8 +11,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "training/cli/commands.h"
+
 namespace rocketgym {
 
 void add_training_commands(CLI::App& app);
+
+// The bot of a `rocketgym play` seat given as an agent spec (zoo:GAME,
+// search:PATH[:SIMS], checkpoint:PATH...). Throws ConfigError/CheckpointError.
+cli::SeatBot make_seat_bot(const std::string& spec, const AnyGame& game, int players);
 
 }  // namespace rocketgym

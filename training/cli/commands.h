@@ -2,13 +2,23 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "envs/core/game.h"
 
 namespace rocketgym::cli {
 
 void add_list_command(CLI::App& app);
-void add_play_command(CLI::App& app);
+// A bot in a seat of `rocketgym play`: picks the move of the player to move.
+using SeatBot = std::function<Action(const AnyState& state, uint64_t seed)>;
+// Makes the bot of a seat given as an agent spec (a checkpoint, search:PATH,
+// zoo:GAME...; see training/arena/agents.h). Supplied by the training
+// library where it is built; without it only human, random and heuristic seats exist.
+using SeatBotFactory = std::function<SeatBot(const std::string& spec, const AnyGame& game, int players)>;
+
+void add_play_command(CLI::App& app, SeatBotFactory make_bot = nullptr);
 void add_bench_command(CLI::App& app);
 
 }  // namespace rocketgym::cli

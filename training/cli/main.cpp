@@ -12,7 +12,11 @@ int main(int argc, char** argv) {
   CLI::App app{"rocketgym: rocket-themed tabletop games as reinforcement-learning environments"};
   app.require_subcommand(1);
   rocketgym::cli::add_list_command(app);
+#ifdef ROCKETGYM_WITH_TRAINING
+  rocketgym::cli::add_play_command(app, rocketgym::make_seat_bot);
+#else
   rocketgym::cli::add_play_command(app);
+#endif
   rocketgym::cli::add_bench_command(app);
 #ifdef ROCKETGYM_WITH_TRAINING
   rocketgym::add_training_commands(app);

@@ -33,10 +33,32 @@ std::vector<std::string> split_seats(const std::string& text, int players) {
   if (static_cast<int>(seats.size()) != players)
     throw Error("--seats lists " + std::to_string(seats.size()) + " seats for " + std::to_string(players) +
                 " players");
-  for (const auto& s : seats)
-    if (s != "human" && s != "random" && s != "heuristic")
-      throw Error("unknown seat kind '" + s + "' (human, random, heuristic)");
   return seats;
+}
+
+// The bot of each seat that is not "human" (an empty function there).
+std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyGame& game, int players,
+                               const SeatBotFactory& make_bot) {
+  std::vector<SeatBot> bots;
+  for (const std::string& seat : seats) {
+    if (seat == "human") {
+      bots.emplace_back();
+    } else if (seat == "random") {
+      bots.emplace_back([](const AnyState& state, uint64_t seed) {
+        const auto legal = state.legal_actions();
+        Rng rng(seed);
+        return legal[rng.below(static_cast<uint32_t>(legal.size()))];
+      });
+    } else if (seat == "heuristic") {
+      bots.emplace_back([](const AnyState& state, uint64_t seed) { return state.heuristic_action(seed); });
+    } else if (make_bot) {
+      bots.push_back(make_bot(seat, game, players));
+    } else {
+      throw Error("unknown seat kind '" + seat +
+                  "' (human, random, heuristic; trained agents need the training build)");
+    }
+  }
+  return bots;
 }
 
 // Reads the human's choice; re-prompts on bad input. Returns -1 on quit or end of input.
@@ -58,10 +80,11 @@ int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal)
   }
 }
 
-void play(const PlayOptions& opt) {
+void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
   auto game = load_game(opt.game, opt.config_file, ConfigNode::from_settings(opt.settings));
   game->check_players(opt.players);
   const auto seats = split_seats(opt.seats, opt.players);
+  const auto bots = make_bots(seats, *game, opt.players, make_bot);
   int humans = 0, human_seat = -1;
   for (int p = 0; p < opt.players; ++p)
     if (seats[p] == "human") ++humans, human_seat = p;
@@ -71,11 +94,11 @@ void play(const PlayOptions& opt) {
   std::cout << game->info().name << " — seed " << seed << "\n";
   while (!state->is_terminal()) {
     const int p = state->current_player();
-    const auto legal = state->legal_actions();
     Action action;
     if (seats[p] == "human") {
       // With one person at the table, show only what that seat may know.
       std::cout << "\n" << (humans == 1 ? state->observation_string(human_seat) : state->to_string());
+      const auto legal = state->legal_actions();
       const int pick = ask_human(*state, p, legal);
       if (pick < 0) {
         std::cout << "Game abandoned.\n";
@@ -83,11 +106,13 @@ void play(const PlayOptions& opt) {
       }
       action = legal[static_cast<std::size_t>(pick)];
     } else {
-      action = seats[p] == "random" ? legal[rng.below(static_cast<uint32_t>(legal.size()))]
-                                    : state->heuristic_action(rng.next());
-      const bool shown = humans == 0 || state->is_public_action(action);
-      std::cout << "player " << p << " (" << seats[p]
-                << "): " << (shown ? state->action_to_string(action) : "makes a secret choice") << "\n";
+      action = bots[static_cast<std::size_t>(p)](*state, rng.next());
+      // A secret choice names no seat: in some games who was asked is itself
+      // hidden (a Rocket Squad reaction, a Last Blast pick).
+      if (humans == 0 || state->is_public_action(action))
+        std::cout << "player " << p << " (" << seats[p] << "): " << state->action_to_string(action) << "\n";
+      else
+        std::cout << "(a secret choice is made)\n";
     }
     state->apply(action);
   }
@@ -101,19 +126,19 @@ void play(const PlayOptions& opt) {
 
 }  // namespace
 
-void add_play_command(CLI::App& app) {
+void add_play_command(CLI::App& app, SeatBotFactory make_bot) {
   auto opt = std::make_shared<PlayOptions>();
   auto* cmd = app.add_subcommand("play", "Play a game in the terminal against bots");
   cmd->add_option("game", opt->game, "Game id (see `rocketgym list`)")->required();
   cmd->add_option("-p,--players", opt->players, "Number of players")->check(whole_number(1, 64));
   cmd->add_option("--seats", opt->seats,
-                  "Comma-separated seat kinds: human, random, heuristic "
-                  "(default: human then heuristic bots)");
+                  "Comma-separated seats: human, random, heuristic, or an agent such as zoo:GAME, "
+                  "search:PATH[:SIMS] or a checkpoint path (default: human then heuristic bots)");
   cmd->add_option("--seed", opt->seed, "Seed (0 = random)")
       ->check(whole_number(0, std::numeric_limits<int64_t>::max(), "0 = a random seed"));
   cmd->add_option("--config", opt->config_file, "Game config YAML (default: configs/games/<game>.yaml)");
   cmd->add_option("--set", opt->settings, "Override a config key, e.g. --set max_turns=50");
-  cmd->callback([opt] { play(*opt); });
+  cmd->callback([opt, make_bot] { play(*opt, make_bot); });
 }
 
 }  // namespace rocketgym::cli
