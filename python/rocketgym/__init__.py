@@ -10,6 +10,10 @@ For search written in Python, ``rg.load_game(id).new_state(n, seed)`` gives a
 ``State`` with ``legal_actions()``, ``apply()``, ``clone()``, ``to_json()``,
 ``action_to_string()``, ``observation()``, ``redeterminize()``...
 
+Trained bots: ``rg.load_agent("zoo:last_blast")`` gives an ``Agent`` with
+``act(state, seed)`` and ``evaluate(observations, masks)`` (needs the module
+built with the training library).
+
 Errors: ``rg.Error`` (a ValueError) and its subclasses ``IllegalAction``,
 ``ConfigError``, ``SerializationError``; ``InvariantViolation`` (a
 RuntimeError) signals an engine bug.
@@ -34,7 +38,7 @@ __all__ = [
     "ConfigError", "Error", "Game", "GameInfo", "IllegalAction", "InvariantViolation", "RocketAECEnv",
     "RocketEnv", "SerializationError", "State", "USING_GYMNASIUM", "USING_PETTINGZOO", "VectorEnv",
     "aec_env", "builtin_game_config", "derive_seed", "game_info", "list_games", "load_game", "make",
-    "make_vec", "max_threads",
+    "load_agent", "make_vec", "max_threads",
 ]
 
 
@@ -64,3 +68,24 @@ def make_vec(game_id: str, num_envs: int, num_players: int = 2, num_threads: int
     """
     return VectorEnv(game_id, num_envs, num_players=num_players, num_threads=num_threads, seed=seed,
                      config=config)
+
+
+def load_agent(spec: str, game=None, num_players: int = 2, config: ConfigArg = None):
+    """A trained bot, named as in the arena: ``"zoo:<game>[:SIMS]"``, ``"search:PATH[:SIMS]"``,
+    ``"checkpoint:PATH[:greedy|:sample]"``, ``"ismcts[:SIMS[:PATH]]"``, ``"heuristic"``, ``"random"``.
+
+    ``game``: a game id or a ``Game`` (default: the zoo's game, or the one the checkpoint was trained
+    for); ``config`` as for ``load_game``. The agent's ``act(state, seed=0)`` picks a move for the
+    player to move; ``evaluate(observations, masks)`` returns the network's policy and values for a
+    batch (float32 observations, bool/uint8 masks).
+    """
+    try:
+        from . import _agents
+    except ImportError as e:  # built without the LibTorch training library
+        raise Error("rocketgym.load_agent needs the module built with the training library "
+                    "(scripts/build.sh builds it): " + str(e)) from None
+    if isinstance(game, str):
+        game = load_game(game, config)
+    elif game is None and config is not None:
+        raise Error("load_agent: config= needs game=")
+    return _agents.load_agent(spec, game, num_players)

@@ -1,0 +1,120 @@
+// rocketgym._agents: trained bots from Python (a checkpoint, a search agent,
+// the zoo), the same agents as the arena's and `rocketgym play`'s.
+//
+// A module of its own because it links LibTorch: `import rocketgym` stays
+// light, and builds without the training library still have the envs.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envs/core/errors.h"
+#include "envs/core/game.h"
+#include "models/checkpoint.h"
+#include "training/arena/any_agent.h"
+
+namespace py = pybind11;
+
+namespace rocketgym::python {
+namespace {
+
+// An agent with the game it plays (the states it is given must be of it).
+struct Agent {
+  std::shared_ptr<AnyGame> game;
+  std::unique_ptr<arena::AnyAgent> agent;
+  int num_players;
+};
+
+// The game of a spec given without one: the zoo's game, or the game a
+// checkpoint was trained for.
+std::string game_of(const arena::AgentSpec& spec, const std::string& text) {
+  if (spec.kind == "zoo") return spec.zoo_game;
+  if (!spec.path.empty()) return read_checkpoint_meta(spec.path).game;
+  throw Error("agent '" + text + "' does not name its game: pass game=");
+}
+
+Agent load_agent(const std::string& text, std::shared_ptr<AnyGame> game, int num_players) {
+  const arena::AgentSpec spec = arena::parse_agent(text);
+  if (!game) game = load_game(game_of(spec, text));
+  Agent out{game, nullptr, num_players};
+  out.agent = arena::make_agent(spec, *game, num_players);
+  return out;
+}
+
+using FloatArray = py::array_t<float, py::array::c_style>;
+
+// Strict: float32 observations [B, *observation_shape] and one-byte masks
+// (bool, uint8, or the vector env's int8) [B, num_actions]; anything else is a TypeError/ValueError, never a
+// silent conversion (a float64 batch would be copied at every call).
+py::tuple evaluate(Agent& a, const py::array& observations, const py::array& masks) {
+  const std::vector<int> shape = a.game->observation_shape(a.num_players);
+  const int actions = a.game->info().num_actions;
+  if (!observations.dtype().equal(py::dtype::of<float>()))
+    throw py::type_error("observations must be a float32 numpy array, not " +
+                         std::string(py::str(observations.dtype())));
+  const char mask_kind = masks.dtype().kind();
+  if (masks.itemsize() != 1 || (mask_kind != 'b' && mask_kind != 'u' && mask_kind != 'i'))
+    throw py::type_error("masks must be a bool, uint8 or int8 numpy array, not " +
+                         std::string(py::str(masks.dtype())));
+  if (observations.ndim() != static_cast<py::ssize_t>(shape.size()) + 1)
+    throw Error("observations must have shape [batch, " + std::to_string(shape.size()) +
+                " observation dims]");
+  for (std::size_t d = 0; d < shape.size(); ++d)
+    if (observations.shape(static_cast<py::ssize_t>(d + 1)) != shape[d])
+      throw Error("observations do not have this game's observation shape");
+  const py::ssize_t batch = observations.shape(0);
+  if (masks.ndim() != 2 || masks.shape(0) != batch || masks.shape(1) != actions)
+    throw Error("masks must have shape [" + std::to_string(batch) + ", " + std::to_string(actions) + "]");
+  const auto obs = py::array_t<float, py::array::c_style>::ensure(observations);  // copies a strided view
+  const auto mask = py::array_t<uint8_t, py::array::c_style>::ensure(masks.attr("view")("uint8"));
+  FloatArray probabilities({batch, static_cast<py::ssize_t>(actions)});
+  FloatArray values({batch, static_cast<py::ssize_t>(a.num_players)});
+  {
+    py::gil_scoped_release release;
+    a.agent->evaluate(obs.data(), mask.data(), static_cast<int>(batch), probabilities.mutable_data(),
+                      values.mutable_data());
+  }
+  return py::make_tuple(probabilities, values);
+}
+
+Action act(Agent& a, const AnyState& state, uint64_t seed) {
+  if (state.num_players() != a.num_players)
+    throw Error("the agent plays " + std::to_string(a.num_players) + "-player games; this state has " +
+                std::to_string(state.num_players()) + " players");
+  py::gil_scoped_release release;
+  return a.agent->act(state, seed);
+}
+
+}  // namespace
+}  // namespace rocketgym::python
+
+PYBIND11_MODULE(_agents, m) {
+  using namespace rocketgym;
+  using namespace rocketgym::python;
+  m.doc() = "Trained bots (checkpoints, search, the zoo): use rocketgym.load_agent.";
+  py::module_::import("rocketgym._rocketgym");  // State, Game and the error types
+  py::class_<Agent>(m, "Agent", "A bot that picks moves: a checkpoint, a search agent or a zoo bot.")
+      .def("act", &act, py::arg("state"), py::arg("seed") = 0,
+           "The move for the player to move in `state` (a rocketgym.State of the agent's game). "
+           "`seed` drives sampling and search.")
+      .def("evaluate", &evaluate, py::arg("observations"), py::arg("masks"),
+           "The network's masked policy [B, num_actions] and value per seat [B, num_players] "
+           "(relative to the seat each row was encoded for), for float32 observations and bool/uint8/int8 "
+           "masks.")
+      .def_property_readonly("name", [](const Agent& a) { return a.agent->spec().name; })
+      .def_property_readonly("kind", [](const Agent& a) { return a.agent->spec().kind; })
+      .def_property_readonly("game_id", [](const Agent& a) { return a.game->info().id; })
+      .def_property_readonly("num_players", [](const Agent& a) { return a.num_players; })
+      .def("__repr__", [](const Agent& a) {
+        return "<rocketgym.Agent " + a.agent->spec().name + " (" + a.agent->spec().kind + ") for " +
+               a.game->info().id + ", " + std::to_string(a.num_players) + " players>";
+      });
+  m.def("load_agent", &load_agent, py::arg("spec"), py::arg("game") = nullptr, py::arg("num_players") = 2,
+        "Loads an agent from the arena's spec: zoo:GAME[:SIMS], search:PATH[:SIMS], "
+        "checkpoint:PATH[:greedy|:sample], "
+        "ismcts[:SIMS[:PATH]], heuristic, random. `game`: a rocketgym.Game (default: the zoo's or the "
+        "checkpoint's game with its default config).");
+}

@@ -1,0 +1,122 @@
+"""rg.load_agent: trained bots from Python (needs the module built with the training library)."""
+
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+import rocketgym as rg
+
+_agents = pytest.importorskip("rocketgym._agents", reason="built without the LibTorch training library")
+
+
+def _cli():
+    package = pathlib.Path(rg.__file__).resolve().parents[1]  # <build>/python
+    binary = package.parent / "rocketgym"
+    if not binary.exists():
+        pytest.skip("the rocketgym binary is not built")
+    return str(binary)
+
+
+@pytest.fixture(scope="module")
+def zoo_dir(tmp_path_factory):
+    """A tiny trained Launchpad 23 bot, exported the way models/zoo/ files are."""
+    folder = tmp_path_factory.mktemp("zoo")
+    config = folder / "train.yaml"
+    config.write_text("game: {id: launchpad23}\n"
+                      "model: {hidden: 16, blocks: 1, channels: 4}\n"
+                      "ppo: {envs: 4, steps_per_update: 16, epochs: 1, minibatch: 16}\n"
+                      "budget: {steps: 1, minutes: 0}\n"
+                      f"run: {{dir: \"{folder / 'run'}\", eval_every: 0, plot: false}}\n")
+    subprocess.run([_cli(), "train", str(config), "--quiet"], check=True, capture_output=True)
+    subprocess.run([_cli(), "export", str(folder / "run" / "checkpoints" / "latest.ckpt"),
+                    str(folder / "launchpad23.ckpt"), "--simulations", "4"], check=True, capture_output=True)
+    return folder
+
+
+@pytest.fixture
+def zoo(zoo_dir, monkeypatch):
+    monkeypatch.setenv("ROCKETGYM_ZOO_DIR", str(zoo_dir))
+    return zoo_dir
+
+
+def test_zoo_agent_plays_a_game_to_the_end(zoo):
+    agent = rg.load_agent("zoo:launchpad23")
+    assert agent.game_id == "launchpad23" and agent.num_players == 2 and agent.kind == "ismcts"
+    state = rg.load_game("launchpad23").new_state(2, 7)
+    moves = 0
+    while not state.is_terminal() and moves < 40:
+        action = agent.act(state, seed=moves)
+        assert state.is_legal(action)
+        state.apply(action)
+        moves += 1
+    assert moves > 0
+
+
+def test_same_seed_same_move(zoo):
+    agent = rg.load_agent("zoo:launchpad23")
+    state = rg.load_game("launchpad23").new_state(2, 3)
+    assert agent.act(state, seed=11) == agent.act(state, seed=11)
+
+
+def test_raw_network_evaluates_a_batch(zoo):
+    agent = rg.load_agent("zoo:launchpad23:0")  # 0 simulations: the raw network
+    assert agent.kind == "checkpoint"
+    vec = rg.make_vec("launchpad23", num_envs=5, seed=1)
+    obs, _ = vec.reset(seed=1)
+    masks = obs["action_mask"]  # int8, as the vector env gives them
+    probabilities, values = agent.evaluate(obs["observation"], masks)
+    assert probabilities.shape == masks.shape and values.shape == (5, 2)
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, rtol=1e-5)
+    assert np.all(probabilities[~masks.astype(bool)] == 0)
+
+
+def test_bad_batches_are_refused(zoo):
+    agent = rg.load_agent("zoo:launchpad23:0")
+    shape = rg.load_game("launchpad23").observation_shape(2)
+    actions = rg.game_info("launchpad23").num_actions
+    obs = np.zeros((2, *shape), dtype=np.float32)
+    masks = np.ones((2, actions), dtype=np.uint8)
+    with pytest.raises(TypeError, match="float32"):
+        agent.evaluate(obs.astype(np.float64), masks)
+    with pytest.raises(TypeError, match="bool, uint8 or int8"):
+        agent.evaluate(obs, masks.astype(np.int64))
+    with pytest.raises(rg.Error, match="shape"):
+        agent.evaluate(obs[:, :1], masks)
+    with pytest.raises(rg.Error, match="shape"):
+        agent.evaluate(obs, masks[:1])
+    with pytest.raises(rg.Error, match="no legal action"):
+        agent.evaluate(obs, np.zeros_like(masks))
+
+
+def test_wrong_state_or_finished_game_is_an_error(zoo):
+    agent = rg.load_agent("zoo:launchpad23")
+    with pytest.raises(rg.Error, match="players"):
+        agent.act(rg.load_game("launchpad23").new_state(3, 1))
+    other = rg.list_games()[0] if rg.list_games()[0] != "launchpad23" else rg.list_games()[1]
+    with pytest.raises(rg.Error, match="not a launchpad23 state"):
+        agent.act(rg.load_game(other).new_state(2, 1))
+
+
+def test_heuristic_needs_a_game_and_has_no_network():
+    with pytest.raises(rg.Error, match="game="):
+        rg.load_agent("heuristic")
+    agent = rg.load_agent("heuristic", game="launchpad23")
+    state = rg.load_game("launchpad23").new_state(2, 1)
+    assert state.is_legal(agent.act(state))
+    with pytest.raises(rg.Error, match="no network"):
+        agent.evaluate(np.zeros((1, *rg.load_game("launchpad23").observation_shape(2)), np.float32),
+                       np.ones((1, rg.game_info("launchpad23").num_actions), np.uint8))
+
+
+def test_missing_zoo_or_checkpoint_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROCKETGYM_ZOO_DIR", str(tmp_path))
+    with pytest.raises(rg.Error, match="unknown game"):
+        rg.load_agent("zoo:no_such_game_here")
+    with pytest.raises(rg.Error):
+        rg.load_agent(f"checkpoint:{tmp_path}/missing.ckpt")
+    (tmp_path / "junk.ckpt").write_bytes(os.urandom(100))
+    with pytest.raises(rg.Error):
+        rg.load_agent(f"checkpoint:{tmp_path}/junk.ckpt")
