@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "models/checkpoint.h"
+#include "training/alphazero/az_config.h"
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
 #include "training/ppo/trainer.h"
@@ -143,21 +144,34 @@ TEST_CASE("training configs fill defaults and reject bad keys and values", "[ppo
 TEST_CASE("every training preset in configs/train loads", "[ppo]") {
   const std::string dir = std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/configs/train";
   int loaded = 0;
+  std::set<std::string> search_presets;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const std::string file = entry.path().string();
-    const std::string id = entry.path().stem().string().substr(0, entry.path().stem().string().rfind("_ppo"));
+    const std::string file = entry.path().string(), stem = entry.path().stem().string();
+    const std::string id = stem.substr(0, stem.rfind('_'));  // <id>_ppo or <id>_az
     try {
       Registry::instance().find(id);
     } catch (const Error&) {
       continue;  // a game not built in this configuration
     }
     INFO(file);
-    const TrainConfig c = TrainConfig::from_yaml(ConfigNode::load_file(file));
-    CHECK(c.game.id == id);
-    CHECK(c.minutes <= 30.0);  // the preset budget on this machine
+    const ConfigNode root = ConfigNode::load_file(file);
+    if (alphazero::training_algorithm(root) == "alphazero") {
+      CHECK(stem == id + "_az");
+      const alphazero::AzConfig c = alphazero::AzConfig::from_yaml(root);
+      CHECK(c.game.id == id);
+      CHECK(c.minutes <= 30.0);
+      search_presets.insert(id);
+    } else {
+      CHECK(stem == id + "_ppo");
+      const TrainConfig c = TrainConfig::from_yaml(root);
+      CHECK(c.game.id == id);
+      CHECK(c.minutes <= 30.0);  // the preset budget on this machine
+    }
     ++loaded;
   }
   CHECK(loaded >= 1);
+  // Every built game has a search-based preset too.
+  for (const std::string& id : Registry::instance().ids()) CHECK(search_presets.count(id) == 1);
 }
 
 TEST_CASE("a short training run writes its folder and resumes where it stopped", "[ppo][smoke]") {
