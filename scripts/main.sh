@@ -16,6 +16,15 @@ scripts/build.sh
 echo "== training $game for $minutes minutes (run folder runs/${game}_ppo; run again to resume)"
 build/rocketgym train "configs/train/${game}_ppo.yaml" --minutes "$minutes"
 
-echo "== arena: the trained bot against random and heuristic bots"
-build/rocketgym arena "configs/arena/${game}.yaml"
+# The arena config's agents (the trained bot, random, heuristic), plus the
+# project's zoo bot for the game when there is one (models/zoo/<game>.ckpt),
+# so the new bot is placed between random, the heuristic and the zoo.
+agents=()
+if [[ -f "models/zoo/${game}.ckpt" ]]; then
+  mode=$(grep -m1 -oP '^\s*mode:\s*\K\w+' "configs/arena/${game}.yaml" || echo greedy)
+  agents=(--agent "ppo=checkpoint:runs/${game}_ppo/checkpoints/latest.ckpt:${mode}" --agent random
+          --agent heuristic --agent "zoo=zoo:${game}")
+fi
+echo "== arena: the trained bot against random and heuristic bots${agents:+ and the zoo bot}"
+build/rocketgym arena "configs/arena/${game}.yaml" "${agents[@]}"
 echo "Learning curve: runs/${game}_ppo/learning_curve.png; arena: runs/arena/${game}/"
