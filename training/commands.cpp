@@ -2,9 +2,11 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <chrono>
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "envs/core/errors.h"
 #include "training/arena/arena_run.h"
 #include "training/alphazero/az_trainer.h"
+#include "training/distributed/distributed.h"
 #include "training/ppo/trainer.h"
 
 namespace rocketgym {
@@ -52,6 +55,18 @@ void report_errors(F&& body) {
   }
 }
 
+// Under torchrun (WORLD_SIZE etc. set): this process's place in the job.
+// Started alone: a one-process context, without any network setup.
+dist::Context join_ranks(int timeout_seconds) {
+  return dist::Context::from_environment(std::chrono::seconds(timeout_seconds));
+}
+
+void add_rank_timeout(CLI::App* cmd, int& seconds) {
+  cmd->add_option("--rank-timeout", seconds,
+                  "under torchrun: seconds a rank waits for the others before stopping with an error")
+      ->check(CLI::Range(1, 7 * 24 * 3600));
+}
+
 extern "C" void on_interrupt(int) {
   stop_requested = true;
   std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once
@@ -64,6 +79,7 @@ struct TrainOptions {
   double minutes = -1;
   double steps = -1;
   int seed = -1, threads = -1, envs = -1;
+  int rank_timeout = dist::kDefaultTimeoutSeconds;
   bool quiet = false;
 };
 
@@ -83,6 +99,7 @@ void add_train(CLI::App& app) {
   cmd->add_option("--envs", opts->envs, "games played together (ppo.envs or selfplay.games)");
   cmd->add_option("--device", opts->device, "cpu or cuda (run.device)");
   cmd->add_flag("--quiet", opts->quiet, "no progress lines");
+  add_rank_timeout(cmd, opts->rank_timeout);
   cmd->callback([opts] {
     report_errors([&] {
       Overrides o = opts->overrides;
@@ -96,24 +113,26 @@ void add_train(CLI::App& app) {
       // --envs: the games played together, whichever trainer plays them.
       if (opts->envs >= 0) o.add(search_based ? "selfplay.games" : "ppo.envs", std::to_string(opts->envs));
       const ConfigNode root = load_with_overrides(opts->config, o);
-      std::string run_dir;
-      TrainSummary s;
+      std::optional<alphazero::AzConfig> az_config;
+      std::optional<ppo::TrainConfig> ppo_config;
+      if (search_based)
+        az_config = alphazero::AzConfig::from_yaml(root);
+      else
+        ppo_config = ppo::TrainConfig::from_yaml(root);
+      const std::string run_dir = search_based ? az_config->run_dir : ppo_config->run_dir;
+      const dist::Context ranks = join_ranks(opts->rank_timeout);
+      const bool verbose = !opts->quiet && ranks.is_root();  // rank 0 speaks for the run
       std::signal(SIGINT, on_interrupt);
-      if (search_based) {
-        const alphazero::AzConfig config = alphazero::AzConfig::from_yaml(root);
-        run_dir = config.run_dir;
-        s = alphazero::run_alphazero(config, !opts->quiet);
-      } else {
-        const ppo::TrainConfig config = ppo::TrainConfig::from_yaml(root);
-        run_dir = config.run_dir;
-        s = ppo::run_training(config, !opts->quiet);
-      }
+      const TrainSummary s = search_based ? alphazero::run_alphazero(*az_config, verbose, ranks)
+                                          : ppo::run_training(*ppo_config, verbose, ranks);
       std::signal(SIGINT, SIG_DFL);
-      std::printf("%s %s: %lld %s in %lld %s, %lld games; %.0f positions/s this session (%s)\n",
+      if (!ranks.is_root()) return;
+      std::printf("%s %s: %lld %s in %lld %s, %lld games; %.0f positions/s this session (%s%s)\n",
                   stop_requested ? "interrupted" : "finished", run_dir.c_str(), static_cast<long long>(s.steps),
                   search_based ? "self-play positions" : "learner steps", static_cast<long long>(s.updates),
                   search_based ? "iterations" : "updates", static_cast<long long>(s.episodes), s.samples_per_second,
-                  format_duration(s.seconds).c_str());
+                  format_duration(s.seconds).c_str(),
+                  ranks.single() ? "" : (", ranks: " + std::to_string(ranks.size())).c_str());
       if (s.eval_vs_random >= 0)
         std::printf("last evaluation (raw network, greedy): %.1f%% vs random, %.1f%% vs heuristic\n", 100 * s.eval_vs_random,
                     100 * s.eval_vs_heuristic);
@@ -127,6 +146,7 @@ struct ArenaOptionsCli {
   std::vector<std::string> agents;
   Overrides overrides;
   int players = -1, games = -1, seed = -1, parallel = -1, threads = -1;
+  int rank_timeout = dist::kDefaultTimeoutSeconds;
   bool no_plot = false, quiet = false;
 };
 
@@ -150,6 +170,7 @@ void add_arena(CLI::App& app) {
   cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");
   cmd->add_flag("--no-plot", opts->no_plot, "skip arena.png");
   cmd->add_flag("--quiet", opts->quiet, "no progress line");
+  add_rank_timeout(cmd, opts->rank_timeout);
   cmd->callback([opts] {
     report_errors([&] {
       Overrides o = opts->overrides;
@@ -169,12 +190,15 @@ void add_arena(CLI::App& app) {
         config.agents.clear();
         for (const auto& text : opts->agents) config.agents.push_back(arena::parse_agent(text));
       }
-      const arena::ArenaRun run = arena::play_arena(config, !opts->quiet);
+      const dist::Context ranks = join_ranks(opts->rank_timeout);
+      const arena::ArenaRun run = arena::play_arena(config, !opts->quiet && ranks.is_root(), ranks);
+      if (!ranks.is_root()) return;  // rank 0 has every game
       arena::write_arena_outputs(config, run);
       std::printf(
           "%s\nresults in %s (table.txt, report.json, agents.csv, head_to_head.csv, seats.csv, "
-          "games.csv%s)\n",
-          arena::format_table(run.report).c_str(), config.output.c_str(), config.plot ? ", arena.png" : "");
+          "games.csv%s)%s\n",
+          arena::format_table(run.report).c_str(), config.output.c_str(), config.plot ? ", arena.png" : "",
+          ranks.single() ? "" : (", ranks: " + std::to_string(ranks.size())).c_str());
     });
   });
 }

@@ -14,6 +14,17 @@
 // checkpoints/latest.ckpt resumes it: weights, optimizer, counters and the
 // opponent pool come back; the env streams are re-seeded from (seed, update),
 // and metrics rows after the checkpoint are dropped.
+//
+// Distributed (several ranks, training/distributed): ppo.envs and
+// ppo.steps_per_update are the job's totals, split evenly over the ranks; each
+// rank steps its own envs with its own seed streams (dist::rank_seed) and
+// collects its share of the batch; ppo_update trains on the union of the
+// ranks' batches with all-reduced gradients, so every rank keeps the same
+// weights, optimizer state and opponent pool. Counters (steps, episodes,
+// training win rates) are summed over the ranks, the greedy evaluation's
+// games are split among them, the decision to stop is taken together, and
+// rank 0 alone writes the run folder. A resumed run reads rank 0's files
+// (sent to the other ranks), whatever the number of ranks before.
 #pragma once
 
 #include <array>
@@ -24,6 +35,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <type_traits>
 #include <utility>
@@ -31,7 +43,8 @@
 
 #include "envs/core/vector_env.h"
 #include "models/checkpoint.h"
-#include "training/arena/arena.h"
+#include "training/arena/evaluate.h"
+#include "training/distributed/distributed.h"
 #include "training/policy_runner.h"
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
@@ -55,9 +68,10 @@ class Trainer {
  public:
   using State = typename G::State;
 
-  Trainer(const TrainConfig& config, std::shared_ptr<AnyGame> game)
+  Trainer(const TrainConfig& config, std::shared_ptr<AnyGame> game, dist::Context context = {})
       : cfg_(config),
         game_(std::move(game)),
+        ctx_(std::move(context)),
         device_(parse_device(config.device)),
         players_(config.game.players),
         num_actions_(G::info().num_actions) {
@@ -73,22 +87,25 @@ class Trainer {
 
   TrainSummary run(bool verbose) {
     set_torch_threads(cfg_.threads);
-    std::filesystem::create_directories(cfg_.run_dir + "/checkpoints/pool");
+    if (ctx_.is_root()) std::filesystem::create_directories(cfg_.run_dir + "/checkpoints/pool");
     TrainSummary summary;
     summary.resumed = start_or_resume(verbose);
-    std::ofstream(cfg_.run_dir + "/config.yaml") << cfg_.to_yaml();
-    open_metrics();
+    cfg_.ranks = ctx_.size();
+    if (ctx_.is_root()) {
+      std::ofstream(cfg_.run_dir + "/config.yaml") << cfg_.to_yaml();
+      open_metrics();
+    }
+    take_rank_share(verbose);
 
-    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(cfg_.seed, updates_),
-                     cfg_.threads);
+    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(seed_, updates_), cfg_.threads);
     TrajectoryStore store(cfg_.envs, players_, obs_size_, num_actions_, 2 * cfg_.steps_per_update);
     PolicyRunner learner(net_, device_, cfg_.envs);
     env_rngs_.clear();
     for (int i = 0; i < cfg_.envs; ++i)
-      env_rngs_.emplace_back(derive_seed(cfg_.seed ^ 0x7EA7ULL, static_cast<uint64_t>(updates_) * 65536 + i));
+      env_rngs_.emplace_back(derive_seed(seed_ ^ 0x7EA7ULL, static_cast<uint64_t>(updates_) * 65536 + i));
     seats_.assign(static_cast<std::size_t>(cfg_.envs), {});
     episode_kind_.assign(static_cast<std::size_t>(cfg_.envs), kSelfPlay);
-    table_rng_.reseed(derive_seed(cfg_.seed ^ 0x7AB1EULL, static_cast<uint64_t>(updates_)));
+    table_rng_.reseed(derive_seed(seed_ ^ 0x7AB1EULL, static_cast<uint64_t>(updates_)));
     for (int i = 0; i < cfg_.envs; ++i) seat_players(i);
     torch::manual_seed(derive_seed(cfg_.seed, static_cast<uint64_t>(updates_) + 1));
 
@@ -99,7 +116,8 @@ class Trainer {
     const auto started = std::chrono::steady_clock::now();
     const double seconds_before = elapsed_before_;
     const int64_t steps_at_start = steps_;
-    episodes_at_start_ = episodes_;
+    episodes_at_start_ = episodes_summed_ = episodes_;
+    env_steps_summed_ = env_steps_;
     std::vector<Action> actions(static_cast<std::size_t>(cfg_.envs));
     std::vector<int> group;
     group.reserve(static_cast<std::size_t>(cfg_.envs));
@@ -114,7 +132,8 @@ class Trainer {
              stop_requested.load();
     };
 
-    while (!out_of_budget()) {
+    // The ranks stop together: when any of them is out of time or interrupted.
+    while (!ctx_.any(out_of_budget(), "agreeing whether to stop")) {
       // --- collect finished episodes until the batch is full ---------------
       while (store.ready_count() < cfg_.steps_per_update && !stop_requested.load()) {
         choose_actions(env, store, learner, actions, group);
@@ -123,14 +142,18 @@ class Trainer {
         for (int i = 0; i < cfg_.envs; ++i)
           if (env.terminated()[i] || env.truncated()[i]) end_episode(env, store, i);
       }
-      if (stop_requested.load()) break;  // Ctrl-C: save what the last update learned
+      // Ctrl-C: save what the last update learned (with several ranks, the
+      // others are mid-batch: this update goes ahead with what there is).
+      if (stop_requested.load() && ctx_.single()) break;
       // --- learn ----------------------------------------------------------
       UpdateSettings settings{cfg_.epochs,     cfg_.minibatch,    cfg_.clip,
                               cfg_.value_coef, cfg_.entropy_coef, cfg_.max_grad_norm};
-      const UpdateStats stats = ppo_update(net_, *optimizer_, store, settings, device_);
+      const UpdateStats stats = ppo_update(net_, *optimizer_, store, settings, device_, ctx_,
+                                           derive_seed(cfg_.seed ^ 0x5A0FF1EULL, static_cast<uint64_t>(updates_)));
       steps_ += stats.samples;
       store.compact();
       ++updates_;
+      sum_counters_over_ranks();
 
       if (updates_ % cfg_.snapshot_every == 0) add_snapshot();
       const bool evaluate = cfg_.eval_every > 0 && updates_ % cfg_.eval_every == 0;
@@ -139,12 +162,12 @@ class Trainer {
       const double rate = (steps_ - steps_at_start) / std::max(seconds, 1e-9);
       write_metrics_row(stats, seconds_before + seconds, rate, evaluate);
       if (updates_ % cfg_.checkpoint_every == 0) save(seconds_before + seconds);
-      if (verbose) print_progress(seconds, rate, budget_elapsed());
+      if (verbose && ctx_.is_root()) print_progress(seconds, rate, budget_elapsed());
     }
     const double seconds = elapsed();
     save(seconds_before + seconds);
     metrics_.close();
-    if (cfg_.plot)
+    if (cfg_.plot && ctx_.is_root())
       run_plot_script("curve", cfg_.run_dir + "/metrics.csv", cfg_.run_dir + "/learning_curve.png");
 
     summary.steps = steps_;
@@ -169,13 +192,15 @@ class Trainer {
 
   bool start_or_resume(bool verbose) {
     const std::string path = latest_path();
-    if (!std::filesystem::exists(path)) {
+    const std::optional<std::string> local = ctx_.file_from_root(path);
+    if (!local) {
       net_ = PolicyValueNet(spec_);
       net_->to(device_);
+      dist::broadcast_parameters(ctx_, net_->parameters());
       make_optimizer();
       return false;
     }
-    LoadedCheckpoint ckpt = load_checkpoint(path, device_);
+    LoadedCheckpoint ckpt = load_checkpoint(*local, device_);
     check_checkpoint_matches(ckpt.meta, path, G::info().id, players_, spec_.observation_shape, num_actions_);
     net_ = ckpt.net;
     spec_ = ckpt.meta.net_spec();  // the checkpoint's network wins over the config's model block
@@ -192,14 +217,14 @@ class Trainer {
     eval_heuristic_ = extra.value("eval_vs_heuristic", -1.0);
     for (const auto& file : extra.value("pool", std::vector<std::string>{})) {
       try {
-        pool_.push_back(load_checkpoint(file, device_).net);
+        pool_.push_back(load_checkpoint(rank_copy(file), device_).net);
         pool_files_.push_back(file);
       } catch (const CheckpointError& e) {
-        std::fprintf(stderr, "warning: opponent snapshot skipped: %s\n", e.what());
+        if (ctx_.is_root()) std::fprintf(stderr, "warning: opponent snapshot skipped: %s\n", e.what());
       }
     }
-    truncate_metrics(cfg_.run_dir + "/metrics.csv", updates_);
-    if (verbose)
+    if (ctx_.is_root()) truncate_metrics(cfg_.run_dir + "/metrics.csv", updates_);
+    if (verbose && ctx_.is_root())
       std::fprintf(stderr, "resuming %s at update %lld, %lld learner steps, %zu snapshots in the pool\n",
                    path.c_str(), static_cast<long long>(updates_), static_cast<long long>(steps_),
                    pool_.size());
@@ -229,7 +254,51 @@ class Trainer {
   }
 
   void save(double elapsed_seconds) {
-    save_checkpoint(latest_path(), meta(elapsed_seconds), net_, optimizer_.get());
+    if (ctx_.is_root()) save_checkpoint(latest_path(), meta(elapsed_seconds), net_, optimizer_.get());
+  }
+
+  // A file of the run folder as this rank can read it (rank 0's own; a copy
+  // on the other ranks).
+  std::string rank_copy(const std::string& file) const {
+    const std::optional<std::string> copy = ctx_.file_from_root(file);
+    if (!copy) throw CheckpointError("checkpoint '" + file + "' does not exist");
+    return *copy;
+  }
+
+  // From here on cfg_.envs and cfg_.steps_per_update are this rank's shares
+  // of the job's totals (config.yaml keeps the totals), and seed_ seeds its
+  // own streams.
+  void take_rank_share(bool verbose) {
+    const int rank = ctx_.rank(), ranks = ctx_.size();
+    if (cfg_.envs < ranks || cfg_.steps_per_update < ranks)
+      throw ConfigError("ppo.envs (" + std::to_string(cfg_.envs) + ") and ppo.steps_per_update (" +
+                        std::to_string(cfg_.steps_per_update) + ") are split over the " + std::to_string(ranks) +
+                        " ranks: each must be at least the number of ranks");
+    seed_ = dist::rank_seed(cfg_.seed, rank);
+    if (ranks == 1) return;
+    if (verbose && rank == 0)
+      std::fprintf(stderr, "ranks: %d (%d envs and %d of the %d decisions of each update on rank 0)\n", ranks,
+                   static_cast<int>(dist::share(cfg_.envs, 0, ranks)),
+                   static_cast<int>(dist::share(cfg_.steps_per_update, 0, ranks)), cfg_.steps_per_update);
+    cfg_.envs = static_cast<int>(dist::share(cfg_.envs, rank, ranks));
+    cfg_.steps_per_update = static_cast<int>(dist::share(cfg_.steps_per_update, rank, ranks));
+  }
+
+  // Each rank counts its own episodes and training games; the run's
+  // counters (metrics, progress, checkpoint) are their sums over the ranks.
+  void sum_counters_over_ranks() {
+    if (ctx_.single()) return;
+    std::vector<double> counts{static_cast<double>(episodes_ - episodes_summed_),
+                               static_cast<double>(env_steps_ - env_steps_summed_)};
+    counts.insert(counts.end(), train_wins_.begin(), train_wins_.end());
+    counts.insert(counts.end(), train_games_.begin(), train_games_.end());
+    ctx_.all_reduce_sum(counts, "summing the ranks' counters");
+    episodes_ = episodes_summed_ += static_cast<int64_t>(counts[0] + 0.5);
+    env_steps_ = env_steps_summed_ += static_cast<int64_t>(counts[1] + 0.5);
+    for (int k = 0; k < kKinds; ++k) {
+      train_wins_[k] = counts[static_cast<std::size_t>(2 + k)];
+      train_games_[k] = counts[static_cast<std::size_t>(2 + kKinds + k)];
+    }
   }
 
   // A frozen copy of the current network joins the opponent pool (and its
@@ -248,7 +317,7 @@ class Trainer {
     std::snprintf(name, sizeof(name), "/checkpoints/pool/update_%06lld.ckpt",
                   static_cast<long long>(updates_));
     const std::string file = cfg_.run_dir + name;
-    save_checkpoint(file, meta(0.0), copy, nullptr);
+    if (ctx_.is_root()) save_checkpoint(file, meta(0.0), copy, nullptr);
     pool_.push_back(copy);
     pool_files_.push_back(file);
     if (static_cast<int>(pool_.size()) > cfg_.pool_size) {
@@ -269,7 +338,7 @@ class Trainer {
   // their moves (cross-entropy) and the outcomes (value loss, Monte Carlo
   // returns). Uses its own env and store so PPO starts on fresh episodes.
   void imitate(bool verbose) {
-    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(cfg_.seed ^ 0x1A17ULL, 0),
+    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(seed_ ^ 0x1A17ULL, 0),
                      cfg_.threads);
     TrajectoryStore store(cfg_.envs, players_, obs_size_, num_actions_, 2 * cfg_.steps_per_update);
     torch::optim::Adam adam(net_->parameters(), torch::optim::AdamOptions(cfg_.imitation_learning_rate));
@@ -279,7 +348,7 @@ class Trainer {
     const std::array<float, arena::kMaxSeats> no_values{};
     const auto started = std::chrono::steady_clock::now();
     int64_t done = 0;
-    while (done < cfg_.imitation_steps && !stop_requested.load()) {
+    while (done < cfg_.imitation_steps && !ctx_.any(stop_requested.load(), "agreeing whether to stop")) {
       while (store.ready_count() < cfg_.steps_per_update) {
         env.heuristic_actions(actions.data());
         for (int i = 0; i < cfg_.envs; ++i) {
@@ -295,10 +364,11 @@ class Trainer {
           if (env.terminated()[i] || env.truncated()[i])  // lambda = 1: value targets are the final returns
             store.finish_episode(i, env.rewards() + static_cast<std::size_t>(i) * players_, 1.0f, 1.0f);
       }
-      const UpdateStats stats = imitation_update(net_, adam, store, settings, device_);
+      const UpdateStats stats = imitation_update(net_, adam, store, settings, device_, ctx_,
+                                                 derive_seed(cfg_.seed ^ 0x1A17ULL, static_cast<uint64_t>(done)));
       store.compact();
-      done += stats.samples;
-      if (verbose) {
+      done += stats.samples;  // over all ranks
+      if (verbose && ctx_.is_root()) {
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         std::fprintf(
@@ -430,24 +500,11 @@ class Trainer {
   // --- evaluation, metrics, progress ----------------------------------------
 
   // Greedy play against random and heuristic opponents over the same seeds
-  // in every seat (the arena's schedule); win rate = share of wins.
+  // in every seat (the arena's schedule, its games split over the ranks);
+  // win rate = share of wins.
   double evaluate_against(const char* kind) {
-    std::vector<arena::AgentSpec> agents(2);
-    agents[0].name = "learner";
-    agents[0].kind = "checkpoint";
-    agents[0].net = net_;
-    agents[1].name = kind;
-    agents[1].kind = kind;
-    arena::ArenaOptions options;
-    options.parallel = std::min(cfg_.eval_games, 256);
-    options.threads = cfg_.threads;
-    options.device = device_;
-    arena::Arena<G> arena(typed_config<G>(*game_), players_, agents, options);
-    const int seeds = std::max(1, cfg_.eval_games / players_);
-    const auto schedule = arena::make_schedule(2, players_, seeds, derive_seed(cfg_.seed ^ 0xE7A1ULL, 0));
-    const auto games = arena.play(schedule);
-    const auto report = arena::analyze(games, {"learner", kind}, players_);
-    return report.agents[0].win_rate;
+    return arena::evaluate_network<G>(net_, typed_config<G>(*game_), players_, kind, cfg_.eval_games,
+                                      derive_seed(cfg_.seed ^ 0xE7A1ULL, 0), cfg_.threads, device_, ctx_);
   }
 
   void run_evaluation() {
@@ -469,17 +526,18 @@ class Trainer {
              "eval_win_vs_heuristic\n";
   }
 
+  // Rank 0 writes the row; every rank starts counting the next update's games.
   void write_metrics_row(const UpdateStats& s, double elapsed_seconds, double rate, bool evaluated) {
     auto rate_of = [&](int kind) -> std::string {
       if (train_games_[kind] == 0) return "";
       return std::to_string(train_wins_[kind] / train_games_[kind]);
     };
-    metrics_ << updates_ << "," << steps_ << "," << env_steps_ << "," << episodes_ << "," << elapsed_seconds
+    if (metrics_.is_open())
+      metrics_ << updates_ << "," << steps_ << "," << env_steps_ << "," << episodes_ << "," << elapsed_seconds
              << "," << rate << "," << s.policy_loss << "," << s.value_loss << "," << s.entropy << ","
              << s.approx_kl << "," << s.clip_fraction << "," << rate_of(kVsPool) << "," << rate_of(kVsRandom)
              << "," << rate_of(kVsHeuristic) << "," << (evaluated ? std::to_string(eval_random_) : "") << ","
-             << (evaluated ? std::to_string(eval_heuristic_) : "") << "\n";
-    metrics_.flush();
+             << (evaluated ? std::to_string(eval_heuristic_) : "") << "\n" << std::flush;
     last_entropy_ = s.entropy;
     for (int k = 0; k < kKinds; ++k)
       last_train_rate_[k] = train_games_[k] ? train_wins_[k] / train_games_[k] : -1.0;
@@ -507,6 +565,8 @@ class Trainer {
 
   TrainConfig cfg_;
   std::shared_ptr<AnyGame> game_;
+  dist::Context ctx_;
+  uint64_t seed_ = 0;  // of this rank's streams (dist::rank_seed)
   torch::Device device_;
   int players_, num_actions_, obs_size_ = 0;
   NetSpec spec_;
@@ -522,11 +582,13 @@ class Trainer {
   std::ofstream metrics_;
   int64_t steps_ = 0, updates_ = 0, episodes_ = 0, env_steps_ = 0, episodes_at_start_ = 0,
           last_eval_update_ = 0;
+  int64_t episodes_summed_ = 0, env_steps_summed_ = 0;  // counters as last summed over the ranks
   double elapsed_before_ = 0.0, eval_random_ = -1.0, eval_heuristic_ = -1.0, last_entropy_ = 0.0;
   std::array<double, kKinds> train_wins_{}, train_games_{}, last_train_rate_{-1, -1, -1, -1};
 };
 
-// Loads the game and runs Trainer<G> for the configured game.
-TrainSummary run_training(const TrainConfig& config, bool verbose);
+// Loads the game and runs Trainer<G> for the configured game, as one rank of
+// `context`'s job.
+TrainSummary run_training(const TrainConfig& config, bool verbose, const dist::Context& context = {});
 
 }  // namespace rocketgym::ppo
