@@ -1,11 +1,17 @@
 #include "models/checkpoint.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 namespace rocketgym {
 
@@ -36,10 +42,45 @@ struct Sections {
   std::string meta, model, optim;
 };
 
+// The whole file, read only when it is a regular file of at most
+// kMaxCheckpointBytes: never blocking on a FIFO (opened non-blocking, then
+// refused), never reading /dev/zero without end.
+std::string read_checkpoint_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    throw CheckpointError("checkpoint '" + path + "' does not exist or cannot be read (" +
+                          std::strerror(error) + ")");
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) throw CheckpointError("checkpoint '" + path + "' cannot be read");
+  if (!S_ISREG(info.st_mode))
+    throw CheckpointError("'" + path +
+                          "' is not a regular file (a checkpoint is a file written by rocketgym)");
+  const auto size = static_cast<uint64_t>(info.st_size);
+  if (size > kMaxCheckpointBytes)
+    throw CheckpointError("'" + path + "' is larger than a checkpoint may be (" + std::to_string(size) +
+                          " bytes, the limit is " + std::to_string(kMaxCheckpointBytes) + ")");
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  std::size_t done = 0;
+  while (done < bytes.size()) {  // a file that shrank meanwhile reads as truncated below
+    const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      throw CheckpointError("checkpoint '" + path + "' cannot be read (" + std::strerror(errno) + ")");
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
 Sections read_sections(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CheckpointError("checkpoint '" + path + "' does not exist or cannot be read");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = read_checkpoint_file(path);
   if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
     if (bytes.size() < kHeaderSize &&
         std::memcmp(bytes.data(), kMagic, std::min(bytes.size(), sizeof(kMagic))) == 0)
@@ -71,6 +112,48 @@ CheckpointMeta parse_meta(const std::string& text, const std::string& path) {
     throw CheckpointError("checkpoint '" + path + "' has unreadable metadata: " + e.what());
   } catch (const SerializationError& e) {
     throw CheckpointError("checkpoint '" + path + "' has invalid metadata: " + e.what());
+  }
+}
+
+// Writes the pieces to "<path>.tmp", flushes them to the disk, then renames
+// the file to `path`: a reader sees the old file or the whole new one. On any
+// failure the temp file is removed and `path` is left as it was.
+void write_file_atomically(const std::string& path, const std::vector<std::string_view>& pieces) {
+  const std::string temp = path + ".tmp";
+  auto fail = [&](const std::string& what, int error) {
+    ::unlink(temp.c_str());
+    throw CheckpointError(what + " (" + std::strerror(error) + ")");
+  };
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw CheckpointError("cannot write checkpoint '" + temp + "' (" + std::strerror(errno) + ")");
+  for (const std::string_view piece : pieces) {
+    for (std::size_t done = 0; done < piece.size();) {
+      const ssize_t n = ::write(fd, piece.data() + done, piece.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        const int error = errno;
+        ::close(fd);
+        fail("error while writing checkpoint '" + temp + "'", error);
+      }
+      done += static_cast<std::size_t>(n);
+    }
+  }
+  if (::fsync(fd) != 0) {
+    const int error = errno;
+    ::close(fd);
+    fail("error while writing checkpoint '" + temp + "'", error);
+  }
+  if (::close(fd) != 0) fail("error while writing checkpoint '" + temp + "'", errno);
+  if (std::rename(temp.c_str(), path.c_str()) != 0)
+    fail("cannot rename '" + temp + "' to '" + path + "'", errno);
+  // Make the rename itself durable (best effort: some file systems refuse).
+  const std::string dir = std::filesystem::path(path).has_parent_path()
+                              ? std::filesystem::path(path).parent_path().string()
+                              : std::string(".");
+  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
   }
 }
 
@@ -136,18 +219,9 @@ void save_checkpoint(const std::string& path, const CheckpointMeta& meta, Policy
 
   const std::filesystem::path target(path);
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw CheckpointError("cannot write checkpoint '" + temp + "'");
-    out.write(kMagic, sizeof(kMagic));
-    out.write(reinterpret_cast<const char*>(header.data()), sizeof(header));
-    out << meta_text << model << optim;
-    out.flush();
-    if (!out) throw CheckpointError("error while writing checkpoint '" + temp + "' (disk full?)");
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0)
-    throw CheckpointError("cannot rename '" + temp + "' to '" + path + "'");
+  write_file_atomically(path, {std::string_view(kMagic, sizeof(kMagic)),
+                               std::string_view(reinterpret_cast<const char*>(header.data()), sizeof(header)),
+                               meta_text, model, optim});
 }
 
 CheckpointMeta read_checkpoint_meta(const std::string& path) {

@@ -8,9 +8,12 @@
 //   metadata  JSON text (CheckpointMeta::to_json), readable with `strings`
 //   model     LibTorch archive of the network's parameters
 //   optimizer LibTorch archive of the optimizer state (may be empty)
-// A checkpoint is written to "<path>.tmp" and renamed, so an interrupted write
-// never leaves a half file under the real name; a truncated or damaged file
-// is detected by the sizes and the checksum and reported as CheckpointError.
+// A checkpoint is written to "<path>.tmp", flushed to the disk and renamed, so
+// an interrupted write never leaves a half file under the real name (a failed
+// write removes its temp file; one left by a killed process is removed by the
+// trainer when the run starts again). A truncated or damaged file is detected
+// by the sizes and the checksum and reported as CheckpointError. Only regular
+// files of at most kMaxCheckpointBytes are read.
 #pragma once
 
 #include <torch/torch.h>
@@ -29,6 +32,10 @@ struct CheckpointError : Error {
   using Error::Error;
 };
 
+// Larger files are refused before reading (the largest preset network is
+// under 100 MB).
+constexpr uint64_t kMaxCheckpointBytes = uint64_t{4} << 30;
+
 struct CheckpointMeta {
   std::string game;  // game id
   int game_version = 1;
@@ -46,7 +53,8 @@ struct CheckpointMeta {
   static CheckpointMeta from_json(const Json& doc);  // throws SerializationError
 };
 
-// Writes atomically (temp file + rename); creates missing parent folders.
+// Writes atomically (temp file, fsync, rename); creates missing parent
+// folders. On failure `path` is unchanged and no temp file is left.
 // `optimizer` may be null (an exported policy without training state).
 void save_checkpoint(const std::string& path, const CheckpointMeta& meta, PolicyValueNet& net,
                      torch::optim::Optimizer* optimizer);
@@ -57,8 +65,8 @@ struct LoadedCheckpoint {
   std::string optimizer_state;  // raw archive bytes; apply with load_optimizer_state
 };
 
-// Reads only the metadata (cheap); throws CheckpointError when the file is
-// missing, truncated, corrupt or not a checkpoint.
+// Reads only the metadata; throws CheckpointError when the file is missing,
+// not a regular file, too large, truncated, corrupt or not a checkpoint.
 CheckpointMeta read_checkpoint_meta(const std::string& path);
 // Rebuilds the network from the metadata and loads its weights onto `device`.
 LoadedCheckpoint load_checkpoint(const std::string& path, torch::Device device = torch::kCPU);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -13,7 +14,9 @@
 
 #include "envs/core/config.h"
 #include "envs/core/errors.h"
+#include "envs/core/json.h"
 #include "training/arena/arena_run.h"
+#include "training/cli/number_checks.h"
 #include "training/alphazero/az_trainer.h"
 #include "training/distributed/distributed.h"
 #include "training/ppo/trainer.h"
@@ -22,20 +25,35 @@ namespace rocketgym {
 
 namespace {
 
-// Options shared by the overriding flags: each becomes a dotted key=value.
+// The overriding flags: each becomes a dotted key=value, labelled with what
+// the user typed so that a bad value is reported as "--players 9".
 struct Overrides {
-  std::vector<std::string> sets;
+  std::vector<std::string> sets;  // --set dotted.key=value
+  std::vector<ConfigNode::Setting> flags;
 
-  void add(const std::string& key, const std::string& value) { sets.push_back(key + "=" + value); }
+  void add(const std::string& key, const std::string& value, const std::string& flag) {
+    flags.push_back({key + "=" + value, flag + " " + value});
+  }
+  // A text value (a path, a name) is quoted: YAML would read "a: b" as a mapping.
+  void add_text(const std::string& key, const std::string& value, const std::string& flag) {
+    flags.push_back({key + "=" + Json(value).dump(), flag + " " + value});
+  }
 
-  ConfigNode node() const { return ConfigNode::from_settings(sets); }
+  bool empty() const { return sets.empty() && flags.empty(); }
+
+  ConfigNode node() const {
+    std::vector<ConfigNode::Setting> all;
+    for (const auto& s : sets) all.push_back({s, "--set " + s});
+    all.insert(all.end(), flags.begin(), flags.end());
+    return ConfigNode::from_labelled_settings(all);
+  }
 };
 
 ConfigNode load_with_overrides(const std::string& file, const Overrides& overrides) {
   ConfigNode base = file.empty() ? ConfigNode(YAML::Node(YAML::NodeType::Map), "<command line>", "")
                                  : ConfigNode::load_file(file);
   if (!base.is_map()) base.fail("the config must be a mapping");
-  return overrides.sets.empty() ? base : base.merged(overrides.node());
+  return overrides.empty() ? base : base.merged(overrides.node());
 }
 
 // Our errors become a message and exit status 1 (CLI11 exits with it).
@@ -57,14 +75,16 @@ void report_errors(F&& body) {
 
 // Under torchrun (WORLD_SIZE etc. set): this process's place in the job.
 // Started alone: a one-process context, without any network setup.
-dist::Context join_ranks(int timeout_seconds) {
-  return dist::Context::from_environment(std::chrono::seconds(timeout_seconds));
+// `timeout` is --rank-timeout as typed (empty: the default).
+dist::Context join_ranks(const std::string& timeout) {
+  const int seconds = timeout.empty() ? dist::kDefaultTimeoutSeconds : std::stoi(timeout);
+  return dist::Context::from_environment(std::chrono::seconds(seconds));
 }
 
-void add_rank_timeout(CLI::App* cmd, int& seconds) {
+void add_rank_timeout(CLI::App* cmd, std::string& seconds) {
   cmd->add_option("--rank-timeout", seconds,
                   "under torchrun: seconds a rank waits for the others before stopping with an error")
-      ->check(CLI::Range(1, 7 * 24 * 3600));
+      ->check(cli::whole_number(1, 7 * 24 * 3600));
 }
 
 extern "C" void on_interrupt(int) {
@@ -72,14 +92,14 @@ extern "C" void on_interrupt(int) {
   std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once
 }
 
+// Numeric flags are kept as typed (empty: not given): checked here, then
+// handed to the config, which checks them again against its own ranges.
 struct TrainOptions {
   std::string config;
   Overrides overrides;
   std::string run_dir, device;
-  double minutes = -1;
-  double steps = -1;
-  int seed = -1, threads = -1, envs = -1;
-  int rank_timeout = dist::kDefaultTimeoutSeconds;
+  std::string minutes, steps, seed, threads, envs;  // as typed; empty: not given
+  std::string rank_timeout;
   bool quiet = false;
 };
 
@@ -92,26 +112,34 @@ void add_train(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");
   cmd->add_option("--run-dir", opts->run_dir, "run folder (run.dir); an existing run there is resumed");
-  cmd->add_option("--minutes", opts->minutes, "wall-clock budget of this invocation (budget.minutes)");
-  cmd->add_option("--steps", opts->steps, "total learner decisions (budget.steps)");
-  cmd->add_option("--seed", opts->seed, "run.seed");
-  cmd->add_option("--threads", opts->threads, "CPU threads for LibTorch and the envs (run.threads)");
-  cmd->add_option("--envs", opts->envs, "games played together (ppo.envs or selfplay.games)");
+  cmd->add_option("--minutes", opts->minutes, "wall-clock budget of this invocation (budget.minutes)")
+      ->check(cli::number(0, 1e7, "0 = no time limit"));
+  cmd->add_option("--steps", opts->steps, "total learner decisions (budget.steps)")
+      ->check(cli::number(1, 1e15));
+  cmd->add_option("--seed", opts->seed, "run.seed")
+      ->check(cli::whole_number(0, std::numeric_limits<int>::max()));
+  cmd->add_option("--threads", opts->threads, "CPU threads for LibTorch and the envs (run.threads)")
+      ->check(cli::whole_number(1, 256));
+  cmd->add_option("--envs", opts->envs, "games played together (ppo.envs or selfplay.games)")
+      ->check(cli::whole_number(1, 1 << 16));
   cmd->add_option("--device", opts->device, "cpu or cuda (run.device)");
   cmd->add_flag("--quiet", opts->quiet, "no progress lines");
   add_rank_timeout(cmd, opts->rank_timeout);
   cmd->callback([opts] {
     report_errors([&] {
       Overrides o = opts->overrides;
-      if (!opts->run_dir.empty()) o.add("run.dir", opts->run_dir);
-      if (!opts->device.empty()) o.add("run.device", opts->device);
-      if (opts->minutes >= 0) o.add("budget.minutes", std::to_string(opts->minutes));
-      if (opts->steps >= 0) o.add("budget.steps", std::to_string(opts->steps));
-      if (opts->seed >= 0) o.add("run.seed", std::to_string(opts->seed));
-      if (opts->threads >= 0) o.add("run.threads", std::to_string(opts->threads));
+      auto flag = [&](const std::string& text, const char* key, const char* name) {
+        if (!text.empty()) o.add(key, text, name);
+      };
+      if (!opts->run_dir.empty()) o.add_text("run.dir", opts->run_dir, "--run-dir");
+      if (!opts->device.empty()) o.add_text("run.device", opts->device, "--device");
+      flag(opts->minutes, "budget.minutes", "--minutes");
+      flag(opts->steps, "budget.steps", "--steps");
+      flag(opts->seed, "run.seed", "--seed");
+      flag(opts->threads, "run.threads", "--threads");
       const bool search_based = alphazero::training_algorithm(load_with_overrides(opts->config, o)) == "alphazero";
       // --envs: the games played together, whichever trainer plays them.
-      if (opts->envs >= 0) o.add(search_based ? "selfplay.games" : "ppo.envs", std::to_string(opts->envs));
+      flag(opts->envs, search_based ? "selfplay.games" : "ppo.envs", "--envs");
       const ConfigNode root = load_with_overrides(opts->config, o);
       std::optional<alphazero::AzConfig> az_config;
       std::optional<ppo::TrainConfig> ppo_config;
@@ -145,8 +173,8 @@ struct ArenaOptionsCli {
   std::string config, game, output, device;
   std::vector<std::string> agents;
   Overrides overrides;
-  int players = -1, games = -1, seed = -1, parallel = -1, threads = -1;
-  int rank_timeout = dist::kDefaultTimeoutSeconds;
+  std::string players, games, seed, parallel, threads;  // as typed; empty: not given
+  std::string rank_timeout;
   bool no_plot = false, quiet = false;
 };
 
@@ -160,11 +188,13 @@ void add_arena(CLI::App& app) {
       "[name=]random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH]] "
       "(repeatable; replaces the config's agents)");
   cmd->add_option("--game", opts->game, "game id (game.id)");
-  cmd->add_option("--players", opts->players, "players per game (game.players)");
-  cmd->add_option("--games", opts->games, "seeds per lineup; each is played in every seat rotation");
-  cmd->add_option("--seed", opts->seed, "seed");
-  cmd->add_option("--parallel", opts->parallel, "games in flight");
-  cmd->add_option("--threads", opts->threads, "CPU threads");
+  cmd->add_option("--players", opts->players, "players per game (game.players)")
+      ->check(cli::whole_number(1, arena::kMaxSeats));
+  cmd->add_option("--games", opts->games, "seeds per lineup; each is played in every seat rotation")
+      ->check(cli::whole_number(1, 10'000'000));
+  cmd->add_option("--seed", opts->seed, "seed")->check(cli::whole_number(0, 2'000'000'000));
+  cmd->add_option("--parallel", opts->parallel, "games in flight")->check(cli::whole_number(1, 1 << 16));
+  cmd->add_option("--threads", opts->threads, "CPU threads")->check(cli::whole_number(1, 256));
   cmd->add_option("--device", opts->device, "cpu or cuda");
   cmd->add_option("--output", opts->output, "folder for table.txt, report.json, CSVs and arena.png");
   cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");
@@ -174,15 +204,18 @@ void add_arena(CLI::App& app) {
   cmd->callback([opts] {
     report_errors([&] {
       Overrides o = opts->overrides;
-      if (!opts->game.empty()) o.add("game.id", opts->game);
-      if (opts->players >= 0) o.add("game.players", std::to_string(opts->players));
-      if (opts->games >= 0) o.add("games", std::to_string(opts->games));
-      if (opts->seed >= 0) o.add("seed", std::to_string(opts->seed));
-      if (opts->parallel >= 0) o.add("parallel", std::to_string(opts->parallel));
-      if (opts->threads >= 0) o.add("threads", std::to_string(opts->threads));
-      if (!opts->device.empty()) o.add("device", opts->device);
-      if (!opts->output.empty()) o.add("output", opts->output);
-      if (opts->no_plot) o.add("plot", "false");
+      auto flag = [&](const std::string& text, const char* key, const char* name) {
+        if (!text.empty()) o.add(key, text, name);
+      };
+      if (!opts->game.empty()) o.add_text("game.id", opts->game, "--game");
+      flag(opts->players, "game.players", "--players");
+      flag(opts->games, "games", "--games");
+      flag(opts->seed, "seed", "--seed");
+      flag(opts->parallel, "parallel", "--parallel");
+      flag(opts->threads, "threads", "--threads");
+      if (!opts->device.empty()) o.add_text("device", opts->device, "--device");
+      if (!opts->output.empty()) o.add_text("output", opts->output, "--output");
+      if (opts->no_plot) o.add("plot", "false", "--no-plot");
       if (opts->config.empty() && opts->game.empty())
         throw ConfigError("arena: give a config file or --game");
       arena::ArenaConfig config = arena::ArenaConfig::from_yaml(load_with_overrides(opts->config, o));
@@ -191,6 +224,8 @@ void add_arena(CLI::App& app) {
         for (const auto& text : opts->agents) config.agents.push_back(arena::parse_agent(text));
       }
       const dist::Context ranks = join_ranks(opts->rank_timeout);
+      // Rank 0 alone writes the results; a bad --output fails now, not after every game.
+      if (ranks.is_root()) arena::prepare_arena_output(config);
       const arena::ArenaRun run = arena::play_arena(config, !opts->quiet && ranks.is_root(), ranks);
       if (!ranks.is_root()) return;  // rank 0 has every game
       arena::write_arena_outputs(config, run);

@@ -19,17 +19,19 @@ GameSetup GameSetup::from_yaml(const ConfigNode& node) {
   }
   g.config_file = node.get_string("config", "");
   const ConfigNode overrides = node.child_or_empty("overrides");
-  if (!overrides.is_null()) {
-    if (!overrides.is_map()) node.fail_key("overrides", "must be a mapping of game config keys");
-    g.overrides = YAML::Dump(overrides.yaml());
-  }
+  if (!overrides.is_map()) node.fail_key("overrides", "must be a mapping of game config keys");
+  if (!overrides.keys().empty()) g.overrides = overrides;
   return g;
 }
 
 std::shared_ptr<AnyGame> GameSetup::load() const { return load_game(id, config_file, overrides); }
 
+std::string GameSetup::overrides_text() const {
+  return overrides.is_null() ? "" : YAML::Dump(overrides.yaml());
+}
+
 Json GameSetup::to_json() const {
-  return Json{{"id", id}, {"players", players}, {"config", config_file}, {"overrides", overrides}};
+  return Json{{"id", id}, {"players", players}, {"config", config_file}, {"overrides", overrides_text()}};
 }
 
 }  // namespace rocketgym

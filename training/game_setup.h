@@ -19,7 +19,11 @@ struct GameSetup {
   std::string id;
   int players = 2;
   std::string config_file;
-  std::string overrides;  // YAML text
+  // Merged onto the game's config; keeps where each value came from (a line
+  // of the training config, a --set), for error messages. Null: none.
+  ConfigNode overrides;
+
+  std::string overrides_text() const;  // YAML text; empty when there are none
 
   static GameSetup from_yaml(const ConfigNode& node);  // checks the id and player count
   std::shared_ptr<AnyGame> load() const;

@@ -1,7 +1,13 @@
 #include "training/run_support.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -99,6 +105,23 @@ std::string format_duration(double seconds) {
   else
     std::snprintf(buffer, sizeof(buffer), "%lds", s);
   return buffer;
+}
+
+RunFolderLock::RunFolderLock(const std::string& dir) {
+  const std::string file = dir + "/.lock";
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw Error("cannot open the run folder lock '" + file + "' (" + std::strerror(errno) + ")");
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd_);
+    throw Error(error == EWOULDBLOCK
+                    ? "run folder '" + dir + "' is in use by another rocketgym train"
+                    : "cannot lock the run folder '" + dir + "' (" + std::strerror(error) + ")");
+  }
+}
+
+RunFolderLock::~RunFolderLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the lock
 }
 
 }  // namespace rocketgym

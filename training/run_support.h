@@ -17,6 +17,7 @@ struct TrainSummary {
   double eval_vs_random = -1.0, eval_vs_heuristic = -1.0;  // win rates at the last evaluation
   std::string checkpoint;
   bool resumed = false;
+  int pool_snapshots = 0;  // opponent snapshots in the pool at the end (PPO)
 };
 
 // Set by the SIGINT handler of `rocketgym train`: the trainers finish the
@@ -36,5 +37,20 @@ void set_torch_threads(int threads);
 // Plots are optional: returns false with a warning on stderr if it fails.
 bool run_plot_script(const std::string& kind, const std::string& input, const std::string& output);
 std::string format_duration(double seconds);  // "1h02m", "3m20s", "12s"
+
+// An exclusive lock on a run folder (flock on <dir>/.lock) for as long as it
+// lives, so that two trainings never write the same checkpoints and a
+// training may remove the temp files a killed one left. The kernel drops the
+// lock with the process, also after kill -9.
+class RunFolderLock {
+ public:
+  explicit RunFolderLock(const std::string& dir);  // Error when another process holds it
+  ~RunFolderLock();
+  RunFolderLock(const RunFolderLock&) = delete;
+  RunFolderLock& operator=(const RunFolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 
 }  // namespace rocketgym

@@ -10,13 +10,16 @@ namespace rocketgym::last_blast {
 //   seats            n x 10      status (flying/exploded/exited), moved this
 //                                round, Start Player, to move, rocket size,
 //                                score, hand size at the start of the pick
-//                                round, has picked this round
+//                                round, has completed a pick this round
 //   rockets          n x 12 x 15 cards front to back (colour, number, symbol)
 //   own hand         C           cards in the viewer's hand
 //   own pick         C + 3       the viewer's hidden pick, its end, blind
 //   others' hands    (n-1) x C   cards the viewer knows are in that hand
 //   known elsewhere  C           cards the viewer knows are in the deck,
 //                                discards or another player's blind draw
+//   reshuffled       C           cards reshuffled from the discards to finish
+//                                a deal whose place the viewer does not know:
+//                                each is in the deck or in another hand
 //   global           25          phase, hand, pick, decision kind, cards
 //                                outside hands and rockets, column, damage
 //                                left, cards lost this turn, alternate rule
@@ -24,7 +27,7 @@ int Encoder::size(int n) {
   const int rows = n + 1;
   return rows * kColumns * kNumSymbols + n * rows * kColumns + n * kSeatFeatures +
          n * kRocketLength * kCardFeatures + kMaxCards + kMaxCards + 3 + (n - 1) * kMaxCards + kMaxCards +
-         kGlobalFeatures;
+         kMaxCards + kGlobalFeatures;
 }
 
 std::vector<int> Encoder::shape(const Config&, int num_players) { return {size(num_players)}; }
@@ -59,7 +62,9 @@ void Encoder::encode(const State& s, int viewer, float* out) {
     // the hand and a hidden blind draw must look the same to the others.
     const bool picked_from_hand = s.pick(p).card >= 0 && !s.pick(p).blind;
     x[8] = (s.hand_size(p) + picked_from_hand) / float(kHandSize);
-    x[9] = s.pick(p).card >= 0;
+    // A pick counts once it is complete: a player still placing a blind card
+    // has, to the others, not picked yet (ruling 2).
+    x[9] = s.pick(p).card >= 0 && s.pick(p).end >= 0;
     x += kSeatFeatures;
   }
 
@@ -105,6 +110,10 @@ void Encoder::encode(const State& s, int viewer, float* out) {
     for (int i = 0; i < s.rocket(p).size; ++i) x[s.rocket(p).card[i]] = 0.0f;
   }
   x += kMaxCards;
+  // Which reshuffled cards went to the deck and which to the others' hands
+  // is hidden: all of them stay in this plane until the viewer sees them.
+  for (int c = 0; c < config.num_cards(); ++c) x[c] = s.is_reshuffled(c) && !s.knows(viewer, c);
+  x += kMaxCards;
 
   x[static_cast<int>(s.phase())] = 1.0f;
   x += 3;
@@ -113,8 +122,10 @@ void Encoder::encode(const State& s, int viewer, float* out) {
     x[kHands + s.pick_number()] = 1.0f;
   }
   x += kHands + kPicksPerHand;
-  // Decision kind: pick, place the blind card, move, remove a card.
-  if (s.phase() == Phase::kDraft) x[s.awaiting_blind_placement() ? 1 : 0] = 1.0f;
+  // Decision kind: pick, place the blind card, move, remove a card. Only the
+  // drawer knows that the pick under way is a blind draw being placed.
+  if (s.phase() == Phase::kDraft)
+    x[s.awaiting_blind_placement() && s.current_player() == viewer ? 1 : 0] = 1.0f;
   if (s.phase() == Phase::kFlight) x[s.awaiting_removal_choice() ? 3 : 2] = 1.0f;
   x += 4;
   x[0] = s.undrafted_count() / float(kMaxCards);

@@ -118,9 +118,8 @@ void encode_seat(const State& s, int viewer, int seat, Writer& w) {
   w.value(static_cast<float>(p.missions_launched) / static_cast<float>(c.missions_per_round));
   w.value(p.lab_symbol_used ? 1.0f : 0.0f);
   w.value(s.has_picked(seat) ? 1.0f : 0.0f);
-  const Player& me = s.player(viewer);
-  w.mask(seat == viewer ? 0 : me.knows_specialists[static_cast<std::size_t>(seat)], kMaxSpecialists);
-  w.mask(seat == viewer ? 0 : me.knows_objectives[static_cast<std::size_t>(seat)], kMaxObjectives);
+  w.mask(seat == viewer ? 0 : s.known_specialists(viewer, seat), kMaxSpecialists);
+  w.mask(seat == viewer ? 0 : s.known_objectives(viewer, seat), kMaxObjectives);
   // Once the game is over every objective is revealed by the final scoring.
   w.value(s.is_terminal() ? static_cast<float>(s.final_vp(seat)) / 100.0f : 0.0f);
   w.value(s.is_terminal() ? static_cast<float>(p.vp + s.final_vp(seat)) / 200.0f : 0.0f);

@@ -1,108 +1,357 @@
 #include "envs/core/config.h"
 
-#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <map>
 #include <sstream>
 
 namespace rocketgym {
+
+// A node that did not come from the file named by source_: merged in from an
+// override file or from the command line, or made by merging two mappings.
+struct ConfigNode::Origin {
+  YAML::Node node;     // this node...
+  bool subtree;        // ...or everything under it
+  std::string source;  // its file, for "file:line" (when label is empty)
+  std::string label;   // else its whole location, e.g. "<command line> (--set a.b=1)"
+};
+
 namespace {
+
+// Deeper nesting (or an alias that contains itself) is not a config.
+constexpr int kMaxDepth = 100;
+// Values in one document after expanding aliases ("billion laughs").
+constexpr std::size_t kMaxValues = std::size_t{1} << 20;
 
 std::string line_of(const YAML::Mark& mark) {
   return mark.line >= 0 ? std::to_string(mark.line + 1) : std::string("?");
 }
 
-// Builds a new mapping that shares the original nodes (keeping their line
-// marks for error messages); a key present in both is merged recursively.
-YAML::Node merge_nodes(const YAML::Node& base, const YAML::Node& over) {
+std::string quoted(const std::string& text) { return "'" + text + "'"; }
+
+// --- reading files -----------------------------------------------------------
+
+// Reads a config file without ever blocking or reading without end: only a
+// regular file (a FIFO is opened non-blocking and refused; /dev/zero and
+// /dev/urandom are not regular files) of at most `limit` bytes.
+std::string read_config_file(const std::string& file, std::size_t limit) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw ConfigError(file + ": cannot open config file (" + std::strerror(errno) + ")");
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0)
+    throw ConfigError(file + ": cannot read config file (" + std::strerror(errno) + ")");
+  if (!S_ISREG(info.st_mode)) throw ConfigError(file + ": not a regular file (a config must be a YAML file)");
+  auto too_large = [&] {
+    return ConfigError(file + ": too large for a config file (more than " + std::to_string(limit) +
+                       " bytes)");
+  };
+  if (static_cast<std::size_t>(info.st_size) > limit) throw too_large();
+  std::string text;
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw ConfigError(file + ": cannot read config file (" + std::strerror(errno) + ")");
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > limit) throw too_large();  // it grew while being read
+  }
+  return text;
+}
+
+// YAML text is UTF-8 without control characters other than tab and line
+// breaks. Binary data is refused here with its offset rather than handed to
+// the parser, which may accept parts of it as odd scalars.
+void check_text(const std::string& text, const std::string& source) {
+  std::size_t line = 1;
+  auto refuse = [&](std::size_t offset, const std::string& why) {
+    char byte[8];
+    std::snprintf(byte, sizeof(byte), "0x%02X", static_cast<unsigned char>(text[offset]));
+    throw ConfigError(source + ":" + std::to_string(line) + ": not a YAML text file (" + why + ": byte " +
+                      byte + " at offset " + std::to_string(offset) + ")");
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if (c == '\n') ++line;
+      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) refuse(i, "control character");
+      ++i;
+      continue;
+    }
+    // A multi-byte UTF-8 sequence: its length, its smallest code point.
+    const std::size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+    if (length == 0 || c > 0xF4 || i + length > text.size()) refuse(i, "not UTF-8");
+    uint32_t code = c & (0x7F >> length);
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xC0) != 0x80) refuse(i, "not UTF-8");
+      code = (code << 6) | (next & 0x3F);
+    }
+    const uint32_t smallest = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000;
+    if (code < smallest || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) refuse(i, "not UTF-8");
+    if ((code >= 0x80 && code <= 0x9F && code != 0x85) || code == 0xFFFE || code == 0xFFFF)
+      refuse(i, "control character");
+    i += length;
+  }
+}
+
+// --- the shape of a parsed document --------------------------------------------
+
+// Where a problem in a parsed text is: "file:line", or a fixed label where
+// lines mean nothing (a command-line value).
+struct TextPlace {
+  std::string source;
+  bool has_lines;
+  std::string at(const YAML::Mark& mark) const { return has_lines ? source + ":" + line_of(mark) : source; }
+};
+
+// Refuses what yaml-cpp accepts silently: a key given twice in one mapping
+// (lookups would see only the first) and keys that are not plain scalars.
+// Aliases can make a small text a huge or self-containing tree, so depth and
+// size are bounded too.
+void check_structure(const YAML::Node& node, const std::string& path, const TextPlace& place, int depth,
+                     std::size_t& budget) {
+  if (depth > kMaxDepth)
+    throw ConfigError(place.at(node.Mark()) + ": " + quoted(path) + " is nested more than " +
+                      std::to_string(kMaxDepth) + " levels deep");
+  if (budget-- == 0)
+    throw ConfigError(place.at(node.Mark()) + ": more than " + std::to_string(kMaxValues) +
+                      " values (after expanding aliases)");
+  if (node.IsMap()) {
+    std::map<std::string, YAML::Mark> seen;
+    for (const auto& kv : node) {
+      if (!kv.first.IsScalar())
+        throw ConfigError(place.at(kv.first.Mark()) + ": a key in " + quoted(path.empty() ? "<top>" : path) +
+                          " is not a plain name");
+      const std::string key = kv.first.Scalar();
+      const std::string key_path = path.empty() ? key : path + "." + key;
+      const auto first = seen.find(key);
+      if (first != seen.end())
+        throw ConfigError(place.at(kv.first.Mark()) + ": duplicate key " + quoted(key_path) +
+                          (place.has_lines ? " (first given at line " + line_of(first->second) + ")" : "") +
+                          "; give each key once");
+      seen.emplace(key, kv.first.Mark());
+      check_structure(kv.second, key_path, place, depth + 1, budget);
+    }
+  } else if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      check_structure(node[i], path + "[" + std::to_string(i) + "]", place, depth + 1, budget);
+  }
+}
+
+void check_structure(const YAML::Node& node, const std::string& path, const TextPlace& place) {
+  std::size_t budget = kMaxValues;
+  check_structure(node, path, place, 0, budget);
+}
+
+bool contains(const YAML::Node& root, const YAML::Node& node, int depth) {
+  if (root.is(node)) return true;
+  if (depth > kMaxDepth) return false;
+  if (root.IsMap()) {
+    for (const auto& kv : root)
+      if (contains(kv.second, node, depth + 1)) return true;
+  } else if (root.IsSequence()) {
+    for (std::size_t i = 0; i < root.size(); ++i)
+      if (contains(root[i], node, depth + 1)) return true;
+  }
+  return false;
+}
+
+// --- merging -------------------------------------------------------------------
+
+// Builds a new mapping that shares the original nodes, keys included (keeping
+// their line marks for error messages); a key present in both is merged
+// recursively. `made` collects each new mapping with the base mapping it
+// stands for.
+YAML::Node merge_nodes(const YAML::Node& base, const YAML::Node& over,
+                       std::vector<std::pair<YAML::Node, YAML::Node>>& made) {
   if (!base || !base.IsMap() || !over.IsMap()) return over;
   YAML::Node out(YAML::NodeType::Map);
+  made.emplace_back(out, base);
   for (const auto& kv : base) {
-    const auto key = kv.first.as<std::string>();
-    out[key] = over[key] ? merge_nodes(kv.second, over[key]) : kv.second;
+    // A replaced value keeps its own key node: the line of an error is the override's.
+    const std::string key = kv.first.as<std::string>();
+    bool replaced = false;
+    for (const auto& o : over) {
+      if (replaced || o.first.as<std::string>() != key) continue;
+      out[o.first] = merge_nodes(kv.second, o.second, made);
+      replaced = true;
+    }
+    if (!replaced) out[kv.first] = kv.second;
   }
   for (const auto& kv : over)
-    if (!base[kv.first.as<std::string>()]) out[kv.first.as<std::string>()] = kv.second;
+    if (!base[kv.first.as<std::string>()]) out[kv.first] = kv.second;
   return out;
 }
 
-void set_path(YAML::Node node, const std::vector<std::string>& path, std::size_t i, const YAML::Node& value) {
+}  // namespace
+
+// --- construction ----------------------------------------------------------------
+
+ConfigNode::ConfigNode(YAML::Node node, std::string source, std::string path)
+    : node_(std::move(node)), source_(std::move(source)), path_(std::move(path)) {}
+
+ConfigNode::ConfigNode(YAML::Node node, std::string source, std::string path,
+                       std::shared_ptr<const Origins> origins)
+    : node_(std::move(node)),
+      source_(std::move(source)),
+      path_(std::move(path)),
+      origins_(std::move(origins)) {}
+
+ConfigNode ConfigNode::make_child(const YAML::Node& node, const std::string& path) const {
+  return ConfigNode(node, source_, path, origins_);
+}
+
+ConfigNode ConfigNode::load_file(const std::string& file) {
+  return parse(read_config_file(file, kMaxFileBytes), file);
+}
+
+ConfigNode ConfigNode::parse(const std::string& text, const std::string& source) {
+  check_text(text, source);
+  YAML::Node node;
+  try {
+    node = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(source + ":" + line_of(e.mark) + ": YAML syntax error: " + e.msg);
+  }
+  if (node.IsNull()) node = YAML::Node(YAML::NodeType::Map);
+  if (!node.IsMap()) throw ConfigError(source + ":1: the top level must be a mapping");
+  check_structure(node, "", TextPlace{source, true});
+  return ConfigNode(node, source, "");
+}
+
+namespace {
+
+void set_path(YAML::Node node, const std::vector<std::string>& path, std::size_t i, const YAML::Node& value,
+              std::vector<YAML::Node>& made_maps) {
   if (i + 1 == path.size()) {
     node[path[i]] = value;
     return;
   }
-  if (!node[path[i]] || !node[path[i]].IsMap()) node[path[i]] = YAML::Node(YAML::NodeType::Map);
-  set_path(node[path[i]], path, i + 1, value);
+  if (!node[path[i]] || !node[path[i]].IsMap()) {
+    node[path[i]] = YAML::Node(YAML::NodeType::Map);
+    made_maps.push_back(node[path[i]]);
+  }
+  set_path(node[path[i]], path, i + 1, value, made_maps);
 }
 
 }  // namespace
 
 ConfigNode ConfigNode::from_settings(const std::vector<std::string>& settings, const std::string& source) {
+  std::vector<Setting> labelled;
+  for (const std::string& s : settings) labelled.push_back({s, "--set " + s});
+  return from_labelled_settings(labelled, source);
+}
+
+ConfigNode ConfigNode::from_labelled_settings(const std::vector<Setting>& settings,
+                                              const std::string& source) {
   YAML::Node root(YAML::NodeType::Map);
-  for (const std::string& setting : settings) {
-    const auto eq = setting.find('=');
+  auto origins = std::make_shared<Origins>();
+  origins->push_back({root, false, "", source});
+  for (const Setting& setting : settings) {
+    const std::string& text = setting.assignment;
+    const std::string where = source + " (" + setting.label + ")";
+    const auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw ConfigError(source + ": '" + setting + "': expected dotted.key=value");
+      throw ConfigError(where + ": " + quoted(text) + ": expected dotted.key=value");
+    const std::string dotted = text.substr(0, eq), value_text = text.substr(eq + 1);
     std::vector<std::string> path;
-    std::stringstream keys(setting.substr(0, eq));
+    std::stringstream keys(dotted);
     for (std::string key; std::getline(keys, key, '.');) {
-      if (key.empty()) throw ConfigError(source + ": '" + setting + "': empty key in the dotted path");
+      if (key.empty()) throw ConfigError(where + ": " + quoted(text) + ": empty key in the dotted path");
       path.push_back(key);
     }
+    if (dotted.back() == '.')
+      throw ConfigError(where + ": " + quoted(text) + ": empty key in the dotted path");
+    if (value_text.find_first_not_of(" \t") == std::string::npos)
+      throw ConfigError(where + ": key " + quoted(dotted) + ": no value after '=' (write " + dotted +
+                        "=\"\" for an empty string)");
     YAML::Node value;
+    check_text(value_text, where);
     try {
-      value = YAML::Load(setting.substr(eq + 1));
+      value = YAML::Load(value_text);
     } catch (const YAML::Exception& e) {
-      throw ConfigError(source + ": '" + setting + "': the value is not valid YAML: " + e.msg);
+      throw ConfigError(where + ": " + quoted(text) + ": the value is not valid YAML: " + e.msg);
     }
-    set_path(root, path, 0, value);
+    check_structure(value, dotted, TextPlace{where, false});
+    std::vector<YAML::Node> made_maps;
+    set_path(root, path, 0, value, made_maps);
+    for (const YAML::Node& map : made_maps) origins->push_back({map, false, "", where});
+    origins->push_back({value, true, "", where});
   }
-  return ConfigNode(root, source, "");
-}
-
-ConfigNode::ConfigNode(YAML::Node node, std::string source, std::string path)
-    : node_(std::move(node)), source_(std::move(source)), path_(std::move(path)) {}
-
-ConfigNode ConfigNode::load_file(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw ConfigError(file + ": cannot open config file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), file);
-}
-
-ConfigNode ConfigNode::parse(const std::string& text, const std::string& source) {
-  try {
-    YAML::Node node = YAML::Load(text);
-    if (node.IsNull()) node = YAML::Node(YAML::NodeType::Map);
-    if (!node.IsMap()) throw ConfigError(source + ":1: the top level must be a mapping");
-    return ConfigNode(node, source, "");
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(source + ":" + line_of(e.mark) + ": YAML syntax error: " + e.msg);
-  }
+  return ConfigNode(root, source, "", origins);
 }
 
 ConfigNode ConfigNode::merged(const ConfigNode& overrides) const {
   if (overrides.is_null()) return *this;
   if (!overrides.is_map()) overrides.fail("overrides must be a mapping");
-  return ConfigNode(merge_nodes(node_, overrides.node_), source_ + " (with overrides)", path_);
+  // Later entries win: the overrides' own origins (a `--set`) over the
+  // overrides' file, and both over this tree's origins.
+  auto origins = std::make_shared<Origins>();
+  if (origins_) *origins = *origins_;
+  origins->push_back({overrides.node_, true, overrides.source_, ""});
+  if (overrides.origins_)
+    origins->insert(origins->end(), overrides.origins_->begin(), overrides.origins_->end());
+  std::vector<std::pair<YAML::Node, YAML::Node>> made;
+  YAML::Node node = merge_nodes(node_, overrides.node_, made);
+  for (const auto& [merged_map, base_map] : made)
+    origins->push_back({merged_map, false, "", locate(base_map, YAML::Mark::null_mark())});
+  return ConfigNode(node, source_, path_, origins);
+}
+
+// --- locations and errors ----------------------------------------------------------
+
+std::string ConfigNode::locate(const YAML::Node& node, const YAML::Mark& mark) const {
+  const YAML::Mark& at = mark.line >= 0 ? mark : node.Mark();
+  if (origins_) {
+    for (auto it = origins_->rbegin(); it != origins_->rend(); ++it) {
+      if (!(it->subtree ? contains(it->node, node, 0) : it->node.is(node))) continue;
+      return it->label.empty() ? it->source + ":" + line_of(at) : it->label;
+    }
+  }
+  return source_ + ":" + line_of(at);
 }
 
 bool ConfigNode::has(const std::string& key) const { return is_map() && node_[key] && !node_[key].IsNull(); }
+
+bool ConfigNode::given(const std::string& key) const {
+  if (!is_map() || !node_[key]) return false;
+  if (node_[key].IsNull())
+    fail_key(key, "no value given (leave the key out for the default, or give a value)");
+  return true;
+}
 
 std::string ConfigNode::child_path(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
 }
 
 std::string ConfigNode::where() const {
-  std::string at = source_ + ":" + (node_ ? line_of(node_.Mark()) : std::string("?"));
+  const std::string at = node_ ? locate(node_, YAML::Mark::null_mark()) : source_ + ":?";
   return path_.empty() ? at : at + ": " + path_;
 }
 
 void ConfigNode::fail(const std::string& message) const { throw ConfigError(where() + ": " + message); }
 
 void ConfigNode::fail_key(const std::string& key, const std::string& message) const {
-  const YAML::Node value = is_map() ? node_[key] : YAML::Node();
-  const std::string line = value ? line_of(value.Mark()) : (node_ ? line_of(node_.Mark()) : "?");
-  throw ConfigError(source_ + ":" + line + ": key '" + child_path(key) + "': " + message);
+  std::string at;
+  if (is_map()) {
+    for (const auto& kv : node_)
+      if (kv.first.IsScalar() && kv.first.Scalar() == key) {
+        at = locate(kv.second, kv.first.Mark());
+        break;
+      }
+  }
+  if (at.empty()) at = node_ ? locate(node_, YAML::Mark::null_mark()) : source_ + ":?";
+  throw ConfigError(at + ": key " + quoted(child_path(key)) + ": " + message);
 }
 
 void ConfigNode::expect_keys(std::initializer_list<const char*> allowed) const {
@@ -119,28 +368,29 @@ void ConfigNode::expect_keys(const std::vector<std::string>& allowed) const {
     if (!known) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      const YAML::Mark mark = kv.first.Mark().line >= 0 ? kv.first.Mark() : kv.second.Mark();
-      throw ConfigError(source_ + ":" + line_of(mark) + ": unknown key '" + child_path(key) +
-                        "' (allowed: " + list + ")");
+      throw ConfigError(locate(kv.second, kv.first.Mark()) + ": unknown key " + quoted(child_path(key)) +
+                        " (allowed: " + list + ")");
     }
   }
 }
 
+// --- navigation and typed values ---------------------------------------------------
+
 ConfigNode ConfigNode::child(const std::string& key) const {
-  if (!has(key)) fail_key(key, "missing required entry");
-  return ConfigNode(node_[key], source_, child_path(key));
+  if (!given(key)) fail_key(key, "missing required entry");
+  return make_child(node_[key], child_path(key));
 }
 
 ConfigNode ConfigNode::child_or_empty(const std::string& key) const {
-  if (!has(key)) return ConfigNode(YAML::Node(YAML::NodeType::Map), source_, child_path(key));
-  return ConfigNode(node_[key], source_, child_path(key));
+  if (!given(key)) return make_child(YAML::Node(YAML::NodeType::Map), child_path(key));
+  return make_child(node_[key], child_path(key));
 }
 
 std::vector<ConfigNode> ConfigNode::items() const {
   if (!is_sequence()) fail("expected a list");
   std::vector<ConfigNode> out;
   for (std::size_t i = 0; i < node_.size(); ++i)
-    out.emplace_back(node_[i], source_, path_ + "[" + std::to_string(i) + "]");
+    out.push_back(make_child(node_[i], path_ + "[" + std::to_string(i) + "]"));
   return out;
 }
 
@@ -168,7 +418,7 @@ std::string ConfigNode::as_string() const {
 int ConfigNode::get_int(const std::string& key) const { return child(key).as_int(); }
 
 int ConfigNode::get_int(const std::string& key, int fallback, int min, int max) const {
-  if (!has(key)) return fallback;
+  if (!given(key)) return fallback;
   const int v = child(key).as_int();
   if (v < min || v > max)
     fail_key(key, "value " + std::to_string(v) + " out of range [" + std::to_string(min) + ", " +
@@ -186,7 +436,7 @@ double ConfigNode::get_double(const std::string& key) const {
 }
 
 double ConfigNode::get_double(const std::string& key, double fallback, double min, double max) const {
-  if (!has(key)) return fallback;
+  if (!given(key)) return fallback;
   const double v = get_double(key);
   if (!(v >= min && v <= max))
     fail_key(key, "value " + std::to_string(v) + " out of range [" + std::to_string(min) + ", " +
@@ -195,7 +445,7 @@ double ConfigNode::get_double(const std::string& key, double fallback, double mi
 }
 
 bool ConfigNode::get_bool(const std::string& key, bool fallback) const {
-  if (!has(key)) return fallback;
+  if (!given(key)) return fallback;
   try {
     return node_[key].as<bool>();
   } catch (const YAML::Exception&) {
@@ -206,7 +456,7 @@ bool ConfigNode::get_bool(const std::string& key, bool fallback) const {
 std::string ConfigNode::get_string(const std::string& key) const { return child(key).as_string(); }
 
 std::string ConfigNode::get_string(const std::string& key, const std::string& fallback) const {
-  return has(key) ? get_string(key) : fallback;
+  return given(key) ? get_string(key) : fallback;
 }
 
 std::string ConfigNode::get_choice(const std::string& key, const std::string& fallback,

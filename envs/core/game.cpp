@@ -1,7 +1,8 @@
 #include "envs/core/game.h"
 
 #include <cstdlib>
-#include <fstream>
+#include <filesystem>
+#include <system_error>
 
 namespace rocketgym {
 
@@ -84,7 +85,12 @@ std::string builtin_game_config(const std::string& id) {
 
 namespace {
 
-bool file_exists(const std::string& path) { return std::ifstream(path).good(); }
+// Without opening it: opening a FIFO would block (load_file then refuses
+// anything but a regular file, with a message).
+bool file_exists(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::exists(path, error);
+}
 
 ConfigNode default_config(const std::string& id) {
   const std::string name = id + ".yaml";
@@ -103,9 +109,15 @@ ConfigNode default_config(const std::string& id) {
 
 std::shared_ptr<AnyGame> load_game(const std::string& id, const std::string& config_file,
                                    const std::string& overrides) {
+  return load_game(id, config_file,
+                   overrides.empty() ? ConfigNode() : ConfigNode::parse(overrides, "<overrides>"));
+}
+
+std::shared_ptr<AnyGame> load_game(const std::string& id, const std::string& config_file,
+                                   const ConfigNode& overrides) {
   const GameEntry& entry = Registry::instance().find(id);
   ConfigNode config = config_file.empty() ? default_config(id) : ConfigNode::load_file(config_file);
-  if (!overrides.empty()) config = config.merged(ConfigNode::parse(overrides, "<overrides>"));
+  if (!overrides.is_null()) config = config.merged(overrides);
   return entry.load(config);
 }
 

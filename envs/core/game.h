@@ -122,6 +122,10 @@ class AnyVectorEnv {
   virtual uint8_t* terminated() = 0;       // [N]
   virtual uint8_t* truncated() = 0;        // [N]
   virtual int32_t* episode_steps() = 0;    // [N], decisions in the current episode
+  // Written when env i's game ends, just before its auto-reset; valid where
+  // terminated or truncated was set by the last step.
+  virtual float* final_observations() = 0;     // [N, P, obs_size], every seat's view of the final position
+  virtual int32_t* final_episode_steps() = 0;  // [N], decisions in the finished game
   virtual std::unique_ptr<AnyState> state(int env) const = 0;
   virtual int num_threads() const = 0;
   virtual void set_num_threads(int n) = 0;
@@ -162,6 +166,10 @@ class Registry {
 // `overrides` (YAML text, a mapping) is merged on top.
 std::shared_ptr<AnyGame> load_game(const std::string& id, const std::string& config_file = "",
                                    const std::string& overrides = "");
+// The same with parsed overrides (e.g. ConfigNode::from_settings), so that an
+// error about an overridden value names the `--set` it came from.
+std::shared_ptr<AnyGame> load_game(const std::string& id, const std::string& config_file,
+                                   const ConfigNode& overrides);
 
 // The YAML text built into the binary for a game (empty if none).
 std::string builtin_game_config(const std::string& id);

@@ -188,6 +188,8 @@ class VectorEnvModel final : public AnyVectorEnv {
   uint8_t* terminated() override { return env_.terminated(); }
   uint8_t* truncated() override { return env_.truncated(); }
   int32_t* episode_steps() override { return env_.episode_steps(); }
+  float* final_observations() override { return env_.final_observations(); }
+  int32_t* final_episode_steps() override { return env_.final_episode_steps(); }
   std::unique_ptr<AnyState> state(int i) const override {
     if (i < 0 || i >= env_.num_envs()) throw Error("env index " + std::to_string(i) + " out of range");
     return std::make_unique<StateModel<G>>(env_.config(), env_.state(i));

@@ -8,6 +8,7 @@ namespace rocketgym::last_blast {
 namespace {
 
 constexpr uint8_t bit(int player) { return static_cast<uint8_t>(1u << player); }
+constexpr uint64_t card_bit(int card) { return uint64_t{1} << card; }
 
 }  // namespace
 
@@ -70,22 +71,40 @@ void State::deal_hand() {
   const int size = std::min(kHandSize, (deck_size_ + discard_size_) / n_);
   for (int k = 0; k < size; ++k)
     for (int p = 0; p < n_; ++p) {
-      const int c = draw_card();
+      if (deck_size_ == 0) reshuffle_for_deal();
+      const int c = deck_[--deck_size_];
       hand_[p][hand_size_[p]++] = static_cast<int8_t>(c);
       known_by_[c] = bit(p);  // nobody else knows what was dealt
     }
 }
 
-// The top card of the deck; an empty deck is first replaced by the shuffled
-// discards (rulebook: "shuffle the cards previously discarded to form a new
-// deck"). Who knew a discarded card now knows it is in the deck.
-int State::draw_card() {
-  if (deck_size_ == 0) {
-    for (int i = 0; i < discard_size_; ++i) deck_[i] = discard_[i];
-    deck_size_ = discard_size_;
-    discard_size_ = 0;
-    rng_.shuffle(deck_.begin(), deck_.begin() + deck_size_);
+// Rulebook: "shuffle the cards previously discarded to form a new deck".
+void State::reshuffle_discards() {
+  for (int i = 0; i < discard_size_; ++i) deck_[i] = discard_[i];
+  deck_size_ = discard_size_;
+  discard_size_ = 0;
+  rng_.shuffle(deck_.begin(), deck_.begin() + deck_size_);
+}
+
+// Everybody knew the discards; once they are shuffled and dealt on, each of
+// them is "in the deck or in some other player's hand" to everybody but its
+// receiver. So nobody knows where a reshuffled card is any more (telling the
+// ones left in the deck from the ones dealt would show who got which), but
+// every seat knows it is one of the reshuffled cards (reshuffled_).
+void State::reshuffle_for_deal() {
+  reshuffle_discards();
+  for (int i = 0; i < deck_size_; ++i) {
+    reshuffled_ |= card_bit(deck_[i]);
+    known_by_[deck_[i]] = 0;
   }
+}
+
+// The top card of the deck for a blind draw. An empty deck is first replaced
+// by the shuffled discards: those stay known to everybody as cards of the
+// undrafted pile, so nothing tells the others that the deck was empty and
+// somebody drew blind.
+int State::draw_blind_card() {
+  if (deck_size_ == 0) reshuffle_discards();
   return deck_[--deck_size_];
 }
 
@@ -203,7 +222,7 @@ void State::apply_draft(Action a) {
     pick.end = a == kPlaceBlindFront ? kFront : kBack;
     finish_pick();
   } else if (a == kDrawBlind) {
-    const int c = draw_card();
+    const int c = draw_blind_card();
     known_by_[c] |= bit(picker_);  // the drawer looks at it before choosing its end
     pick = Pick{static_cast<int8_t>(c), -1, true};
   } else {
@@ -435,45 +454,149 @@ void State::returns(float* out) const {
 // ---------------------------------------------------------------------------
 // Hidden information
 
-// Resamples every card whose whereabouts `viewer` does not know: the cards of
-// other hands they have not seen, other players' blind draws, the deck and the
-// discards. Each slot keeps who knows it, so the world stays consistent for
-// the others too. The deck order is unknown to all, and the viewer cannot tell
-// which card of another hand its holder has picked this round (the kind of
-// pick, blind or not, and its end are kept).
-// Approximation: a card the viewer once knew in the deck forgets its origin
-// once dealt; that only matters for the reshuffled deck of the third hand.
+// Resamples what `viewer` does not know, keeping what every seat knows:
+//  - the cards whose place the viewer does not know (unseen cards of other
+//    hands, the deck, others' blind draws) are dealt anew among the slots
+//    they fill; each slot keeps who knows it, and reshuffled cards swap only
+//    with reshuffled cards (everybody knows which ones those are);
+//  - the deck order (unknown to all);
+//  - the others' hidden picks: which card of the hand, which end, and on the
+//    fourth pick whether it was a blind draw (ruling 2), including whether the
+//    player to decide is already placing a blind card.
+// Whether a pick was a blind draw is kept only while a blind draw of this
+// round may have reshuffled the discards (the deck then holds known cards);
+// redrawing would need the order of the draws.
 void State::redeterminize(int viewer, Rng& rng) {
-  const uint8_t mine = bit(viewer);
+  const bool draft = phase_ == Phase::kDraft;
+  const bool new_kinds = draft && blind_draws_resamplable(viewer);
+  if (draft) take_back_picks(viewer, new_kinds);
+  shuffle_unknown_cards(viewer, rng);
+  rng.shuffle(deck_.begin(), deck_.begin() + deck_size_);
+  if (draft) repick(viewer, new_kinds, rng);
+  rng_.reseed(rng.next());
+}
+
+// True on the fourth pick while the deck holds only cards nobody knows and
+// enough of them for every other player to have drawn blind.
+bool State::blind_draws_resamplable(int viewer) const {
+  if (pick_number_ != kPicksPerHand - 1) return false;
+  for (int i = 0; i < deck_size_; ++i)
+    if (known_by_[deck_[i]] != 0) return false;
+  int unknown = deck_size_;
+  for (int p = 0; p < n_; ++p) {
+    if (!pick_[p].blind) continue;
+    if (known_by_[pick_[p].card] != bit(p)) return false;
+    if (p != viewer) ++unknown;
+  }
+  return unknown >= n_ - 1;
+}
+
+// Puts the others' hidden picks back where they came from: a card picked from
+// the hand into the hand, a blind draw (when its kind is resampled) on the deck.
+void State::take_back_picks(int viewer, bool new_kinds) {
+  for (int p = 0; p < n_; ++p) {
+    Pick& pick = pick_[p];
+    if (p == viewer || pick.card < 0) continue;
+    if (!pick.blind) {
+      hand_[p][hand_size_[p]++] = pick.card;
+    } else if (new_kinds) {
+      deck_[deck_size_++] = pick.card;
+      known_by_[pick.card] = 0;
+    } else {
+      continue;  // stays a blind draw; its card is resampled in place
+    }
+    pick = Pick{};
+  }
+}
+
+// Deals the cards `viewer` does not know anew among their slots, reshuffled
+// cards and the others apart.
+void State::shuffle_unknown_cards(int viewer, Rng& rng) {
   std::array<int8_t*, kMaxCards> slot{};
   std::array<uint8_t, kMaxCards> profile{};
   std::array<int8_t, kMaxCards> pool{};
-  int count = 0;
-  auto visit = [&](int8_t& card) {
-    if (known_by_[card] & mine) return;
-    slot[count] = &card;
-    profile[count] = known_by_[card];
-    pool[count++] = card;
-  };
-  for (int i = 0; i < deck_size_; ++i) visit(deck_[i]);
-  for (int i = 0; i < discard_size_; ++i) visit(discard_[i]);
+  for (const bool reshuffled : {false, true}) {
+    int count = 0;
+    const auto visit = [&](int8_t& card) {
+      if (knows(viewer, card) || is_reshuffled(card) != reshuffled) return;
+      slot[count] = &card;
+      profile[count] = known_by_[card];
+      pool[count++] = card;
+    };
+    for (int i = 0; i < deck_size_; ++i) visit(deck_[i]);
+    for (int i = 0; i < discard_size_; ++i) visit(discard_[i]);
+    for (int p = 0; p < n_; ++p) {
+      if (p == viewer) continue;
+      for (int i = 0; i < hand_size_[p]; ++i) visit(hand_[p][i]);
+      if (pick_[p].card >= 0) visit(pick_[p].card);
+    }
+    rng.shuffle(pool.begin(), pool.begin() + count);
+    for (int i = 0; i < count; ++i) {
+      *slot[i] = pool[i];
+      known_by_[pool[i]] = profile[i];
+    }
+  }
+}
+
+// The others' picks of this round, chosen anew in seat order (the order they
+// were made in): every player before the picker has picked, from the hand or
+// (fourth pick, when resampled) blind; the picker may be placing a blind card.
+void State::repick(int viewer, bool new_kinds, Rng& rng) {
   for (int p = 0; p < n_; ++p) {
     if (p == viewer) continue;
-    for (int i = 0; i < hand_size_[p]; ++i) visit(hand_[p][i]);
-    if (pick_[p].card >= 0) visit(pick_[p].card);
+    Pick& pick = pick_[p];
+    if (pick.card >= 0) {  // a blind draw kept as one: only its end is new
+      if (pick.end >= 0) pick.end = random_end(p, rng);
+      continue;
+    }
+    if (p < picker_) {
+      const End end = random_end(p, rng);
+      if (new_kinds && rng.below(2) == 0) {
+        pick = Pick{redraw_blind(p), end, true};
+      } else {
+        auto& hand = hand_[p];
+        const int i = static_cast<int>(rng.below(static_cast<uint32_t>(hand_size_[p])));
+        pick = Pick{hand[i], end, false};
+        hand[i] = hand[--hand_size_[p]];
+      }
+    } else if (p == picker_ && new_kinds && rng.below(2) == 0) {
+      pick = Pick{redraw_blind(p), -1, true};
+    }
   }
-  rng.shuffle(pool.begin(), pool.begin() + count);
-  for (int i = 0; i < count; ++i) {
-    *slot[i] = pool[i];
-    known_by_[pool[i]] = profile[i];
-  }
-  rng.shuffle(deck_.begin(), deck_.begin() + deck_size_);
+}
+
+End State::random_end(int p, Rng& rng) const {
+  return rocket_[p].size == 0 ? kFront : static_cast<End>(rng.below(2));
+}
+
+int8_t State::redraw_blind(int p) {
+  const int c = deck_[--deck_size_];
+  known_by_[c] |= bit(p);
+  return c;
+}
+
+std::array<int8_t, kMaxCards> State::places() const {
+  std::array<int8_t, kMaxCards> place{};
+  place.fill(kPlaceUndrafted);  // deck, discards and blind draws
+  for (int i = 0; i < lost_size_; ++i) place[lost_[i]] = kPlaceLost;
   for (int p = 0; p < n_; ++p) {
-    if (p == viewer || pick_[p].card < 0 || pick_[p].blind) continue;
-    const int j = static_cast<int>(rng.below(static_cast<uint32_t>(hand_size_[p] + 1)));
-    if (j < hand_size_[p]) std::swap(pick_[p].card, hand_[p][j]);
+    for (int i = 0; i < hand_size_[p]; ++i) place[hand_[p][i]] = static_cast<int8_t>(kPlaceHand + p);
+    if (pick_[p].card >= 0 && !pick_[p].blind) place[pick_[p].card] = static_cast<int8_t>(kPlaceHand + p);
+    for (int i = 0; i < rocket_[p].size; ++i)
+      place[rocket_[p].card[i]] = static_cast<int8_t>(kPlaceRocket + p);
   }
-  rng_.reseed(rng.next());
+  return place;
+}
+
+void State::card_places(CardPlaces& out) const {
+  const auto place = places();
+  for (int c = 0; c < config_->num_cards(); ++c) out.push_back({place[c], c});
+}
+
+void State::known_card_places(int viewer, CardPlaces& out) const {
+  const auto place = places();
+  for (int c = 0; c < config_->num_cards(); ++c)
+    if (knows(viewer, c)) out.push_back({place[c], c});
 }
 
 GameInfo game_info() {

@@ -23,6 +23,30 @@
 //            flight move in clockwise order from the Start Player, then take
 //            their damage (one decision per card where the order is theirs).
 //   over   - current_player() == -1.
+//
+// Knowledge model (envs/core/knowledge.h): what each seat knows about where
+// the cards are. A place is one of
+//   kPlaceUndrafted (0)  the deck, the discards and the blind draws not yet
+//                        revealed: to the others these are one pile, since
+//                        whether a pick was a blind draw stays hidden
+//                        (ruling 2) and a blind draw from an empty deck
+//                        reshuffles the discards unseen;
+//   kPlaceLost (1)       cards lost from rockets in the flight (face up);
+//   kPlaceHand + p       seat p's hand, with the card p has picked from it
+//                        this round (hidden until the picks are revealed);
+//   kPlaceRocket + p     seat p's rocket (public);
+// and a card is its card id. known_by_[c] has bit v when seat v knows c's
+// place: rockets and lost cards: everyone; a hand: every seat that has held it
+// this hand (a deal shows each card to its receiver only, each pass shows the
+// hand to its next holder); the discards: everyone (every hand goes round the
+// whole table before its last card is discarded); a blind draw: the drawer;
+// the deck: nobody, or everyone once a blind draw has turned the public
+// discards into the deck. When the discards are reshuffled to finish a deal,
+// each of them is afterwards "in the deck or in some other hand" to all but
+// its receiver: nobody knows its place, but everybody knows it is one of the
+// reshuffled cards (is_reshuffled), and redeterminize swaps reshuffled cards
+// only with each other. A seat never knows more than this model says, so
+// every resample is a world the seat thinks possible.
 #pragma once
 
 #include <array>
@@ -34,10 +58,13 @@
 #include "envs/core/config.h"
 #include "envs/core/game.h"
 #include "envs/core/json.h"
+#include "envs/core/knowledge.h"
 #include "envs/core/returns.h"
 #include "envs/core/rng.h"
 
 namespace rocketgym::last_blast {
+
+class JsonFields;  // a JSON object being read (last_blast_json.cpp)
 
 constexpr int kMinPlayers = 2;
 constexpr int kMaxPlayers = 4;
@@ -60,6 +87,12 @@ constexpr Action kMoveBase = kDrawBlind + 3;           // 131
 constexpr Action kRemoveFront = kMoveBase + kMaxRows;  // 136
 constexpr Action kRemoveBack = kRemoveFront + 1;
 constexpr int kNumActions = kRemoveBack + 1;  // 138
+
+// Places of the knowledge model (see the top of this file).
+constexpr int kPlaceUndrafted = 0;
+constexpr int kPlaceLost = 1;
+constexpr int kPlaceHand = 2;                           // + seat
+constexpr int kPlaceRocket = kPlaceHand + kMaxPlayers;  // + seat
 
 enum End : int8_t { kFront = 0, kBack = 1 };
 enum class Colour : int8_t { kRed, kGreen, kAmber };
@@ -90,6 +123,8 @@ Config load_config(const ConfigNode& root);
 
 enum class Phase : int8_t { kDraft, kFlight, kOver };
 enum class Status : int8_t { kFlying, kExploded, kExited };
+const char* phase_name(Phase p);    // "draft", "flight", "over" (as in JSON)
+const char* status_name(Status s);  // "flying", "exploded", "exited"
 
 // A rocket: a line of cards, index 0 is the front (facing the field).
 struct Rocket {
@@ -125,11 +160,22 @@ class State {
   void redeterminize(int viewer, Rng& rng);
   std::string to_string() const;                     // everything, hidden cards too
   std::string observation_string(int viewer) const;  // what `viewer` may see
-  // Draft picks (and blind draws) stay hidden until the picks are revealed.
+  // Ruling 2: every draft decision (the card and end of a pick, a blind draw,
+  // the end of a blind card) stays hidden until the picks are revealed. The
+  // picks go in seat order, so who is deciding is public; a player placing a
+  // blind card looks to the others like a player still picking (the
+  // encoder and observation_string show nothing else). The flight is public.
   bool is_public_action(Action a) const { return a >= kMoveBase; }
+  // The knowledge model: every card with its place, and the cards whose place
+  // `viewer` knows (see the top of this file).
+  void card_places(CardPlaces& out) const;
+  void known_card_places(int viewer, CardPlaces& out) const;
   std::string action_to_string(Action a) const;
   Json to_json() const;
+  // Refuses (SerializationError naming the field) any document that is not a
+  // position the game can reach, so that every position that loads plays on.
   static State from_json(const Json& doc, const Config& config);
+  // Every reachable position satisfies these (InvariantViolation otherwise).
   void check_invariants() const;
 
   // Read access for the encoder, the bot and tests.
@@ -150,6 +196,9 @@ class State {
   // revealed): a count that does not reveal hidden blind draws.
   int undrafted_count() const;
   bool knows(int player, int card) const { return (known_by_[card] >> player) & 1; }
+  // The card came from the discards reshuffled to finish a deal: everybody
+  // knows it is in the deck or in some hand (its receiver knows which).
+  bool is_reshuffled(int card) const { return (reshuffled_ >> card) & 1; }
   const Rocket& rocket(int p) const { return rocket_[p]; }
   Status status(int p) const { return status_[p]; }
   int cube_row(int p) const { return row_[p]; }        // -1: not on the field
@@ -173,7 +222,9 @@ class State {
   void apply_draft(Action a);
   bool pick_legal(int card, int end) const;
   void deal_hand();
-  int draw_card();
+  void reshuffle_discards();
+  void reshuffle_for_deal();
+  int draw_blind_card();
   void finish_pick();
   void reveal_picks();
   void pass_hands();
@@ -193,8 +244,44 @@ class State {
   std::string view(int viewer) const;
   void write_hand_and_pick(std::ostream& out, int p) const;
   void write_hand_seen_by(std::ostream& out, int p, int viewer) const;
-  void check_draft_invariants() const;
-  void check_flight_invariants() const;
+  void write_reshuffled(std::ostream& out, int viewer) const;
+  // The place of every card (kPlace*), indexed by card id.
+  std::array<int8_t, kMaxCards> places() const;
+  // Documents (last_blast_json.cpp).
+  void read_tiles(const JsonFields& top);
+  void read_draft(const JsonFields& draft);
+  void read_flight(const JsonFields& flight);
+  void read_seen(const Json& seen);
+  // Invariants (last_blast_invariants.cpp): what every reachable position
+  // satisfies; messages name the document field at fault.
+  void check_cards() const;
+  void check_tiles() const;
+  void check_knowledge() const;
+  void check_reshuffled() const;
+  void check_draft() const;
+  void check_draft_picks() const;
+  void check_flight() const;
+  void check_cubes() const;
+  void check_turn_order() const;
+  void check_damage() const;
+  void check_start_player() const;
+  void check_over() const;
+  // Who knows each card from the position alone (a document without "seen").
+  void derive_knowledge();
+  uint8_t everyone() const { return static_cast<uint8_t>((1u << n_) - 1); }
+  // The players who have held p's current hand this hand (it went round in
+  // pass order), who know every card left in it.
+  uint8_t hand_holders(int p) const;
+  // Cards each player was dealt for the current hand (48 cards: 5, 5, and 4
+  // for the third hand of a 4-player game; see deal_hand).
+  int dealt_hand_size() const;
+  // Hidden information (redeterminize).
+  bool blind_draws_resamplable(int viewer) const;
+  void take_back_picks(int viewer, bool new_kinds);
+  void shuffle_unknown_cards(int viewer, Rng& rng);
+  void repick(int viewer, bool new_kinds, Rng& rng);
+  End random_end(int p, Rng& rng) const;
+  int8_t redraw_blind(int p);
 
   const Config* config_ = nullptr;
   Rng rng_;
@@ -217,9 +304,11 @@ class State {
   std::array<std::array<int8_t, kHandSize>, kMaxPlayers> hand_{};
   std::array<int8_t, kMaxPlayers> hand_size_{};
   std::array<Pick, kMaxPlayers> pick_{};
-  // Bit p set: player p knows where this card is (in which hand, or that it is
-  // in the deck or discards). Cards in rockets are public and have all bits.
+  // Bit p set: player p knows where this card is (kPlace*, see the top of
+  // this file). Cards in rockets are public and have all bits.
   std::array<uint8_t, kMaxCards> known_by_{};
+  // Bit c set: card c was among the discards reshuffled to finish a deal.
+  uint64_t reshuffled_ = 0;
   int8_t hand_number_ = 0;  // 0..2
   int8_t pick_number_ = 0;  // 0..3
   int8_t picker_ = 0;       // the drafting player to decide

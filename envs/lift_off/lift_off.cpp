@@ -3,6 +3,8 @@
 #include "envs/lift_off/lift_off.h"
 
 #include <algorithm>
+#include <limits>
+#include <type_traits>
 
 namespace rocketgym::lift_off {
 
@@ -101,6 +103,7 @@ State::State(const Config& config, int num_players, uint64_t seed)
   for (std::size_t level = 0; level < kNumLevels; ++level)
     rng_.shuffle(mission_deck_[level].begin(), mission_deck_[level].begin() + mission_deck_count_[level]);
   deal_objectives();
+  init_knowledge();
   step_ = Step::kObjectiveKeep;
   actor_ = start_player_;
 }
@@ -120,58 +123,95 @@ void State::deal_objectives() {
 
 // Both drafts pass cards the same way: every player's undecided cards move to
 // the next player in `dir` at once (first pick: the picked card stays; second
-// pick: the picked card goes). Knowledge: a player who passed cards knows the
-// receiver holds them until the receiver makes a hidden pass of their own;
-// then only the player receiving that pass, who sees what came out, keeps
-// knowing what is left. `hand`, `size` and `knows` select the kind of card.
-template <class Mask>
-void pass_hands(std::array<Player, kMaxPlayers>& players, int n, int dir, bool first_pick,
-                std::array<uint8_t, 3> Player::*hand, int Player::*size,
-                std::array<Mask, kMaxPlayers> Player::*knows) {
+// pick: the picked card goes). `hand` and `size` select the kind of card,
+// `may_be` its knowledge (updated as each seat sees the pass).
+template <class Mask, std::size_t N>
+void State::pass_hands(int dir, bool first_pick, std::array<uint8_t, 3> Player::*hand, int Player::*size,
+                       std::array<std::array<Mask, N>, kMaxPlayers>& may_be,
+                       std::array<Links, kMaxPlayers>& links) {
+  const int n = num_players_;
   auto at = [](auto& array, int i) -> auto& { return array[static_cast<std::size_t>(i)]; };
-  auto next = [&](int seat, int d) { return (seat + d + n) % n; };
   std::array<std::array<uint8_t, 3>, kMaxPlayers> kept{}, passed{};
   std::array<int, kMaxPlayers> num_kept{}, num_passed{};
-  std::array<Mask, kMaxPlayers> kept_mask{}, passed_mask{};
+  std::array<uint64_t, kMaxPlayers> passed_mask{}, new_hand{};
   for (int s = 0; s < n; ++s) {
-    const Player& p = at(players, s);
+    const Player& p = player(s);
     for (int i = 0; i < p.*size; ++i) {
       const int card = at(p.*hand, i);
       if ((i == p.pick) == first_pick) {
         push(at(kept, s), at(num_kept, s), card);
-        at(kept_mask, s) |= Mask{1} << card;
       } else {
         push(at(passed, s), at(num_passed, s), card);
-        at(passed_mask, s) |= Mask{1} << card;
+        at(passed_mask, s) |= uint64_t{1} << card;
       }
     }
   }
-  for (int w = 0; w < n; ++w)
-    for (int v = 0; v < n; ++v) {
-      Mask& k = at(at(players, v).*knows, w);
-      k = (v == next(w, dir)) ? (k & at(kept_mask, w)) : 0;
-    }
-  for (int w = 0; w < n; ++w) at(at(players, w).*knows, next(w, dir)) |= at(passed_mask, w);
   for (int w = 0; w < n; ++w) {
-    Player& p = at(players, w);
-    const int giver = next(w, -dir);
+    Player& p = players_[static_cast<std::size_t>(w)];
+    const int giver = next_seat(w, -dir);
     p.*size = 0;
     for (int i = 0; i < at(num_kept, w); ++i) push(p.*hand, p.*size, at(at(kept, w), i));
     for (int i = 0; i < at(num_passed, giver); ++i) push(p.*hand, p.*size, at(at(passed, giver), i));
+    for (int i = 0; i < p.*size; ++i) at(new_hand, w) |= uint64_t{1} << at(p.*hand, i);
     p.pick = -1;
-    at(p.*knows, w) = 0;
   }
+  // Links: for each pass seat v saw neither side of, the cards v knew to be
+  // in the passing hand, of which at most as many as passed went on.
+  constexpr bool objective = std::is_same_v<Mask, uint16_t>;
+  for (int v = 0; v < n; ++v) {
+    Links& mine = at(links, v);
+    mine = Links{};
+    int k = 0;
+    std::array<uint64_t, kMaxPlayers> known_in{};  // the cards v knows to be in each hand
+    for (std::size_t card = 0; card < N; ++card) {
+      const Mask m = at(may_be, v)[card];
+      if (m != 0 && (m & (m - 1)) == 0 && (m & may_be::kHands))
+        at(known_in, __builtin_ctz(m)) |= uint64_t{1} << card;
+    }
+    for (int w = 0; w < n; ++w) {
+      const int to = next_seat(w, dir);
+      if (w == v || to == v) continue;
+      const uint64_t known = at(known_in, w);
+      if (__builtin_popcountll(known) <= at(num_passed, w)) continue;
+      const auto places =
+          static_cast<uint16_t>((1u << to) | (objective ? 1u << (may_be::kDiscarded + to) : 0u));
+      mine[static_cast<std::size_t>(k++)] = Link{known, places, at(num_passed, w)};
+    }
+  }
+  // Seat v sees its own cards go and come. A card that may have been in
+  // another hand w may now also be in the next hand, unless v is that next
+  // hand: then v saw what came and the rest stayed with w.
+  for (int v = 0; v < n; ++v) {
+    for (std::size_t card = 0; card < N; ++card) {
+      Mask& m = at(may_be, v)[card];
+      if (m == 0) continue;
+      if (at(new_hand, v) >> card & 1) {
+        m = static_cast<Mask>(1u << v);
+      } else if (at(passed_mask, v) >> card & 1) {
+        m = static_cast<Mask>(1u << next_seat(v, dir));
+      } else {
+        auto out = static_cast<Mask>(m & ~may_be::kHands);
+        for (int w = 0; w < n; ++w) {
+          if (!(m >> w & 1)) continue;
+          out = static_cast<Mask>(out | (1u << w));
+          if (next_seat(w, dir) != v) out = static_cast<Mask>(out | (1u << next_seat(w, dir)));
+        }
+        m = out;
+      }
+    }
+  }
+  tighten_knowledge(!objective, objective);
 }
 
 void State::pass_cards_specialists() {
-  pass_hands(players_, num_players_, direction_, step_ == Step::kSpecialistKeep, &Player::hand,
-             &Player::hand_size, &Player::knows_specialists);
+  pass_hands(direction_, step_ == Step::kSpecialistKeep, &Player::hand, &Player::hand_size,
+             specialist_may_be_, specialist_links_);
 }
 
 // The objective draft always passes left (clockwise) [ruling 10].
 void State::pass_cards_objectives() {
-  pass_hands(players_, num_players_, 1, step_ == Step::kObjectiveKeep, &Player::objectives,
-             &Player::num_objectives, &Player::knows_objectives);
+  pass_hands(1, step_ == Step::kObjectiveKeep, &Player::objectives, &Player::num_objectives,
+             objective_may_be_, objective_links_);
 }
 
 void State::finish_objective_draft_step() {
@@ -183,12 +223,17 @@ void State::finish_objective_draft_step() {
     return;
   }
   // Final set-up: ten money, then three specialists each.
+  std::array<uint64_t, kMaxPlayers> drawn{};
   for (int s = 0; s < num_players_; ++s) {
     Player& p = players_[static_cast<std::size_t>(s)];
     p.money = config_->start_money;
-    for (int k = 0; k < config_->specialists_dealt && specialist_deck_count_ > 0; ++k)
-      push(p.hand, p.hand_size, specialist_deck_[static_cast<std::size_t>(--specialist_deck_count_)]);
+    for (int k = 0; k < config_->specialists_dealt && specialist_deck_count_ > 0; ++k) {
+      const int card = specialist_deck_[static_cast<std::size_t>(--specialist_deck_count_)];
+      push(p.hand, p.hand_size, card);
+      drawn[static_cast<std::size_t>(s)] |= uint64_t{1} << card;
+    }
   }
+  know_draws(drawn);
   start_round();
 }
 
@@ -209,13 +254,18 @@ void State::finish_specialist_draft_step() {
 void State::start_round() {
   // Round 1 skips income and draws: the set-up already dealt three [ruling 27].
   if (round_ > 1) {
+    std::array<uint64_t, kMaxPlayers> drawn{};
     for (int s = 0; s < num_players_; ++s) {
       Player& p = players_[static_cast<std::size_t>(s)];
       p.money += p.income;
       for (int k = 0; k < config_->specialist_draw_per_round && specialist_deck_count_ > 0 && p.hand_size < 3;
-           ++k)
-        push(p.hand, p.hand_size, specialist_deck_[static_cast<std::size_t>(--specialist_deck_count_)]);
+           ++k) {
+        const int card = specialist_deck_[static_cast<std::size_t>(--specialist_deck_count_)];
+        push(p.hand, p.hand_size, card);
+        drawn[static_cast<std::size_t>(s)] |= uint64_t{1} << card;
+      }
     }
+    know_draws(drawn);
   }
   step_ = Step::kChooseDirection;
   actor_ = start_player_;
@@ -304,6 +354,7 @@ void State::end_round() {
       push(specialist_deck_, specialist_deck_count_, specialist_discard_[static_cast<std::size_t>(i)]);
     specialist_discard_count_ = 0;
     rng_.shuffle(specialist_deck_.begin(), specialist_deck_.begin() + specialist_deck_count_);
+    know_reshuffle();
     begin_objective_discard();
     return;
   }
@@ -769,9 +820,8 @@ void State::do_apply(Action a) {
       remove_one(p.objectives, p.num_objectives, a - kDiscardObjective);
       push(p.discarded_objectives, p.num_discarded_objectives, a - kDiscardObjective);
       p.money += config_->objective_discard_money;
-      // Discards go back to the box face down: nobody can tell which card left.
-      for (int v = 0; v < num_players_; ++v)
-        players_[static_cast<std::size_t>(v)].knows_objectives[static_cast<std::size_t>(actor_)] = 0;
+      // Discards go face down: the others cannot tell which card left.
+      know_objective_discard(actor_, a - kDiscardObjective);
       if (p.num_objectives == 0) next_objective_discarder();
       return;
     case Step::kGameOver:
@@ -783,9 +833,7 @@ void State::do_apply(Action a) {
 void State::play_specialist(int card) {
   Player& p = players_[static_cast<std::size_t>(actor_)];
   remove_one(p.hand, p.hand_size, card);
-  for (int v = 0; v < num_players_; ++v)
-    players_[static_cast<std::size_t>(v)].knows_specialists[static_cast<std::size_t>(actor_)] &=
-        ~(uint64_t{1} << card);
+  know_play(actor_, card);
   p.banner_used[static_cast<std::size_t>(p.num_played)] = false;
   push(p.played, p.num_played, card);
   const SpecialistCard& c = config_->specialists[static_cast<std::size_t>(card)];
@@ -1124,14 +1172,21 @@ int State::final_score(int seat) const {
   return total;
 }
 
+// Final scoring reveals every hand.
 void State::final_scoring() {
   for (int s = 0; s < num_players_; ++s) final_vp_[static_cast<std::size_t>(s)] = final_score(s);
   step_ = Step::kGameOver;
   actor_ = -1;
+  reveal_hands();
 }
 
+// Loading bounds every number far below overflow; the sum is still taken in 64 bits.
 void State::scores(int* out) const {
-  for (int s = 0; s < num_players_; ++s) out[s] = player(s).vp + final_vp_[static_cast<std::size_t>(s)];
+  for (int s = 0; s < num_players_; ++s) {
+    const int64_t total = int64_t{player(s).vp} + final_vp_[static_cast<std::size_t>(s)];
+    out[s] = static_cast<int>(
+        std::clamp<int64_t>(total, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+  }
 }
 
 // Ties are broken by level-4 missions in space, then shared [ruling 24].

@@ -15,6 +15,42 @@
 //   after round 8:    final scoring.
 // Players with no choice (no deck to draw from, no launch possible) are skipped.
 //
+// Knowledge model (envs/core/knowledge.h). For every seat and every card in a
+// hidden place the state keeps the set of places the card may be in, in that
+// seat's eyes: a specialist in a hand or the deck, an objective in a hand, a
+// face-down discard or the box. It follows what the seat sees: its own cards
+// (exact); cards it passes in a draft (in the receiver's hand, and after the
+// receiver's next hidden pass in that hand or the next one); cards passed to it
+// (the giver kept the rest); draws (a card that may be in the deck may now be
+// in any hand that drew); plays and the phase-2 reshuffle (public); face-down
+// objective discards; the public counts (a place filled by cards known to be
+// there holds nothing else; a place that only the cards that may be there can
+// fill holds exactly those); and the final reveal of every hand. A seat knows
+// a card's place for certain when the set holds one place. The sets cannot say
+// that cards went together, so a seat also keeps links ("at most m of these
+// cards are in that hand"): each hidden pass it saw neither side of leaves one
+// (of the cards it knew to be in the passing hand, at most as many as were
+// passed went on: "one of the two cards I gave you is still with you"), and
+// each draw leaves one per hand that drew (of the cards that cannot come from
+// the deck, that hand holds at most the cards it kept from the last round).
+// Links last until the next pass of that kind and resolve as their cards show
+// up (a play, the counts, the final reveal). redeterminize(v) moves only the
+// cards v is unsure of, each to a place it may be in, every place keeping its
+// public count and every link of v holding; the other seats' knowledge is
+// relabelled with the cards. A resample never contradicts what v knows of a
+// card, nor a link; correlations older than the last pass are forgotten, so a
+// resample may still be a world v could rule out by combining older sightings.
+// In documents: seats[i].knowledge = {"specialists": {id: [places]},
+// "objectives": {id: [places]}, "links": [{"of", "cards", "places", "at_most"}]}
+// (places "hand<seat>", "deck", "discarded<seat>", "box"); a document without
+// it loads with what each seat's own cards and the table tell it.
+//
+// card_places / known_card_places (one entry per physical card):
+//   specialist X: card X;   places: hand of seat w = w, played by w = 4 + w, deck 8, discard 9
+//   objective X:  card 100 + X; places: hand of w = 10 + w, discarded by w = 14 + w, box 18
+//   mission X:    card 200 + X; places: level L deck = 19 + L, level L discard = 23 + L,
+//                 Earth of w = 28 + w, space of w = 32 + w, drawn now = 36
+//
 // Action ids (the same for every player count; a card "X" is its index in the config list):
 #pragma once
 
@@ -24,6 +60,7 @@
 
 #include "envs/core/game.h"
 #include "envs/core/json.h"
+#include "envs/core/knowledge.h"
 #include "envs/core/rng.h"
 #include "envs/lift_off/lift_off_config.h"
 
@@ -84,6 +121,48 @@ constexpr Action kKeepObjectives = kDiscardObjective + kMaxObjectives;  // 419: 
 constexpr int kNumActions = kKeepObjectives + 1;                        // 420
 }  // namespace actions
 
+// Places and cards of card_places / known_card_places (see the top of this file).
+namespace place {
+constexpr int kSpecialistHand = 0;    // + seat
+constexpr int kSpecialistPlayed = 4;  // + seat
+constexpr int kSpecialistDeck = 8;
+constexpr int kSpecialistDiscard = 9;
+constexpr int kObjectiveCard = 100;      // card number of objective 0
+constexpr int kObjectiveHand = 10;       // + seat
+constexpr int kObjectiveDiscarded = 14;  // + seat
+constexpr int kObjectiveBox = 18;
+constexpr int kMissionCard = 200;    // card number of mission title 0
+constexpr int kMissionDeck = 20;     // + level - 1
+constexpr int kMissionDiscard = 24;  // + level - 1
+constexpr int kEarth = 28;           // + seat
+constexpr int kSpace = 32;           // + seat
+constexpr int kMissionDrawn = 36;
+}  // namespace place
+
+// Bits of a "may be in" set of the knowledge model.
+namespace may_be {
+constexpr int kHand = 0;       // + seat, both kinds of card
+constexpr int kDeck = 4;       // specialists: the deck
+constexpr int kDiscarded = 4;  // + seat, objectives: face-down discards
+constexpr int kBox = 8;        // objectives: never dealt
+constexpr int kSpecialistPlaces = 5;
+constexpr int kObjectivePlaces = 9;
+constexpr uint16_t kHands = 0xF;
+}  // namespace may_be
+
+// A link of the knowledge model: of `cards` (bit = card index), which a seat
+// knew to be in one hand before a hidden pass, at most `most` are now in the
+// places `to` (may_be bits: the hand the pass went to, and for objectives its
+// face-down discards). Empty when `cards` is 0.
+struct Link {
+  uint64_t cards = 0;
+  uint16_t to = 0;
+  int most = 0;
+  bool operator==(const Link& o) const { return cards == o.cards && to == o.to && most == o.most; }
+};
+constexpr int kMaxLinks = 2 * kMaxPlayers;  // of the last pass and the last draw
+using Links = std::array<Link, kMaxLinks>;  // per seat, filled from the front
+
 // What the current player is deciding.
 enum class Step : uint8_t {
   kObjectiveKeep,      // objective draft, first pick
@@ -126,10 +205,6 @@ struct Player {
   int num_discarded_objectives = 0;
   // Hidden simultaneous pick during a draft: a hand slot, -1 while undecided.
   int pick = -1;
-  // What this player knows about the others' hidden cards (bit = card index):
-  // specialists / objectives they passed to that player and that must still be there.
-  std::array<uint64_t, kMaxPlayers> knows_specialists{};
-  std::array<uint32_t, kMaxPlayers> knows_objectives{};
   // This round's launch bookkeeping.
   int missions_launched = 0;
   bool lab_symbol_used = false;
@@ -149,6 +224,27 @@ class State {
   void returns(float* out) const;
   void scores(int* out) const;
   void redeterminize(int viewer, Rng& rng);
+
+  // The knowledge model (see the top of this file).
+  void card_places(CardPlaces& out) const;
+  void known_card_places(int viewer, CardPlaces& out) const;
+  // The places `viewer` thinks a specialist / objective may be in (may_be bits); 0 for a card in a
+  // public place or out of the game.
+  uint8_t specialist_may_be(int viewer, int card) const {
+    return specialist_may_be_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(card)];
+  }
+  uint16_t objective_may_be(int viewer, int card) const {
+    return objective_may_be_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(card)];
+  }
+  const Links& specialist_links(int viewer) const {
+    return specialist_links_[static_cast<std::size_t>(viewer)];
+  }
+  const Links& objective_links(int viewer) const {
+    return objective_links_[static_cast<std::size_t>(viewer)];
+  }
+  // The cards `viewer` knows for certain to be in `seat`'s hand (bit = card index).
+  uint64_t known_specialists(int viewer, int seat) const;
+  uint32_t known_objectives(int viewer, int seat) const;
 
   std::string to_string() const;                     // everything, hidden cards included
   std::string observation_string(int viewer) const;  // only what `viewer` may see
@@ -253,10 +349,33 @@ class State {
   void finish_keeping();
   void lift_off();
   void send_to_space(int seat, int type);
-  // hidden information
+  // hidden information: the drafts and the knowledge model (lift_off_knowledge.cpp)
   void pass_cards_specialists();
   void pass_cards_objectives();
+  template <class Mask, std::size_t N>
+  void pass_hands(int dir, bool first_pick, std::array<uint8_t, 3> Player::*hand, int Player::*size,
+                  std::array<std::array<Mask, N>, kMaxPlayers>& may_be,
+                  std::array<Links, kMaxPlayers>& links);
   int next_seat(int seat, int dir) const { return (seat + dir + num_players_) % num_players_; }
+  void init_knowledge();
+  void know_draws(const std::array<uint64_t, kMaxPlayers>& drawn);
+  void know_play(int seat, int card);
+  void know_reshuffle();
+  void know_objective_discard(int seat, int card);
+  void reveal_hands();
+  void tighten_knowledge(bool specialists = true, bool objectives = true);
+  void default_knowledge();
+  void check_knowledge() const;
+  void read_legacy_knowledge(const Json& seats);
+  std::array<int, may_be::kSpecialistPlaces> specialist_place_counts() const;
+  std::array<int, may_be::kObjectivePlaces> objective_place_counts() const;
+  // validation (lift_off_io.cpp)
+  int seat_at(int position) const;  // the seat that acts position-th in the current step's order
+  int position_of(int seat) const;  // the inverse
+  int total_specialists() const;    // in the game for this player count
+  void check_flow() const;          // round, phase, step, turn, actor, picks, play pass
+  void check_counts() const;        // how many cards each place holds at this point of the round
+  void check_decision() const;      // the pending decision is one the game can reach and go on from
 
   const Config* config_ = nullptr;
   int num_players_ = 2;
@@ -294,6 +413,10 @@ class State {
   int num_loaded_ = 0, applied_capacity_ = 0;
   // final scoring: points added at the end (so scores() shows the total)
   std::array<int, kMaxPlayers> final_vp_{};
+  // knowledge model: [seat][card] = the may_be places that seat thinks the card may be in
+  std::array<std::array<uint8_t, kMaxSpecialists>, kMaxPlayers> specialist_may_be_{};
+  std::array<std::array<uint16_t, kMaxObjectives>, kMaxPlayers> objective_may_be_{};
+  std::array<Links, kMaxPlayers> specialist_links_{}, objective_links_{};  // [seat]
 };
 
 }  // namespace rocketgym::lift_off

@@ -223,13 +223,8 @@ Action specialist_action(const State& s, const Mask& legal, Rng& rng) {
   return kEndSpecialist;
 }
 
-}  // namespace
-
-Action heuristic_action(const State& s, Rng& rng) {
-  const int me = s.current_player();
-  if (me < 0) return -1;  // the game is over
-  Mask legal{};
-  s.legal_actions_mask(legal.data());
+// The bot's preference; heuristic_action() makes sure it is legal.
+Action preferred_action(const State& s, int me, const Mask& legal, Rng& rng) {
   const Player& p = s.player(me);
   switch (s.step()) {
     case Step::kObjectiveKeep:
@@ -289,6 +284,23 @@ Action heuristic_action(const State& s, Rng& rng) {
     case Step::kGameOver:
       break;
   }
+  return -1;
+}
+
+}  // namespace
+
+// Never an illegal action: if the preference is not legal (a position no game
+// reaches, which loading rejects), the first legal action; -1 only when there
+// is none (the game is over).
+Action heuristic_action(const State& s, Rng& rng) {
+  const int me = s.current_player();
+  if (me < 0) return -1;  // the game is over
+  Mask legal{};
+  s.legal_actions_mask(legal.data());
+  const Action a = preferred_action(s, me, legal, rng);
+  if (a >= 0 && a < kNumActions && legal[static_cast<std::size_t>(a)]) return a;
+  for (Action b = 0; b < kNumActions; ++b)
+    if (legal[static_cast<std::size_t>(b)]) return b;
   return -1;
 }
 

@@ -22,7 +22,7 @@ from typing import Optional
 from ._common import ConfigArg, load_game
 from ._rocketgym import (ConfigError, Error, Game, GameInfo, IllegalAction, InvariantViolation,
                          SerializationError, State, builtin_game_config, derive_seed, game_info,
-                         list_games)
+                         list_games, max_threads)
 from .aec import USING_PETTINGZOO, RocketAECEnv
 from .env import RocketEnv
 from .spaces import USING_GYMNASIUM
@@ -34,24 +34,33 @@ __all__ = [
     "ConfigError", "Error", "Game", "GameInfo", "IllegalAction", "InvariantViolation", "RocketAECEnv",
     "RocketEnv", "SerializationError", "State", "USING_GYMNASIUM", "USING_PETTINGZOO", "VectorEnv",
     "aec_env", "builtin_game_config", "derive_seed", "game_info", "list_games", "load_game", "make",
-    "make_vec",
+    "make_vec", "max_threads",
 ]
 
 
 def make(game_id: str, num_players: int = 2, seed: Optional[int] = None, config: ConfigArg = None,
-         render_mode: Optional[str] = None) -> RocketEnv:
-    """A single Gymnasium-style env (see ``rocketgym.env``). ``config``: see ``load_game``."""
-    return RocketEnv(game_id, num_players=num_players, seed=seed, config=config, render_mode=render_mode)
+         render_mode: Optional[str] = None, illegal_action: str = "raise") -> RocketEnv:
+    """A single Gymnasium-style env (see ``rocketgym.env``). ``config``: see ``load_game``.
+
+    ``illegal_action``: ``"raise"`` (IllegalAction, nothing changes) or ``"lose"`` (the acting seat
+    loses at once, reported in ``info["illegal_action"]``).
+    """
+    return RocketEnv(game_id, num_players=num_players, seed=seed, config=config, render_mode=render_mode,
+                     illegal_action=illegal_action)
 
 
 def aec_env(game_id: str, num_players: int = 2, seed: Optional[int] = None, config: ConfigArg = None,
-            render_mode: Optional[str] = None) -> RocketAECEnv:
-    """A PettingZoo AEC-style env (see ``rocketgym.aec``)."""
-    return RocketAECEnv(game_id, num_players=num_players, seed=seed, config=config, render_mode=render_mode)
+            render_mode: Optional[str] = None, illegal_action: str = "raise") -> RocketAECEnv:
+    """A PettingZoo AEC-style env (see ``rocketgym.aec``; ``illegal_action`` as for ``make``)."""
+    return RocketAECEnv(game_id, num_players=num_players, seed=seed, config=config, render_mode=render_mode,
+                        illegal_action=illegal_action)
 
 
 def make_vec(game_id: str, num_envs: int, num_players: int = 2, num_threads: int = 1,
              seed: Optional[int] = None, config: ConfigArg = None) -> VectorEnv:
-    """``num_envs`` games stepped together in C++ with zero-copy numpy outputs (see ``rocketgym.vector``)."""
+    """``num_envs`` games stepped together in C++ with zero-copy numpy outputs (see ``rocketgym.vector``).
+
+    ``num_threads`` is at most ``max_threads()`` (4 x the machine's hardware threads, at least 8).
+    """
     return VectorEnv(game_id, num_envs, num_players=num_players, num_threads=num_threads, seed=seed,
                      config=config)

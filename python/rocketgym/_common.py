@@ -7,6 +7,8 @@ import os
 import secrets
 from typing import Any, Mapping, Optional, Union
 
+import numpy as np
+
 from . import _rocketgym as _core
 
 ConfigArg = Union[None, str, "os.PathLike[str]", Mapping[str, Any]]
@@ -72,3 +74,63 @@ def check_render_mode(render_mode: Optional[str], modes) -> Optional[str]:
     if render_mode is not None and render_mode not in modes:
         raise ValueError(f"render_mode must be None or one of {list(modes)}, got {render_mode!r}")
     return render_mode
+
+
+ILLEGAL_ACTION_MODES = ("raise", "lose")
+
+
+def check_illegal_action(mode: Any) -> str:
+    """``"raise"`` (an illegal action raises IllegalAction) or ``"lose"`` (the acting seat forfeits)."""
+    if not isinstance(mode, str) or mode not in ILLEGAL_ACTION_MODES:
+        raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, got {mode!r}")
+    return mode
+
+
+def forfeit_returns(num_players: int, seat: int) -> np.ndarray:
+    """Returns when ``seat`` loses by an illegal action: -1 for it (the lowest return of every reward
+    mode), the others share +1 equally (zero-sum, as in the rank and win modes)."""
+    returns = np.full(num_players, 1.0 / (num_players - 1), dtype=np.float32)
+    returns[seat] = -1.0
+    return returns
+
+
+def state_document(options: Any) -> Optional[Any]:
+    """The ``"state"`` entry of ``reset(options=...)``, or None.
+
+    Gymnasium and PettingZoo treat ``options`` as a free-form dict that an env may ignore, and their
+    checkers pass keys of their own: every key but ``"state"`` is ignored.
+    """
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        raise TypeError(f"options must be a dict or None, not {type(options).__name__}")
+    return options.get("state")
+
+
+def load_state(game: _core.Game, state: Any, num_players: int) -> _core.State:
+    """A copy of ``state`` (a ``State`` or a JSON document, str or dict) as a state of ``game``.
+
+    The state goes through ``game.state_from_json``: a position of another game, or one that this
+    game's configuration cannot hold, is refused (``rocketgym.Error`` / ``SerializationError``)
+    instead of being played with the wrong rules and encoder.
+    """
+    if isinstance(state, _core.State):
+        text = state.to_json()
+    elif isinstance(state, str):
+        text = state
+    elif isinstance(state, Mapping):
+        text = json.dumps(dict(state))
+    else:
+        raise TypeError(f"a state must be a rocketgym.State or a JSON document (str or dict), "
+                        f"not {type(state).__name__}")
+    try:
+        document = json.loads(text)
+    except ValueError as e:
+        raise _core.SerializationError(f"state document is not valid JSON: {e}") from e
+    game_id = document.get("game") if isinstance(document, dict) else None
+    if game_id is not None and game_id != game.id:
+        raise _core.Error(f"the state is a {game_id!r} position; this env plays {game.id!r}")
+    loaded = game.state_from_json(text)
+    if loaded.num_players != num_players:
+        raise _core.Error(f"the state has {loaded.num_players} players, this env {num_players}")
+    return loaded

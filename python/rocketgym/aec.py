@@ -10,14 +10,35 @@ Agents are ``"player_0" .. "player_{n-1}"`` (seat i is ``player_i``). Usual loop
 
 * ``observe(agent)`` is ``{"observation": float32, "action_mask": int8}`` from that
   agent's seat; the mask is all zeros unless the agent is the one to move.
-* ``rewards`` holds every agent's reward from the last step (non-zero only on
-  the final step); ``last()`` returns the agent's reward accumulated since it
-  last acted, as PettingZoo does.
+* Rewards follow PettingZoo's accounting exactly: ``rewards`` holds every
+  live agent's reward from the last ``step`` (non-zero only on the final step;
+  a step that removes a finished agent clears them all to 0);
+  ``_cumulative_rewards[agent]`` is the sum of the ``rewards`` the agent was
+  shown since it last acted (its own entry is cleared when it acts), and
+  ``last()`` returns it. So the sum of ``last()`` rewards an agent sees over a
+  game is its return.
 * When the game ends every agent is terminated (or truncated) at once; each
   then gets one last turn in ``agent_iter`` and must be stepped with ``None``,
   which removes it from ``agents``.
-* An illegal or out-of-range action raises ``IllegalAction`` (nothing changes);
-  a non-None action for a finished agent raises ``IllegalAction`` too.
+* ``illegal_action="raise"`` (the default): an illegal or out-of-range action
+  raises ``IllegalAction`` (nothing changes). ``illegal_action="lose"``: the
+  acting agent loses at once (the game ends; it gets -1, the others share +1;
+  every agent's info holds ``"illegal_action": {"player": seat, "action": a}``).
+  A non-None action for a finished agent raises ``IllegalAction`` in both modes.
+* ``reset(seed, options)``: ``options={"state": json}`` starts from that
+  position; other keys are ignored.
+* ``observation_string(agent)`` is the board as that agent may see it;
+  ``is_public_action(a)`` whether the others would see which action ``a`` is.
+
+Why AEC and no Parallel API: every game is turn-based in the engine (DESIGN.md
+section 3). Simultaneous choices, such as The Last Blast's draft picks and
+Launchpad 23's set-up picks, are sequential decisions whose content is hidden
+from the others until everyone has chosen (``is_public_action`` is False), so
+an agent picking later in a round sees exactly what it would see picking at
+the same time (tests/python/test_conventions.py checks this), and some picks
+take two decisions (The Last Blast's blind draw: draw, look, then choose the
+end), which a one-action-per-agent parallel step cannot express. PettingZoo's
+``aec_to_parallel`` is there for code that wants a parallel loop anyway.
 
 The class subclasses ``pettingzoo.AECEnv`` when pettingzoo is installed.
 """
@@ -30,7 +51,8 @@ import numpy as np
 
 from . import _rocketgym as _core
 from . import spaces
-from ._common import ConfigArg, check_num_players, check_render_mode, check_seed, load_game
+from ._common import (ConfigArg, check_illegal_action, check_num_players, check_render_mode, check_seed,
+                      forfeit_returns, load_game, load_state, state_document)
 
 try:  # pragma: no cover - depends on the installation
     from pettingzoo import AECEnv as _AECBase
@@ -48,9 +70,10 @@ class RocketAECEnv(_AECBase):
                 "render_fps": 1}
 
     def __init__(self, game_id: str, num_players: int = 2, seed: Optional[int] = None,
-                 config: ConfigArg = None, render_mode: Optional[str] = None):
+                 config: ConfigArg = None, render_mode: Optional[str] = None, illegal_action: str = "raise"):
         if USING_PETTINGZOO:  # pragma: no cover
             super().__init__()
+        self.illegal_action = check_illegal_action(illegal_action)
         self.game = load_game(game_id, config)
         self.game_info = self.game.info
         self.metadata = dict(self.metadata, name=f"rocketgym_{self.game_info.id}_v{self.game_info.version}")
@@ -72,6 +95,7 @@ class RocketAECEnv(_AECBase):
         self.truncations: Dict[str, bool] = {}
         self.infos: Dict[str, Dict[str, Any]] = {}
         self.agent_selection: Optional[str] = None
+        self._forfeit: Optional[Dict[str, int]] = None  # {"player", "action"} after a losing illegal action
 
     # -- spaces -----------------------------------------------------------------------------------
 
@@ -92,18 +116,13 @@ class RocketAECEnv(_AECBase):
     # -- AEC API ----------------------------------------------------------------------------------
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
-        """Starts a new game (``options={"state": json}`` starts from that position)."""
+        """Starts a new game (``options={"state": json}`` starts from that position; other keys are ignored)."""
+        document = state_document(options)
         if seed is not None:
             self._base_seed = check_seed(seed)
             self._episode = 0
-        options = dict(options or {})
-        document = options.pop("state", None)
-        if options:
-            raise ValueError(f"unknown reset options {sorted(options)}; the only option is 'state'")
         if document is not None:
-            state = self.game.state_from_json(document)
-            if state.num_players != len(self.possible_agents):
-                raise _core.Error(f"the state has {state.num_players} players, this env {len(self.possible_agents)}")
+            state = load_state(self.game, document, len(self.possible_agents))
             if state.is_terminal():
                 raise _core.Error("cannot start from a finished game")
             self._state = state
@@ -111,6 +130,7 @@ class RocketAECEnv(_AECBase):
             self._state = self.game.new_state(len(self.possible_agents),
                                               _core.derive_seed(self._base_seed, self._episode))
         self._episode += 1
+        self._forfeit = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -123,7 +143,7 @@ class RocketAECEnv(_AECBase):
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         state = self._require_state()
         seat = self._seat[self._check_agent(agent)]
-        if seat == state.current_player:
+        if seat == state.current_player and self._forfeit is None:
             mask = state.legal_actions_mask()
         else:
             mask = np.zeros(self.game_info.num_actions, dtype=np.int8)
@@ -150,15 +170,23 @@ class RocketAECEnv(_AECBase):
             return
         if action is None:
             raise _core.IllegalAction(f"{agent} is to move: None is only for finished agents")
-        state.apply(action)  # raises before changing anything
+        try:
+            state.apply(action)  # raises before changing anything
+            returns = state.returns()
+        except _core.IllegalAction:
+            if self.illegal_action == "raise":
+                raise
+            self._forfeit = {"player": self._seat[agent], "action": int(action)}
+            returns = forfeit_returns(len(self.possible_agents), self._seat[agent])
 
+        # PettingZoo's accounting: the acting agent's running total restarts, then every live agent
+        # adds this step's reward.
         self._cumulative_rewards[agent] = 0.0
-        returns = state.returns()
         for a in self.agents:
             self.rewards[a] = float(returns[self._seat[a]])
             self._cumulative_rewards[a] += self.rewards[a]
-        if state.is_terminal():
-            done = self.truncations if state.is_truncated() else self.terminations
+        if self._forfeit is not None or state.is_terminal():
+            done = self.truncations if self._forfeit is None and state.is_truncated() else self.terminations
             for a in self.agents:
                 done[a] = True
             # Each finished agent gets one last turn, starting after the last mover.
@@ -193,13 +221,22 @@ class RocketAECEnv(_AECBase):
         return self._require_state().clone()
 
     def legal_actions(self):
-        return self._require_state().legal_actions()
+        state = self._require_state()
+        return [] if self._forfeit is not None else state.legal_actions()
 
     def action_to_string(self, action: int) -> str:
         return self._require_state().action_to_string(action)
 
     def to_json(self) -> str:
         return self._require_state().to_json()
+
+    def observation_string(self, agent: str) -> str:
+        """The board as ``agent`` may see it (other seats' hidden cards left out)."""
+        return self._require_state().observation_string(self._seat[self._check_agent(agent)])
+
+    def is_public_action(self, action: int) -> bool:
+        """Whether the other agents would see which action ``action`` is if the agent to move played it."""
+        return self._require_state().is_public_action(action)
 
     # -- helpers ----------------------------------------------------------------------------------
 
@@ -227,13 +264,19 @@ class RocketAECEnv(_AECBase):
         self.agents.remove(agent)
         for table in (self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos):
             del table[agent]
+        # This step gave nobody a reward (PettingZoo clears `rewards` here too); the running totals stay.
+        for a in self.rewards:
+            self.rewards[a] = 0.0
         self.agent_selection = following if self.agents else None
 
     def _update_infos(self) -> None:
         state = self._state
         scores = state.scores()
+        current = -1 if self._forfeit is not None else state.current_player
         for agent in self.agents:
-            self.infos[agent] = {"current_player": state.current_player, "score": int(scores[self._seat[agent]])}
+            self.infos[agent] = {"current_player": current, "score": int(scores[self._seat[agent]])}
+            if self._forfeit is not None:
+                self.infos[agent]["illegal_action"] = dict(self._forfeit)
 
     def __repr__(self) -> str:
         return f"<RocketAECEnv {self.game_info.id} players={len(self.possible_agents)}>"

@@ -14,9 +14,21 @@ One object plays a whole game for every seat in turn (the seat to move is
   (see DESIGN.md section 5). ``info["scores"]`` holds the game's own points.
 * ``terminated`` when the game ended by its rules, ``truncated`` when it hit
   the decision limit (every reward is then 0).
-* Stepping an out-of-range or illegal action raises ``IllegalAction`` and
-  leaves the game unchanged; stepping after the end raises ``IllegalAction``
-  too (call ``reset()``).
+* ``illegal_action="raise"`` (the default): stepping an out-of-range or
+  illegal action raises ``IllegalAction`` and leaves the game unchanged.
+  ``illegal_action="lose"``: the acting seat loses at once instead, as in
+  PettingZoo's classic games: the game ends (``terminated``), that seat's
+  return is -1 (the lowest of every reward mode) and the others share +1;
+  ``info["illegal_action"] = {"player": seat, "action": action}``. The engine
+  position stays the one before the illegal action (``get_state()``). This is
+  what lets code that samples ``action_space`` without the mask (Gymnasium's
+  ``check_env``) run. A non-integer action is a ``TypeError`` in both modes.
+* Stepping after the end raises ``IllegalAction`` (call ``reset()``).
+* ``reset(options=...)``: ``{"state": json}`` starts from that position;
+  any other key is ignored (Gymnasium treats options as free-form).
+* ``observation_string(viewer)`` is the board as that seat may see it (hidden
+  cards left out; ``render()`` shows everything), ``is_public_action(a)``
+  whether the others would see which action ``a`` is.
 
 Seeds: episode k after ``reset(seed=s)`` starts from ``derive_seed(s, k)``, so
 the same seed replays the same games.
@@ -31,7 +43,8 @@ import numpy as np
 
 from . import _rocketgym as _core
 from . import spaces
-from ._common import ConfigArg, check_num_players, check_render_mode, check_seed, load_game
+from ._common import (ConfigArg, check_illegal_action, check_num_players, check_render_mode, check_seed,
+                      forfeit_returns, load_game, load_state, state_document)
 
 try:  # pragma: no cover - depends on the installation
     import gymnasium as _gymnasium
@@ -48,7 +61,8 @@ class RocketEnv(_EnvBase):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, game_id: str, num_players: int = 2, seed: Optional[int] = None,
-                 config: ConfigArg = None, render_mode: Optional[str] = None):
+                 config: ConfigArg = None, render_mode: Optional[str] = None, illegal_action: str = "raise"):
+        self.illegal_action = check_illegal_action(illegal_action)
         self.game = load_game(game_id, config)
         self.game_info = self.game.info
         self.num_players = check_num_players(self.game, num_players)
@@ -61,45 +75,56 @@ class RocketEnv(_EnvBase):
         self._episode = 0
         self._state: Optional[_core.State] = None
         self._viewer = 0  # whose view obs shows: the player to move, else the last mover
+        self._forfeit: Optional[Dict[str, int]] = None  # {"player", "action"} after a losing illegal action
 
     # -- Gymnasium API ----------------------------------------------------------------------------
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None):
-        """Starts a new game. ``options={"state": json}`` starts from a given position instead."""
+        """Starts a new game. ``options={"state": json}`` starts from a given position instead; other
+        option keys are ignored."""
+        document = state_document(options)
         if seed is not None:
             self._base_seed = check_seed(seed)
             self._episode = 0
         if _gymnasium is not None:  # pragma: no cover - seeds self.np_random
             super().reset(seed=seed)
-        options = dict(options or {})
-        document = options.pop("state", None)
-        if options:
-            raise ValueError(f"unknown reset options {sorted(options)}; the only option is 'state'")
         if document is not None:
             self.set_state(document)
         else:
             episode_seed = _core.derive_seed(self._base_seed, self._episode)
             self._state = self.game.new_state(self.num_players, episode_seed)
             self._viewer = self._state.current_player
+            self._forfeit = None
         self._episode += 1
         return self._observation(), self._info()
 
     def step(self, action) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
         state = self._require_state()
-        if state.is_terminal():
+        if self._is_over():
             raise _core.IllegalAction("the game is over: call reset() before stepping again")
         actor = state.current_player
-        state.apply(action)  # raises before changing anything
-        if state.is_terminal():
-            self._viewer = actor
-        else:
-            self._viewer = state.current_player
+        try:
+            state.apply(action)  # raises before changing anything
+        except _core.IllegalAction:
+            if self.illegal_action == "raise":
+                raise
+            return self._lose_by_illegal_action(actor, action)
+        self._viewer = actor if state.is_terminal() else state.current_player
         rewards = state.returns()
         truncated = state.is_truncated()
         terminated = state.is_terminal() and not truncated
         if self.render_mode == "human":
             self.render()
         return self._observation(), float(rewards[actor]), terminated, truncated, self._info(rewards)
+
+    def _lose_by_illegal_action(self, actor: int, action) -> Tuple[Dict[str, np.ndarray], float, bool, bool,
+                                                                    Dict[str, Any]]:
+        self._forfeit = {"player": actor, "action": int(action)}
+        self._viewer = actor
+        rewards = forfeit_returns(self.num_players, actor)
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), float(rewards[actor]), True, False, self._info(rewards)
 
     def render(self) -> Optional[str]:
         """The board as text; printed when ``render_mode == "human"``, returned otherwise."""
@@ -117,32 +142,40 @@ class RocketEnv(_EnvBase):
     @property
     def current_player(self) -> int:
         """The seat to move, -1 when the game is over."""
-        return self._require_state().current_player
+        state = self._require_state()
+        return -1 if self._forfeit is not None else state.current_player
 
     def legal_actions(self) -> List[int]:
-        return self._require_state().legal_actions()
+        state = self._require_state()
+        return [] if self._forfeit is not None else state.legal_actions()
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as a bool array (the method sb3-contrib's MaskablePPO calls)."""
-        return self._require_state().legal_actions_mask().astype(bool)
+        return self._action_mask().astype(bool)
+
+    def observation_string(self, viewer: Optional[int] = None) -> str:
+        """The board as seat ``viewer`` may see it (default: the seat whose view ``obs`` shows)."""
+        state = self._require_state()
+        return state.observation_string(self._viewer if viewer is None else viewer)
+
+    def is_public_action(self, action: int) -> bool:
+        """Whether the other seats would see which action ``action`` is if the player to move played it."""
+        return self._require_state().is_public_action(action)
 
     def action_to_string(self, action: int) -> str:
         return self._require_state().action_to_string(action)
 
     def get_state(self) -> _core.State:
-        """A copy of the current game state (apply/clone/to_json it freely)."""
+        """A copy of the current game state (apply/clone/to_json it freely). After a losing illegal
+        action it is the position before that action."""
         return self._require_state().clone()
 
     def set_state(self, state) -> None:
-        """Continues from a ``State`` (copied) or a JSON document (str or dict) of this game."""
-        if isinstance(state, _core.State):
-            state = state.clone()
-        else:
-            state = self.game.state_from_json(state)
-        if state.num_players != self.num_players:
-            raise _core.Error(f"the state has {state.num_players} players, this env {self.num_players}")
-        self._state = state
-        self._viewer = state.current_player if not state.is_terminal() else 0
+        """Continues from a ``State`` or a JSON document (str or dict) of this game (copied, and checked
+        against this env's game, configuration and player count)."""
+        self._state = load_state(self.game, state, self.num_players)
+        self._viewer = self._state.current_player if not self._state.is_terminal() else 0
+        self._forfeit = None
 
     def to_json(self) -> str:
         return self._require_state().to_json()
@@ -150,6 +183,8 @@ class RocketEnv(_EnvBase):
     def clone(self) -> "RocketEnv":
         """An independent env at the same position (shares the immutable game config)."""
         twin = copy.copy(self)
+        if self._forfeit is not None:
+            twin._forfeit = dict(self._forfeit)
         if self._state is not None:
             twin._state = self._state.clone()
         return twin
@@ -161,20 +196,26 @@ class RocketEnv(_EnvBase):
             raise _core.Error("call reset() before using the env")
         return self._state
 
+    def _is_over(self) -> bool:
+        return self._forfeit is not None or self._state.is_terminal()
+
+    def _action_mask(self) -> np.ndarray:
+        state = self._require_state()
+        if self._forfeit is not None:
+            return np.zeros(self.num_actions, dtype=np.int8)
+        return state.legal_actions_mask()
+
     def _observation(self) -> Dict[str, np.ndarray]:
-        state = self._state
-        return {
-            "observation": state.observation(self._viewer),
-            "action_mask": state.legal_actions_mask(),
-        }
+        return {"observation": self._state.observation(self._viewer), "action_mask": self._action_mask()}
 
     def _info(self, rewards: Optional[np.ndarray] = None) -> Dict[str, Any]:
         state = self._state
-        return {
-            "current_player": state.current_player,
-            "rewards": state.returns() if rewards is None else rewards,
-            "scores": state.scores(),
-        }
+        if rewards is None:
+            rewards = forfeit_returns(self.num_players, self._forfeit["player"]) if self._forfeit else state.returns()
+        info = {"current_player": self.current_player, "rewards": rewards, "scores": state.scores()}
+        if self._forfeit is not None:
+            info["illegal_action"] = dict(self._forfeit)
+        return info
 
     def __repr__(self) -> str:
         return f"<RocketEnv {self.game_info.id} players={self.num_players}>"

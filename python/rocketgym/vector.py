@@ -16,13 +16,30 @@ array                     shape / dtype             meaning
 ``terminated``            [N] bool                  env i's game ended on this step
 ``truncated``             [N] bool                  env i's game hit the decision limit
 ``episode_steps``         [N] int32                 decisions so far in env i's current game
+``final_observations``    [N, P, *obs_shape] f32   seat p's view of env i's game that just ended
+``final_episode_steps``   [N] int32                 decisions in env i's game that just ended
 ========================  ========================  ===========================================
 
-Auto-reset: when env i's game ends, ``step`` reports its final ``rewards``
-and ``terminated``/``truncated`` once, and its observation, mask and current
-player already belong to the next game. Env i's k-th game starts from
-``episode_seed(seed, i, k)`` (see envs/core/vector_env.h), whatever the
-number of threads.
+Auto-reset follows Gymnasium 1.x's ``AutoresetMode.SAME_STEP``
+(``vec.metadata["autoreset_mode"]``): when env i's game ends, ``step``
+reports its final ``rewards`` and ``terminated``/``truncated`` once, and its
+observation, mask and current player already belong to the next game. The
+finished game's last observation is in ``info["final_obs"]``
+(= ``final_observations``, rows valid where ``info["_final_obs"]``, i.e.
+``terminated | truncated``) and ``info["final_info"]["episode_steps"]``, so a
+learner can bootstrap from it (for a truncated game, the value of the final
+position). Unlike Gymnasium's single-agent ``final_obs`` it holds every seat's
+view, because every seat gets a reward on the final step.
+
+Why SAME_STEP rather than Gymnasium's default NEXT_STEP: with NEXT_STEP the
+step after a game ends would only restart it, taking (and ignoring) an action
+for that env; every env would then waste a step per game and callers would
+have to send dummy actions. With SAME_STEP every ``step`` is one decision in
+every env, and the C++ side writes the final views into buffers allocated
+once (no allocation per step).
+
+Env i's k-th game starts from ``episode_seed(seed, i, k)`` (see
+envs/core/vector_env.h), whatever the number of threads.
 """
 
 from __future__ import annotations
@@ -35,9 +52,37 @@ from . import _rocketgym as _core
 from . import spaces
 from ._common import ConfigArg, check_int, check_num_players, check_seed, load_game
 
+try:  # pragma: no cover - depends on the installation
+    from gymnasium.vector import AutoresetMode as _AutoresetMode
+
+    _SAME_STEP: Any = _AutoresetMode.SAME_STEP
+except ImportError:  # pragma: no cover
+    _SAME_STEP = "SameStep"  # the value of gymnasium.vector.AutoresetMode.SAME_STEP
+
+
+def _check_num_threads(n: Any) -> int:
+    """``n`` threads, refused (``rocketgym.Error``) beyond ``max_threads()``: OpenMP ends the process when
+    it cannot start the threads it is asked for."""
+    n = check_int(n, "num_threads")
+    if not 1 <= n <= _core.max_threads():
+        raise _core.Error(f"num_threads must be in [1, {_core.max_threads()}] (rocketgym.max_threads()), got {n}")
+    return n
+
+
+class _ClosedEnv:
+    """Stands in for the C++ env after close(): any use raises (and costs the open env nothing)."""
+
+    def __getattr__(self, name: str):
+        raise _core.Error("this VectorEnv is closed")
+
+    def __setattr__(self, name: str, value) -> None:
+        raise _core.Error("this VectorEnv is closed")
+
 
 class VectorEnv:
     """``num_envs`` games of one game stepped together in C++."""
+
+    metadata = {"autoreset_mode": _SAME_STEP}
 
     def __init__(self, game_id: str, num_envs: int, num_players: int = 2, num_threads: int = 1,
                  seed: Optional[int] = None, config: ConfigArg = None):
@@ -47,7 +92,7 @@ class VectorEnv:
         self._seed = check_seed(seed)
         self._resets = 0
         self._env = _core.VectorEnv(self.game, check_int(num_envs, "num_envs"), num_players, self._seed,
-                                    check_int(num_threads, "num_threads"))
+                                    _check_num_threads(num_threads))
         self.num_envs = self._env.num_envs
         self.num_players = num_players
         self.num_actions = self._env.num_actions
@@ -62,17 +107,23 @@ class VectorEnv:
         self.terminated = self._env.terminated
         self.truncated = self._env.truncated
         self.episode_steps = self._env.episode_steps
+        self.final_observations = self._env.final_observations
+        self.final_episode_steps = self._env.final_episode_steps
+        self._finished = self._env.finished  # terminated | truncated, written by step() in C++
         self._obs = {"observation": self.observations, "action_mask": self.action_masks}
-        self._info = {"current_player": self.current_players, "episode_steps": self.episode_steps}
+        self._info = {"current_player": self.current_players, "episode_steps": self.episode_steps,
+                      "final_obs": self.final_observations, "_final_obs": self._finished,
+                      "final_info": {"episode_steps": self.final_episode_steps, "_episode_steps": self._finished}}
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None):
         """Restarts every env; without a seed, continues the env's own seed sequence.
 
-        Returns ``(obs, info)``: ``obs = {"observation", "action_mask"}``,
-        ``info = {"current_player", "episode_steps"}`` (shared arrays).
+        Returns ``(obs, info)``: ``obs = {"observation", "action_mask"}``, ``info`` as for ``step``
+        (shared arrays). ``options`` keys are ignored, except ``"state"``, which only the single envs
+        take.
         """
-        if options:
-            raise ValueError("VectorEnv.reset takes no options")
+        if options is not None and "state" in options:
+            raise ValueError("VectorEnv.reset cannot start from a given state; use rocketgym.make for that")
         if seed is not None:
             self._seed = check_seed(seed)
             self._resets = 0
@@ -84,11 +135,13 @@ class VectorEnv:
         return self._obs, self._info
 
     def step(self, actions) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
-        """Steps every env with ``actions`` (integers, shape ``(num_envs,)``; int32 is used as is).
+        """Steps every env with ``actions`` (integers, shape ``(num_envs,)``; int32 is copied as is).
 
         Returns ``(obs, rewards [N, P], terminated [N], truncated [N], info)``, all
-        shared arrays. Raises TypeError (not integers), ValueError (wrong shape)
-        or IllegalAction naming the env (nothing is stepped then).
+        shared arrays; ``info`` holds ``current_player``, ``episode_steps`` and, for the envs whose
+        game just ended, ``final_obs`` / ``_final_obs`` / ``final_info`` (see the module doc).
+        Raises TypeError (not integers), ValueError (wrong shape) or IllegalAction naming the env
+        (nothing is stepped then).
         """
         self._env.step(actions)
         return self._obs, self.rewards, self.terminated, self.truncated, self._info
@@ -111,11 +164,32 @@ class VectorEnv:
 
     @num_threads.setter
     def num_threads(self, n: int) -> None:
-        self._env.num_threads = check_int(n, "num_threads")
+        self._env.num_threads = _check_num_threads(n)
+
+    @property
+    def closed(self) -> bool:
+        return isinstance(self._env, _ClosedEnv)
 
     def close(self) -> None:
-        pass
+        """Lets the C++ envs go: every later call raises ``rocketgym.Error``. Their buffers are freed
+        once no array returned by this env is referenced any more (arrays kept stay valid). Calling
+        it again does nothing."""
+        if self.closed:
+            return
+        self._env = _ClosedEnv()
+        for name in ("observations", "action_masks", "current_players", "rewards", "terminated", "truncated",
+                     "episode_steps", "final_observations", "final_episode_steps"):
+            setattr(self, name, None)
+        self._obs = self._info = self._finished = None
+
+    def __enter__(self) -> "VectorEnv":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
 
     def __repr__(self) -> str:
+        if self.closed:
+            return f"<rocketgym.VectorEnv {self.game_info.id} num_envs={self.num_envs} closed>"
         return (f"<rocketgym.VectorEnv {self.game_info.id} num_envs={self.num_envs} "
                 f"players={self.num_players} threads={self.num_threads}>")

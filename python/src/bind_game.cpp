@@ -1,6 +1,7 @@
 // Registry, GameInfo, Game (AnyGame) and State (AnyState).
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -13,29 +14,63 @@ namespace {
 
 std::vector<py::ssize_t> to_shape(const std::vector<int>& dims) { return {dims.begin(), dims.end()}; }
 
-void check_viewer(const AnyState& s, int viewer) {
-  if (viewer < 0 || viewer >= s.num_players())
-    throw Error("viewer " + std::to_string(viewer) + " out of range [0, " +
+// A Python integer naming a seat of `s`: TypeError for anything that is not
+// an integer (1.5, True, "0"), Error when it is not a seat.
+int to_viewer(const AnyState& s, py::handle value) {
+  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
+    throw py::type_error("a viewer must be an integer seat, not " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+  const py::int_ index = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
+  if (!index) throw py::error_already_set();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow != 0 || v < 0 || v >= s.num_players())
+    throw Error("viewer " + std::string(py::str(static_cast<py::handle>(index))) + " out of range [0, " +
                 std::to_string(s.num_players() - 1) + "]");
+  return static_cast<int>(v);
 }
 
 // The observation of `viewer` (default: the player to move) as a new array
 // of the encoder's shape.
-py::array observation(const AnyState& s, py::object viewer_arg) {
+py::array observation(const AnyState& s, py::handle viewer_arg) {
   int viewer = s.current_player();
   if (!viewer_arg.is_none())
-    viewer = viewer_arg.cast<int>();
+    viewer = to_viewer(s, viewer_arg);
   else if (viewer < 0)
     throw Error("the game is over: pass the viewer whose observation you want");
-  check_viewer(s, viewer);
   py::array_t<float> out(to_shape(s.observation_shape()));
   s.encode(viewer, out.mutable_data());
   return std::move(out);
 }
 
+// A knowledge-model list (envs/core/knowledge.h) as an int32 array [k, 2] of
+// (place, card) rows, sorted; places and cards are the game's own numbers.
+py::array card_place_rows(CardPlaces places) {
+  std::sort(places.begin(), places.end());
+  py::array_t<int32_t> out({static_cast<py::ssize_t>(places.size()), py::ssize_t{2}});
+  auto rows = out.mutable_unchecked<2>();
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    rows(static_cast<py::ssize_t>(i), 0) = places[i].place;
+    rows(static_cast<py::ssize_t>(i), 1) = places[i].card;
+  }
+  return std::move(out);
+}
+
+// The classes below are only made by the module (Game.new_state,
+// load_game...). Calling their __new__ directly would give an object with no
+// C++ value behind it, whose first method call dereferences null: refuse it.
+template <class Class>
+void forbid_direct_construction(Class& cls, const std::string& how) {
+  const std::string message =
+      cls.attr("__name__").template cast<std::string>() + " cannot be created directly; " + how;
+  cls.def_static("__new__", [message](const py::args&, const py::kwargs&) -> py::object {
+    throw py::type_error(message);
+  });
+}
+
 // Encodes into a caller-owned float32 buffer: no allocation, for hot loops.
-void encode_into(const AnyState& s, int viewer, py::handle out_arg) {
-  check_viewer(s, viewer);
+void encode_into(const AnyState& s, py::handle viewer_arg, py::handle out_arg) {
+  const int viewer = to_viewer(s, viewer_arg);
   if (!py::isinstance<py::array>(out_arg)) throw py::type_error("out must be a numpy array of float32");
   auto out = py::reinterpret_borrow<py::array>(out_arg);
   if (out.dtype().kind() != 'f' || out.itemsize() != 4)
@@ -74,8 +109,9 @@ std::string state_repr(const AnyState& s) {
 }
 
 void bind_game_info(py::module_& m) {
-  py::class_<GameInfo>(m, "GameInfo", "A game's static description.")
-      .def_readonly("id", &GameInfo::id)
+  py::class_<GameInfo> cls(m, "GameInfo", "A game's static description.");
+  forbid_direct_construction(cls, "use rocketgym.game_info(id) or Game.info");
+  cls.def_readonly("id", &GameInfo::id)
       .def_readonly("name", &GameInfo::name)
       .def_readonly("description", &GameInfo::description)
       .def_readonly("min_players", &GameInfo::min_players)
@@ -83,6 +119,8 @@ void bind_game_info(py::module_& m) {
       .def_readonly("num_actions", &GameInfo::num_actions)
       .def_readonly("max_decisions", &GameInfo::max_decisions)
       .def_readonly("version", &GameInfo::version)
+      .def_readonly("hidden_information", &GameInfo::hidden_information,
+                    "Some seat cannot see everything (hands, face-down cards, secret picks).")
       .def("__repr__", [](const GameInfo& i) {
         return "<rocketgym.GameInfo " + i.id + " players=" + std::to_string(i.min_players) + ".." +
                std::to_string(i.max_players) + " num_actions=" + std::to_string(i.num_actions) + ">";
@@ -90,10 +128,11 @@ void bind_game_info(py::module_& m) {
 }
 
 void bind_state(py::module_& m) {
-  py::class_<AnyState, std::unique_ptr<AnyState>>(
+  py::class_<AnyState, std::unique_ptr<AnyState>> cls(
       m, "State",
-      "One game position (a value: clone() copies it). Made by Game.new_state or Game.state_from_json.")
-      .def("clone", &AnyState::clone, "An independent copy of this state.")
+      "One game position (a value: clone() copies it). Made by Game.new_state or Game.state_from_json.");
+  forbid_direct_construction(cls, "use Game.new_state(num_players, seed) or Game.state_from_json(document)");
+  cls.def("clone", &AnyState::clone, "An independent copy of this state.")
       .def("__copy__", &AnyState::clone)
       .def("__deepcopy__", [](const AnyState& s, py::handle) { return s.clone(); })
       .def_property_readonly("num_players", &AnyState::num_players)
@@ -123,13 +162,37 @@ void bind_state(py::module_& m) {
       .def("scores", &scores, "int32 [num_players]: the game's own points.")
       .def(
           "redeterminize",
-          [](AnyState& s, int viewer, py::handle seed) { s.redeterminize(viewer, to_seed(seed)); },
+          [](AnyState& s, py::handle viewer, py::handle seed) {
+            s.redeterminize(to_viewer(s, viewer), to_seed(seed));
+          },
           py::arg("viewer"), py::arg("seed"),
           "Resamples everything `viewer` cannot see (for search), consistently with what they saw.")
       .def("to_string", &AnyState::to_string)
       .def("__str__", &AnyState::to_string)
-      .def("observation_string", &AnyState::observation_string, py::arg("viewer"),
-           "The position as `viewer` may see it (hidden information left out).")
+      .def(
+          "observation_string",
+          [](const AnyState& s, py::handle viewer) { return s.observation_string(to_viewer(s, viewer)); },
+          py::arg("viewer"),
+          "The position as `viewer` may see it (other seats' hidden information left out).")
+      .def(
+          "is_public_action",
+          [](const AnyState& s, py::handle a) { return s.is_public_action(to_action(a, s.num_actions())); },
+          py::arg("action"),
+          "Whether the other players would see which action this is if it were played now (False for "
+          "secret picks, face-down cards, answers that reveal a hidden card).")
+      .def(
+          "card_places", [](const AnyState& s) { return card_place_rows(s.card_places()); },
+          "The knowledge model's truth: int32 [k, 2] rows (place, card) for every hidden-relevant card, in "
+          "the "
+          "game's own numbering (see its header); empty for a game without hidden information.")
+      .def(
+          "known_card_places",
+          [](const AnyState& s, py::handle viewer) {
+            return card_place_rows(s.known_card_places(to_viewer(s, viewer)));
+          },
+          py::arg("viewer"),
+          "The (place, card) rows `viewer` knows for certain (own hand, public table, cards seen passed...): "
+          "int32 [k, 2], a sub-multiset of card_places().")
       .def("__repr__", &state_repr)
       .def(
           "action_to_string",
@@ -162,9 +225,10 @@ std::unique_ptr<AnyState> state_from_json(const AnyGame& game, py::handle doc) {
 }
 
 void bind_any_game(py::module_& m) {
-  py::class_<AnyGame, std::shared_ptr<AnyGame>>(m, "Game",
-                                                "A game with its configuration loaded (see load_game).")
-      .def_property_readonly("info", &AnyGame::info, py::return_value_policy::reference_internal)
+  py::class_<AnyGame, std::shared_ptr<AnyGame>> cls(m, "Game",
+                                                    "A game with its configuration loaded (see load_game).");
+  forbid_direct_construction(cls, "use rocketgym.load_game(id, config)");
+  cls.def_property_readonly("info", &AnyGame::info, py::return_value_policy::reference_internal)
       .def_property_readonly("id", [](const AnyGame& g) { return g.info().id; })
       .def("observation_shape", &AnyGame::observation_shape, py::arg("num_players"))
       .def(

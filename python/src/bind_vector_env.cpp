@@ -6,10 +6,13 @@
 // reset() overwrite them in place and release the GIL while C++ runs.
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bindings.h"
@@ -22,8 +25,9 @@ namespace {
 struct VectorEnvHandle {
   std::shared_ptr<AnyGame> game;
   std::unique_ptr<AnyVectorEnv> env;
-  std::vector<Action> converted;  // actions given in another dtype, as int32
+  std::vector<Action> actions;    // the caller's actions, copied while the GIL is held
   std::vector<Action> sampled;    // scratch for sample/heuristic actions
+  std::vector<uint8_t> finished;  // terminated | truncated after the last step (Gymnasium's "_final_obs")
   std::mutex busy;                // the GIL is released while stepping
 };
 
@@ -46,14 +50,17 @@ std::string shape_string(const py::array& a) {
   return out + (a.ndim() == 1 ? ",)" : ")");
 }
 
-// Checks the actions array and returns a pointer to N int32 action ids: the
-// array's own memory when it is already C-contiguous int32, else a converted
-// copy. Raises TypeError / ValueError / IllegalAction before anything runs.
-const Action* checked_actions(VectorEnvHandle& h, const py::handle& arg, py::object& keep_alive) {
+// Checks the actions array and copies it into h.actions (allocated once), as
+// int32, while the GIL is held. C++ then reads only that private copy: another
+// Python thread may rewrite the caller's array while the GIL is released, and
+// an action that changed between validation and use would throw inside the
+// OpenMP loop, which terminates the process. Raises TypeError / ValueError /
+// IllegalAction before anything runs.
+const Action* checked_actions(VectorEnvHandle& h, const py::handle& arg) {
   const int n = h.env->num_envs();
-  keep_alive = py::reinterpret_borrow<py::object>(arg);
-  if (!py::isinstance<py::array>(arg)) keep_alive = py::module_::import("numpy").attr("asarray")(arg);
-  const auto actions = py::reinterpret_borrow<py::array>(keep_alive);
+  py::object owner = py::reinterpret_borrow<py::object>(arg);
+  if (!py::isinstance<py::array>(arg)) owner = py::module_::import("numpy").attr("asarray")(arg);
+  const auto actions = py::reinterpret_borrow<py::array>(owner);
   const char kind = actions.dtype().kind();
   if (kind != 'i' && kind != 'u')
     throw py::type_error("actions must be an integer array, got dtype " +
@@ -62,29 +69,46 @@ const Action* checked_actions(VectorEnvHandle& h, const py::handle& arg, py::obj
     throw py::value_error("actions must have shape (" + std::to_string(n) + ",), got " +
                           shape_string(actions));
   const bool native_int32 = kind == 'i' && actions.itemsize() == 4 && actions.dtype().byteorder() != '>';
-  if (native_int32 && (actions.flags() & py::array::c_style))
-    return static_cast<const Action*>(actions.data());
+  if (native_int32 && (actions.flags() & py::array::c_style)) {
+    std::memcpy(h.actions.data(), actions.data(), static_cast<std::size_t>(n) * sizeof(Action));
+    return h.actions.data();
+  }
 
   // Any other integer dtype or layout: convert through int64, checking range
   // so that a huge value is reported as such instead of wrapping around.
   const auto wide = py::array_t<int64_t, py::array::forcecast>::ensure(actions);
   if (!wide) throw py::error_already_set();
-  h.converted.resize(static_cast<std::size_t>(n));
   const int num_actions = h.env->num_actions();
   for (int i = 0; i < n; ++i) {
     const int64_t a = wide.at(i);
     if (a < 0 || a >= num_actions)
       throw IllegalAction("env " + std::to_string(i) + ": action " + std::to_string(a) +
                           " out of range [0, " + std::to_string(num_actions - 1) + "]; no env was stepped");
-    h.converted[static_cast<std::size_t>(i)] = static_cast<Action>(a);
+    h.actions[static_cast<std::size_t>(i)] = static_cast<Action>(a);
   }
-  return h.converted.data();
+  return h.actions.data();
+}
+
+// OpenMP cannot be asked for any number of threads: libgomp ends the process
+// when it fails to start them. More threads than hardware threads only slows
+// stepping down, so a few times the machine's count is a generous bound.
+int max_threads() {
+  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(8, 4 * std::max(1, hardware));
+}
+
+int checked_num_threads(int n) {
+  if (n < 1 || n > max_threads())
+    throw Error("num_threads must be in [1, " + std::to_string(max_threads()) + "] (4 x this machine's " +
+                std::to_string(std::thread::hardware_concurrency()) + " hardware threads, at least 8), got " +
+                std::to_string(n));
+  return n;
 }
 
 std::unique_ptr<VectorEnvHandle> make_vector_env(std::shared_ptr<AnyGame> game, int num_envs, int num_players,
                                                  py::handle seed, int num_threads) {
   if (num_envs < 1) throw Error("num_envs must be at least 1, got " + std::to_string(num_envs));
-  if (num_threads < 1) throw Error("num_threads must be at least 1, got " + std::to_string(num_threads));
+  checked_num_threads(num_threads);
   const uint64_t s = to_seed(seed);
   auto h = std::make_unique<VectorEnvHandle>();
   {
@@ -93,15 +117,19 @@ std::unique_ptr<VectorEnvHandle> make_vector_env(std::shared_ptr<AnyGame> game, 
   }
   h->game = std::move(game);
   h->sampled.resize(static_cast<std::size_t>(num_envs));
+  h->actions.resize(static_cast<std::size_t>(num_envs));
+  h->finished.assign(static_cast<std::size_t>(num_envs), 0);
   return h;
 }
 
 void step(VectorEnvHandle& h, py::handle actions_arg) {
   ExclusiveUse use(h.busy);
-  py::object keep_alive;
-  const Action* actions = checked_actions(h, actions_arg, keep_alive);
+  const Action* actions = checked_actions(h, actions_arg);
   py::gil_scoped_release release;
   h.env->step(actions);
+  const uint8_t* terminated = h.env->terminated();
+  const uint8_t* truncated = h.env->truncated();
+  for (std::size_t i = 0; i < h.finished.size(); ++i) h.finished[i] = terminated[i] | truncated[i];
 }
 
 void reset(VectorEnvHandle& h, py::handle seed_arg) {
@@ -109,6 +137,7 @@ void reset(VectorEnvHandle& h, py::handle seed_arg) {
   ExclusiveUse use(h.busy);
   py::gil_scoped_release release;
   h.env->reset(seed);
+  std::fill(h.finished.begin(), h.finished.end(), uint8_t{0});
 }
 
 // Random legal or heuristic actions into a new int32 array (or into `out`).
@@ -153,6 +182,7 @@ double bench_cpp_loop(VectorEnvHandle& h, int iterations) {
 
 void bind_vector_env(py::module_& m) {
   using H = VectorEnvHandle;
+  m.def("max_threads", &max_threads, "The largest num_threads a VectorEnv accepts on this machine.");
   py::class_<H>(
       m, "VectorEnv",
       "N games of one game stepped together in C++ (OpenMP), with auto-reset. The array properties are "
@@ -168,7 +198,7 @@ void bind_vector_env(py::module_& m) {
       .def_property(
           "num_threads", [](const H& h) { return h.env->num_threads(); },
           [](H& h, int n) {
-            if (n < 1) throw Error("num_threads must be at least 1, got " + std::to_string(n));
+            checked_num_threads(n);
             ExclusiveUse use(h.busy);
             h.env->set_num_threads(n);
           })
@@ -230,6 +260,24 @@ void bind_vector_env(py::module_& m) {
                              [](py::object self) {
                                auto& h = self.cast<H&>();
                                return readonly_view(h.env->episode_steps(), {h.env->num_envs()}, self);
+                             })
+      .def_property_readonly("final_observations",
+                             [](py::object self) {
+                               auto& h = self.cast<H&>();
+                               std::vector<py::ssize_t> shape{h.env->num_envs(), h.env->num_players()};
+                               for (int d : h.env->observation_shape()) shape.push_back(d);
+                               return readonly_view(h.env->final_observations(), shape, self);
+                             })
+      .def_property_readonly("finished",
+                             [](py::object self) {
+                               auto& h = self.cast<H&>();
+                               return readonly_view(reinterpret_cast<bool*>(h.finished.data()),
+                                                    {h.env->num_envs()}, self);
+                             })
+      .def_property_readonly("final_episode_steps",
+                             [](py::object self) {
+                               auto& h = self.cast<H&>();
+                               return readonly_view(h.env->final_episode_steps(), {h.env->num_envs()}, self);
                              })
       .def("_bench_cpp_loop", &bench_cpp_loop, py::arg("iterations"),
            "Runs `iterations` rounds of sample_actions + step in C++; returns the seconds taken.");

@@ -1,7 +1,15 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
+#include <thread>
 
 #include "envs/core/config.h"
 #include "envs/core/game.h"
@@ -130,4 +138,163 @@ TEST_CASE("config: command-line settings become a nested mapping") {
   REQUIRE_THROWS_WITH(ConfigNode::from_settings({"novalue"}), Catch::Contains("key=value"));
   REQUIRE_THROWS_WITH(ConfigNode::from_settings({"a..b=1"}), Catch::Contains("empty key"));
   REQUIRE_THROWS_WITH(ConfigNode::from_settings({"a=[1"}), Catch::Contains("not valid YAML"));
+}
+
+// --- issue 16: a config is read strictly, and errors say where a value came from ---
+
+namespace {
+
+std::string error_of(const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no ConfigError)";
+}
+
+std::string temp_file(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("rocketgym_core_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+// A reader blocked on opening `fifo` (old behaviour) is released after a
+// second by a writer that opens and closes it; a reader that never opened it
+// leaves the writer's non-blocking open to fail, and nothing waits.
+std::thread release_fifo_later(const std::string& fifo) {
+  return std::thread([fifo] {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) ::close(fd);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("config: a key present without a value is an error, not the default") {
+  const ConfigNode root = ConfigNode::parse("a: 1\nb:\nc: ~\nd: null\nblock:\n", "v.yaml");
+  CHECK_THAT(error_of([&] { root.get_int("b", 5, 0, 10); }),
+             Catch::Contains("v.yaml:2") && Catch::Contains("key 'b'") && Catch::Contains("no value"));
+  CHECK_THAT(error_of([&] { root.get_string("c", "x"); }),
+             Catch::Contains("v.yaml:3") && Catch::Contains("'c'"));
+  CHECK_THAT(error_of([&] { root.get_bool("d", true); }), Catch::Contains("no value"));
+  CHECK_THAT(error_of([&] { root.get_double("b", 0.5, 0, 1); }), Catch::Contains("no value"));
+  CHECK_THAT(error_of([&] { root.get_choice("c", "x", {"x", "y"}); }), Catch::Contains("no value"));
+  CHECK_THAT(error_of([&] { root.get_int("b"); }), Catch::Contains("no value"));
+  CHECK_THAT(error_of([&] { root.child_or_empty("block"); }),
+             Catch::Contains("v.yaml:5") && Catch::Contains("no value"));
+  CHECK(root.get_int("absent", 5, 0, 10) == 5);  // an absent key still takes the default
+  CHECK_FALSE(root.has("d"));                    // an explicit null reads as absent for optional blocks
+
+  // `--set characters.dad=` is refused where it is typed, and so is a null
+  // that would replace a value of the config.
+  CHECK_THAT(error_of([] { ConfigNode::from_settings({"characters.dad="}); }),
+             Catch::Contains("--set characters.dad=") && Catch::Contains("no value"));
+  const ConfigNode game = ConfigNode::parse("characters:\n  dad: 3\n", "game.yaml");
+  const ConfigNode nulled = game.merged(ConfigNode::from_settings({"characters.dad=null"}));
+  CHECK_THAT(error_of([&] { nulled.child("characters").get_int("dad", 0, 0, 16); }),
+             Catch::Contains("--set characters.dad=null") && Catch::Contains("no value"));
+}
+
+TEST_CASE("config: a key given twice in one mapping is an error naming both lines") {
+  CHECK_THAT(error_of([] { ConfigNode::parse("alpha: 1\nbeta:\n  gamma: 2\n  gamma: 3\n", "d.yaml"); }),
+             Catch::Contains("d.yaml:4") && Catch::Contains("duplicate key 'beta.gamma'") &&
+                 Catch::Contains("line 3"));
+  CHECK_THAT(error_of([] { ConfigNode::parse("a: 1\nb: 2\na: 3\n", "top.yaml"); }),
+             Catch::Contains("top.yaml:3") && Catch::Contains("'a'") && Catch::Contains("line 1"));
+  CHECK_THAT(error_of([] { ConfigNode::parse("list:\n  - {x: 1, x: 2}\n", "flow.yaml"); }),
+             Catch::Contains("duplicate key 'list[0].x'"));
+  CHECK_THAT(error_of([] { ConfigNode::from_settings({"a={b: 1, b: 2}"}); }),
+             Catch::Contains("--set a={b: 1, b: 2}") && Catch::Contains("duplicate key 'a.b'"));
+  // Distinct keys, also "3" and 3 written differently, are fine only once.
+  CHECK_THAT(error_of([] { ConfigNode::parse("copies: {3: 1, \"3\": 2}\n", "q.yaml"); }),
+             Catch::Contains("duplicate key 'copies.3'"));
+  CHECK_NOTHROW(ConfigNode::parse("a: {x: 1}\nb: {x: 2}\n", "ok.yaml"));
+}
+
+TEST_CASE("config: errors about overridden values name the --set or the file they came from") {
+  const ConfigNode game = ConfigNode::parse("max_turns: 10\ncharacters:\n  dad: 3\n  mom: 2\n", "game.yaml");
+  const ConfigNode set = game.merged(ConfigNode::from_settings({"characters.dad=99", "max_turns=many"}));
+  const std::string range = error_of([&] { set.child("characters").get_int("dad", 0, 0, 16); });
+  CHECK_THAT(range, Catch::Contains("<command line>") && Catch::Contains("--set characters.dad=99") &&
+                        Catch::Contains("characters.dad") && Catch::Contains("out of range"));
+  CHECK_THAT(range, !Catch::Contains("game.yaml"));
+  CHECK_THAT(error_of([&] { set.get_int("max_turns"); }), Catch::Contains("--set max_turns=many"));
+  // Untouched values keep their own file and line.
+  CHECK_THAT(error_of([&] { set.child("characters").get_int("mom", 0, 0, 1); }),
+             Catch::Contains("game.yaml:4"));
+  // A misspelt key typed on the command line.
+  const ConfigNode typo = game.merged(ConfigNode::from_settings({"characters.dda=1"}));
+  CHECK_THAT(error_of([&] {
+               typo.child("characters").expect_keys({"dad", "mom"});
+             }),
+             Catch::Contains("--set characters.dda=1") && Catch::Contains("unknown key 'characters.dda'"));
+  const ConfigNode new_block = game.merged(ConfigNode::from_settings({"extras.x=1"}));
+  CHECK_THAT(error_of([&] {
+               new_block.expect_keys({"max_turns", "characters"});
+             }),
+             Catch::Contains("--set extras.x=1"));
+  // An override file: its own name and line.
+  const ConfigNode file = game.merged(ConfigNode::parse("# a comment\ncharacters:\n  dad: x\n", "over.yaml"));
+  CHECK_THAT(error_of([&] { file.child("characters").get_int("dad"); }), Catch::Contains("over.yaml:3"));
+  // Overrides of overrides (a training config's game.overrides given by --set).
+  const ConfigNode train = ConfigNode::parse("game:\n  overrides:\n    max_turns: 5\n", "train.yaml")
+                               .merged(ConfigNode::from_settings({"game.overrides.characters.dad=40"}));
+  const ConfigNode twice = game.merged(train.child("game").child("overrides"));
+  CHECK_THAT(error_of([&] { twice.child("characters").get_int("dad", 0, 0, 16); }),
+             Catch::Contains("--set game.overrides.characters.dad=40"));
+  CHECK_THAT(error_of([&] { twice.get_int("max_turns", 0, 0, 1); }), Catch::Contains("train.yaml:3"));
+  // The label of a flag is what the user typed.
+  const ConfigNode flag = ConfigNode::from_labelled_settings({{"game.players=9", "--players 9"}});
+  CHECK_THAT(error_of([&] { flag.child("game").get_int("players", 2, 2, 4); }),
+             Catch::Contains("<command line> (--players 9)"));
+}
+
+TEST_CASE("config: a game loaded with --set overrides names the --set in its errors") {
+  const auto id = Registry::instance().ids().front();
+  CHECK_THAT(error_of([&] { load_game(id, "", ConfigNode::from_settings({"no_such_key_anywhere=1"})); }),
+             Catch::Contains("--set no_such_key_anywhere=1") && Catch::Contains("no_such_key_anywhere"));
+}
+
+TEST_CASE("config: only regular text files of limited size are read") {
+  // A FIFO is refused at once instead of blocking; /dev/null is no config either.
+  const std::string fifo = temp_file("fifo.yaml");
+  ::unlink(fifo.c_str());
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::thread writer = release_fifo_later(fifo);
+  const std::string fifo_error = error_of([&] { ConfigNode::load_file(fifo); });
+  writer.join();
+  ::unlink(fifo.c_str());
+  CHECK_THAT(fifo_error, Catch::Contains(fifo) && Catch::Contains("not a regular file"));
+  CHECK_THAT(error_of([] { ConfigNode::load_file("/dev/null"); }), Catch::Contains("not a regular file"));
+
+  // Too large: refused by its size, before it is parsed.
+  const std::string big = temp_file("big.yaml");
+  {
+    std::ofstream out(big);
+    out << "a: 1\n";
+    const std::string comment = "# " + std::string(1000, 'x') + "\n";
+    for (int i = 0; i < 1100; ++i) out << comment;
+  }
+  CHECK_THAT(error_of([&] { ConfigNode::load_file(big); }),
+             Catch::Contains(big) && Catch::Contains("too large"));
+  std::filesystem::remove(big);
+
+  // Binary data: a clear message with the offset, not a parser's guess.
+  const std::string binary = temp_file("binary.yaml");
+  {
+    std::ofstream out(binary, std::ios::binary);
+    out << "a: 1\nb: \x01\x02\xff\xfe" << std::string(3, '\0') << "\n";
+  }
+  CHECK_THAT(error_of([&] { ConfigNode::load_file(binary); }), Catch::Contains(binary + ":2") &&
+                                                                   Catch::Contains("not a YAML text file") &&
+                                                                   Catch::Contains("offset 8"));
+  std::filesystem::remove(binary);
+  CHECK_THAT(error_of([] { ConfigNode::parse("name: caf\xc3\n", "utf.yaml"); }),
+             Catch::Contains("not UTF-8"));
+  CHECK(ConfigNode::parse("name: caf\xc3\xa9\n", "utf.yaml").get_string("name") == "caf\xc3\xa9");
+  // An alias that contains itself is refused, not followed for ever.
+  CHECK_THAT(error_of([] { ConfigNode::parse("a: &x [*x]\n", "self.yaml"); }),
+             !Catch::Contains("no ConfigError"));
 }

@@ -84,6 +84,10 @@ TEST_CASE("contract: an illegal action throws IllegalAction and changes nothing"
   // Once over, nothing is legal.
   f.phase = "over";
   f.mover = -1;
+  f.round = 6;
+  f.status = {"exited", "exited"};
+  f.cubes = {{{0, 6}}, {{1, 6}}};
+  f.moved = {true, true};
   State over = f.build();
   REQUIRE(over.current_player() == -1);
   REQUIRE_THROWS_AS(over.apply(move_to_row(0)), IllegalAction);

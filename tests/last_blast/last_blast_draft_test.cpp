@@ -188,39 +188,31 @@ TEST_CASE("draft: after the fourth pick the last card is discarded and 5 new car
 
 TEST_CASE("draft: when the deck runs out while dealing, the discards become a new deck",
           "[last_blast][draft]") {
-  // Two players at the fourth pick of the first hand: 3 cards in the deck.
-  std::vector<std::string> spare = unused_cards({});
-  auto take = [&](int k) {
-    std::vector<std::string> out(spare.begin(), spare.begin() + k);
-    spare.erase(spare.begin(), spare.begin() + k);
-    return out;
+  // Three players who draw blind on most fourth picks leave too few cards in
+  // the deck for the third hand.
+  State s(standard_config(), 3, 26);
+  const auto blind = [](const State& t) {
+    if (t.awaiting_blind_placement()) return kPlaceBlindFront;
+    return t.is_legal(kDrawBlind) ? kDrawBlind : first_legal(t);
   };
-  Json doc = FlightSetup{{"DHCBWAD", "HCBWADH", "CBWADHC"}, {{}, {}}}.document();
-  doc["phase"] = "draft";
-  const auto rocket0 = take(3), rocket1 = take(3), hand0 = take(2), hand1 = take(2), deck = take(3);
-  doc["rockets"] = Json::array({rocket0, rocket1});
-  doc["draft"] = {{"hand", 0},
-                  {"pick", 3},
-                  {"picker", 0},
-                  {"hands", Json::array({hand0, hand1})},
-                  {"picks", {nullptr, nullptr}}};
-  doc["deck"] = deck;
-  doc["discard"] = spare;
-  State s = State::from_json(doc, standard_config());
-  s.apply(pick(hand0[0], kFront));
-  s.apply(pick(hand1[0], kFront));
-  REQUIRE(s.hand_number() == 1);
-  for (int p = 0; p < 2; ++p) REQUIRE(s.hand_size(p) == 5);
+  play_until(s, blind, [](const State& t) {
+    return t.hand_number() == 1 && t.pick_number() == 3 && t.current_player() == 2;
+  });
+  const Json before = s.to_json();
+  REQUIRE(before["deck"].size() == 13u);
+  s.apply(first_legal(s));  // the last pick of the second hand: the third is dealt
+  REQUIRE(s.hand_number() == 2);
+  for (int p = 0; p < 3; ++p) REQUIRE(s.hand_size(p) == 5);
   // The old deck was dealt first, then the reshuffled discards.
-  for (const auto& name : deck) {
-    const int c = card(name);
+  for (const auto& name : before["deck"]) {
+    const int c = card(name.get<std::string>());
     bool dealt = false;
-    for (int p = 0; p < 2; ++p)
+    for (int p = 0; p < 3; ++p)
       for (int i = 0; i < 5; ++i) dealt = dealt || s.hand_card(p, i) == c;
     REQUIRE(dealt);
   }
   REQUIRE(s.discard_size() == 0);
-  REQUIRE(s.deck_size() == 48 - 8 - 10);
+  REQUIRE(s.deck_size() == 48 - 3 * 8 - 15);
   REQUIRE_NOTHROW(s.check_invariants());
 }
 

@@ -33,7 +33,7 @@ std::vector<float> returns_of(const State& s) {
 }
 
 // The last pick of the draft: every rocket has 11 cards (front given), every
-// hand one card. Each player then adds their card at the back.
+// hand two cards. Each player then adds their first card at the back.
 State start_of_flight(const std::vector<std::string>& fronts, uint64_t rng_word) {
   FlightSetup f;
   f.field = fronts.size() == 2 ? kField2 : kField3;
@@ -44,12 +44,20 @@ State start_of_flight(const std::vector<std::string>& fronts, uint64_t rng_word)
   Json doc = f.document();
   doc["phase"] = "draft";
   doc["rng"] = rng_to_json(Rng(rng_word));
+  for (const auto& card : doc["lost"]) doc["deck"].push_back(card);  // nothing lost yet
+  doc["lost"] = Json::array();
   Json hands = Json::array();
   for (std::size_t p = 0; p < fronts.size(); ++p) {
-    hands.push_back({doc["deck"].back()});
-    doc["deck"].erase(doc["deck"].size() - 1);
+    Json hand = Json::array();
+    for (int k = 0; k < 2; ++k) {
+      hand.push_back(doc["deck"].back());
+      doc["deck"].erase(doc["deck"].size() - 1);
+    }
+    hands.push_back(hand);
   }
   doc["draft"]["hands"] = hands;
+  doc["draft"]["pick"] = 3;
+  doc["flight"]["mover"] = -1;
   State s = State::from_json(doc, standard_config());
   for (std::size_t p = 0; p < fronts.size(); ++p)
     s.apply(kPickBase + 2 * s.hand_card(static_cast<int>(p), 0) + kBack);
@@ -109,9 +117,11 @@ TEST_CASE("flight: jump damage is one per row changed", "[last_blast][flight]") 
 
 TEST_CASE("flight: a red Jump Boost front card takes its number off the jump damage only",
           "[last_blast][flight]") {
+  // Player 1, the Start Player, has moved; player 0 is to move.
   FlightSetup f{kField2,      {{"red 1 drop"}, {"red 2 circles"}}, {12, 12}, {{{0, 0}}, {{0, 1}}}, {},
                 {false, true}};
   f.round = 1;
+  f.start_player = 1;
   const State s = f.build();
   // Player 0: from row 1 to row 3 (bricks): jump 2 - 1, collision 3 in full.
   REQUIRE(s.jump_damage(0, 2) == 1);
@@ -121,6 +131,7 @@ TEST_CASE("flight: a red Jump Boost front card takes its number off the jump dam
   FlightSetup g{kField2,      {{"red 3 drop"}, {"red 2 circles"}}, {12, 12}, {{{0, 0}}, {{0, 1}}}, {},
                 {false, true}};
   g.round = 1;
+  g.start_player = 1;
   REQUIRE(g.build().jump_damage(0, 2) == 0);
 }
 
@@ -140,6 +151,7 @@ TEST_CASE("flight: a green Shield front card takes its number off the collision 
 TEST_CASE("flight: an amber science front card reduces nothing", "[last_blast][flight]") {
   FlightSetup f{kField2, {{"amber 6 drop"}, {"amber 4 drop"}}, {12, 12}, {{{0, 0}}, {{1, 0}}}};
   f.round = 1;
+  f.start_player = f.mover = 1;  // the lower front number
   const State s = f.build();
   REQUIRE(s.jump_damage(0, 2) == 2);
   REQUIRE(s.collision_damage(0, 2) == 3);
@@ -182,7 +194,7 @@ TEST_CASE("flight: losing the last card explodes the rocket, which leaves the fi
           "[last_blast][flight]") {
   // Three players; player 0's 3-card rocket takes 5 damage entering column 1.
   FlightSetup f{kField3,
-                {{"amber 6 arrow", "amber 5 arrow", "amber 4 arrow"}, {"amber 4 drop"}, {"amber 5 drop"}},
+                {{"amber 4 arrow", "amber 5 arrow", "amber 6 arrow"}, {"amber 5 drop"}, {"amber 6 drop"}},
                 {0, 12, 12}};
   State s = f.build();
   s.apply(move_to_row(0));  // no removal choice is asked: everything goes
@@ -222,8 +234,8 @@ TEST_CASE("flight: a tile taken this round is not free; the rocket behind must c
 }
 
 TEST_CASE("flight: turns go clockwise from the Start Player", "[last_blast][flight]") {
-  FlightSetup f{kField3, {{"amber 4 drop"}, {"amber 5 drop"}, {"amber 6 drop"}}, {12, 12, 12}};
-  f.start_player = 2;
+  FlightSetup f{kField3, {{"amber 6 drop"}, {"amber 5 drop"}, {"amber 4 drop"}}, {12, 12, 12}};
+  f.start_player = 2;  // the lowest front number
   f.mover = 2;
   State s = f.build();
   std::vector<int> order;
@@ -236,16 +248,20 @@ TEST_CASE("flight: turns go clockwise from the Start Player", "[last_blast][flig
 
 TEST_CASE("flight: after a round the token goes to fewest cards, then lowest front number, then clockwise",
           "[last_blast][flight]") {
-  // Round 1 ends with player 2's move (no damage: drop on drop).
+  // Round 1 ends with the move of the player before the holder (no damage:
+  // their front card matches the drop tiles of column 1, or shields it).
   const auto after_round = [](std::vector<int> sizes, int holder, std::vector<std::string> fronts = {}) {
     if (fronts.empty()) fronts = {"amber 5 hammers", "amber 5 circles", "amber 5 drop"};
     FlightSetup f{kField3, {{fronts[0]}, {fronts[1]}, {fronts[2]}}, sizes};
-    f.cubes = {{{0, 0}}, {{1, 0}}, {{-1, -1}}};
-    f.moved = {true, true, false};
+    const int last = (holder + 2) % 3;
+    for (int p = 0; p < 3; ++p) {
+      f.cubes.push_back(p == last ? std::array<int, 2>{-1, -1} : std::array<int, 2>{p, 0});
+      f.moved.push_back(p != last);
+    }
     f.start_player = holder;
-    f.mover = 2;
+    f.mover = last;
     State s = f.build();
-    s.apply(move_to_row(2));
+    s.apply(move_to_row(last));
     REQUIRE(s.round() == 1);
     return s.start_player();
   };
@@ -255,10 +271,11 @@ TEST_CASE("flight: after a round the token goes to fewest cards, then lowest fro
     REQUIRE(after_round({9, 9, 12}, 0, {"red 1 hammers", "red 2 circles", "amber 4 drop"}) == 0);
   }
   SECTION("then the next tied player clockwise from the holder, the holder last") {
-    REQUIRE(after_round({9, 9, 9}, 0) == 1);
-    REQUIRE(after_round({9, 9, 9}, 1) == 2);
-    REQUIRE(after_round({9, 12, 9}, 2) == 0);
-    REQUIRE(after_round({9, 12, 9}, 0) == 2);
+    const std::vector<std::string> ones = {"green 1 hammers", "red 1 drop", "green 1 drop"};
+    REQUIRE(after_round({9, 9, 9}, 0, ones) == 1);
+    REQUIRE(after_round({9, 9, 9}, 1, ones) == 2);
+    REQUIRE(after_round({9, 12, 9}, 2, ones) == 0);
+    REQUIRE(after_round({9, 12, 9}, 0, ones) == 2);
   }
 }
 
@@ -284,7 +301,7 @@ TEST_CASE("flight: the last rocket standing after a whole round wins at once", "
 
 TEST_CASE("flight: if the last rockets all explode in the same round, the game is a draw",
           "[last_blast][flight][end]") {
-  FlightSetup f{kField2, {{"amber 6 drop"}, {"amber 5 drop"}}};
+  FlightSetup f{kField2, {{"amber 5 drop"}, {"amber 6 drop"}}};
   f.cubes = {{{0, 1}}, {{1, 1}}};
   f.round = 2;
   State s = f.build();
@@ -342,7 +359,7 @@ TEST_CASE("end: exploded rockets rank below every rocket that exited", "[last_bl
 TEST_CASE("alternate rule: an exploded cube moves on each round and blocks its row",
           "[last_blast][alternate]") {
   FlightSetup f{
-      kField3, {{"amber 6 arrow", "amber 5 arrow"}, {"amber 4 drop"}, {"amber 5 drop"}}, {0, 12, 12}};
+      kField3, {{"amber 4 arrow", "amber 5 arrow"}, {"amber 5 drop"}, {"amber 6 drop"}}, {0, 12, 12}};
   SECTION("off by default: the cube leaves the field") {
     State s = f.build();
     s.apply(move_to_row(0));

@@ -1,6 +1,7 @@
 // Helpers for The Last Blast tests: configs and hand-written positions.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <set>
 #include <string>
@@ -140,9 +141,13 @@ struct FlightSetup {
       empty.push_back(Json::array());
       nulls.push_back(nullptr);
     }
-    doc["deck"] = spare;
+    // After the draft the deck keeps the cards no rocket took; the other
+    // spare cards were lost from the rockets.
+    const std::size_t undrafted = static_cast<std::size_t>(standard_config().num_cards() - n * kRocketLength);
+    doc["deck"] = std::vector<std::string>(spare.begin(), spare.begin() + std::min(undrafted, spare.size()));
+    doc["lost"] = std::vector<std::string>(spare.begin() + std::min(undrafted, spare.size()), spare.end());
     doc["discard"] = Json::array();
-    doc["draft"] = {{"hand", 2}, {"pick", 3}, {"picker", 0}, {"hands", empty}, {"picks", nulls}};
+    doc["draft"] = {{"hand", 2}, {"pick", 0}, {"picker", 0}, {"hands", empty}, {"picks", nulls}};
     doc["rockets"] = rockets_json;
     doc["flight"] = {{"round", round},   {"start_player", start_player}, {"mover", mover},
                      {"damage_left", 0}, {"removed_this_turn", 0},       {"players", players}};

@@ -84,6 +84,13 @@ TEST_CASE("the observation string hides other hands and objectives", "[lift_off]
   CHECK(all.find(other) != std::string::npos);
   CHECK(mine.find(other) == std::string::npos);
   CHECK(mine.find(cfg().objectives[s.player(0).objectives[0]].id) != std::string::npos);
+  // A seat sees its own hidden pick; the others see only that it has picked.
+  State t = s;
+  act(t, A::kKeepObjective + t.player(0).objectives[1]);
+  const std::string pick = "(keeping " + cfg().objectives[t.player(0).objectives[1]].id + ")";
+  CHECK(t.observation_string(0).find(pick) != std::string::npos);
+  CHECK(t.observation_string(1).find("keeping") == std::string::npos);
+  CHECK(t.observation_string(1).find("(has picked)") != std::string::npos);
 }
 
 TEST_CASE("the encoder writes exactly its shape, finite values", "[lift_off][flow]") {
@@ -119,7 +126,7 @@ TEST_CASE("JSON documents round-trip and bad ones are SerializationErrors", "[li
                   SerializationError);
   // A card in two places breaks conservation.
   CHECK_THROWS_WITH(
-      State::from_json(broken([](Json& d) { d["seats"][0]["hand"] = {d["specialist_deck"][0]}; }), cfg()),
+      State::from_json(broken([](Json& d) { d["specialist_deck"][1] = d["specialist_deck"][0]; }), cfg()),
       Catch::Contains("exactly one place"));
   CHECK_THROWS_AS(State::from_json(broken([](Json& d) { d["seats"] = Json::array(); }), cfg()),
                   SerializationError);
@@ -208,22 +215,22 @@ TEST_CASE("two players: what each saw while drafting specialists is remembered e
   act(s, A::kKeepSpecialist + s.player(1).hand[0]);
   // Player 0 passed hand0[1], hand0[2] to player 1 and knows they are there.
   const uint64_t passed = (uint64_t{1} << hand0[1]) | (uint64_t{1} << hand0[2]);
-  CHECK(s.player(0).knows_specialists[1] == passed);
+  CHECK(s.known_specialists(0, 1) == passed);
   // Player 1 now passes one of them back: player 0 sees it come back and knows the other stays.
   const int passed_back = s.player(0).hand[0];  // and player 0 passes this one on
   act(s, A::kPassSpecialist + passed_back);
   act(s, A::kPassSpecialist + hand0[1]);
   CHECK(in_hand(s, 0, cfg().specialists[hand0[1]].id));
-  CHECK(s.player(0).knows_specialists[1] == ((uint64_t{1} << hand0[2]) | (uint64_t{1} << passed_back)));
+  CHECK(s.known_specialists(0, 1) == ((uint64_t{1} << hand0[2]) | (uint64_t{1} << passed_back)));
   // Player 1 passed two cards to player 0, saw which card came back, so knows the whole hand.
   uint64_t hand_of_0 = 0;
   for (int i = 0; i < 3; ++i) hand_of_0 |= uint64_t{1} << s.player(0).hand[static_cast<std::size_t>(i)];
-  CHECK(s.player(1).knows_specialists[0] == hand_of_0);
+  CHECK(s.known_specialists(1, 0) == hand_of_0);
   CHECK(in_hand(s, 1, cfg().specialists[hand0[2]].id));
   // Once player 1 plays that card it is public and no longer remembered in the hand.
   if (s.current_player() == 0) act(s, A::kPlaySpecialist + s.player(0).hand[0]);
   if (s.step() == Step::kSpecialistActions) act(s, A::kEndSpecialist);
   REQUIRE(s.current_player() == 1);
   act(s, A::kPlaySpecialist + hand0[2]);
-  CHECK(s.player(0).knows_specialists[1] == uint64_t{1} << passed_back);
+  CHECK(s.known_specialists(0, 1) == uint64_t{1} << passed_back);
 }

@@ -165,8 +165,6 @@ def test_set_state_checks_the_document(game_id):
     env = rg.make(game_id)
     with pytest.raises(rg.SerializationError):
         env.reset(options={"state": "{}"})
-    with pytest.raises(ValueError, match="options"):
-        env.reset(options={"players": 3})
 
 
 def test_state_with_another_player_count_is_refused(game_id):

@@ -214,8 +214,8 @@ def test_bad_constructor_arguments(game_id):
         rg.make_vec(game_id, 0)
     with pytest.raises(rg.Error, match="num_threads"):
         rg.make_vec(game_id, 2, num_threads=0)
-    with pytest.raises(ValueError, match="options"):
-        make(game_id).reset(options={"x": 1})
+    with pytest.raises(ValueError, match="state"):
+        make(game_id).reset(options={"state": "{}"})
     vec = make(game_id)
     with pytest.raises(rg.Error, match="num_threads"):
         vec.num_threads = 0

@@ -170,6 +170,35 @@ TEST_CASE("self-play records the search's policy and, at the game's end, every s
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("playout cap randomization records only the fully searched decisions", "[alphazero]") {
+  using G = launchpad23::Game;
+  AzConfig cfg = tiny_config("/nonexistent/never_written");
+  cfg.full_search_share = 0.25;
+  cfg.fast_simulations = 2;
+  auto game = cfg.game.load();
+  NetSpec spec;
+  spec.config = cfg.net;
+  spec.observation_shape = game->observation_shape(2);
+  spec.num_actions = G::info().num_actions;
+  spec.num_players = 2;
+  PolicyValueNet net(spec);
+  net->eval();
+  PolicyRunner runner(net, torch::kCPU, cfg.games);
+  SelfPlay<G> self_play(typed_config<G>(*game), 2, cfg, runner, 7);
+  ReplayBuffer buffer(8192, spec.observation_size(), spec.num_actions, 2);
+  const SelfPlayStats stats = self_play.play(300, buffer);
+  // About a quarter of the decisions are recorded (forced moves never are).
+  const double share = static_cast<double>(stats.positions) / static_cast<double>(stats.decisions);
+  CHECK(share > 0.15);
+  CHECK(share < 0.30);
+  // Fast searches spend fewer simulations than full ones would.
+  CHECK(stats.simulations < stats.decisions * cfg.search.simulations / 2);
+  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
+                                                          "search: {simulations: 8}\nselfplay: {fast_simulations: 9}\n",
+                                                          "a.yaml")),
+                    Catch::Contains("fast_simulations"));
+}
+
 TEST_CASE("a short AlphaZero run writes its folder and resumes where it stopped", "[alphazero][smoke]") {
   const auto dir = std::filesystem::temp_directory_path() / ("rocketgym_az_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);

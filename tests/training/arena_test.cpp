@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -232,4 +233,26 @@ TEST_CASE("the arena refuses a checkpoint trained for another game", "[arena]") 
   config.agents = {parse_agent("checkpoint:" + (dir / "other.ckpt").string()), parse_agent("random")};
   config.games = 1;
   CHECK_THROWS_WITH(play_arena(config, false), Catch::Contains("trained for game 'lift_off'"));
+}
+
+TEST_CASE("an arena output folder that cannot be written is refused before playing", "[arena]") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rocketgym_output_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "a_file") << "not a folder";
+  ArenaConfig config;
+  config.game.id = "launchpad23";
+  config.output = (dir / "a_file" / "results").string();
+  CHECK_THROWS_WITH(prepare_arena_output(config), Catch::Contains(config.output));
+  config.output = (dir / "a_file").string();
+  CHECK_THROWS_WITH(prepare_arena_output(config), Catch::Contains("a_file"));
+  // A writable folder is created and left without the probe file.
+  config.output = (dir / "new" / "results").string();
+  CHECK_NOTHROW(prepare_arena_output(config));
+  CHECK(std::filesystem::is_directory(config.output));
+  CHECK(std::filesystem::is_empty(config.output));
+  // Writing the results names the file it could not write.
+  CHECK_THROWS_WITH(write_text_file((dir / "a_file" / "x.txt").string(), "text"), Catch::Contains("x.txt"));
+  std::filesystem::remove_all(dir);
 }

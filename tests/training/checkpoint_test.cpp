@@ -2,9 +2,18 @@
 // missing, truncated, damaged, foreign and mismatched files are clear errors.
 #include "models/checkpoint.h"
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <thread>
 
 using namespace rocketgym;
 
@@ -154,4 +163,87 @@ TEST_CASE("metadata with bad fields is an error, not a crash", "[checkpoint]") {
   doc = small_meta().to_json();
   doc.erase("game");
   CHECK_THROWS_AS(CheckpointMeta::from_json(doc), SerializationError);
+}
+
+// --- issue 16: what is read, and what a failed save leaves -----------------------
+
+namespace {
+
+std::string checkpoint_error(const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const CheckpointError& e) {
+    return e.what();
+  }
+  return "(no CheckpointError)";
+}
+
+}  // namespace
+
+TEST_CASE("only regular checkpoint files are read, never a device or a FIFO", "[checkpoint]") {
+  const std::string dir = temp_dir("special");
+  const std::string fifo = dir + "/pipe.ckpt";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // Releases a reader blocked on opening the FIFO (the old behaviour) after a
+  // second; a reader that refused it at once leaves nothing to release.
+  std::thread writer([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) ::close(fd);
+  });
+  const auto started = std::chrono::steady_clock::now();
+  const std::string fifo_error = checkpoint_error([&] { load_checkpoint(fifo); });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  writer.join();
+  CHECK_THAT(fifo_error, Catch::Contains("pipe.ckpt") && Catch::Contains("not a regular file"));
+  CHECK(seconds < 0.5);
+  CHECK_THAT(checkpoint_error([] { read_checkpoint_meta("/dev/null"); }),
+             Catch::Contains("not a regular file"));
+  CHECK_THAT(checkpoint_error([] { load_checkpoint("/dev/zero"); }), Catch::Contains("not a regular file"));
+  CHECK_THAT(checkpoint_error([&] { load_checkpoint(dir); }), Catch::Contains("not a regular file"));
+
+  // A file over the size limit is refused by its size (a sparse file: no disk used).
+  const std::string huge = dir + "/huge.ckpt";
+  {
+    const int fd = ::open(huge.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    REQUIRE(fd >= 0);
+    REQUIRE(::ftruncate(fd, static_cast<off_t>(kMaxCheckpointBytes + 1)) == 0);
+    ::close(fd);
+  }
+  CHECK_THAT(checkpoint_error([&] { read_checkpoint_meta(huge); }),
+             Catch::Contains("larger than a checkpoint"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a failed save leaves the old checkpoint and no temp file", "[checkpoint]") {
+  const std::string dir = temp_dir("failed_save");
+  PolicyValueNet net(small_meta().net_spec());
+  torch::optim::Adam adam(net->parameters());
+  const std::string path = save_example(dir, net, adam);
+  const std::string before = read_bytes(path);
+
+  // The disk fills up in the middle of the write (a file size limit acts the same).
+  CheckpointMeta changed = small_meta();
+  changed.step = 99;
+  rlimit old_limit{};
+  REQUIRE(::getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = old_limit;
+  small.rlim_cur = 4096;
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+  const std::string full = checkpoint_error([&] { save_checkpoint(path, changed, net, &adam); });
+  ::setrlimit(RLIMIT_FSIZE, &old_limit);
+  std::signal(SIGXFSZ, old_handler);
+  CHECK_THAT(full, Catch::Contains("error while writing"));
+  CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
+  CHECK(read_bytes(path) == before);
+  CHECK(read_checkpoint_meta(path).step == 12345);
+
+  // The rename fails (a folder holds the name).
+  const std::string blocked = dir + "/blocked.ckpt";
+  std::filesystem::create_directories(blocked + "/inside");
+  CHECK_THAT(checkpoint_error([&] { save_checkpoint(blocked, changed, net, nullptr); }),
+             Catch::Contains("cannot rename"));
+  CHECK_FALSE(std::filesystem::exists(blocked + ".tmp"));
+  std::filesystem::remove_all(dir);
 }

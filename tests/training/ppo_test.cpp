@@ -3,12 +3,15 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <set>
 #include <sstream>
 
 #include "models/checkpoint.h"
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
 #include "training/ppo/trainer.h"
+#include "training/run_support.h"
 
 using namespace rocketgym;
 using namespace rocketgym::ppo;
@@ -236,4 +239,138 @@ TEST_CASE("metrics rows after the resumed checkpoint are dropped", "[ppo]") {
   truncate_metrics(file.string(), 2);
   CHECK(lines_of(file.string()) == std::vector<std::string>{"update,step", "1,10", "2,20"});
   std::filesystem::remove(file);
+}
+
+// --- issue 16: the opponent pool on disk ------------------------------------
+
+namespace {
+
+// One PPO update per call of run_training (budget: one more learner step),
+// a snapshot after every update, a pool of two.
+TrainConfig pool_run_config(const std::filesystem::path& dir) {
+  const std::string yaml =
+      "game: {id: launchpad23, players: 2}\n"
+      "model: {hidden: 16, blocks: 1, channels: 4}\n"
+      "ppo: {envs: 8, steps_per_update: 32, epochs: 1, minibatch: 32}\n"
+      "opponents: {self_play: 1, pool: 1, random: 0, heuristic: 0, snapshot_every: 1, pool_size: 2}\n"
+      "budget: {steps: 1, minutes: 0}\n"
+      "run: {dir: \"" +
+      dir.string() + "\", threads: 1, checkpoint_every: 1, eval_every: 0, plot: false}\n";
+  return TrainConfig::from_yaml(ConfigNode::parse(yaml, "pool.yaml"));
+}
+
+TrainSummary one_more_update(TrainConfig& config) {
+  const std::string latest = config.run_dir + "/checkpoints/latest.ckpt";
+  config.total_steps = std::filesystem::exists(latest) ? read_checkpoint_meta(latest).step + 1 : 1;
+  return run_training(config, false);
+}
+
+std::set<std::string> files_in(const std::filesystem::path& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) names.insert(entry.path().filename());
+  return names;
+}
+
+std::set<std::string> listed_pool(const std::filesystem::path& dir) {
+  std::set<std::string> names;
+  const CheckpointMeta meta = read_checkpoint_meta((dir / "checkpoints/latest.ckpt").string());
+  for (const auto& entry : meta.extra.at("pool"))
+    names.insert(std::filesystem::path(entry.get<std::string>()).filename());
+  return names;
+}
+
+std::filesystem::path fresh_dir(const std::string& name) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rocketgym_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+// Rewrites a checkpoint with other metadata (and a network that fits it).
+void doctor_checkpoint(const std::string& file, const std::function<void(CheckpointMeta&)>& change) {
+  CheckpointMeta meta = read_checkpoint_meta(file);
+  change(meta);
+  PolicyValueNet net(meta.net_spec());
+  save_checkpoint(file, meta, net, nullptr);
+}
+
+}  // namespace
+
+TEST_CASE("opponent snapshots are checked like latest.ckpt when a run resumes", "[ppo][pool]") {
+  const auto dir = fresh_dir("foreign_pool");
+  TrainConfig config = pool_run_config(dir);
+  one_more_update(config);
+  const std::string snapshot = (dir / "checkpoints/pool/update_000001.ckpt").string();
+  REQUIRE(listed_pool(dir) == std::set<std::string>{"update_000001.ckpt"});
+
+  // Another game's snapshot with the same shapes: it would silently be a
+  // nonsense opponent.
+  doctor_checkpoint(snapshot, [](CheckpointMeta& m) { m.game = "last_blast"; });
+  REQUIRE_THROWS_WITH(one_more_update(config), Catch::Contains("update_000001.ckpt") &&
+                                                   Catch::Contains("trained for game 'last_blast'"));
+  // Other shapes: choose_actions would write past its buffers.
+  doctor_checkpoint(snapshot, [](CheckpointMeta& m) {
+    m.game = "launchpad23";
+    m.num_actions += 7;
+    m.observation_shape = {3, 5, 5};
+  });
+  CHECK_THROWS_WITH(one_more_update(config),
+                    Catch::Contains("update_000001.ckpt") && Catch::Contains("the game now has"));
+  doctor_checkpoint(snapshot, [](CheckpointMeta& m) { m.num_players = 3; });
+  CHECK_THROWS_WITH(one_more_update(config), Catch::Contains("3 players, not 2"));
+  CHECK(read_checkpoint_meta((dir / "checkpoints/latest.ckpt").string()).iteration == 1);  // nothing trained
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the pool folder holds exactly the snapshots of the pool", "[ppo][pool]") {
+  const auto dir = fresh_dir("pool_files");
+  TrainConfig config = pool_run_config(dir);
+  for (int update = 1; update <= 4; ++update) {
+    one_more_update(config);
+    INFO("after update " << update);
+    CHECK(files_in(dir / "checkpoints/pool") == listed_pool(dir));
+  }
+  CHECK(listed_pool(dir) == std::set<std::string>{"update_000003.ckpt", "update_000004.ckpt"});
+
+  // What a killed run leaves behind (a half-written latest.ckpt, a snapshot
+  // taken after the last save) is deleted when the run starts again.
+  std::ofstream(dir / "checkpoints/latest.ckpt.tmp") << std::string(1000, 'x');
+  std::ofstream(dir / "checkpoints/pool/update_000009.ckpt") << "orphan";
+  std::ofstream(dir / "checkpoints/pool/update_000010.ckpt.tmp") << "half";
+  std::ofstream(dir / "checkpoints/pool/notes.txt") << "not ours: kept";
+  const TrainSummary resumed = one_more_update(config);
+  CHECK(resumed.resumed);
+  CHECK_FALSE(std::filesystem::exists(dir / "checkpoints/latest.ckpt.tmp"));
+  std::set<std::string> expected = listed_pool(dir);
+  expected.insert("notes.txt");
+  CHECK(files_in(dir / "checkpoints/pool") == expected);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a run folder keeps its pool when it is moved or resumed from elsewhere", "[ppo][pool]") {
+  const auto first = fresh_dir("pool_moved_a"), second = fresh_dir("pool_moved_b");
+  TrainConfig config = pool_run_config(first);
+  one_more_update(config);
+  const CheckpointMeta meta = read_checkpoint_meta((first / "checkpoints/latest.ckpt").string());
+  // Listed relative to the run folder, not as the path training was started with.
+  CHECK(meta.extra.at("pool") == Json::array({"checkpoints/pool/update_000001.ckpt"}));
+  std::filesystem::rename(first, second);
+  config.run_dir = second.string();
+  const TrainSummary resumed = one_more_update(config);
+  CHECK(resumed.resumed);
+  CHECK(listed_pool(second) == std::set<std::string>{"update_000001.ckpt", "update_000002.ckpt"});
+  CHECK(resumed.pool_snapshots == 2);
+  std::filesystem::remove_all(second);
+}
+
+TEST_CASE("two trainings never share a run folder", "[ppo][pool]") {
+  const auto dir = fresh_dir("locked");
+  std::filesystem::create_directories(dir);
+  TrainConfig config = pool_run_config(dir);
+  {
+    const RunFolderLock held(dir.string());
+    CHECK_THROWS_WITH(one_more_update(config), Catch::Contains("in use by another rocketgym train"));
+  }
+  CHECK_NOTHROW(one_more_update(config));  // released with its holder
+  std::filesystem::remove_all(dir);
 }

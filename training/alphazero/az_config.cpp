@@ -46,11 +46,15 @@ AzConfig AzConfig::from_yaml(const ConfigNode& root) {
   c.net = NetConfig::from_yaml(root.child_or_empty("model"));
   c.search = parse_search(root.child_or_empty("search"));
   if (const ConfigNode s = root.child_or_empty("selfplay"); !s.is_null()) {
-    s.expect_keys({"games", "greedy_after", "samples_per_iteration"});
+    s.expect_keys({"games", "greedy_after", "samples_per_iteration", "full_search_share", "fast_simulations"});
     c.games = s.get_int("games", c.games, 1, 1 << 16);
     c.greedy_after = s.get_int("greedy_after", c.greedy_after, 0, 1 << 30);
     c.samples_per_iteration = s.get_int("samples_per_iteration", c.samples_per_iteration, 1, 1 << 24);
+    c.full_search_share = s.get_double("full_search_share", c.full_search_share, 1e-3, 1.0);
+    c.fast_simulations = s.get_int("fast_simulations", c.fast_simulations, 1, 1 << 20);
   }
+  if (c.fast_simulations > c.search.simulations)
+    root.fail_key("selfplay", "fast_simulations must not exceed search.simulations");
   if (const ConfigNode r = root.child_or_empty("replay"); !r.is_null()) {
     r.expect_keys({"capacity", "min_samples"});
     c.capacity = r.get_int("capacity", c.capacity, 1, 1 << 26);
@@ -131,6 +135,8 @@ std::string AzConfig::to_yaml() const {
   p["games"] = games;
   p["greedy_after"] = greedy_after;
   p["samples_per_iteration"] = samples_per_iteration;
+  p["full_search_share"] = full_search_share;
+  p["fast_simulations"] = fast_simulations;
   root["replay"]["capacity"] = capacity;
   root["replay"]["min_samples"] = min_samples;
   YAML::Node t = root["train"];

@@ -17,6 +17,10 @@
 //     greedy_after: 0        # decisions of a game after which the root stops adding Gumbel
 //                            # noise and plays its best move (0 = noise throughout)
 //     samples_per_iteration: 2048  # new positions between training phases
+//     full_search_share: 1.0 # playout cap randomization (Wu 2019, KataGo): this share of
+//                            # decisions gets the full search and becomes a training position;
+//     fast_simulations: 8    # the others get this many simulations and are only played
+//                            # (more games per minute, so outcomes arrive sooner)
 //   replay:
 //     capacity: 100000       # positions kept (oldest dropped first)
 //     min_samples: 4096      # positions before the first training phase
@@ -70,6 +74,8 @@ struct AzConfig {
   int games = 128;
   int greedy_after = 0;
   int samples_per_iteration = 2048;
+  double full_search_share = 1.0;
+  int fast_simulations = 8;
   // replay
   int capacity = 100'000;
   int min_samples = 4096;

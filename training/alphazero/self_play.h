@@ -13,10 +13,12 @@
 // the result does not depend on how searches are batched. Searches keep their
 // node arenas from one move to the next, so a simulation allocates nothing.
 //
-// Each searched decision with a choice becomes a training position: the
-// observation of the player to move, the legal mask and the search's improved
-// policy; its value target (the outcome for every seat, relative to that
-// player) is filled in when the game ends.
+// Each decision with a choice that got the full search becomes a training
+// position: the observation of the player to move, the legal mask and the
+// search's improved policy; its value target (the outcome for every seat,
+// relative to that player) is filled in when the game ends. With playout cap
+// randomization (selfplay.full_search_share < 1) the other decisions get a
+// fast search and are only played.
 #pragma once
 
 #include <chrono>
@@ -104,6 +106,7 @@ class SelfPlay {
     mcts::Search<G> search;
     uint64_t seed = 0;
     int decisions = 0;
+    bool full = true;  // this decision gets the full search and is recorded
     std::vector<Pending> pending;  // positions of this game awaiting its outcome
   };
 
@@ -114,9 +117,15 @@ class SelfPlay {
     slot.pending.clear();
   }
 
+  // Each decision draws, from its game's stream, whether it gets the full
+  // search (and is recorded) or a fast one.
   void start_searches() {
     for (auto& slot : slots_) {
-      slot->search.reseed(derive_seed(slot->seed ^ 0x5E1F'9A7EULL, static_cast<uint64_t>(slot->decisions)));
+      const uint64_t seed = derive_seed(slot->seed ^ 0x5E1F'9A7EULL, static_cast<uint64_t>(slot->decisions));
+      Rng draw(seed);
+      slot->full = cfg_.full_search_share >= 1.0 || draw.uniform01() < cfg_.full_search_share;
+      slot->search.set_simulations(slot->full ? cfg_.search.simulations : cfg_.fast_simulations);
+      slot->search.reseed(seed);
       const bool greedy = cfg_.greedy_after > 0 && slot->decisions >= cfg_.greedy_after;
       slot->search.set_gumbel_scale(greedy ? 0.0 : cfg_.search.gumbel_scale);
       slot->search.start(slot->state);
@@ -146,7 +155,7 @@ class SelfPlay {
   void play_decision(Slot& slot, ReplayBuffer& buffer, SelfPlayStats& stats) {
     State& state = slot.state;
     const int player = state.current_player();
-    if (!slot.search.forced()) {  // a forced move teaches nothing
+    if (slot.full && !slot.search.forced()) {  // a forced move teaches nothing
       const ReplayBuffer::Ticket ticket = buffer.add();
       G::Encoder::encode(state, player, buffer.observation(ticket.slot));
       state.legal_actions_mask(buffer.mask(ticket.slot));

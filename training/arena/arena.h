@@ -160,11 +160,7 @@ class Arena {
     const auto s = static_cast<std::size_t>(slot);
     uint8_t* mask = &masks_[s * num_actions_];
     states_[s].legal_actions_mask(mask);
-    int legal = 0;
-    for (int i = 0; i < num_actions_; ++i) legal += mask[i];
-    int pick = static_cast<int>(rngs_[s].below(static_cast<uint32_t>(legal)));
-    for (int i = 0; i < num_actions_; ++i)
-      if (mask[i] && pick-- == 0) actions_[s] = i;
+    actions_[s] = random_legal_action(mask, num_actions_, rngs_[s]);
   }
 
   void act_with_network(PolicyRunner& runner, bool greedy, const std::vector<int>& group) {

@@ -1,10 +1,13 @@
 #include "training/arena/arena_run.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <system_error>
 
 #include "generated/game_list.h"
 #include "models/checkpoint.h"
@@ -105,13 +108,36 @@ ArenaRun play_arena(const ArenaConfig& config, bool verbose, const dist::Context
   return run;
 }
 
+void prepare_arena_output(const ArenaConfig& config) {
+  const std::filesystem::path dir(config.output);
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (!std::filesystem::is_directory(dir))
+    throw Error("arena output folder '" + config.output + "' cannot be created" +
+                (error ? ": " + error.message() : std::string(": it is not a folder")));
+  const std::filesystem::path probe = dir / (".rocketgym_write_test_" + std::to_string(::getpid()));
+  bool written = false;
+  {
+    std::ofstream out(probe);
+    written = static_cast<bool>(out << "probe\n" << std::flush);
+  }
+  std::filesystem::remove(probe, error);
+  if (!written) throw Error("cannot write files in the arena output folder '" + config.output + "'");
+  for (const char* name : {"table.txt", "report.json", "agents.csv", "head_to_head.csv", "seats.csv",
+                           "games.csv", "arena.png"}) {
+    const std::filesystem::path file = dir / name;
+    if (std::filesystem::exists(file) && !std::ofstream(file, std::ios::app))  // app: leaves it as it is
+      throw Error("cannot replace '" + file.string() + "' in the arena output folder");
+  }
+}
+
 void write_arena_outputs(const ArenaConfig& config, const ArenaRun& run) {
   std::filesystem::create_directories(config.output);
   write_csv(run.report, run.games, config.output);
   Json doc = report_to_json(run.report);
   doc["config"] = config.to_json();
-  std::ofstream(config.output + "/report.json") << doc.dump(1) << "\n";
-  std::ofstream(config.output + "/table.txt") << format_table(run.report);
+  write_text_file(config.output + "/report.json", doc.dump(1) + "\n");
+  write_text_file(config.output + "/table.txt", format_table(run.report));
   if (config.plot) run_plot_script("arena", config.output + "/report.json", config.output + "/arena.png");
 }
 

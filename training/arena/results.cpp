@@ -291,14 +291,15 @@ Json report_to_json(const ArenaReport& r) {
 void write_csv(const ArenaReport& r, const std::vector<GameRecord>& games, const std::string& folder) {
   std::filesystem::create_directories(folder);
   {
-    std::ofstream out(folder + "/agents.csv");
+    std::ostringstream out;
     out << "agent,rating,games,wins,win_rate,win_rate_low,win_rate_high,mean_return\n";
     for (const auto& a : r.agents)
       out << a.name << "," << a.rating << "," << a.games << "," << a.wins << "," << a.win_rate << ","
           << a.win_interval.low << "," << a.win_interval.high << "," << a.mean_return << "\n";
+    write_text_file(folder + "/agents.csv", out.str());
   }
   {
-    std::ofstream out(folder + "/head_to_head.csv");
+    std::ostringstream out;
     out << "agent,opponent,pairs,score,score_low,score_high\n";
     for (std::size_t i = 0; i < r.agents.size(); ++i)
       for (std::size_t j = 0; j < r.agents.size(); ++j)
@@ -307,17 +308,19 @@ void write_csv(const ArenaReport& r, const std::vector<GameRecord>& games, const
           out << r.agents[i].name << "," << r.agents[j].name << "," << r.head_to_head_count[i][j] << ","
               << r.head_to_head[i][j] << "," << ci.low << "," << ci.high << "\n";
         }
+    write_text_file(folder + "/head_to_head.csv", out.str());
   }
   {
-    std::ofstream out(folder + "/seats.csv");
+    std::ostringstream out;
     out << "seat,games,win_rate,win_rate_low,win_rate_high,advantage,mean_return\n";
     for (std::size_t s = 0; s < r.seats.size(); ++s)
       out << s << "," << r.seats[s].games << "," << r.seats[s].win_rate << "," << r.seats[s].win_interval.low
           << "," << r.seats[s].win_interval.high << "," << r.seats[s].advantage << ","
           << r.seats[s].mean_return << "\n";
+    write_text_file(folder + "/seats.csv", out.str());
   }
   {
-    std::ofstream out(folder + "/games.csv");
+    std::ostringstream out;
     out << "lineup,rotation,seed,truncated,decisions";
     for (int s = 0; s < r.num_players; ++s) out << ",agent" << s;
     for (int s = 0; s < r.num_players; ++s) out << ",return" << s;
@@ -329,7 +332,15 @@ void write_csv(const ArenaReport& r, const std::vector<GameRecord>& games, const
       for (int s = 0; s < g.num_players; ++s) out << "," << g.returns[static_cast<std::size_t>(s)];
       out << "\n";
     }
+    write_text_file(folder + "/games.csv", out.str());
   }
+}
+
+void write_text_file(const std::string& file, const std::string& text) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.flush();
+  if (!out) throw Error("cannot write '" + file + "'");
 }
 
 }  // namespace rocketgym::arena

@@ -94,5 +94,7 @@ std::string format_table(const ArenaReport& report);
 Json report_to_json(const ArenaReport& report);
 // agents.csv, head_to_head.csv, seats.csv and games.csv in `folder`.
 void write_csv(const ArenaReport& report, const std::vector<GameRecord>& games, const std::string& folder);
+// Writes `text` to `file`; an Error names the file when that fails.
+void write_text_file(const std::string& file, const std::string& text);
 
 }  // namespace rocketgym::arena

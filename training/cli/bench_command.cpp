@@ -3,6 +3,7 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -10,6 +11,7 @@
 #include "envs/core/vector_env.h"
 #include "generated/game_list.h"
 #include "training/cli/commands.h"
+#include "training/cli/number_checks.h"
 
 namespace rocketgym::cli {
 namespace {
@@ -72,9 +74,8 @@ double vector_env_steps_per_second(std::shared_ptr<const typename G::Config> con
 }
 
 void bench(const BenchOptions& opt) {
-  auto any = load_game(opt.game, opt.config_file, overrides_yaml(opt.settings));
+  auto any = load_game(opt.game, opt.config_file, ConfigNode::from_settings(opt.settings));
   any->check_players(opt.players);
-  if (opt.steps < 1 || opt.envs < 1) throw Error("--steps and --envs must be positive");
   nlohmann::json result = {{"game", opt.game},
                            {"players", opt.players},
                            {"steps", opt.steps},
@@ -112,10 +113,10 @@ void add_bench_command(CLI::App& app) {
   auto opt = std::make_shared<BenchOptions>();
   auto* cmd = app.add_subcommand("bench", "Measure random-play throughput of a game");
   cmd->add_option("game", opt->game, "Game id")->required();
-  cmd->add_option("-p,--players", opt->players, "Number of players");
-  cmd->add_option("--steps", opt->steps, "Steps per measurement");
-  cmd->add_option("--envs", opt->envs, "Envs in the vector env");
-  cmd->add_option("--seed", opt->seed, "Seed");
+  cmd->add_option("-p,--players", opt->players, "Number of players")->check(whole_number(1, 64));
+  cmd->add_option("--steps", opt->steps, "Steps per measurement")->check(whole_number(1, 1'000'000'000'000));
+  cmd->add_option("--envs", opt->envs, "Envs in the vector env")->check(whole_number(1, 1 << 16));
+  cmd->add_option("--seed", opt->seed, "Seed")->check(whole_number(0, std::numeric_limits<int64_t>::max()));
   cmd->add_flag("--json", opt->json, "Machine-readable output");
   cmd->add_option("--config", opt->config_file, "Game config YAML");
   cmd->add_option("--set", opt->settings, "Override a config key, e.g. --set max_turns=50");

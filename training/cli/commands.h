@@ -11,7 +11,4 @@ void add_list_command(CLI::App& app);
 void add_play_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 
-// Turns `--set a.b=value` options into a YAML mapping merged onto the config.
-std::string overrides_yaml(const std::vector<std::string>& settings);
-
 }  // namespace rocketgym::cli

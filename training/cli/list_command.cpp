@@ -1,5 +1,3 @@
-#include <yaml-cpp/yaml.h>
-
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -56,11 +54,6 @@ void add_list_command(CLI::App& app) {
   auto as_json = std::make_shared<bool>(false);
   cmd->add_flag("--json", *as_json, "Machine-readable output");
   cmd->callback([as_json] { list_games(*as_json); });
-}
-
-std::string overrides_yaml(const std::vector<std::string>& settings) {
-  if (settings.empty()) return "";
-  return YAML::Dump(ConfigNode::from_settings(settings).yaml());
 }
 
 }  // namespace rocketgym::cli

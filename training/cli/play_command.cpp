@@ -1,5 +1,6 @@
 // `rocketgym play`: a person plays in the terminal against bots.
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -7,6 +8,7 @@
 #include "envs/core/game.h"
 #include "envs/core/rng.h"
 #include "training/cli/commands.h"
+#include "training/cli/number_checks.h"
 
 namespace rocketgym::cli {
 namespace {
@@ -57,7 +59,7 @@ int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal)
 }
 
 void play(const PlayOptions& opt) {
-  auto game = load_game(opt.game, opt.config_file, overrides_yaml(opt.settings));
+  auto game = load_game(opt.game, opt.config_file, ConfigNode::from_settings(opt.settings));
   game->check_players(opt.players);
   const auto seats = split_seats(opt.seats, opt.players);
   int humans = 0, human_seat = -1;
@@ -103,11 +105,12 @@ void add_play_command(CLI::App& app) {
   auto opt = std::make_shared<PlayOptions>();
   auto* cmd = app.add_subcommand("play", "Play a game in the terminal against bots");
   cmd->add_option("game", opt->game, "Game id (see `rocketgym list`)")->required();
-  cmd->add_option("-p,--players", opt->players, "Number of players");
+  cmd->add_option("-p,--players", opt->players, "Number of players")->check(whole_number(1, 64));
   cmd->add_option("--seats", opt->seats,
                   "Comma-separated seat kinds: human, random, heuristic "
                   "(default: human then heuristic bots)");
-  cmd->add_option("--seed", opt->seed, "Seed (0 = random)");
+  cmd->add_option("--seed", opt->seed, "Seed (0 = random)")
+      ->check(whole_number(0, std::numeric_limits<int64_t>::max(), "0 = a random seed"));
   cmd->add_option("--config", opt->config_file, "Game config YAML (default: configs/games/<game>.yaml)");
   cmd->add_option("--set", opt->settings, "Override a config key, e.g. --set max_turns=50");
   cmd->callback([opt] { play(*opt); });

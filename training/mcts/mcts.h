@@ -264,6 +264,7 @@ class Search {
     // A simulation expands at most one node, adding at most num_actions children.
     const double wanted = 1.0 + (static_cast<double>(options_.simulations) + 1.0) * num_actions_;
     capacity_ = static_cast<int>(std::min<double>(options_.max_nodes, wanted));
+    max_simulations_ = options_.simulations;
   }
 
   // --- the stepping interface (for batched evaluation) ----------------------
@@ -445,6 +446,14 @@ class Search {
   int num_nodes() const { return static_cast<int>(nodes_.size()); }
   int node_capacity() const { return capacity_; }
   const Options& options() const { return options_; }
+  // Simulations of the next searches, at most the options' count (the node
+  // arena is sized for that): self-play runs cheap searches for moves it does
+  // not train on.
+  void set_simulations(int simulations) {
+    if (simulations < 1 || simulations > max_simulations_)
+      throw Error("mcts: simulations must be in [1, " + std::to_string(max_simulations_) + "]");
+    options_.simulations = simulations;
+  }
   // The gumbel root's noise scale for the next searches (self-play turns it
   // off late in a game to play the best move).
   void set_gumbel_scale(double scale) {
@@ -740,6 +749,7 @@ class Search {
   Options options_;
   int num_actions_;
   int capacity_ = 0;
+  int max_simulations_ = 0;  // what the buffers were sized for
   int num_players_ = 0;
   int viewer_ = 0;
   uint64_t searches_started_ = 0;
@@ -835,12 +845,9 @@ class RolloutEvaluator {
 
   Action random_action(const State& world, Rng& rng) {
     world.legal_actions_mask(mask_.data());
-    int legal = 0;
-    for (Action a = 0; a < num_actions_; ++a) legal += mask_[a];
-    int pick = static_cast<int>(rng.below(static_cast<uint32_t>(legal)));
-    for (Action a = 0; a < num_actions_; ++a)
-      if (mask_[a] && pick-- == 0) return a;
-    throw Error("mcts: a non-terminal state has no legal move");  // a broken game
+    const Action a = random_legal_action(mask_.data(), num_actions_, rng);
+    if (a < 0) throw Error("mcts: a non-terminal state has no legal move");  // a broken game
+    return a;
   }
 
   int rollouts_;

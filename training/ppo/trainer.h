@@ -9,11 +9,17 @@
 // to move and each network runs one batched forward pass.
 //
 // Run folder (run.dir): config.yaml (resolved), metrics.csv (one row per
-// update), checkpoints/latest.ckpt, checkpoints/pool/*.ckpt (opponent
-// snapshots), learning_curve.png. Starting a run whose folder already has
-// checkpoints/latest.ckpt resumes it: weights, optimizer, counters and the
-// opponent pool come back; the env streams are re-seeded from (seed, update),
-// and metrics rows after the checkpoint are dropped.
+// update), checkpoints/latest.ckpt, checkpoints/pool/update_NNNNNN.ckpt
+// (opponent snapshots), learning_curve.png, .lock (held while training).
+// Starting a run whose folder already has checkpoints/latest.ckpt resumes
+// it: weights, optimizer, counters and the opponent pool come back; the env
+// streams are re-seeded from (seed, update), and metrics rows after the
+// checkpoint are dropped. latest.ckpt lists the pool by paths relative to
+// the run folder, so a run folder can be moved; every snapshot is checked
+// like latest.ckpt (game, players, shapes). After each save the pool folder
+// holds exactly the listed snapshots: dropped ones are deleted once a saved
+// latest.ckpt no longer lists them, and files a killed run left behind
+// (temp files, unlisted snapshots) are deleted when the run starts again.
 //
 // Distributed (several ranks, training/distributed): ppo.envs and
 // ppo.steps_per_update are the job's totals, split evenly over the ranks; each
@@ -23,10 +29,11 @@
 // weights, optimizer state and opponent pool. Counters (steps, episodes,
 // training win rates) are summed over the ranks, the greedy evaluation's
 // games are split among them, the decision to stop is taken together, and
-// rank 0 alone writes the run folder. A resumed run reads rank 0's files
-// (sent to the other ranks), whatever the number of ranks before.
+// rank 0 alone writes (and locks) the run folder. A resumed run reads rank
+// 0's files (sent to the other ranks), whatever the number of ranks before.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -87,11 +94,17 @@ class Trainer {
 
   TrainSummary run(bool verbose) {
     set_torch_threads(cfg_.threads);
-    if (ctx_.is_root()) std::filesystem::create_directories(cfg_.run_dir + "/checkpoints/pool");
+    // Rank 0 alone owns the run folder (its lock, its files).
+    std::optional<RunFolderLock> lock;
+    if (ctx_.is_root()) {
+      std::filesystem::create_directories(cfg_.run_dir + "/checkpoints/pool");
+      lock.emplace(cfg_.run_dir);
+    }
     TrainSummary summary;
     summary.resumed = start_or_resume(verbose);
     cfg_.ranks = ctx_.size();
     if (ctx_.is_root()) {
+      remove_unlisted_files(verbose);
       std::ofstream(cfg_.run_dir + "/config.yaml") << cfg_.to_yaml();
       open_metrics();
     }
@@ -178,6 +191,7 @@ class Trainer {
     summary.eval_vs_random = eval_random_;
     summary.eval_vs_heuristic = eval_heuristic_;
     summary.checkpoint = latest_path();
+    summary.pool_snapshots = static_cast<int>(pool_.size());
     return summary;
   }
 
@@ -187,6 +201,8 @@ class Trainer {
   enum EpisodeKind { kSelfPlay, kVsPool, kVsRandom, kVsHeuristic, kKinds };
 
   std::string latest_path() const { return cfg_.run_dir + "/checkpoints/latest.ckpt"; }
+  std::string pool_dir() const { return cfg_.run_dir + "/checkpoints/pool"; }
+  std::string in_run_dir(const std::string& relative) const { return cfg_.run_dir + "/" + relative; }
 
   // --- start, resume, save ------------------------------------------------
 
@@ -215,20 +231,83 @@ class Trainer {
     elapsed_before_ = extra.value("elapsed_seconds", 0.0);
     eval_random_ = extra.value("eval_vs_random", -1.0);
     eval_heuristic_ = extra.value("eval_vs_heuristic", -1.0);
-    for (const auto& file : extra.value("pool", std::vector<std::string>{})) {
-      try {
-        pool_.push_back(load_checkpoint(rank_copy(file), device_).net);
-        pool_files_.push_back(file);
-      } catch (const CheckpointError& e) {
-        if (ctx_.is_root()) std::fprintf(stderr, "warning: opponent snapshot skipped: %s\n", e.what());
-      }
-    }
+    load_pool(extra.value("pool", std::vector<std::string>{}));
     if (ctx_.is_root()) truncate_metrics(cfg_.run_dir + "/metrics.csv", updates_);
     if (verbose && ctx_.is_root())
       std::fprintf(stderr, "resuming %s at update %lld, %lld learner steps, %zu snapshots in the pool\n",
                    path.c_str(), static_cast<long long>(updates_), static_cast<long long>(steps_),
                    pool_.size());
     return true;
+  }
+
+  // The snapshots latest.ckpt lists, newest pool_size of them (the config
+  // may have a smaller pool now). Runs before this version listed them by
+  // the path training was started with; only the file name counts
+  // (snapshots always live in checkpoints/pool).
+  void load_pool(const std::vector<std::string>& listed) {
+    const std::size_t first = listed.size() > static_cast<std::size_t>(cfg_.pool_size)
+                                  ? listed.size() - static_cast<std::size_t>(cfg_.pool_size)
+                                  : 0;
+    for (std::size_t k = 0; k < listed.size(); ++k) {
+      const std::string name = std::filesystem::path(listed[k]).filename().string();
+      const std::string relative = "checkpoints/pool/" + name;
+      const std::string file = in_run_dir(relative);
+      if (k < first) {
+        dropped_files_.push_back(relative);
+        continue;
+      }
+      // Every rank reads rank 0's file (file_from_root is a collective: the
+      // list is the same on every rank, so they all ask for the same files).
+      const std::optional<std::string> local =
+          name.empty() ? std::nullopt : ctx_.file_from_root(file);
+      if (!local) {
+        if (ctx_.is_root())
+          std::fprintf(stderr, "warning: opponent snapshot '%s' listed in %s is missing; resuming without it\n",
+                       file.c_str(), latest_path().c_str());
+        continue;
+      }
+      try {
+        LoadedCheckpoint snapshot = load_checkpoint(*local, device_);
+        check_checkpoint_matches(snapshot.meta, file, G::info().id, players_, spec_.observation_shape,
+                                 num_actions_);
+        pool_.push_back(snapshot.net);
+        pool_files_.push_back(relative);
+      } catch (const CheckpointError& e) {
+        throw CheckpointError(std::string("opponent snapshot of this run's pool: ") + e.what() +
+                              " (delete the file to resume without it)");
+      }
+    }
+  }
+
+  // Deletes what a killed run may have left in checkpoints/: temp files of
+  // interrupted saves and snapshots latest.ckpt does not list. Only files
+  // named as this trainer names them are touched; the run folder is locked.
+  void remove_unlisted_files(bool verbose) {
+    std::vector<std::filesystem::path> stale;
+    if (std::filesystem::exists(latest_path() + ".tmp")) stale.emplace_back(latest_path() + ".tmp");
+    for (const auto& entry : std::filesystem::directory_iterator(pool_dir())) {
+      const std::string name = entry.path().filename().string();
+      const bool ours =
+          name.rfind("update_", 0) == 0 && (ends_with(name, ".ckpt") || ends_with(name, ".ckpt.tmp"));
+      auto in = [&](const std::vector<std::string>& files) {
+        return std::find(files.begin(), files.end(), "checkpoints/pool/" + name) != files.end();
+      };
+      const bool listed = in(pool_files_) || in(dropped_files_);  // dropped: deleted after the next save
+      if (ours && !listed && entry.is_regular_file()) stale.push_back(entry.path());
+    }
+    for (const auto& file : stale) {
+      std::error_code error;
+      std::filesystem::remove(file, error);
+      if (error)
+        std::fprintf(stderr, "warning: cannot delete %s: %s\n", file.c_str(), error.message().c_str());
+      else if (verbose)
+        std::fprintf(stderr, "deleted %s (left by an interrupted run)\n", file.c_str());
+    }
+  }
+
+  static bool ends_with(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
   }
 
   void make_optimizer() {
@@ -253,16 +332,19 @@ class Trainer {
     return m;
   }
 
+  // Snapshots dropped from the pool are deleted only once latest.ckpt no
+  // longer lists them, so a run killed at any moment resumes with its pool.
   void save(double elapsed_seconds) {
-    if (ctx_.is_root()) save_checkpoint(latest_path(), meta(elapsed_seconds), net_, optimizer_.get());
-  }
-
-  // A file of the run folder as this rank can read it (rank 0's own; a copy
-  // on the other ranks).
-  std::string rank_copy(const std::string& file) const {
-    const std::optional<std::string> copy = ctx_.file_from_root(file);
-    if (!copy) throw CheckpointError("checkpoint '" + file + "' does not exist");
-    return *copy;
+    if (!ctx_.is_root()) return;
+    save_checkpoint(latest_path(), meta(elapsed_seconds), net_, optimizer_.get());
+    for (const std::string& relative : dropped_files_) {
+      std::error_code error;
+      std::filesystem::remove(in_run_dir(relative), error);
+      if (error)
+        std::fprintf(stderr, "warning: cannot delete the old opponent snapshot %s: %s\n",
+                     in_run_dir(relative).c_str(), error.message().c_str());
+    }
+    dropped_files_.clear();
   }
 
   // From here on cfg_.envs and cfg_.steps_per_update are this rank's shares
@@ -314,14 +396,14 @@ class Trainer {
     copy->to(device_);
     copy->eval();
     char name[64];
-    std::snprintf(name, sizeof(name), "/checkpoints/pool/update_%06lld.ckpt",
+    std::snprintf(name, sizeof(name), "checkpoints/pool/update_%06lld.ckpt",
                   static_cast<long long>(updates_));
-    const std::string file = cfg_.run_dir + name;
-    if (ctx_.is_root()) save_checkpoint(file, meta(0.0), copy, nullptr);
+    if (ctx_.is_root()) save_checkpoint(in_run_dir(name), meta(0.0), copy, nullptr);
     pool_.push_back(copy);
-    pool_files_.push_back(file);
+    pool_files_.push_back(name);
     if (static_cast<int>(pool_.size()) > cfg_.pool_size) {
       pool_.erase(pool_.begin());
+      dropped_files_.push_back(pool_files_.front());
       pool_files_.erase(pool_files_.begin());
       pool_runners_.clear();  // rebuilt on demand for the new pool
       // Episodes under way against a snapshot keep their (shifted) opponent;
@@ -460,12 +542,8 @@ class Trainer {
       if (who == kHeuristic) {
         actions[static_cast<std::size_t>(i)] = G::heuristic_action(env.state(i), rng);
       } else if (who == kRandom) {
-        const uint8_t* mask = masks + static_cast<std::size_t>(i) * num_actions_;
-        int legal = 0;
-        for (int a = 0; a < num_actions_; ++a) legal += mask[a];
-        int pick = static_cast<int>(rng.below(static_cast<uint32_t>(legal)));
-        for (int a = 0; a < num_actions_; ++a)
-          if (mask[a] && pick-- == 0) actions[static_cast<std::size_t>(i)] = a;
+        actions[static_cast<std::size_t>(i)] =
+            random_legal_action(masks + static_cast<std::size_t>(i) * num_actions_, num_actions_, rng);
       }
     }
   }
@@ -573,7 +651,8 @@ class Trainer {
   PolicyValueNet net_{nullptr};
   std::unique_ptr<torch::optim::Adam> optimizer_;
   std::vector<PolicyValueNet> pool_;
-  std::vector<std::string> pool_files_;
+  std::vector<std::string> pool_files_;     // relative to the run folder, as latest.ckpt lists them
+  std::vector<std::string> dropped_files_;  // left the pool; deleted after the next save
   std::vector<std::unique_ptr<PolicyRunner>> pool_runners_;
   std::vector<std::array<int, arena::kMaxSeats>> seats_;
   std::vector<EpisodeKind> episode_kind_;

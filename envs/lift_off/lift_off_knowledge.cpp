@@ -1,0 +1,623 @@
+// Lift Off: the knowledge model (what each seat knows about where the hidden
+// cards are) and redeterminization. The model is described at the top of lift_off.h.
+#include <algorithm>
+
+#include "envs/lift_off/lift_off.h"
+
+namespace rocketgym::lift_off {
+
+namespace {
+
+template <class Mask>
+bool single(Mask m) {
+  return m != 0 && (m & (m - 1)) == 0;
+}
+
+// Draws the consequences of the public counts for one seat and one kind of
+// card, until nothing changes: a place already filled by cards known to be
+// there holds no other card; a place that only the cards that may be there can
+// fill holds exactly those. Both are sound because every set holds the card's
+// true place.
+template <class Mask, std::size_t N, std::size_t P>
+void tighten(std::array<Mask, N>& may_be, const std::array<int, P>& count) {
+  for (;;) {
+    std::array<int, P> certain{}, possible{};
+    for (Mask m : may_be)
+      for (unsigned bits = m; bits != 0; bits &= bits - 1) {
+        const auto p = static_cast<std::size_t>(__builtin_ctz(bits));
+        ++possible[p];
+        certain[p] += single(m);
+      }
+    unsigned full = 0, only = 0;  // places full of known cards / that only their possible cards can fill
+    for (std::size_t p = 0; p < P; ++p) {
+      if (possible[p] == certain[p]) continue;
+      if (certain[p] == count[p])
+        full |= 1u << p;
+      else if (possible[p] == count[p])
+        only |= 1u << p;
+    }
+    if (full == 0 && only == 0) return;
+    for (Mask& m : may_be) {
+      if (single(m) || m == 0) continue;
+      if (m & only)
+        m = static_cast<Mask>(1u << __builtin_ctz(m & only));
+      else
+        m = static_cast<Mask>(m & ~full);
+    }
+  }
+}
+
+// Resolves what a seat's links tell, given its sets: a card known to be in the
+// link's places counts against the link, a card known elsewhere leaves it; a
+// link with nothing left to go there rules its places out for the rest; a link
+// that can no longer be broken is dropped. True if a set changed.
+template <class Mask, std::size_t N>
+bool resolve_links(std::array<Mask, N>& may_be, Links& links) {
+  if (links[0].cards == 0) return false;  // (links are filled from the front)
+  bool changed = false;
+  Links kept{};
+  int k = 0;
+  for (Link link : links) {
+    if (link.cards == 0) break;
+    for (uint64_t bits = link.cards; bits != 0; bits &= bits - 1) {
+      const auto card = static_cast<std::size_t>(__builtin_ctzll(bits));
+      const Mask m = may_be[card];
+      if ((m & link.to) == 0 || (m & ~link.to) == 0) link.cards &= ~(uint64_t{1} << card);
+      if (m != 0 && (m & ~link.to) == 0) --link.most;
+    }
+    if (link.cards != 0 && link.most <= 0) {
+      for (uint64_t bits = link.cards; bits != 0; bits &= bits - 1) {
+        const auto card = static_cast<std::size_t>(__builtin_ctzll(bits));
+        may_be[card] = static_cast<Mask>(may_be[card] & ~link.to);
+      }
+      changed = true;
+      continue;
+    }
+    if (__builtin_popcountll(link.cards) > link.most) kept[static_cast<std::size_t>(k++)] = link;
+  }
+  links = kept;
+  return changed;
+}
+
+// --- resampling the cards a viewer is unsure of ---------------------------
+
+constexpr int kMaxPlaces = may_be::kObjectivePlaces;
+constexpr int kMaxTypes = 1 << kMaxPlaces;
+
+// Hall's condition for dealing cards to places that must each be filled
+// exactly: for every set S of places, the cards that may only go to places of
+// S must fit in S. slack[S] = room of S - cards confined to S, kept for every S
+// as cards are dealt; a deal is possible while no slack is negative.
+class Slack {
+ public:
+  // `count[T]`: cards that may go to the places of set T; `cap[p]`: free slots of place p.
+  Slack(const std::array<int, kMaxTypes>& count, const std::array<int, kMaxPlaces>& cap, int k)
+      : sets_(1 << k) {
+    for (int s = 0; s < sets_; ++s) slack_[static_cast<std::size_t>(s)] = -count[static_cast<std::size_t>(s)];
+    for (int b = 0; b < k; ++b)  // confined to S = sum over subsets of S
+      for (int s = 0; s < sets_; ++s)
+        if (s >> b & 1) slack_[static_cast<std::size_t>(s)] += slack_[static_cast<std::size_t>(s ^ (1 << b))];
+    for (int s = 1; s < sets_; ++s)
+      for (int b = 0; b < k; ++b)
+        if (s >> b & 1) slack_[static_cast<std::size_t>(s)] += cap[static_cast<std::size_t>(b)];
+  }
+  // Whether the cards can be dealt at all.
+  bool ok() const {
+    for (int s = 0; s < sets_; ++s)
+      if (slack_[static_cast<std::size_t>(s)] < 0) return false;
+    return true;
+  }
+  // Deals a card of type `t` to place `p`, if the rest can still be dealt.
+  bool deal(int t, int p) {
+    const int bit = 1 << p;
+    bool ok = true;
+    for (int s = 0; s < sets_; ++s) {
+      const bool confined = (s & t) == t, holds = (s & bit) != 0;
+      if (holds && !confined && slack_[static_cast<std::size_t>(s)] == 0) ok = false;
+    }
+    if (!ok) return false;
+    for (int s = 0; s < sets_; ++s) slack_[static_cast<std::size_t>(s)] += ((s & t) == t) - ((s & bit) != 0);
+    return true;
+  }
+
+ private:
+  int sets_;
+  std::array<int, kMaxTypes> slack_;
+};
+
+// One hidden slot: where the card lies and which may_be place that is.
+struct Slot {
+  uint8_t* card;
+  int place;
+};
+
+// Places the viewer's linked cards that are dealt now (narrowing `allowed` to
+// one place each) so that every link holds and the other cards can still be
+// dealt (`feasible`). Links may share cards (a pass and a draw), so the linked
+// cards are placed together: a few random layouts first, then every layout in
+// turn from a random one (the true layout is among them).
+template <std::size_t NC, class Feasible>
+void place_linked_cards(const Links& links, int num_slots, const std::array<uint8_t, 64>& card,
+                        std::array<unsigned, 64>& allowed, const std::array<int, kMaxPlaces>& index,
+                        const std::array<int8_t, NC>& place_of, Feasible feasible, Rng& rng) {
+  constexpr int kMaxLinked = 12;  // cards of the last pass's and the last draw's links: a few
+  uint64_t all = 0;
+  for (const Link& link : links) all |= link.cards;
+  std::array<int, kMaxLinked> slot{};
+  std::array<std::array<int, kMaxPlaces>, kMaxLinked> option{};  // the places each may go to
+  std::array<int, kMaxLinked> options{};
+  int linked = 0;
+  long layouts = 1;
+  for (int i = 0; i < num_slots && linked < kMaxLinked; ++i) {
+    if (!(all >> card[static_cast<std::size_t>(i)] & 1)) continue;
+    auto& mine = option[static_cast<std::size_t>(linked)];
+    int& count = options[static_cast<std::size_t>(linked)];
+    for (int p = 0; p < kMaxPlaces; ++p)
+      if ((allowed[static_cast<std::size_t>(i)] >> p & 1) && index[static_cast<std::size_t>(p)] >= 0)
+        mine[static_cast<std::size_t>(count++)] = p;
+    slot[static_cast<std::size_t>(linked++)] = i;
+    layouts *= count;
+  }
+  // Links hold a few cards each, so the layouts are few; were there ever more
+  // than this, the cards would be dealt by their sets alone.
+  if (linked == 0 || layouts > (1 << 16)) return;
+  // Cards of a link that are not dealt now are where they are.
+  std::array<int, kMaxLinks> room{};
+  for (std::size_t l = 0; l < links.size(); ++l) {
+    room[l] = links[l].most;
+    for (std::size_t c = 0; c < NC; ++c)
+      if ((links[l].cards >> c & 1) && place_of[c] >= 0 && (links[l].to >> place_of[c] & 1)) {
+        bool dealt = false;
+        for (int j = 0; j < linked; ++j)
+          dealt = dealt || card[static_cast<std::size_t>(slot[static_cast<std::size_t>(j)])] == c;
+        room[l] -= !dealt;
+      }
+  }
+  const auto before = allowed;
+  auto try_layout = [&](long code) {
+    std::array<int, kMaxLinks> used{};
+    for (int j = 0; j < linked; ++j) {
+      const auto jj = static_cast<std::size_t>(j);
+      const int p = option[jj][static_cast<std::size_t>(code % options[jj])];
+      code /= options[jj];
+      allowed[static_cast<std::size_t>(slot[jj])] = 1u << p;
+      const int c = card[static_cast<std::size_t>(slot[jj])];
+      for (std::size_t l = 0; l < links.size(); ++l)
+        used[l] += (links[l].cards >> c & 1) && (links[l].to >> p & 1);
+    }
+    for (std::size_t l = 0; l < links.size(); ++l)
+      if (links[l].cards != 0 && used[l] > room[l]) {
+        allowed = before;
+        return false;
+      }
+    if (feasible()) return true;
+    allowed = before;
+    return false;
+  };
+  for (int attempt = 0; attempt < 16; ++attempt)
+    if (try_layout(static_cast<long>(rng.below(static_cast<uint32_t>(layouts))))) return;
+  const long first = static_cast<long>(rng.below(static_cast<uint32_t>(layouts)));
+  for (long k = 0; k < layouts; ++k)
+    if (try_layout((first + k) % layouts)) return;
+}
+
+// Deals the cards of `slots` again: every card to a place it may be in, in the
+// eyes of `viewer`, every place receiving as many cards as it held, and every
+// link of the viewer holding. First each link picks which of its cards go to
+// its places (a random choice among those that leave a deal possible); then
+// cards are taken in random order and each goes to a random free slot among
+// its places (kept only if the rest can still be dealt), so with no
+// constraints this is a plain shuffle. The other seats' knowledge follows the
+// cards: what they knew of the card that was in a slot, they now know of the
+// card that is there. `place_of[card]` is where each card of the kind lies now.
+template <class Mask, std::size_t NC>
+void deal_again(int viewer, int n, std::array<Slot, 64>& slots, int num_slots,
+                std::array<std::array<Mask, NC>, kMaxPlayers>& may_be, std::array<Links, kMaxPlayers>& links,
+                const std::array<int8_t, NC>& place_of, Rng& rng) {
+  if (num_slots == 0) return;
+  const auto& mine = may_be[static_cast<std::size_t>(viewer)];
+  auto at = [](auto& array, int i) -> auto& { return array[static_cast<std::size_t>(i)]; };
+  // Compress the places that hold unsure cards into bits 0..k-1.
+  std::array<int, kMaxPlaces> index{}, cap{};
+  index.fill(-1);
+  int k = 0;
+  for (int i = 0; i < num_slots; ++i) {
+    int& place = at(index, at(slots, i).place);
+    if (place < 0) place = k++;
+    ++at(cap, place);
+  }
+  auto compress = [&](unsigned m) {
+    int t = 0;
+    for (int p = 0; p < kMaxPlaces; ++p)
+      if ((m >> p & 1) && at(index, p) >= 0) t |= 1 << at(index, p);
+    return t;
+  };
+  std::array<uint8_t, 64> card{}, order{}, chosen{};
+  std::array<unsigned, 64> allowed{};
+  for (int i = 0; i < num_slots; ++i) {
+    at(card, i) = *at(slots, i).card;
+    at(allowed, i) = mine[at(card, i)];
+    at(order, i) = static_cast<uint8_t>(i);
+  }
+  std::array<int, kMaxTypes> count;
+  auto feasible = [&] {
+    std::fill(count.begin(), count.begin() + (1 << k), 0);
+    for (int i = 0; i < num_slots; ++i) ++at(count, compress(at(allowed, i)));
+    return Slack(count, cap, k).ok();
+  };
+  place_linked_cards(at(links, viewer), num_slots, card, allowed, index, place_of, feasible, rng);
+  std::array<uint8_t, 64> type{};
+  std::fill(count.begin(), count.begin() + (1 << k), 0);
+  for (int i = 0; i < num_slots; ++i) {
+    at(type, i) = static_cast<uint8_t>(compress(at(allowed, i)));
+    ++at(count, at(type, i));
+  }
+  rng.shuffle(order.begin(), order.begin() + num_slots);
+  Slack slack(count, cap, k);
+  for (int o = 0; o < num_slots; ++o) {
+    const int i = at(order, o);
+    const int t = at(type, i);
+    for (int options = t;;) {
+      // A random free slot among the places still to try (the true deal is
+      // one way to finish, so some place always works).
+      int free = 0;
+      for (int p = 0; p < k; ++p)
+        if (options >> p & 1) free += at(cap, p);
+      int pick = static_cast<int>(rng.below(static_cast<uint32_t>(free)));
+      int p = 0;
+      for (; p < k; ++p) {
+        if (!(options >> p & 1)) continue;
+        if (pick < at(cap, p)) break;
+        pick -= at(cap, p);
+      }
+      if (slack.deal(t, p)) {
+        --at(cap, p);
+        at(chosen, i) = static_cast<uint8_t>(p);
+        break;
+      }
+      options &= ~(1 << p);
+    }
+  }
+  // Fill each place's slots with the cards dealt to it, in random order.
+  std::array<uint8_t, 64> dealt{};
+  for (int p = 0; p < k; ++p) {
+    int num = 0;
+    std::array<uint8_t, 64> pile{};
+    for (int i = 0; i < num_slots; ++i)
+      if (at(chosen, i) == p) at(pile, num++) = at(card, i);
+    rng.shuffle(pile.begin(), pile.begin() + num);
+    for (int i = 0; i < num_slots; ++i)
+      if (at(index, at(slots, i).place) == p) at(dealt, i) = at(pile, --num);
+  }
+  // Relabel the other seats' knowledge: card at(card, i) became at(dealt, i).
+  std::array<uint8_t, NC> relabel{};
+  for (std::size_t c = 0; c < NC; ++c) relabel[c] = static_cast<uint8_t>(c);
+  for (int i = 0; i < num_slots; ++i) relabel[at(card, i)] = at(dealt, i);
+  const auto before = may_be;
+  for (int i = 0; i < num_slots; ++i) *at(slots, i).card = at(dealt, i);
+  for (int u = 0; u < n; ++u) {
+    if (u == viewer) continue;
+    for (int i = 0; i < num_slots; ++i) at(may_be, u)[at(dealt, i)] = at(before, u)[at(card, i)];
+    for (Link& link : at(links, u)) {
+      uint64_t cards = 0;
+      for (std::size_t c = 0; c < NC; ++c)
+        if (link.cards >> c & 1) cards |= uint64_t{1} << relabel[c];
+      link.cards = cards;
+    }
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- counts and queries
+
+std::array<int, may_be::kSpecialistPlaces> State::specialist_place_counts() const {
+  std::array<int, may_be::kSpecialistPlaces> count{};
+  for (int w = 0; w < num_players_; ++w) count[static_cast<std::size_t>(w)] = player(w).hand_size;
+  count[may_be::kDeck] = specialist_deck_count_;
+  return count;
+}
+
+std::array<int, may_be::kObjectivePlaces> State::objective_place_counts() const {
+  std::array<int, may_be::kObjectivePlaces> count{};
+  for (int w = 0; w < num_players_; ++w) {
+    count[static_cast<std::size_t>(may_be::kHand + w)] = player(w).num_objectives;
+    count[static_cast<std::size_t>(may_be::kDiscarded + w)] = player(w).num_discarded_objectives;
+  }
+  count[may_be::kBox] = objective_box_count_;
+  return count;
+}
+
+uint64_t State::known_specialists(int viewer, int seat) const {
+  uint64_t out = 0;
+  const auto& mine = specialist_may_be_[static_cast<std::size_t>(viewer)];
+  for (std::size_t c = 0; c < mine.size(); ++c)
+    if (mine[c] == 1u << seat) out |= uint64_t{1} << c;
+  return out;
+}
+
+uint32_t State::known_objectives(int viewer, int seat) const {
+  uint32_t out = 0;
+  const auto& mine = objective_may_be_[static_cast<std::size_t>(viewer)];
+  for (std::size_t c = 0; c < mine.size(); ++c)
+    if (mine[c] == 1u << seat) out |= uint32_t{1} << c;
+  return out;
+}
+
+void State::card_places(CardPlaces& out) const {
+  using namespace place;
+  for (int w = 0; w < num_players_; ++w) {
+    const Player& p = player(w);
+    for (int i = 0; i < p.hand_size; ++i)
+      out.push_back({kSpecialistHand + w, p.hand[static_cast<std::size_t>(i)]});
+    for (int i = 0; i < p.num_played; ++i)
+      out.push_back({kSpecialistPlayed + w, p.played[static_cast<std::size_t>(i)]});
+    for (int i = 0; i < p.num_objectives; ++i)
+      out.push_back({kObjectiveHand + w, kObjectiveCard + p.objectives[static_cast<std::size_t>(i)]});
+    for (int i = 0; i < p.num_discarded_objectives; ++i)
+      out.push_back(
+          {kObjectiveDiscarded + w, kObjectiveCard + p.discarded_objectives[static_cast<std::size_t>(i)]});
+    for (int i = 0; i < p.num_earth; ++i)
+      out.push_back({kEarth + w, kMissionCard + p.earth[static_cast<std::size_t>(i)]});
+    for (int i = 0; i < p.num_space; ++i)
+      out.push_back({kSpace + w, kMissionCard + p.space[static_cast<std::size_t>(i)]});
+  }
+  for (int i = 0; i < specialist_deck_count_; ++i)
+    out.push_back({kSpecialistDeck, specialist_deck_[static_cast<std::size_t>(i)]});
+  for (int i = 0; i < specialist_discard_count_; ++i)
+    out.push_back({kSpecialistDiscard, specialist_discard_[static_cast<std::size_t>(i)]});
+  for (int i = 0; i < objective_box_count_; ++i)
+    out.push_back({kObjectiveBox, kObjectiveCard + objective_box_[static_cast<std::size_t>(i)]});
+  for (std::size_t l = 0; l < kNumLevels; ++l) {
+    for (int i = 0; i < mission_deck_count_[l]; ++i)
+      out.push_back(
+          {kMissionDeck + static_cast<int>(l), kMissionCard + mission_deck_[l][static_cast<std::size_t>(i)]});
+    for (int i = 0; i < mission_discard_count_[l]; ++i)
+      out.push_back({kMissionDiscard + static_cast<int>(l),
+                     kMissionCard + mission_discard_[l][static_cast<std::size_t>(i)]});
+  }
+  for (int i = 0; i < num_drawn_; ++i)
+    out.push_back({kMissionDrawn, kMissionCard + drawn_[static_cast<std::size_t>(i)]});
+}
+
+// Public places are known to all; a hidden card is known where the viewer's
+// set holds one place.
+void State::known_card_places(int viewer, CardPlaces& out) const {
+  using namespace place;
+  CardPlaces all;
+  card_places(all);
+  for (const CardPlace& c : all) {
+    const bool specialist = c.card < kObjectiveCard;
+    const bool objective = c.card >= kObjectiveCard && c.card < kMissionCard;
+    if (specialist && (c.place == kSpecialistDeck || c.place < kSpecialistPlayed)) {
+      if (single(specialist_may_be(viewer, c.card))) out.push_back(c);
+    } else if (objective) {
+      if (single(objective_may_be(viewer, c.card - kObjectiveCard))) out.push_back(c);
+    } else {
+      out.push_back(c);  // played and discarded specialists, every mission
+    }
+  }
+}
+
+// ---------------------------------------------------------------- updates
+
+void State::tighten_knowledge(bool specialists, bool objectives) {
+  const auto specialist_counts = specialist_place_counts();
+  const auto objective_counts = objective_place_counts();
+  for (int v = 0; v < num_players_; ++v) {
+    const auto seat = static_cast<std::size_t>(v);
+    if (specialists) {
+      do tighten(specialist_may_be_[seat], specialist_counts);
+      while (resolve_links(specialist_may_be_[seat], specialist_links_[seat]));
+    }
+    if (objectives) {
+      do tighten(objective_may_be_[seat], objective_counts);
+      while (resolve_links(objective_may_be_[seat], objective_links_[seat]));
+    }
+  }
+}
+
+// What every seat knows from its own cards and the public table alone: its
+// hand and discards exactly, every other hidden card anywhere hidden that still
+// holds a card. At the end of the game every hand is shown.
+void State::default_knowledge() {
+  for (auto& m : specialist_may_be_) m.fill(0);
+  for (auto& m : objective_may_be_) m.fill(0);
+  specialist_links_ = {};
+  objective_links_ = {};
+  const auto spec_count = specialist_place_counts();
+  const auto obj_count = objective_place_counts();
+  for (int v = 0; v < num_players_; ++v) {
+    uint8_t elsewhere = 0;
+    for (int p = 0; p < may_be::kSpecialistPlaces; ++p)
+      if (p != v && spec_count[static_cast<std::size_t>(p)] > 0)
+        elsewhere = static_cast<uint8_t>(elsewhere | 1u << p);
+    uint16_t obj_elsewhere = 0;
+    for (int p = 0; p < may_be::kObjectivePlaces; ++p)
+      if (p != may_be::kHand + v && p != may_be::kDiscarded + v && obj_count[static_cast<std::size_t>(p)] > 0)
+        obj_elsewhere = static_cast<uint16_t>(obj_elsewhere | 1u << p);
+    auto& spec = specialist_may_be_[static_cast<std::size_t>(v)];
+    auto& obj = objective_may_be_[static_cast<std::size_t>(v)];
+    for (int i = 0; i < specialist_deck_count_; ++i)
+      spec[specialist_deck_[static_cast<std::size_t>(i)]] = elsewhere;
+    for (int i = 0; i < objective_box_count_; ++i)
+      obj[objective_box_[static_cast<std::size_t>(i)]] = obj_elsewhere;
+    for (int w = 0; w < num_players_; ++w) {
+      const Player& p = player(w);
+      for (int i = 0; i < p.hand_size; ++i)
+        spec[p.hand[static_cast<std::size_t>(i)]] = w == v ? static_cast<uint8_t>(1u << v) : elsewhere;
+      for (int i = 0; i < p.num_objectives; ++i)
+        obj[p.objectives[static_cast<std::size_t>(i)]] =
+            w == v ? static_cast<uint16_t>(1u << v) : obj_elsewhere;
+      for (int i = 0; i < p.num_discarded_objectives; ++i)
+        obj[p.discarded_objectives[static_cast<std::size_t>(i)]] =
+            w == v ? static_cast<uint16_t>(1u << (may_be::kDiscarded + v)) : obj_elsewhere;
+    }
+  }
+  if (is_terminal()) reveal_hands();
+  tighten_knowledge();
+}
+
+// At set-up the deck holds every specialist (everyone knows which) and each
+// seat sees only its own three objectives.
+void State::init_knowledge() { default_knowledge(); }
+
+// A card that may have been in the deck may now be in any other hand that
+// drew. Of the cards that cannot come from the deck, a hand that drew holds at
+// most the ones it kept: a link per such hand.
+void State::know_draws(const std::array<uint64_t, kMaxPlayers>& drawn) {
+  unsigned drew = 0;
+  for (int w = 0; w < num_players_; ++w)
+    if (drawn[static_cast<std::size_t>(w)]) drew |= 1u << w;
+  for (int v = 0; v < num_players_; ++v) {
+    auto& mine = specialist_may_be_[static_cast<std::size_t>(v)];
+    for (std::size_t c = 0; c < mine.size(); ++c) {
+      if (drawn[static_cast<std::size_t>(v)] >> c & 1)
+        mine[c] = static_cast<uint8_t>(1u << v);
+      else if (mine[c] >> may_be::kDeck & 1)
+        mine[c] = static_cast<uint8_t>(mine[c] | (drew & ~(1u << v)));
+    }
+    Links& links = specialist_links_[static_cast<std::size_t>(v)];
+    int k = 0;
+    while (k < kMaxLinks && links[static_cast<std::size_t>(k)].cards != 0) ++k;
+    std::array<uint64_t, kMaxPlayers> not_from_deck{};  // cards that may be in each hand but not the deck
+    for (std::size_t c = 0; c < mine.size(); ++c)
+      if (mine[c] != 0 && !(mine[c] >> may_be::kDeck & 1))
+        for (unsigned bits = mine[c] & may_be::kHands; bits != 0; bits &= bits - 1)
+          not_from_deck[static_cast<std::size_t>(__builtin_ctz(bits))] |= uint64_t{1} << c;
+    for (int w = 0; w < num_players_; ++w) {
+      if (w == v || !(drew >> w & 1)) continue;
+      const uint64_t kept_here = not_from_deck[static_cast<std::size_t>(w)];
+      const int kept = player(w).hand_size - __builtin_popcountll(drawn[static_cast<std::size_t>(w)]);
+      if (__builtin_popcountll(kept_here) > kept && k < kMaxLinks)
+        links[static_cast<std::size_t>(k++)] = Link{kept_here, static_cast<uint16_t>(1u << w), kept};
+    }
+  }
+  tighten_knowledge(true, false);
+}
+
+// A played card is public; if it was linked, the link learns whether it was in its hand.
+void State::know_play(int seat, int card) {
+  for (int v = 0; v < num_players_; ++v) {
+    specialist_may_be_[static_cast<std::size_t>(v)][static_cast<std::size_t>(card)] = 0;
+    for (Link& link : specialist_links_[static_cast<std::size_t>(v)])
+      if (link.cards >> card & 1) {
+        link.cards &= ~(uint64_t{1} << card);
+        if (link.to >> seat & 1) --link.most;
+      }
+  }
+  tighten_knowledge(true, false);
+}
+
+// The public discard becomes the deck: everyone knows what the deck holds.
+void State::know_reshuffle() {
+  for (int v = 0; v < num_players_; ++v)
+    for (int i = 0; i < specialist_deck_count_; ++i) {
+      uint8_t& m =
+          specialist_may_be_[static_cast<std::size_t>(v)][specialist_deck_[static_cast<std::size_t>(i)]];
+      if (m == 0) m = 1u << may_be::kDeck;
+    }
+  tighten_knowledge(true, false);
+}
+
+// A face-down discard: any objective that may have been in that hand may now be discarded.
+void State::know_objective_discard(int seat, int card) {
+  const auto discarded = static_cast<uint16_t>(1u << (may_be::kDiscarded + seat));
+  for (int v = 0; v < num_players_; ++v) {
+    auto& mine = objective_may_be_[static_cast<std::size_t>(v)];
+    if (v == seat) {
+      mine[static_cast<std::size_t>(card)] = discarded;
+      continue;
+    }
+    for (auto& m : mine)
+      if (m >> seat & 1) m = static_cast<uint16_t>(m | discarded);
+  }
+  tighten_knowledge(false, true);
+}
+
+// Every hand is shown; the links have nothing left to tell.
+void State::reveal_hands() {
+  specialist_links_ = {};
+  objective_links_ = {};
+  for (int v = 0; v < num_players_; ++v)
+    for (int w = 0; w < num_players_; ++w) {
+      const Player& p = player(w);
+      for (int i = 0; i < p.hand_size; ++i)
+        specialist_may_be_[static_cast<std::size_t>(v)][p.hand[static_cast<std::size_t>(i)]] =
+            static_cast<uint8_t>(1u << w);
+      for (int i = 0; i < p.num_objectives; ++i)
+        objective_may_be_[static_cast<std::size_t>(v)][p.objectives[static_cast<std::size_t>(i)]] =
+            static_cast<uint16_t>(1u << w);
+    }
+  tighten_knowledge();
+}
+
+// ---------------------------------------------------------------- redeterminization
+
+// The viewer keeps its own cards, the public table and every card it knows
+// the place of; the cards it is unsure of are dealt again, each to a place it
+// may be in (see deal_again). The deck orders are hidden from everyone.
+void State::redeterminize(int viewer, Rng& rng) {
+  const auto v = static_cast<std::size_t>(viewer);
+  std::array<Slot, 64> slots{};
+  int num = 0;
+  auto add = [&](uint8_t& card, int place, auto mask) {
+    if (!single(mask)) slots[static_cast<std::size_t>(num++)] = {&card, place};
+  };
+  for (int i = 0; i < specialist_deck_count_; ++i) {
+    uint8_t& card = specialist_deck_[static_cast<std::size_t>(i)];
+    add(card, may_be::kDeck, specialist_may_be_[v][card]);
+  }
+  for (int w = 0; w < num_players_; ++w) {
+    Player& p = players_[static_cast<std::size_t>(w)];
+    if (w == viewer) continue;
+    for (int i = 0; i < p.hand_size; ++i)
+      add(p.hand[static_cast<std::size_t>(i)], may_be::kHand + w,
+          specialist_may_be_[v][p.hand[static_cast<std::size_t>(i)]]);
+  }
+  std::array<int8_t, kMaxSpecialists> specialist_at{};
+  specialist_at.fill(-1);
+  for (int i = 0; i < specialist_deck_count_; ++i)
+    specialist_at[specialist_deck_[static_cast<std::size_t>(i)]] = may_be::kDeck;
+  for (int w = 0; w < num_players_; ++w)
+    for (int i = 0; i < player(w).hand_size; ++i)
+      specialist_at[player(w).hand[static_cast<std::size_t>(i)]] = static_cast<int8_t>(may_be::kHand + w);
+  deal_again(viewer, num_players_, slots, num, specialist_may_be_, specialist_links_, specialist_at, rng);
+  rng.shuffle(specialist_deck_.begin(), specialist_deck_.begin() + specialist_deck_count_);
+
+  num = 0;
+  for (int i = 0; i < objective_box_count_; ++i) {
+    uint8_t& card = objective_box_[static_cast<std::size_t>(i)];
+    add(card, may_be::kBox, objective_may_be_[v][card]);
+  }
+  for (int w = 0; w < num_players_; ++w) {
+    Player& p = players_[static_cast<std::size_t>(w)];
+    if (w == viewer) continue;
+    for (int i = 0; i < p.num_objectives; ++i)
+      add(p.objectives[static_cast<std::size_t>(i)], may_be::kHand + w,
+          objective_may_be_[v][p.objectives[static_cast<std::size_t>(i)]]);
+    for (int i = 0; i < p.num_discarded_objectives; ++i)
+      add(p.discarded_objectives[static_cast<std::size_t>(i)], may_be::kDiscarded + w,
+          objective_may_be_[v][p.discarded_objectives[static_cast<std::size_t>(i)]]);
+  }
+  std::array<int8_t, kMaxObjectives> objective_at{};
+  objective_at.fill(-1);
+  for (int i = 0; i < objective_box_count_; ++i)
+    objective_at[objective_box_[static_cast<std::size_t>(i)]] = may_be::kBox;
+  for (int w = 0; w < num_players_; ++w) {
+    const Player& p = player(w);
+    for (int i = 0; i < p.num_objectives; ++i)
+      objective_at[p.objectives[static_cast<std::size_t>(i)]] = static_cast<int8_t>(may_be::kHand + w);
+    for (int i = 0; i < p.num_discarded_objectives; ++i)
+      objective_at[p.discarded_objectives[static_cast<std::size_t>(i)]] =
+          static_cast<int8_t>(may_be::kDiscarded + w);
+  }
+  deal_again(viewer, num_players_, slots, num, objective_may_be_, objective_links_, objective_at, rng);
+
+  // Mission deck orders are hidden; their contents are public.
+  for (std::size_t l = 0; l < kNumLevels; ++l)
+    rng.shuffle(mission_deck_[l].begin(), mission_deck_[l].begin() + mission_deck_count_[l]);
+  rng_.reseed(rng.next());
+}
+
+}  // namespace rocketgym::lift_off

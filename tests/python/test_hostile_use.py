@@ -1,0 +1,197 @@
+"""Python misuse that used to crash the interpreter or be silently accepted (issue 16).
+
+Whatever could kill the process runs in a child interpreter, so that a crash fails the test
+instead of ending the test run.
+"""
+
+import gc
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+import weakref
+
+import numpy as np
+import pytest
+
+import rocketgym as rg
+
+PACKAGE_DIR = str(pathlib.Path(rg.__file__).resolve().parents[1])
+
+
+def run_child(game_id, body, timeout=120):
+    """Runs `body` in a new interpreter with `rg` imported and `GAME` set; returns the completed process."""
+    code = f"import sys\nsys.path.insert(0, {PACKAGE_DIR!r})\nimport numpy as np\nimport rocketgym as rg\n" \
+           f"GAME = {game_id!r}\n" + textwrap.dedent(body)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout,
+                          env=dict(os.environ, OMP_NUM_THREADS="1"))
+
+
+def assert_clean_exit(result):
+    assert result.returncode == 0, f"child exited with {result.returncode}:\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def test_rewriting_the_actions_during_a_step_cannot_abort_the_interpreter(game_id):
+    # A second thread keeps writing illegal ids into the very array being stepped. The env must
+    # either step the actions it validated or raise IllegalAction, never die in the OpenMP loop.
+    out = assert_clean_exit(run_child(game_id, """
+        import threading, time
+        sys.setswitchinterval(1e-4)
+        vec = rg.make_vec(GAME, 256, num_threads=2, seed=1)
+        actions = np.zeros(256, dtype=np.int32)
+        stop = False
+        def vandal():
+            bad = np.int32(vec.num_actions - 1)
+            while not stop:
+                actions[:] = bad
+                actions[:] = 0
+        thread = threading.Thread(target=vandal)
+        thread.start()
+        stepped = refused = 0
+        start = time.monotonic()
+        try:
+            while time.monotonic() - start < 3:
+                vec.sample_actions(out=actions)
+                try:
+                    vec.step(actions)
+                    stepped += 1
+                except rg.IllegalAction:
+                    refused += 1
+        finally:
+            stop = True
+            thread.join()
+        print(stepped, refused)
+    """))
+    stepped, refused = map(int, out.split())
+    assert stepped > 0
+
+
+def test_an_impossible_thread_count_is_refused(game_id):
+    out = assert_clean_exit(run_child(game_id, """
+        for n in (2**31 - 1, 2**31, 10**6, 0, -1, "max + 1"):
+            n = rg.max_threads() + 1 if n == "max + 1" else n
+            try:
+                rg.make_vec(GAME, 2, num_threads=n)
+                print("accepted", n)
+            except rg.Error as e:
+                assert "num_threads" in str(e), e
+        vec = rg.make_vec(GAME, 2, num_threads=rg.max_threads())
+        vec.step(vec.sample_actions())
+        for n in (2**31 - 1, rg.max_threads() + 1):
+            try:
+                vec.num_threads = n
+                print("accepted", n)
+            except rg.Error:
+                pass
+        vec.step(vec.sample_actions())
+        print("ok")
+    """))
+    assert out.split() == ["ok"]
+    assert rg.max_threads() >= 8
+
+
+def test_module_classes_cannot_be_made_without_a_value():
+    out = assert_clean_exit(run_child(None, """
+        for cls in (rg.State, rg.Game, rg.GameInfo):
+            try:
+                obj = cls.__new__(cls)
+            except TypeError as e:
+                assert "cannot be created directly" in str(e), e
+                continue
+            print("made", cls.__name__, obj.num_players)
+        print("ok")
+    """))
+    assert out.split() == ["ok"]
+
+
+def test_direct_construction_still_works_through_the_module(game_id):
+    game = rg.load_game(game_id)
+    state = game.new_state(2, 1)
+    assert isinstance(state, rg.State) and isinstance(state.clone(), rg.State)
+    assert isinstance(game, rg.Game) and isinstance(game.info, rg.GameInfo)
+
+
+@pytest.mark.skipif(len(rg.list_games()) < 2, reason="needs two registered games")
+def test_set_state_refuses_another_games_state(game_id, rng):
+    other_id = next(g for g in rg.list_games() if g != game_id)
+    other = rg.load_game(other_id).new_state(2, 1)
+    for env in (rg.make(game_id),):
+        env.reset(seed=0)
+        before = env.to_json()
+        with pytest.raises(rg.Error, match=other_id):
+            env.set_state(other)
+        with pytest.raises(rg.Error, match=other_id):
+            env.set_state(other.to_json())
+        assert env.to_json() == before
+    aec = rg.aec_env(game_id)
+    with pytest.raises(rg.Error, match=other_id):
+        aec.reset(options={"state": other.to_json()})
+
+
+def test_set_state_takes_the_position_not_the_object(game_id):
+    # The env keeps its own copy, bound to its own game and configuration.
+    game = rg.load_game(game_id)
+    state = game.new_state(2, 3)
+    env = rg.make(game_id)
+    env.set_state(state)
+    state.apply(state.legal_actions()[0])
+    assert env.to_json() != state.to_json()
+    assert env.get_state().current_player == game.new_state(2, 3).current_player
+
+
+def test_a_state_document_naming_another_game_is_refused(game_id):
+    import json
+
+    document = json.loads(rg.load_game(game_id).new_state(2, 1).to_json())
+    document["game"] = "not_" + game_id
+    with pytest.raises(rg.Error, match="not_" + game_id):
+        rg.make(game_id).set_state(document)
+
+
+def test_close_lets_the_vector_env_go(game_id):
+    vec = rg.make_vec(game_id, 4, seed=1)
+    obs, info = vec.reset()
+    kept = obs["observation"]
+    copy = kept.copy()
+    handle = weakref.ref(vec._env)
+    assert not vec.closed
+    vec.close()
+    assert vec.closed
+    np.testing.assert_array_equal(kept, copy)  # arrays kept stay readable
+    for call in (lambda: vec.step(np.zeros(4, np.int32)), vec.reset, vec.sample_actions, vec.heuristic_actions,
+                 lambda: vec.state(0), lambda: vec.num_threads, lambda: setattr(vec, "num_threads", 1)):
+        with pytest.raises(rg.Error, match="closed"):
+            call()
+    vec.close()  # again: nothing happens
+    assert "closed" in repr(vec)
+    del obs, info, kept
+    gc.collect()
+    assert handle() is None, "the C++ env must be freed once nothing refers to its buffers"
+
+
+def test_the_vector_env_is_a_context_manager(game_id):
+    with rg.make_vec(game_id, 2, seed=1) as vec:
+        vec.step(vec.sample_actions())
+    assert vec.closed
+
+
+def test_a_viewer_must_be_an_integer(game_id):
+    state = rg.load_game(game_id).new_state(2, 1)
+    out = np.empty(state.observation_shape, dtype=np.float32)
+    calls = [
+        lambda v: state.observation(viewer=v),
+        lambda v: state.observation_string(v),
+        lambda v: state.known_card_places(v),
+        lambda v: state.encode(v, out),
+        lambda v: state.clone().redeterminize(v, 0),
+    ]
+    for call in calls:
+        for bad in (1.5, 1.0, True, "1", None if call is not calls[0] else [1]):
+            with pytest.raises(TypeError, match="viewer|integer"):
+                call(bad)
+        for out_of_range in (-1, 2, 2**70):
+            with pytest.raises(rg.Error, match="viewer"):
+                call(out_of_range)
+        call(np.int64(1))

@@ -1,0 +1,207 @@
+// The rocketgym command line refuses bad arguments and files at once, with a
+// message naming the option, file or --set (issue 16). These tests run the
+// built binary (ROCKETGYM_CLI in the environment runs another one), each
+// command under a time limit so that a hang is a failure, not a stuck test,
+// and a memory limit so that reading without end fails fast.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct CliResult {
+  int status = -1;  // exit status; 124 when the time limit killed it
+  std::string output;
+};
+
+std::string cli_binary() {
+  if (const char* path = std::getenv("ROCKETGYM_CLI")) return path;
+#ifdef ROCKETGYM_CLI_PATH
+  return ROCKETGYM_CLI_PATH;
+#else
+  return "";
+#endif
+}
+
+CliResult run_cli(const std::string& arguments, int seconds = 60) {
+  const std::string command = "ulimit -v 3000000; timeout " + std::to_string(seconds) + " '" + cli_binary() +
+                              "' " + arguments + " </dev/null 2>&1";
+  CliResult result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0;) result.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() /
+             ("rocketgym_cli_" + name + "_" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+// A training config that would finish in a second, so that a flag the old
+// binary ignored shows up as a run instead of an error.
+std::string tiny_train_config(const TempDir& dir) {
+  const std::string file = dir / "train.yaml";
+  std::ofstream(file) << "game: {id: launchpad23}\n"
+                         "model: {hidden: 16, blocks: 1, channels: 4}\n"
+                         "ppo: {envs: 4, steps_per_update: 16, epochs: 1, minibatch: 16}\n"
+                         "budget: {steps: 1, minutes: 0}\n"
+                         "run: {dir: \""
+                      << (dir / "run") << "\", eval_every: 0, plot: false}\n";
+  return file;
+}
+
+bool have_cli() {
+  if (!cli_binary().empty() && std::filesystem::exists(cli_binary())) return true;
+  WARN("the rocketgym binary is not built: command-line tests skipped");
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("numeric options out of range are refused, naming the option", "[cli]") {
+  if (!have_cli()) return;
+  const TempDir dir("numbers");
+  const std::string train = "train " + tiny_train_config(dir) + " --quiet ";
+  const std::string arena =
+      "arena --game launchpad23 --agent random --agent random --quiet --no-plot --output '" +
+      (dir / "arena") + "' ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {train + "--minutes -1", "--minutes"},
+      {train + "--steps -5", "--steps"},
+      {train + "--seed -1", "--seed"},
+      {train + "--threads -2", "--threads"},
+      {train + "--threads 0", "--threads"},
+      {train + "--envs -3", "--envs"},
+      {arena + "--games -1", "--games"},
+      {arena + "--games 0", "--games"},
+      {arena + "--players -1", "--players"},
+      {arena + "--seed -1", "--seed"},
+      {arena + "--threads -1", "--threads"},
+      {arena + "--parallel 0", "--parallel"},
+      {"bench launchpad23 --steps -5", "--steps"},
+      {"bench launchpad23 --steps 1000 --envs -1", "--envs"},
+      {"bench launchpad23 --steps 1000 --seed -1", "--seed"},
+      {"bench launchpad23 --steps 1000 --players -2", "--players"},
+      {"play launchpad23 --seats random,random --seed -1", "--seed"},
+      {"play launchpad23 --seats random,random --seed 1.5", "--seed"},
+      {"play launchpad23 --seats random,random --players -1", "--players"},
+  };
+  for (const auto& [arguments, option] : cases) {
+    INFO("rocketgym " << arguments);
+    const CliResult r = run_cli(arguments, 30);
+    INFO(r.output);
+    CHECK(r.status != 0);
+    CHECK(r.status != 124);
+    CHECK_THAT(r.output, Catch::Contains(option + ": must be"));
+  }
+  CHECK_FALSE(std::filesystem::exists(dir / "run"));  // no training started
+  CHECK_FALSE(std::filesystem::exists(dir / "arena"));
+}
+
+TEST_CASE("config files must be regular text files", "[cli]") {
+  if (!have_cli()) return;
+  const TempDir dir("config_files");
+  const CliResult random = run_cli("play launchpad23 --seats random,random --config /dev/urandom", 20);
+  INFO(random.output);
+  CHECK(random.status == 1);
+  CHECK_THAT(random.output, Catch::Contains("/dev/urandom: not a regular file"));
+
+  const std::string fifo = dir / "fifo.yaml";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const CliResult blocked = run_cli("bench launchpad23 --steps 100 --config '" + fifo + "'", 20);
+  INFO(blocked.output);
+  CHECK(blocked.status == 1);
+  CHECK_THAT(blocked.output, Catch::Contains("not a regular file"));
+
+  const std::string garbage = dir / "garbage.yaml";
+  std::ofstream(garbage, std::ios::binary) << std::string(
+      "\x7f"
+      "ELF\x02\x01\x01\0\0\0",
+      10);
+  const CliResult binary = run_cli("train '" + garbage + "'", 20);
+  INFO(binary.output);
+  CHECK(binary.status == 1);
+  CHECK_THAT(binary.output, Catch::Contains("not a YAML text file"));
+}
+
+TEST_CASE("--set errors name the argument, and an empty value is refused", "[cli]") {
+  if (!have_cli()) return;
+  const TempDir dir("set");
+  const CliResult play = run_cli("play launchpad23 --seats random,random --set max_turns=0");
+  INFO(play.output);
+  CHECK(play.status == 1);
+  CHECK_THAT(play.output, Catch::Contains("--set max_turns=0") && Catch::Contains("max_turns"));
+  CHECK_THAT(play.output, !Catch::Contains(".yaml:1:"));
+
+  const CliResult empty = run_cli("play launchpad23 --seats random,random --set max_turns=");
+  INFO(empty.output);
+  CHECK(empty.status == 1);
+  CHECK_THAT(empty.output, Catch::Contains("--set max_turns=") && Catch::Contains("no value"));
+
+  const CliResult train =
+      run_cli("train " + tiny_train_config(dir) + " --quiet --set game.overrides.max_turns=0");
+  INFO(train.output);
+  CHECK(train.status == 1);
+  CHECK_THAT(train.output, Catch::Contains("--set game.overrides.max_turns=0"));
+  CHECK_FALSE(std::filesystem::exists(dir / "run/checkpoints/latest.ckpt"));
+
+  const CliResult arena = run_cli(
+      "arena --game launchpad23 --players 5 --agent random --agent random --quiet "
+      "--no-plot --output '" +
+      (dir / "arena") + "'");
+  INFO(arena.output);
+  CHECK(arena.status == 1);
+  CHECK_THAT(arena.output, Catch::Contains("--players 5") && Catch::Contains("game.players"));
+}
+
+TEST_CASE("the arena checks its output folder before playing", "[cli]") {
+  if (!have_cli()) return;
+  const TempDir dir("arena_output");
+  std::ofstream(dir / "a_file") << "a file, not a folder";
+  const CliResult r = run_cli(
+      "arena --game launchpad23 --agent random --agent heuristic --games 300 --no-plot "
+      "--output '" +
+      (dir / "a_file") + "/results'");
+  INFO(r.output);
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("a_file/results"));
+  CHECK_THAT(r.output, !Catch::Contains("games/s"));  // no game was played
+}
+
+TEST_CASE("checkpoint agents must be regular files", "[cli]") {
+  if (!have_cli()) return;
+  const TempDir dir("checkpoint_files");
+  const std::string arena =
+      "arena --game launchpad23 --agent random --games 1 --quiet --no-plot --output '" + (dir / "out") + "' ";
+  const CliResult zero = run_cli(arena + "--agent checkpoint:/dev/zero", 20);
+  INFO(zero.output);
+  CHECK(zero.status == 1);
+  CHECK_THAT(zero.output, Catch::Contains("'/dev/zero' is not a regular file"));
+
+  const std::string fifo = dir / "pipe.ckpt";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const CliResult blocked = run_cli(arena + "--agent 'checkpoint:" + fifo + "'", 20);
+  INFO(blocked.output);
+  CHECK(blocked.status == 1);
+  CHECK_THAT(blocked.output, Catch::Contains("not a regular file"));
+}
