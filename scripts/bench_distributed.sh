@@ -1,28 +1,29 @@
 #!/usr/bin/env bash
 # Training on several processes (torchrun) against one process, on this
 # machine: a game's PPO preset as 1 process x 2 threads and as 2 processes x
-# 1 thread, for the same number of learner decisions. Prints both rates
-# (samples/s), their ratio, and an arena of both bots against random play.
+# 1 thread, for the same wall-clock budget (MINUTES, imitation warm start
+# included). Prints both rates (learner samples/s of the PPO phase), their
+# ratio, and an arena of both bots against random play.
 #
-#   scripts/bench_distributed.sh                    # The Last Blast, 1M decisions each
-#   STEPS=2000000 GAME=rocket_squad BUILD=build scripts/bench_distributed.sh
+#   scripts/bench_distributed.sh                    # The Last Blast, 2 minutes each
+#   MINUTES=10 GAME=rocket_squad BUILD=build scripts/bench_distributed.sh
 #
 # Measure on a quiet machine: other jobs on the 2 cores change the ratio.
 # The load average is logged before each run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 game="${GAME:-last_blast}"
-steps="${STEPS:-1000000}"
+minutes="${MINUTES:-2}"
 build="${BUILD:-build}"
 out="${OUT:-runs/bench_distributed/$game}"
 port="${PORT:-29533}"
-games="${GAMES:-500}"
+games="${GAMES:-200}"
 config="configs/train/${game}_ppo.yaml"
 rocketgym="$PWD/$build/rocketgym"
 
 rm -rf "$out"
 mkdir -p "$out"
-train=(train "$config" --steps "$steps" --minutes 0 --set run.plot=false)
+train=(train "$config" --minutes "$minutes" --steps 1000000000 --set run.plot=false)
 
 echo "== 1 process x 2 threads (load: $(cut -d' ' -f1-3 /proc/loadavg))" | tee "$out/one.log"
 "$rocketgym" "${train[@]}" --run-dir "$out/one" --threads 2 2>&1 | tee -a "$out/one.log"

@@ -114,7 +114,7 @@ std::string AzConfig::to_yaml() const {
   root["game"]["id"] = game.id;
   root["game"]["players"] = game.players;
   root["game"]["config"] = game.config_file;
-  if (!game.overrides.empty()) root["game"]["overrides"] = YAML::Load(game.overrides);
+  if (!game.overrides.is_null()) root["game"]["overrides"] = YAML::Clone(game.overrides.yaml());
   root["model"]["kind"] = net.kind;
   root["model"]["hidden"] = net.hidden;
   root["model"]["blocks"] = net.blocks;
