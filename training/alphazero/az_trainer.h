@@ -145,6 +145,9 @@ class AzTrainer {
     const std::string path = latest_path();
     const std::optional<std::string> local = ctx_.file_from_root(path);  // rank 0's, on every rank
     if (!local) {
+      // The first weights come from the run's seed (rank 0's, sent to the
+      // others), not from whatever LibTorch's global generator holds now.
+      torch::manual_seed(derive_seed(cfg_.seed ^ 0x1E7ULL, 0));
       net_ = PolicyValueNet(spec_);
       net_->to(device_);
       net_->eval();

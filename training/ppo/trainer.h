@@ -210,6 +210,9 @@ class Trainer {
     const std::string path = latest_path();
     const std::optional<std::string> local = ctx_.file_from_root(path);
     if (!local) {
+      // The first weights come from the run's seed (rank 0's, sent to the
+      // others), not from whatever LibTorch's global generator holds now.
+      torch::manual_seed(derive_seed(cfg_.seed ^ 0x1E7ULL, 0));
       net_ = PolicyValueNet(spec_);
       net_->to(device_);
       dist::broadcast_parameters(ctx_, net_->parameters());
