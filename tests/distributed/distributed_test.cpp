@@ -262,12 +262,13 @@ TEST_CASE("the arena table on 2 and 3 ranks equals the 1-process table", "[distr
 TEST_CASE("the same seed gives the same run on 2 ranks, and a run resumes on another number of ranks",
           "[distributed][ranks]") {
   const fs::path dir = folder("train");
-  const fs::path config = write_ppo_config(dir, 200);
-  const Job first = run_ok(train_args(config, dir / "a", 200), 2, dir / "a");
-  run_ok(train_args(config, dir / "b", 200), 2, dir / "b");
+  // Launchpad 23's first games run to hundreds of decisions: a few updates.
+  const fs::path config = write_ppo_config(dir, 1200);
+  const Job first = run_ok(train_args(config, dir / "a", 1200), 2, dir / "a");
+  run_ok(train_args(config, dir / "b", 1200), 2, dir / "b");
   const fs::path a = dir / "a/checkpoints/latest.ckpt", b = dir / "b/checkpoints/latest.ckpt";
   const CheckpointMeta meta = read_checkpoint_meta(a.string());
-  CHECK(meta.iteration >= 3);
+  CHECK(meta.iteration >= 2);
   CHECK(meta.extra["pool"].size() == 2);
   CHECK(torch::equal(weights(a), weights(b)));
   CHECK(read_checkpoint_meta(b.string()).step == meta.step);

@@ -114,7 +114,9 @@ int update_check(const std::string& file) {
   });
   compare("imitation", ranks, out,
           [&](PolicyValueNet& net, const ppo::TrajectoryStore& store, const dist::Context& c) {
-            torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(1e-3));
+            // eps as PPO's: with Adam's default 1e-8 a weight whose gradient
+            // is ~0 moves by up to the learning rate on rounding noise alone.
+            torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(1e-3).eps(1e-5));
             return ppo::imitation_update(net, adam, store, settings, torch::kCPU, c, 5);
           });
   return 0;
