@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake git pkg-config
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev catch2
-  libtorch-dev libopenblas0-openmp
+  libtorch-dev libgloo-dev libopenblas0-openmp
   pybind11-dev python3-dev python3-numpy python3-pytest python3-torch python3-matplotlib
   python3-setuptools python3-pip python3-wheel
   python3-cloudpickle python3-typing-extensions  # for Gymnasium's / PettingZoo's checkers (python/README.md)

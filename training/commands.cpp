@@ -2,10 +2,12 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <chrono>
 #include <csignal>
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "training/arena/any_agent.h"
 #include "training/arena/arena_run.h"
 #include "training/cli/number_checks.h"
+#include "training/distributed/distributed.h"
 #include "training/ppo/trainer.h"
 
 namespace rocketgym {
@@ -72,6 +75,20 @@ void report_errors(F&& body) {
   }
 }
 
+// Under torchrun (WORLD_SIZE etc. set): this process's place in the job.
+// Started alone: a one-process context, without any network setup.
+// `timeout` is --rank-timeout as typed (empty: the default).
+dist::Context join_ranks(const std::string& timeout) {
+  const int seconds = timeout.empty() ? dist::kDefaultTimeoutSeconds : std::stoi(timeout);
+  return dist::Context::from_environment(std::chrono::seconds(seconds));
+}
+
+void add_rank_timeout(CLI::App* cmd, std::string& seconds) {
+  cmd->add_option("--rank-timeout", seconds,
+                  "under torchrun: seconds a rank waits for the others before stopping with an error")
+      ->check(cli::whole_number(1, 7 * 24 * 3600));
+}
+
 extern "C" void on_interrupt(int) {
   stop_requested = true;
   std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once
@@ -83,7 +100,8 @@ struct TrainOptions {
   std::string config;
   Overrides overrides;
   std::string run_dir, device;
-  std::string minutes, steps, seed, threads, envs;
+  std::string minutes, steps, seed, threads, envs;  // as typed; empty: not given
+  std::string rank_timeout;
   bool quiet = false;
 };
 
@@ -109,6 +127,7 @@ void add_train(CLI::App& app) {
       ->check(cli::whole_number(1, 1 << 16));
   cmd->add_option("--device", opts->device, "cpu or cuda (run.device)");
   cmd->add_flag("--quiet", opts->quiet, "no progress lines");
+  add_rank_timeout(cmd, opts->rank_timeout);
   cmd->callback([opts] {
     report_errors([&] {
       Overrides o = opts->overrides;
@@ -126,25 +145,27 @@ void add_train(CLI::App& app) {
       // --envs: the games played together, whichever trainer plays them.
       flag(opts->envs, search_based ? "selfplay.games" : "ppo.envs", "--envs");
       const ConfigNode root = load_with_overrides(opts->config, o);
-      std::string run_dir;
-      TrainSummary s;
+      std::optional<alphazero::AzConfig> az_config;
+      std::optional<ppo::TrainConfig> ppo_config;
+      if (search_based)
+        az_config = alphazero::AzConfig::from_yaml(root);
+      else
+        ppo_config = ppo::TrainConfig::from_yaml(root);
+      const std::string run_dir = search_based ? az_config->run_dir : ppo_config->run_dir;
+      const dist::Context ranks = join_ranks(opts->rank_timeout);
+      const bool verbose = !opts->quiet && ranks.is_root();  // rank 0 speaks for the run
       std::signal(SIGINT, on_interrupt);
-      if (search_based) {
-        const alphazero::AzConfig config = alphazero::AzConfig::from_yaml(root);
-        run_dir = config.run_dir;
-        s = alphazero::run_alphazero(config, !opts->quiet);
-      } else {
-        const ppo::TrainConfig config = ppo::TrainConfig::from_yaml(root);
-        run_dir = config.run_dir;
-        s = ppo::run_training(config, !opts->quiet);
-      }
+      const TrainSummary s = search_based ? alphazero::run_alphazero(*az_config, verbose, ranks)
+                                          : ppo::run_training(*ppo_config, verbose, ranks);
       std::signal(SIGINT, SIG_DFL);
-      std::printf("%s %s: %lld %s in %lld %s, %lld games; %.0f positions/s this session (%s)\n",
+      if (!ranks.is_root()) return;
+      std::printf("%s %s: %lld %s in %lld %s, %lld games; %.0f positions/s this session (%s%s)\n",
                   stop_requested ? "interrupted" : "finished", run_dir.c_str(),
                   static_cast<long long>(s.steps), search_based ? "self-play positions" : "learner steps",
                   static_cast<long long>(s.updates), search_based ? "iterations" : "updates",
                   static_cast<long long>(s.episodes), s.samples_per_second,
-                  format_duration(s.seconds).c_str());
+                  format_duration(s.seconds).c_str(),
+                  ranks.single() ? "" : (", ranks: " + std::to_string(ranks.size())).c_str());
       if (s.eval_vs_random >= 0)
         std::printf("last evaluation (raw network, greedy): %.1f%% vs random, %.1f%% vs heuristic\n",
                     100 * s.eval_vs_random, 100 * s.eval_vs_heuristic);
@@ -158,6 +179,7 @@ struct ArenaOptionsCli {
   std::vector<std::string> agents;
   Overrides overrides;
   std::string players, games, seed, parallel, threads;  // as typed; empty: not given
+  std::string rank_timeout;
   bool no_plot = false, quiet = false;
 };
 
@@ -183,6 +205,7 @@ void add_arena(CLI::App& app) {
   cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");
   cmd->add_flag("--no-plot", opts->no_plot, "skip arena.png");
   cmd->add_flag("--quiet", opts->quiet, "no progress line");
+  add_rank_timeout(cmd, opts->rank_timeout);
   cmd->callback([opts] {
     report_errors([&] {
       Overrides o = opts->overrides;
@@ -205,13 +228,17 @@ void add_arena(CLI::App& app) {
         config.agents.clear();
         for (const auto& text : opts->agents) config.agents.push_back(arena::parse_agent(text));
       }
-      arena::prepare_arena_output(config);  // a bad --output fails now, not after every game
-      const arena::ArenaRun run = arena::play_arena(config, !opts->quiet);
+      const dist::Context ranks = join_ranks(opts->rank_timeout);
+      // Rank 0 alone writes the results; a bad --output fails now, not after every game.
+      if (ranks.is_root()) arena::prepare_arena_output(config);
+      const arena::ArenaRun run = arena::play_arena(config, !opts->quiet && ranks.is_root(), ranks);
+      if (!ranks.is_root()) return;  // rank 0 has every game
       arena::write_arena_outputs(config, run);
       std::printf(
           "%s\nresults in %s (table.txt, report.json, agents.csv, head_to_head.csv, seats.csv, "
-          "games.csv%s)\n",
-          arena::format_table(run.report).c_str(), config.output.c_str(), config.plot ? ", arena.png" : "");
+          "games.csv%s)%s\n",
+          arena::format_table(run.report).c_str(), config.output.c_str(), config.plot ? ", arena.png" : "",
+          ranks.single() ? "" : (", ranks: " + std::to_string(ranks.size())).c_str());
     });
   });
 }

@@ -84,7 +84,7 @@ AzConfig AzConfig::from_yaml(const ConfigNode& root) {
   c.run_dir = "runs/" + c.game.id + "_az";
   if (const ConfigNode r = root.child_or_empty("run"); !r.is_null()) {
     r.expect_keys({"dir", "seed", "threads", "device", "checkpoint_every", "eval_every", "eval_games",
-                   "snapshot_minutes", "plot"});
+                   "snapshot_minutes", "plot", "ranks"});
     c.run_dir = r.get_string("dir", c.run_dir);
     c.seed = static_cast<uint64_t>(r.get_int("seed", 1, 0, std::numeric_limits<int>::max()));
     c.threads = r.get_int("threads", c.threads, 1, 256);
@@ -103,6 +103,7 @@ AzConfig AzConfig::from_yaml(const ConfigNode& root) {
       std::sort(c.snapshot_minutes.begin(), c.snapshot_minutes.end());
     }
     c.plot = r.get_bool("plot", c.plot);
+    c.ranks = r.get_int("ranks", c.ranks, 1, 1 << 20);
   }
   return c;
 }
@@ -159,9 +160,11 @@ std::string AzConfig::to_yaml() const {
   r["eval_games"] = eval_games;
   r["snapshot_minutes"] = snapshot_minutes;
   r["plot"] = plot;
+  r["ranks"] = ranks;
   YAML::Emitter out;
   out << root;
   return std::string("# Resolved training config (defaults filled in), written by rocketgym train.\n") +
+         "# run.ranks: how many processes ran it (torchrun); the launcher decides, the value is not used.\n" +
          out.c_str() + "\n";
 }
 

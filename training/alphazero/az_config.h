@@ -47,6 +47,12 @@
 //     eval_games: 200
 //     snapshot_minutes: []   # also keep checkpoints/minute_<m>.ckpt after m minutes of this run
 //     plot: true
+//     ranks: 1               # written by the trainer: processes in the run (torchrun); not read
+//
+// Under torchrun, selfplay.games, selfplay.samples_per_iteration,
+// replay.capacity, replay.min_samples, train.batch and imitation.steps are the
+// job's totals, split evenly over the ranks (each rank plays its own games
+// into its own replay buffer); run.threads is per process.
 #pragma once
 
 #include <cstdint>
@@ -96,6 +102,7 @@ struct AzConfig {
   int eval_games = 200;
   std::vector<double> snapshot_minutes;
   bool plot = true;
+  int ranks = 1;  // how many processes ran it (written to config.yaml; the launcher decides)
 
   // Gradient steps per iteration: each new position is seen replay_ratio times.
   int train_steps_per_iteration() const;

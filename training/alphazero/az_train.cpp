@@ -3,11 +3,11 @@
 
 namespace rocketgym::alphazero {
 
-TrainSummary run_alphazero(const AzConfig& config, bool verbose) {
+TrainSummary run_alphazero(const AzConfig& config, bool verbose, const dist::Context& context) {
   const std::shared_ptr<AnyGame> game = config.game.load();
   return visit_game(config.game.id, [&](auto g) {
     using G = decltype(g);
-    AzTrainer<G> trainer(config, game);
+    AzTrainer<G> trainer(config, game, context);
     return trainer.run(verbose);
   });
 }

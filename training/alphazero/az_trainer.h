@@ -14,6 +14,16 @@
 // replay buffer is not kept (see replay_buffer.h), self-play streams are
 // re-seeded from (seed, iteration), and metrics rows after the checkpoint are
 // dropped.
+//
+// Distributed (several ranks, training/distributed): each rank plays its own
+// share of the self-play games with its own seed streams (dist::rank_seed)
+// into its own replay buffer (its share of the capacity); every training step
+// draws the rank's share of the batch from its own buffer and the gradients
+// are all-reduced, so every rank keeps the same weights and optimizer state.
+// Counters are summed over the ranks, the evaluation's games are split among
+// them, the decision to stop is taken together, and rank 0 alone writes the
+// run folder. A resumed run reads rank 0's checkpoint (sent to the other
+// ranks), whatever the number of ranks before.
 #pragma once
 
 #include <chrono>
@@ -22,6 +32,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "envs/core/vector_env.h"
@@ -31,6 +42,7 @@
 #include "training/alphazero/replay_buffer.h"
 #include "training/alphazero/self_play.h"
 #include "training/arena/evaluate.h"
+#include "training/distributed/distributed.h"
 #include "training/policy_runner.h"
 #include "training/run_support.h"
 
@@ -41,9 +53,10 @@ class AzTrainer {
  public:
   using State = typename G::State;
 
-  AzTrainer(const AzConfig& config, std::shared_ptr<AnyGame> game)
+  AzTrainer(const AzConfig& config, std::shared_ptr<AnyGame> game, dist::Context context = {})
       : cfg_(config),
         game_(std::move(game)),
+        ctx_(std::move(context)),
         device_(parse_device(config.device)),
         players_(config.game.players),
         num_actions_(G::info().num_actions) {
@@ -56,11 +69,15 @@ class AzTrainer {
 
   TrainSummary run(bool verbose) {
     set_torch_threads(cfg_.threads);
-    std::filesystem::create_directories(cfg_.run_dir + "/checkpoints");
+    if (ctx_.is_root()) std::filesystem::create_directories(cfg_.run_dir + "/checkpoints");
     TrainSummary summary;
     summary.resumed = start_or_resume(verbose);
-    std::ofstream(cfg_.run_dir + "/config.yaml") << cfg_.to_yaml();
-    open_metrics();
+    cfg_.ranks = ctx_.size();
+    if (ctx_.is_root()) {
+      std::ofstream(cfg_.run_dir + "/config.yaml") << cfg_.to_yaml();
+      open_metrics();
+    }
+    take_rank_share(verbose);
     const auto started = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
     auto out_of_budget = [&] {
@@ -69,39 +86,43 @@ class AzTrainer {
     };
 
     ReplayBuffer buffer(cfg_.capacity, obs_size_, num_actions_, players_);
-    train_rng_.reseed(derive_seed(cfg_.seed ^ 0x7A1EULL, static_cast<uint64_t>(iterations_)));
+    train_rng_.reseed(derive_seed(seed_ ^ 0x7A1EULL, static_cast<uint64_t>(iterations_)));
     torch::manual_seed(derive_seed(cfg_.seed, static_cast<uint64_t>(iterations_) + 1));
     if (!summary.resumed && cfg_.imitation_steps > 0) imitate(buffer, verbose);
 
     PolicyRunner runner(net_, device_, cfg_.games);
     SelfPlay<G> self_play(typed_config<G>(*game_), players_, cfg_, runner,
-                          derive_seed(cfg_.seed ^ 0x5E1FULL, static_cast<uint64_t>(iterations_)));
+                          derive_seed(seed_ ^ 0x5E1FULL, static_cast<uint64_t>(iterations_)));
     const double seconds_before = elapsed_before_;
     const int64_t steps_at_start = steps_;
-    while (!out_of_budget()) {
-      const SelfPlayStats play = self_play.play(cfg_.samples_per_iteration, buffer);
+    // The ranks stop together: when any of them is out of time or interrupted.
+    while (!ctx_.any(out_of_budget(), "agreeing whether to stop")) {
+      SelfPlayStats play = self_play.play(cfg_.samples_per_iteration, buffer);
+      sum_over_ranks(play);
       steps_ += play.positions;
       games_ += play.games;
       AzUpdateStats update;
-      if (buffer.ready_count() >= cfg_.min_samples) {
-        AzUpdateSettings settings{cfg_.train_steps_per_iteration(), cfg_.batch, cfg_.value_coef,
-                                  cfg_.max_grad_norm};
-        update = az_update(net_, *optimizer_, buffer, settings, train_rng_, device_, drawn_);
+      // Every rank trains from its own buffer: all of them must be ready.
+      if (!ctx_.any(buffer.ready_count() < std::max(1, cfg_.min_samples), "agreeing whether to train")) {
+        AzUpdateSettings settings{train_steps_, total_batch_, cfg_.value_coef, cfg_.max_grad_norm};
+        update = az_update(net_, *optimizer_, buffer, settings, train_rng_, device_, drawn_, ctx_);
       }
       ++iterations_;
       const bool evaluate = cfg_.eval_every > 0 && iterations_ % cfg_.eval_every == 0;
       if (evaluate) run_evaluation();
       const double seconds = elapsed();
-      write_metrics_row(play, update, buffer, seconds_before + seconds, evaluate);
+      std::vector<double> ready{static_cast<double>(buffer.ready_count())};
+      ctx_.all_reduce_sum(ready, "summing the ranks' replay buffers");
+      write_metrics_row(play, update, static_cast<int64_t>(ready[0] + 0.5), seconds_before + seconds, evaluate);
       if (iterations_ % cfg_.checkpoint_every == 0) save(seconds_before + seconds);
       save_minute_snapshots(seconds_before + seconds);
-      if (verbose) print_progress(play, update, seconds, (steps_ - steps_at_start) / std::max(seconds, 1e-9));
+      if (verbose && ctx_.is_root()) print_progress(play, update, seconds, (steps_ - steps_at_start) / std::max(seconds, 1e-9));
     }
     const double seconds = elapsed();
     save(seconds_before + seconds);
     save_minute_snapshots(seconds_before + seconds);
     metrics_.close();
-    if (cfg_.plot)
+    if (cfg_.plot && ctx_.is_root())
       run_plot_script("curve", cfg_.run_dir + "/metrics.csv", cfg_.run_dir + "/learning_curve.png");
 
     summary.steps = steps_;
@@ -122,14 +143,19 @@ class AzTrainer {
 
   bool start_or_resume(bool verbose) {
     const std::string path = latest_path();
-    if (!std::filesystem::exists(path)) {
+    const std::optional<std::string> local = ctx_.file_from_root(path);  // rank 0's, on every rank
+    if (!local) {
+      // The first weights come from the run's seed (rank 0's, sent to the
+      // others), not from whatever LibTorch's global generator holds now.
+      torch::manual_seed(derive_seed(cfg_.seed ^ 0x1E7ULL, 0));
       net_ = PolicyValueNet(spec_);
       net_->to(device_);
       net_->eval();
+      dist::broadcast_parameters(ctx_, net_->parameters());
       make_optimizer();
       return false;
     }
-    LoadedCheckpoint ckpt = load_checkpoint(path, device_);
+    LoadedCheckpoint ckpt = load_checkpoint(*local, device_);
     check_checkpoint_matches(ckpt.meta, path, G::info().id, players_, spec_.observation_shape, num_actions_);
     net_ = ckpt.net;
     net_->eval();
@@ -144,10 +170,10 @@ class AzTrainer {
     elapsed_before_ = extra.value("elapsed_seconds", 0.0);
     eval_random_ = extra.value("eval_vs_random", -1.0);
     eval_heuristic_ = extra.value("eval_vs_heuristic", -1.0);
-    truncate_metrics(cfg_.run_dir + "/metrics.csv", iterations_);
+    if (ctx_.is_root()) truncate_metrics(cfg_.run_dir + "/metrics.csv", iterations_);
     for (double m : cfg_.snapshot_minutes)
       if (m * 60.0 <= elapsed_before_) ++snapshots_done_;
-    if (verbose)
+    if (verbose && ctx_.is_root())
       std::fprintf(stderr, "resuming %s at iteration %lld, %lld positions (the replay buffer refills first)\n",
                    path.c_str(), static_cast<long long>(iterations_), static_cast<long long>(steps_));
     return true;
@@ -174,11 +200,54 @@ class AzTrainer {
     return m;
   }
 
-  void save(double elapsed_seconds) { save_checkpoint(latest_path(), meta(elapsed_seconds), net_, optimizer_.get()); }
+  void save(double elapsed_seconds) {
+    if (ctx_.is_root()) save_checkpoint(latest_path(), meta(elapsed_seconds), net_, optimizer_.get());
+  }
+
+  // From here on cfg_'s self-play, replay and imitation sizes are this rank's
+  // shares of the job's totals (config.yaml keeps the totals; the gradient
+  // steps per iteration and the batch stay the job's), and seed_ seeds its
+  // own streams.
+  void take_rank_share(bool verbose) {
+    const int rank = ctx_.rank(), ranks = ctx_.size();
+    train_steps_ = cfg_.train_steps_per_iteration();
+    total_batch_ = cfg_.batch;
+    seed_ = dist::rank_seed(cfg_.seed, rank);
+    if (ranks == 1) return;
+    if (cfg_.games < ranks || cfg_.samples_per_iteration < ranks || cfg_.capacity < ranks)
+      throw ConfigError("selfplay.games, selfplay.samples_per_iteration and replay.capacity are split over the " +
+                        std::to_string(ranks) + " ranks: each must be at least the number of ranks");
+    auto mine = [&](int64_t total) { return dist::share(total, rank, ranks); };
+    if (verbose && rank == 0)
+      std::fprintf(stderr, "ranks: %d (%lld games in flight and %lld positions per iteration on rank 0)\n", ranks,
+                   static_cast<long long>(dist::share(cfg_.games, 0, ranks)),
+                   static_cast<long long>(dist::share(cfg_.samples_per_iteration, 0, ranks)));
+    cfg_.games = static_cast<int>(mine(cfg_.games));
+    cfg_.samples_per_iteration = static_cast<int>(mine(cfg_.samples_per_iteration));
+    cfg_.capacity = static_cast<int>(mine(cfg_.capacity));
+    cfg_.min_samples = static_cast<int>(mine(cfg_.min_samples));
+    cfg_.imitation_steps = mine(cfg_.imitation_steps);
+  }
+
+  // The iteration's self-play counts of every rank (its rates: this rank's
+  // time, the job's positions).
+  void sum_over_ranks(SelfPlayStats& play) const {
+    if (ctx_.single()) return;
+    std::vector<double> counts{static_cast<double>(play.positions), static_cast<double>(play.decisions),
+                               static_cast<double>(play.games), static_cast<double>(play.simulations),
+                               static_cast<double>(play.leaves)};
+    ctx_.all_reduce_sum(counts, "summing the ranks' self-play counts");
+    play.positions = static_cast<int64_t>(counts[0] + 0.5);
+    play.decisions = static_cast<int64_t>(counts[1] + 0.5);
+    play.games = static_cast<int64_t>(counts[2] + 0.5);
+    play.simulations = static_cast<int64_t>(counts[3] + 0.5);
+    play.leaves = static_cast<int64_t>(counts[4] + 0.5);
+  }
 
   // Weights-only copies after the configured minutes of training (the
   // strength-against-compute curve is measured on these).
   void save_minute_snapshots(double elapsed_seconds) {
+    if (!ctx_.is_root()) return;
     while (snapshots_done_ < cfg_.snapshot_minutes.size() &&
            cfg_.snapshot_minutes[snapshots_done_] * 60.0 <= elapsed_seconds) {
       char name[64];
@@ -197,7 +266,7 @@ class AzTrainer {
   // in the buffer until self-play pushes them out.
   void imitate(ReplayBuffer& buffer, bool verbose) {
     const auto started = std::chrono::steady_clock::now();
-    VectorEnv<G> env(typed_config<G>(*game_), cfg_.games, players_, derive_seed(cfg_.seed ^ 0x1A17ULL, 0),
+    VectorEnv<G> env(typed_config<G>(*game_), cfg_.games, players_, derive_seed(seed_ ^ 0x1A17ULL, 0),
                      cfg_.threads);
     std::vector<Action> actions(static_cast<std::size_t>(cfg_.games));
     std::vector<std::vector<std::pair<ReplayBuffer::Ticket, int>>> pending(static_cast<std::size_t>(cfg_.games));
@@ -238,12 +307,14 @@ class AzTrainer {
         pending[static_cast<std::size_t>(i)].clear();
       }
     }
-    if (buffer.ready_count() == 0) return;
-    const int steps = static_cast<int>(cfg_.imitation_epochs * std::min<int64_t>(recorded, buffer.capacity()) /
-                                       cfg_.batch);
-    AzUpdateSettings settings{std::max(1, steps), cfg_.batch, cfg_.value_coef, cfg_.max_grad_norm};
-    const AzUpdateStats stats = az_update(net_, *optimizer_, buffer, settings, train_rng_, device_, drawn_);
-    if (verbose)
+    if (ctx_.any(buffer.ready_count() == 0, "agreeing whether to imitate")) return;
+    // Positions over all ranks (each buffer holds its rank's share).
+    std::vector<double> kept{static_cast<double>(std::min<int64_t>(recorded, buffer.capacity()))};
+    ctx_.all_reduce_sum(kept, "counting the imitation positions");
+    const int steps = static_cast<int>(cfg_.imitation_epochs * static_cast<int64_t>(kept[0] + 0.5) / total_batch_);
+    AzUpdateSettings settings{std::max(1, steps), total_batch_, cfg_.value_coef, cfg_.max_grad_norm};
+    const AzUpdateStats stats = az_update(net_, *optimizer_, buffer, settings, train_rng_, device_, drawn_, ctx_);
+    if (verbose && ctx_.is_root())
       std::fprintf(stderr,
                    "imitation: %lld heuristic positions, %d steps | cross-entropy %.3f | value loss %.3f | %s\n",
                    static_cast<long long>(recorded), stats.steps, stats.policy_loss, stats.value_loss,
@@ -258,9 +329,9 @@ class AzTrainer {
     auto config = typed_config<G>(*game_);
     const uint64_t seed = derive_seed(cfg_.seed ^ 0xE7A1ULL, 0);
     eval_random_ = arena::evaluate_network<G>(net_, config, players_, "random", cfg_.eval_games, seed, cfg_.threads,
-                                              device_);
+                                              device_, ctx_);
     eval_heuristic_ = arena::evaluate_network<G>(net_, config, players_, "heuristic", cfg_.eval_games, seed,
-                                                 cfg_.threads, device_);
+                                                 cfg_.threads, device_, ctx_);
     last_eval_iteration_ = iterations_;
   }
 
@@ -273,14 +344,15 @@ class AzTrainer {
                   "policy_loss,value_loss,entropy,replay_ready,eval_win_vs_random,eval_win_vs_heuristic\n";
   }
 
-  void write_metrics_row(const SelfPlayStats& play, const AzUpdateStats& update, const ReplayBuffer& buffer,
+  void write_metrics_row(const SelfPlayStats& play, const AzUpdateStats& update, int64_t replay_ready,
                          double elapsed_seconds, bool evaluated) {
+    if (!metrics_.is_open()) return;  // rank 0 writes
     const double t = std::max(play.seconds, 1e-9);
     metrics_ << iterations_ << "," << steps_ << "," << games_ << "," << elapsed_seconds << ","
              << play.positions / t << "," << play.simulations / t << "," << play.leaves / t << ","
              << play.network_seconds / t << "," << (update.steps ? std::to_string(update.policy_loss) : "") << ","
              << (update.steps ? std::to_string(update.value_loss) : "") << ","
-             << (update.steps ? std::to_string(update.policy_entropy) : "") << "," << buffer.ready_count() << ","
+             << (update.steps ? std::to_string(update.policy_entropy) : "") << "," << replay_ready << ","
              << (evaluated ? std::to_string(eval_random_) : "") << ","
              << (evaluated ? std::to_string(eval_heuristic_) : "") << "\n";
     metrics_.flush();
@@ -303,6 +375,9 @@ class AzTrainer {
 
   AzConfig cfg_;
   std::shared_ptr<AnyGame> game_;
+  dist::Context ctx_;
+  uint64_t seed_ = 0;  // of this rank's streams (dist::rank_seed)
+  int train_steps_ = 1, total_batch_ = 1;  // per iteration, over all ranks
   torch::Device device_;
   int players_, num_actions_, obs_size_ = 0;
   NetSpec spec_;
@@ -316,7 +391,8 @@ class AzTrainer {
   double elapsed_before_ = 0.0, eval_random_ = -1.0, eval_heuristic_ = -1.0;
 };
 
-// Loads the game and runs AzTrainer<G> for the configured game.
-TrainSummary run_alphazero(const AzConfig& config, bool verbose);
+// Loads the game and runs AzTrainer<G> for the configured game, as one rank
+// of `context`'s job.
+TrainSummary run_alphazero(const AzConfig& config, bool verbose, const dist::Context& context = {});
 
 }  // namespace rocketgym::alphazero

@@ -11,6 +11,7 @@
 #include "envs/core/rng.h"
 #include "models/policy_value_net.h"
 #include "training/alphazero/replay_buffer.h"
+#include "training/distributed/distributed.h"
 
 namespace rocketgym::alphazero {
 
@@ -20,13 +21,15 @@ struct AzLossTerms {
   torch::Tensor total;
 };
 
-// The loss for one minibatch. `policy_targets` rows sum to 1 over legal actions.
+// The loss for one minibatch. `policy_targets` rows sum to 1 over legal
+// actions. Means over the rows given, or, with `count` > 0, these rows' share
+// of the mean over a minibatch of `count` rows spread over several ranks.
 AzLossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks, const torch::Tensor& policy_targets,
-                    const torch::Tensor& value_targets, double value_coef);
+                    const torch::Tensor& value_targets, double value_coef, double count = 0.0);
 
 struct AzUpdateSettings {
-  int steps = 1;  // gradient steps
-  int batch = 256;
+  int steps = 1;    // gradient steps
+  int batch = 256;  // over all ranks
   double value_coef = 1.0;
   double max_grad_norm = 1.0;
 };
@@ -40,8 +43,15 @@ struct AzUpdateStats {
 // `steps` gradient steps on minibatches drawn uniformly from the buffer's
 // trainable positions. `scratch` holds the drawn slots (reused, no allocation
 // once it is big enough).
+//
+// Data-parallel over the ranks of `context`: each rank draws its share of the
+// batch (dist::share) from its own buffer with its own `rng`, computes its
+// share of the minibatch mean, and the gradients are summed over the ranks
+// (dist::all_reduce_gradients), so every rank takes the same step. Every
+// rank's buffer must hold a trainable position. The statistics are the
+// job's.
 AzUpdateStats az_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, const ReplayBuffer& buffer,
                         const AzUpdateSettings& settings, Rng& rng, torch::Device device,
-                        std::vector<int32_t>& scratch);
+                        std::vector<int32_t>& scratch, const dist::Context& context = {});
 
 }  // namespace rocketgym::alphazero

@@ -12,6 +12,7 @@
 #include "generated/game_list.h"
 #include "models/checkpoint.h"
 #include "training/arena/arena.h"
+#include "training/arena/arena_ranks.h"
 #include "training/run_support.h"
 
 namespace rocketgym::arena {
@@ -64,13 +65,14 @@ void load_networks(std::vector<AgentSpec>& agents, const AnyGame& game, int play
 
 }  // namespace
 
-ArenaRun play_arena(const ArenaConfig& config, bool verbose) {
+ArenaRun play_arena(const ArenaConfig& config, bool verbose, const dist::Context& context) {
   if (config.agents.empty())
     throw Error("arena: no agents (give them in the config's agents: list or with --agent)");
   const torch::Device device = parse_device(config.device);
   set_torch_threads(config.threads);
   std::vector<AgentSpec> agents = config.agents;
   name_agents(agents);
+  use_rank0_files(agents, context);
   const std::shared_ptr<AnyGame> game = config.game.load();
   load_networks(agents, *game, config.game.players, device);
   const auto schedule =
@@ -100,9 +102,9 @@ ArenaRun play_arena(const ArenaConfig& config, bool verbose) {
   run.games = visit_game(config.game.id, [&](auto g) {
     using G = decltype(g);
     Arena<G> arena(typed_config<G>(*game), config.game.players, agents, options);
-    return arena.play(schedule, progress);
+    return play_on_ranks(arena, schedule, context, progress);
   });
-  run.report = analyze(run.games, names, config.game.players);
+  if (context.is_root()) run.report = analyze(run.games, names, config.game.players);
   return run;
 }
 

@@ -17,6 +17,7 @@
 
 #include "training/arena/agents.h"
 #include "training/arena/results.h"
+#include "training/distributed/distributed.h"
 #include "training/game_setup.h"
 
 namespace rocketgym::arena {
@@ -45,8 +46,10 @@ struct ArenaRun {
 // there (a probe file, and any result file already there), so that a bad
 // output folder is an Error before the games are played, not after.
 void prepare_arena_output(const ArenaConfig& config);
-// Plays the whole schedule; prints progress to stderr when `verbose`.
-ArenaRun play_arena(const ArenaConfig& config, bool verbose);
+// Plays the whole schedule; prints progress to stderr when `verbose`. In a
+// distributed run every rank calls it and plays its part of the schedule
+// (arena_ranks.h); rank 0 gets the whole run, the others an empty one.
+ArenaRun play_arena(const ArenaConfig& config, bool verbose, const dist::Context& context = {});
 // The table, report.json, CSVs and the plot in config.output; an Error names
 // the file that could not be written.
 void write_arena_outputs(const ArenaConfig& config, const ArenaRun& run);

@@ -1,6 +1,8 @@
 // The quick evaluation both trainers run during training: the network played
 // greedily against a baseline (random or heuristic) in the arena's schedule,
-// every seat rotation with the same seeds.
+// every seat rotation with the same seeds. In a distributed run every rank
+// calls it: the games are split over the ranks and every rank gets the
+// result.
 #pragma once
 
 #include <algorithm>
@@ -9,6 +11,8 @@
 #include <vector>
 
 #include "training/arena/arena.h"
+#include "training/arena/arena_ranks.h"
+#include "training/distributed/distributed.h"
 
 namespace rocketgym::arena {
 
@@ -16,7 +20,7 @@ namespace rocketgym::arena {
 template <class G>
 double evaluate_network(PolicyValueNet net, std::shared_ptr<const typename G::Config> config, int players,
                         const std::string& opponent, int games, uint64_t seed, int threads,
-                        torch::Device device) {
+                        torch::Device device, const dist::Context& context = {}) {
   std::vector<AgentSpec> agents(2);
   agents[0].name = "learner";
   agents[0].kind = "checkpoint";
@@ -29,8 +33,11 @@ double evaluate_network(PolicyValueNet net, std::shared_ptr<const typename G::Co
   options.device = device;
   Arena<G> arena(std::move(config), players, agents, options);
   const auto schedule = make_schedule(2, players, std::max(1, games / players), seed);
-  const auto report = analyze(arena.play(schedule), {"learner", opponent}, players);
-  return report.agents[0].win_rate;
+  const std::vector<GameRecord> records = play_on_ranks(arena, schedule, context);
+  torch::Tensor win_rate = torch::zeros({1}, torch::kFloat64);
+  if (context.is_root()) win_rate[0] = analyze(records, {"learner", opponent}, players).agents[0].win_rate;
+  context.broadcast(win_rate, "sharing the evaluation's result");
+  return win_rate.item<double>();
 }
 
 }  // namespace rocketgym::arena

@@ -1,10 +1,23 @@
 // One PPO update on a batch of finished learner decisions (no game types
 // here, only tensors).
+//
+// Data-parallel over the ranks of a distributed run (DD-PPO): the batch is the
+// union of every rank's ready slots, in rank order. Every rank draws the same
+// shuffle of the union from `shuffle_seed`, so all ranks cut the same
+// minibatches; each computes the loss terms of its own rows as a share of the
+// minibatch mean and the gradients are summed over the ranks
+// (dist::all_reduce_gradients). Advantages are normalised over the union.
+// One rank (the default context) is the same computation with every row at
+// home: the update on 2 ranks with half the data each equals the 1-rank
+// update on the union, up to float rounding.
 #pragma once
 
 #include <torch/torch.h>
 
+#include <cstdint>
+
 #include "models/policy_value_net.h"
+#include "training/distributed/distributed.h"
 #include "training/ppo/trajectory_store.h"
 
 namespace rocketgym::ppo {
@@ -19,14 +32,16 @@ struct UpdateSettings {
 };
 
 struct UpdateStats {
-  int samples = 0;
+  int samples = 0;  // over all ranks
   double policy_loss = 0.0, value_loss = 0.0, entropy = 0.0, approx_kl = 0.0, clip_fraction = 0.0;
 };
 
 // The clipped surrogate, the value loss over every seat's head and the
-// entropy bonus, over `epochs` shuffled passes of the store's ready slots.
+// entropy bonus, over `epochs` shuffled passes of the store's ready slots (of
+// every rank of `context`).
 UpdateStats ppo_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, const TrajectoryStore& store,
-                       const UpdateSettings& settings, torch::Device device);
+                       const UpdateSettings& settings, torch::Device device, const dist::Context& context = {},
+                       uint64_t shuffle_seed = 0);
 
 // Supervised steps on the store's ready slots: cross-entropy of the masked
 // policy against the recorded actions, plus the value loss. Returns the mean
@@ -34,14 +49,17 @@ UpdateStats ppo_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, 
 // place (reported as "accuracy").
 UpdateStats imitation_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer,
                              const TrajectoryStore& store, const UpdateSettings& settings,
-                             torch::Device device);
+                             torch::Device device, const dist::Context& context = {},
+                             uint64_t shuffle_seed = 0);
 
-// The PPO loss terms for one minibatch (exposed for tests).
+// The PPO loss terms for one minibatch (exposed for tests): means over the
+// rows given, or, with `count` > 0, these rows' share of the mean over a
+// minibatch of `count` rows spread over several ranks.
 struct LossTerms {
   torch::Tensor policy_loss, value_loss, entropy, approx_kl, clip_fraction;
 };
 LossTerms ppo_loss(const PolicyValueOutput& out, const torch::Tensor& masks, const torch::Tensor& actions,
                    const torch::Tensor& old_log_probs, const torch::Tensor& advantages,
-                   const torch::Tensor& value_targets, double clip);
+                   const torch::Tensor& value_targets, double clip, double count = 0.0);
 
 }  // namespace rocketgym::ppo

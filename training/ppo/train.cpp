@@ -3,11 +3,11 @@
 
 namespace rocketgym::ppo {
 
-TrainSummary run_training(const TrainConfig& config, bool verbose) {
+TrainSummary run_training(const TrainConfig& config, bool verbose, const dist::Context& context) {
   const std::shared_ptr<AnyGame> game = config.game.load();
   return visit_game(config.game.id, [&](auto g) {
     using G = decltype(g);
-    Trainer<G> trainer(config, game);
+    Trainer<G> trainer(config, game, context);
     return trainer.run(verbose);
   });
 }

@@ -55,7 +55,7 @@ TrainConfig TrainConfig::from_yaml(const ConfigNode& root) {
   c.run_dir = "runs/" + c.game.id + "_ppo";
   if (const ConfigNode r = root.child_or_empty("run"); !r.is_null()) {
     r.expect_keys(
-        {"dir", "seed", "threads", "device", "checkpoint_every", "eval_every", "eval_games", "plot"});
+        {"dir", "seed", "threads", "device", "checkpoint_every", "eval_every", "eval_games", "plot", "ranks"});
     c.run_dir = r.get_string("dir", c.run_dir);
     c.seed = static_cast<uint64_t>(r.get_int("seed", 1, 0, std::numeric_limits<int>::max()));
     c.threads = r.get_int("threads", c.threads, 1, 256);
@@ -64,6 +64,7 @@ TrainConfig TrainConfig::from_yaml(const ConfigNode& root) {
     c.eval_every = r.get_int("eval_every", c.eval_every, 0, 1 << 20);
     c.eval_games = r.get_int("eval_games", c.eval_games, 1, 1 << 20);
     c.plot = r.get_bool("plot", c.plot);
+    c.ranks = r.get_int("ranks", c.ranks, 1, 1 << 20);
   }
   return c;
 }
@@ -111,9 +112,11 @@ std::string TrainConfig::to_yaml() const {
   r["eval_every"] = eval_every;
   r["eval_games"] = eval_games;
   r["plot"] = plot;
+  r["ranks"] = ranks;
   YAML::Emitter out;
   out << root;
   return std::string("# Resolved training config (defaults filled in), written by rocketgym train.\n") +
+         "# run.ranks: how many processes ran it (torchrun); the launcher decides, the value is not used.\n" +
          out.c_str() + "\n";
 }
 

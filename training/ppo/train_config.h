@@ -39,6 +39,10 @@
 //     eval_every: 10         # updates between greedy evaluations vs random and heuristic
 //     eval_games: 200        # games per evaluation and opponent
 //     plot: true             # learning_curve.png (needs /usr/bin/python3 with matplotlib)
+//     ranks: 1               # written by the trainer: processes in the run (torchrun); not read
+//
+// Under torchrun, ppo.envs, ppo.steps_per_update and imitation.steps are the
+// job's totals, split evenly over the ranks; run.threads is per process.
 #pragma once
 
 #include <cstdint>
@@ -92,6 +96,7 @@ struct TrainConfig {
   int eval_every = 10;
   int eval_games = 200;
   bool plot = true;
+  int ranks = 1;  // how many processes ran it (written to config.yaml; the launcher decides)
 
   static TrainConfig from_yaml(const ConfigNode& root);
   std::string to_yaml() const;  // the fully resolved config, loadable by from_yaml

@@ -20,6 +20,17 @@
 // holds exactly the listed snapshots: dropped ones are deleted once a saved
 // latest.ckpt no longer lists them, and files a killed run left behind
 // (temp files, unlisted snapshots) are deleted when the run starts again.
+//
+// Distributed (several ranks, training/distributed): ppo.envs and
+// ppo.steps_per_update are the job's totals, split evenly over the ranks; each
+// rank steps its own envs with its own seed streams (dist::rank_seed) and
+// collects its share of the batch; ppo_update trains on the union of the
+// ranks' batches with all-reduced gradients, so every rank keeps the same
+// weights, optimizer state and opponent pool. Counters (steps, episodes,
+// training win rates) are summed over the ranks, the greedy evaluation's
+// games are split among them, the decision to stop is taken together, and
+// rank 0 alone writes (and locks) the run folder. A resumed run reads rank
+// 0's files (sent to the other ranks), whatever the number of ranks before.
 #pragma once
 
 #include <algorithm>
@@ -31,6 +42,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <type_traits>
 #include <utility>
@@ -38,7 +50,8 @@
 
 #include "envs/core/vector_env.h"
 #include "models/checkpoint.h"
-#include "training/arena/arena.h"
+#include "training/arena/evaluate.h"
+#include "training/distributed/distributed.h"
 #include "training/policy_runner.h"
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
@@ -62,9 +75,10 @@ class Trainer {
  public:
   using State = typename G::State;
 
-  Trainer(const TrainConfig& config, std::shared_ptr<AnyGame> game)
+  Trainer(const TrainConfig& config, std::shared_ptr<AnyGame> game, dist::Context context = {})
       : cfg_(config),
         game_(std::move(game)),
+        ctx_(std::move(context)),
         device_(parse_device(config.device)),
         players_(config.game.players),
         num_actions_(G::info().num_actions) {
@@ -80,24 +94,31 @@ class Trainer {
 
   TrainSummary run(bool verbose) {
     set_torch_threads(cfg_.threads);
-    std::filesystem::create_directories(cfg_.run_dir + "/checkpoints/pool");
-    const RunFolderLock lock(cfg_.run_dir);
+    // Rank 0 alone owns the run folder (its lock, its files).
+    std::optional<RunFolderLock> lock;
+    if (ctx_.is_root()) {
+      std::filesystem::create_directories(cfg_.run_dir + "/checkpoints/pool");
+      lock.emplace(cfg_.run_dir);
+    }
     TrainSummary summary;
     summary.resumed = start_or_resume(verbose);
-    remove_unlisted_files(verbose);
-    std::ofstream(cfg_.run_dir + "/config.yaml") << cfg_.to_yaml();
-    open_metrics();
+    cfg_.ranks = ctx_.size();
+    if (ctx_.is_root()) {
+      remove_unlisted_files(verbose);
+      std::ofstream(cfg_.run_dir + "/config.yaml") << cfg_.to_yaml();
+      open_metrics();
+    }
+    take_rank_share(verbose);
 
-    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(cfg_.seed, updates_),
-                     cfg_.threads);
+    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(seed_, updates_), cfg_.threads);
     TrajectoryStore store(cfg_.envs, players_, obs_size_, num_actions_, 2 * cfg_.steps_per_update);
     PolicyRunner learner(net_, device_, cfg_.envs);
     env_rngs_.clear();
     for (int i = 0; i < cfg_.envs; ++i)
-      env_rngs_.emplace_back(derive_seed(cfg_.seed ^ 0x7EA7ULL, static_cast<uint64_t>(updates_) * 65536 + i));
+      env_rngs_.emplace_back(derive_seed(seed_ ^ 0x7EA7ULL, static_cast<uint64_t>(updates_) * 65536 + i));
     seats_.assign(static_cast<std::size_t>(cfg_.envs), {});
     episode_kind_.assign(static_cast<std::size_t>(cfg_.envs), kSelfPlay);
-    table_rng_.reseed(derive_seed(cfg_.seed ^ 0x7AB1EULL, static_cast<uint64_t>(updates_)));
+    table_rng_.reseed(derive_seed(seed_ ^ 0x7AB1EULL, static_cast<uint64_t>(updates_)));
     for (int i = 0; i < cfg_.envs; ++i) seat_players(i);
     torch::manual_seed(derive_seed(cfg_.seed, static_cast<uint64_t>(updates_) + 1));
 
@@ -108,7 +129,8 @@ class Trainer {
     const auto started = std::chrono::steady_clock::now();
     const double seconds_before = elapsed_before_;
     const int64_t steps_at_start = steps_;
-    episodes_at_start_ = episodes_;
+    episodes_at_start_ = episodes_summed_ = episodes_;
+    env_steps_summed_ = env_steps_;
     std::vector<Action> actions(static_cast<std::size_t>(cfg_.envs));
     std::vector<int> group;
     group.reserve(static_cast<std::size_t>(cfg_.envs));
@@ -123,7 +145,8 @@ class Trainer {
              stop_requested.load();
     };
 
-    while (!out_of_budget()) {
+    // The ranks stop together: when any of them is out of time or interrupted.
+    while (!ctx_.any(out_of_budget(), "agreeing whether to stop")) {
       // --- collect finished episodes until the batch is full ---------------
       while (store.ready_count() < cfg_.steps_per_update && !stop_requested.load()) {
         choose_actions(env, store, learner, actions, group);
@@ -132,14 +155,18 @@ class Trainer {
         for (int i = 0; i < cfg_.envs; ++i)
           if (env.terminated()[i] || env.truncated()[i]) end_episode(env, store, i);
       }
-      if (stop_requested.load()) break;  // Ctrl-C: save what the last update learned
+      // Ctrl-C: save what the last update learned (with several ranks, the
+      // others are mid-batch: this update goes ahead with what there is).
+      if (stop_requested.load() && ctx_.single()) break;
       // --- learn ----------------------------------------------------------
       UpdateSettings settings{cfg_.epochs,     cfg_.minibatch,    cfg_.clip,
                               cfg_.value_coef, cfg_.entropy_coef, cfg_.max_grad_norm};
-      const UpdateStats stats = ppo_update(net_, *optimizer_, store, settings, device_);
+      const UpdateStats stats = ppo_update(net_, *optimizer_, store, settings, device_, ctx_,
+                                           derive_seed(cfg_.seed ^ 0x5A0FF1EULL, static_cast<uint64_t>(updates_)));
       steps_ += stats.samples;
       store.compact();
       ++updates_;
+      sum_counters_over_ranks();
 
       if (updates_ % cfg_.snapshot_every == 0) add_snapshot();
       const bool evaluate = cfg_.eval_every > 0 && updates_ % cfg_.eval_every == 0;
@@ -148,12 +175,12 @@ class Trainer {
       const double rate = (steps_ - steps_at_start) / std::max(seconds, 1e-9);
       write_metrics_row(stats, seconds_before + seconds, rate, evaluate);
       if (updates_ % cfg_.checkpoint_every == 0) save(seconds_before + seconds);
-      if (verbose) print_progress(seconds, rate, budget_elapsed());
+      if (verbose && ctx_.is_root()) print_progress(seconds, rate, budget_elapsed());
     }
     const double seconds = elapsed();
     save(seconds_before + seconds);
     metrics_.close();
-    if (cfg_.plot)
+    if (cfg_.plot && ctx_.is_root())
       run_plot_script("curve", cfg_.run_dir + "/metrics.csv", cfg_.run_dir + "/learning_curve.png");
 
     summary.steps = steps_;
@@ -181,13 +208,18 @@ class Trainer {
 
   bool start_or_resume(bool verbose) {
     const std::string path = latest_path();
-    if (!std::filesystem::exists(path)) {
+    const std::optional<std::string> local = ctx_.file_from_root(path);
+    if (!local) {
+      // The first weights come from the run's seed (rank 0's, sent to the
+      // others), not from whatever LibTorch's global generator holds now.
+      torch::manual_seed(derive_seed(cfg_.seed ^ 0x1E7ULL, 0));
       net_ = PolicyValueNet(spec_);
       net_->to(device_);
+      dist::broadcast_parameters(ctx_, net_->parameters());
       make_optimizer();
       return false;
     }
-    LoadedCheckpoint ckpt = load_checkpoint(path, device_);
+    LoadedCheckpoint ckpt = load_checkpoint(*local, device_);
     check_checkpoint_matches(ckpt.meta, path, G::info().id, players_, spec_.observation_shape, num_actions_);
     net_ = ckpt.net;
     spec_ = ckpt.meta.net_spec();  // the checkpoint's network wins over the config's model block
@@ -203,8 +235,8 @@ class Trainer {
     eval_random_ = extra.value("eval_vs_random", -1.0);
     eval_heuristic_ = extra.value("eval_vs_heuristic", -1.0);
     load_pool(extra.value("pool", std::vector<std::string>{}));
-    truncate_metrics(cfg_.run_dir + "/metrics.csv", updates_);
-    if (verbose)
+    if (ctx_.is_root()) truncate_metrics(cfg_.run_dir + "/metrics.csv", updates_);
+    if (verbose && ctx_.is_root())
       std::fprintf(stderr, "resuming %s at update %lld, %lld learner steps, %zu snapshots in the pool\n",
                    path.c_str(), static_cast<long long>(updates_), static_cast<long long>(steps_),
                    pool_.size());
@@ -227,13 +259,18 @@ class Trainer {
         dropped_files_.push_back(relative);
         continue;
       }
-      if (name.empty() || !std::filesystem::exists(file)) {
-        std::fprintf(stderr, "warning: opponent snapshot '%s' listed in %s is missing; resuming without it\n",
-                     file.c_str(), latest_path().c_str());
+      // Every rank reads rank 0's file (file_from_root is a collective: the
+      // list is the same on every rank, so they all ask for the same files).
+      const std::optional<std::string> local =
+          name.empty() ? std::nullopt : ctx_.file_from_root(file);
+      if (!local) {
+        if (ctx_.is_root())
+          std::fprintf(stderr, "warning: opponent snapshot '%s' listed in %s is missing; resuming without it\n",
+                       file.c_str(), latest_path().c_str());
         continue;
       }
       try {
-        LoadedCheckpoint snapshot = load_checkpoint(file, device_);
+        LoadedCheckpoint snapshot = load_checkpoint(*local, device_);
         check_checkpoint_matches(snapshot.meta, file, G::info().id, players_, spec_.observation_shape,
                                  num_actions_);
         pool_.push_back(snapshot.net);
@@ -301,6 +338,7 @@ class Trainer {
   // Snapshots dropped from the pool are deleted only once latest.ckpt no
   // longer lists them, so a run killed at any moment resumes with its pool.
   void save(double elapsed_seconds) {
+    if (!ctx_.is_root()) return;
     save_checkpoint(latest_path(), meta(elapsed_seconds), net_, optimizer_.get());
     for (const std::string& relative : dropped_files_) {
       std::error_code error;
@@ -310,6 +348,42 @@ class Trainer {
                      in_run_dir(relative).c_str(), error.message().c_str());
     }
     dropped_files_.clear();
+  }
+
+  // From here on cfg_.envs and cfg_.steps_per_update are this rank's shares
+  // of the job's totals (config.yaml keeps the totals), and seed_ seeds its
+  // own streams.
+  void take_rank_share(bool verbose) {
+    const int rank = ctx_.rank(), ranks = ctx_.size();
+    if (cfg_.envs < ranks || cfg_.steps_per_update < ranks)
+      throw ConfigError("ppo.envs (" + std::to_string(cfg_.envs) + ") and ppo.steps_per_update (" +
+                        std::to_string(cfg_.steps_per_update) + ") are split over the " + std::to_string(ranks) +
+                        " ranks: each must be at least the number of ranks");
+    seed_ = dist::rank_seed(cfg_.seed, rank);
+    if (ranks == 1) return;
+    if (verbose && rank == 0)
+      std::fprintf(stderr, "ranks: %d (%d envs and %d of the %d decisions of each update on rank 0)\n", ranks,
+                   static_cast<int>(dist::share(cfg_.envs, 0, ranks)),
+                   static_cast<int>(dist::share(cfg_.steps_per_update, 0, ranks)), cfg_.steps_per_update);
+    cfg_.envs = static_cast<int>(dist::share(cfg_.envs, rank, ranks));
+    cfg_.steps_per_update = static_cast<int>(dist::share(cfg_.steps_per_update, rank, ranks));
+  }
+
+  // Each rank counts its own episodes and training games; the run's
+  // counters (metrics, progress, checkpoint) are their sums over the ranks.
+  void sum_counters_over_ranks() {
+    if (ctx_.single()) return;
+    std::vector<double> counts{static_cast<double>(episodes_ - episodes_summed_),
+                               static_cast<double>(env_steps_ - env_steps_summed_)};
+    counts.insert(counts.end(), train_wins_.begin(), train_wins_.end());
+    counts.insert(counts.end(), train_games_.begin(), train_games_.end());
+    ctx_.all_reduce_sum(counts, "summing the ranks' counters");
+    episodes_ = episodes_summed_ += static_cast<int64_t>(counts[0] + 0.5);
+    env_steps_ = env_steps_summed_ += static_cast<int64_t>(counts[1] + 0.5);
+    for (int k = 0; k < kKinds; ++k) {
+      train_wins_[k] = counts[static_cast<std::size_t>(2 + k)];
+      train_games_[k] = counts[static_cast<std::size_t>(2 + kKinds + k)];
+    }
   }
 
   // A frozen copy of the current network joins the opponent pool (and its
@@ -327,7 +401,7 @@ class Trainer {
     char name[64];
     std::snprintf(name, sizeof(name), "checkpoints/pool/update_%06lld.ckpt",
                   static_cast<long long>(updates_));
-    save_checkpoint(in_run_dir(name), meta(0.0), copy, nullptr);
+    if (ctx_.is_root()) save_checkpoint(in_run_dir(name), meta(0.0), copy, nullptr);
     pool_.push_back(copy);
     pool_files_.push_back(name);
     if (static_cast<int>(pool_.size()) > cfg_.pool_size) {
@@ -349,7 +423,7 @@ class Trainer {
   // their moves (cross-entropy) and the outcomes (value loss, Monte Carlo
   // returns). Uses its own env and store so PPO starts on fresh episodes.
   void imitate(bool verbose) {
-    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(cfg_.seed ^ 0x1A17ULL, 0),
+    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(seed_ ^ 0x1A17ULL, 0),
                      cfg_.threads);
     TrajectoryStore store(cfg_.envs, players_, obs_size_, num_actions_, 2 * cfg_.steps_per_update);
     torch::optim::Adam adam(net_->parameters(), torch::optim::AdamOptions(cfg_.imitation_learning_rate));
@@ -359,7 +433,7 @@ class Trainer {
     const std::array<float, arena::kMaxSeats> no_values{};
     const auto started = std::chrono::steady_clock::now();
     int64_t done = 0;
-    while (done < cfg_.imitation_steps && !stop_requested.load()) {
+    while (done < cfg_.imitation_steps && !ctx_.any(stop_requested.load(), "agreeing whether to stop")) {
       while (store.ready_count() < cfg_.steps_per_update) {
         env.heuristic_actions(actions.data());
         for (int i = 0; i < cfg_.envs; ++i) {
@@ -375,10 +449,11 @@ class Trainer {
           if (env.terminated()[i] || env.truncated()[i])  // lambda = 1: value targets are the final returns
             store.finish_episode(i, env.rewards() + static_cast<std::size_t>(i) * players_, 1.0f, 1.0f);
       }
-      const UpdateStats stats = imitation_update(net_, adam, store, settings, device_);
+      const UpdateStats stats = imitation_update(net_, adam, store, settings, device_, ctx_,
+                                                 derive_seed(cfg_.seed ^ 0x1A17ULL, static_cast<uint64_t>(done)));
       store.compact();
-      done += stats.samples;
-      if (verbose) {
+      done += stats.samples;  // over all ranks
+      if (verbose && ctx_.is_root()) {
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         std::fprintf(
@@ -506,24 +581,11 @@ class Trainer {
   // --- evaluation, metrics, progress ----------------------------------------
 
   // Greedy play against random and heuristic opponents over the same seeds
-  // in every seat (the arena's schedule); win rate = share of wins.
+  // in every seat (the arena's schedule, its games split over the ranks);
+  // win rate = share of wins.
   double evaluate_against(const char* kind) {
-    std::vector<arena::AgentSpec> agents(2);
-    agents[0].name = "learner";
-    agents[0].kind = "checkpoint";
-    agents[0].net = net_;
-    agents[1].name = kind;
-    agents[1].kind = kind;
-    arena::ArenaOptions options;
-    options.parallel = std::min(cfg_.eval_games, 256);
-    options.threads = cfg_.threads;
-    options.device = device_;
-    arena::Arena<G> arena(typed_config<G>(*game_), players_, agents, options);
-    const int seeds = std::max(1, cfg_.eval_games / players_);
-    const auto schedule = arena::make_schedule(2, players_, seeds, derive_seed(cfg_.seed ^ 0xE7A1ULL, 0));
-    const auto games = arena.play(schedule);
-    const auto report = arena::analyze(games, {"learner", kind}, players_);
-    return report.agents[0].win_rate;
+    return arena::evaluate_network<G>(net_, typed_config<G>(*game_), players_, kind, cfg_.eval_games,
+                                      derive_seed(cfg_.seed ^ 0xE7A1ULL, 0), cfg_.threads, device_, ctx_);
   }
 
   void run_evaluation() {
@@ -545,17 +607,18 @@ class Trainer {
              "eval_win_vs_heuristic\n";
   }
 
+  // Rank 0 writes the row; every rank starts counting the next update's games.
   void write_metrics_row(const UpdateStats& s, double elapsed_seconds, double rate, bool evaluated) {
     auto rate_of = [&](int kind) -> std::string {
       if (train_games_[kind] == 0) return "";
       return std::to_string(train_wins_[kind] / train_games_[kind]);
     };
-    metrics_ << updates_ << "," << steps_ << "," << env_steps_ << "," << episodes_ << "," << elapsed_seconds
+    if (metrics_.is_open())
+      metrics_ << updates_ << "," << steps_ << "," << env_steps_ << "," << episodes_ << "," << elapsed_seconds
              << "," << rate << "," << s.policy_loss << "," << s.value_loss << "," << s.entropy << ","
              << s.approx_kl << "," << s.clip_fraction << "," << rate_of(kVsPool) << "," << rate_of(kVsRandom)
              << "," << rate_of(kVsHeuristic) << "," << (evaluated ? std::to_string(eval_random_) : "") << ","
-             << (evaluated ? std::to_string(eval_heuristic_) : "") << "\n";
-    metrics_.flush();
+             << (evaluated ? std::to_string(eval_heuristic_) : "") << "\n" << std::flush;
     last_entropy_ = s.entropy;
     for (int k = 0; k < kKinds; ++k)
       last_train_rate_[k] = train_games_[k] ? train_wins_[k] / train_games_[k] : -1.0;
@@ -583,6 +646,8 @@ class Trainer {
 
   TrainConfig cfg_;
   std::shared_ptr<AnyGame> game_;
+  dist::Context ctx_;
+  uint64_t seed_ = 0;  // of this rank's streams (dist::rank_seed)
   torch::Device device_;
   int players_, num_actions_, obs_size_ = 0;
   NetSpec spec_;
@@ -599,11 +664,13 @@ class Trainer {
   std::ofstream metrics_;
   int64_t steps_ = 0, updates_ = 0, episodes_ = 0, env_steps_ = 0, episodes_at_start_ = 0,
           last_eval_update_ = 0;
+  int64_t episodes_summed_ = 0, env_steps_summed_ = 0;  // counters as last summed over the ranks
   double elapsed_before_ = 0.0, eval_random_ = -1.0, eval_heuristic_ = -1.0, last_entropy_ = 0.0;
   std::array<double, kKinds> train_wins_{}, train_games_{}, last_train_rate_{-1, -1, -1, -1};
 };
 
-// Loads the game and runs Trainer<G> for the configured game.
-TrainSummary run_training(const TrainConfig& config, bool verbose);
+// Loads the game and runs Trainer<G> for the configured game, as one rank of
+// `context`'s job.
+TrainSummary run_training(const TrainConfig& config, bool verbose, const dist::Context& context = {});
 
 }  // namespace rocketgym::ppo
