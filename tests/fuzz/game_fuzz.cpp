@@ -188,11 +188,16 @@ void apply_checked(AnyState& s, Action a) {
   }
 }
 
+// The variant a position is loaded under. From the hash's high bits: its low
+// bits cycle through only some residues when spaces are appended (the seed
+// writer's padding below).
+std::size_t variant_of(uint64_t hash, std::size_t variants) { return (hash >> 32) % variants; }
+
 // The position target: any accepted position plays to the end.
 void run_position(const uint8_t* data, std::size_t size) {
   const Games& g = games();
   const uint64_t hash = hash_bytes(data, size);
-  const AnyGame& game = *g.variants[hash % g.variants.size()];
+  const AnyGame& game = *g.variants[variant_of(hash, g.variants.size())];
   std::unique_ptr<AnyState> s;
   try {
     s = game.state_from_json(std::string(reinterpret_cast<const char*>(data), size));
@@ -245,7 +250,8 @@ void write_position_seeds(const std::string& folder) {
           s->apply(legal[rng.below(static_cast<uint32_t>(legal.size()))]);
         }
         std::string doc = s->to_json();
-        while (hash_bytes(reinterpret_cast<const uint8_t*>(doc.data()), doc.size()) % g.variants.size() != v)
+        while (variant_of(hash_bytes(reinterpret_cast<const uint8_t*>(doc.data()), doc.size()),
+                          g.variants.size()) != v)
           doc += ' ';
         write_seed(folder, "v" + std::to_string(v) + "-p" + std::to_string(players) + "-" + std::to_string(k),
                    doc);
