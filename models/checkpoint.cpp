@@ -266,6 +266,10 @@ LoadedCheckpoint load_checkpoint(const std::string& path, torch::Device device) 
     throw CheckpointError("checkpoint '" + path + "': the weights do not load: " + e.msg());
   } catch (const Error& e) {
     throw CheckpointError("checkpoint '" + path + "': " + e.what());
+  } catch (const std::exception& e) {
+    // LibTorch's archive reader also throws types of its own (a damaged
+    // TorchScript file in the archive gives torch::jit::ErrorReport).
+    throw CheckpointError("checkpoint '" + path + "': the weights do not load: " + e.what());
   }
   out.net->to(device);
   out.net->eval();
@@ -294,6 +298,8 @@ void load_optimizer_state(const LoadedCheckpoint& checkpoint, torch::optim::Opti
     optimizer.load(archive);
   } catch (const c10::Error& e) {
     throw CheckpointError("the checkpoint's optimizer state does not load: " + e.msg());
+  } catch (const std::exception& e) {  // LibTorch's own types, as in load_checkpoint
+    throw CheckpointError(std::string("the checkpoint's optimizer state does not load: ") + e.what());
   }
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: installs dependencies, builds, runs the
-# C++ tests (ctest), the Python tests (pytest), then the environment and
-# encoder tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# C++ tests (ctest), the Python tests (pytest), the environment and
+# encoder tests again under AddressSanitizer + UndefinedBehaviorSanitizer, then
+# every fuzz target briefly (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,3 +21,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCKETGYM_SANITIZE=
 cmake --build build-asan -j "$(nproc)"
 # Fewer random playouts: the sanitizers make each one several times slower.
 (cd build-asan && ROCKETGYM_CONFORMANCE_GAMES=25 ctest --output-on-failure)
+
+echo "== fuzz targets (clang + libFuzzer + ASan + UBSan), a few seconds each"
+# Replays tests/fuzz/regressions/ first; longer runs: scripts/fuzz.sh TARGET SECONDS.
+scripts/fuzz.sh all 4

@@ -501,6 +501,9 @@ void State::check_invariants() const {
   if (phase_ != Phase::kGameOver && winner_ >= 0) fail("a winner exists but the game goes on");
   if (phase_ != Phase::kGameOver && truncated_) fail("the game is cut short (truncated) but goes on");
   if (turn_ > config_->max_turns) fail("turn " + std::to_string(turn_) + " is past the turn limit");
+  // The turn that reaches the limit ends the game (end_turn), so a live game is always below it.
+  if (phase_ != Phase::kGameOver && turn_ >= config_->max_turns)
+    fail("turn " + std::to_string(turn_) + " is at the turn limit, yet the game goes on");
   if (phase_ != Phase::kGameOver)
     for (int p = 0; p < num_players_; ++p)
       if (board_.is_complete_rocket(pad_of(p))) fail("a complete rocket stands but the game goes on");

@@ -442,6 +442,20 @@ TEST_CASE("state documents: a live game cannot be truncated or past the turn lim
   REQUIRE_THROWS_WITH(game->state_from_json(doc.dump()), Catch::Contains("turn limit"));
 }
 
+// Found by the launchpad23_position fuzz target (tests/fuzz/regressions/): a
+// live game at the limit loaded, and its next turn ended one past the limit.
+TEST_CASE("state documents: a live game cannot be at the turn limit") {
+  auto game = load_game("launchpad23");
+  Json doc = position(2, "moves", "M", "red", 2).to_json();
+  doc["turn"] = config().max_turns;
+  REQUIRE_THROWS_WITH(game->state_from_json(doc.dump()), Catch::Contains("turn limit"));
+  doc["turn"] = config().max_turns - 1;
+  auto s = game->state_from_json(doc.dump());
+  s->apply(kEndTurn);
+  REQUIRE(s->is_truncated());
+  REQUIRE_NOTHROW(s->check_invariants());
+}
+
 TEST_CASE("knowledge: before the reveal a seat knows only its own setup choice") {
   auto game = load_game("launchpad23");
   auto s = game->new_state(3, 5);

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -285,4 +286,53 @@ TEST_CASE("a failed save leaves the old checkpoint and no temp file", "[checkpoi
              Catch::Contains("cannot rename"));
   CHECK_FALSE(std::filesystem::exists(blocked + ".tmp"));
   std::filesystem::remove_all(dir);
+}
+
+// --- found by the checkpoint fuzz target (tests/fuzz/regressions/checkpoint/) ------
+
+namespace {
+
+uint64_t fnv1a(uint64_t hash, const std::string& bytes) {
+  for (unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 0x100000001B3ULL;
+  }
+  return hash;
+}
+
+// The checkpoint at `path` with its model section changed by `edit`, under a
+// header whose sizes and checksum are right: only the archive is damaged.
+void rewrite_model_section(const std::string& path, const std::function<void(std::string&)>& edit) {
+  const std::string bytes = read_bytes(path);
+  uint64_t header[4];
+  std::memcpy(header, bytes.data() + 8, sizeof(header));
+  const std::size_t start = 8 + sizeof(header);
+  const std::string meta = bytes.substr(start, header[0]);
+  std::string model = bytes.substr(start + header[0], header[1]);
+  const std::string optim = bytes.substr(start + header[0] + header[1], header[2]);
+  edit(model);
+  header[1] = model.size();
+  header[3] = fnv1a(fnv1a(fnv1a(0xCBF29CE484222325ULL, meta), model), optim);
+  write_bytes(path, bytes.substr(0, 8) + std::string(reinterpret_cast<const char*>(header), sizeof(header)) +
+                        meta + model + optim);
+}
+
+}  // namespace
+
+TEST_CASE("a damaged TorchScript text in the model archive is a CheckpointError", "[checkpoint]") {
+  const std::string dir = temp_dir("torchscript");
+  PolicyValueNet net(small_meta().net_spec());
+  torch::optim::Adam adam(net->parameters());
+  const std::string path = save_example(dir, net, adam);
+  // The archive stores each module's type as TorchScript source text
+  // ("  stem_conv : __torch__...."); a syntax error there made LibTorch throw
+  // torch::jit::ErrorReport, which escaped load_checkpoint.
+  rewrite_model_section(path, [](std::string& model) {
+    const std::size_t buffers = model.find("__buffers__ = []\n");
+    REQUIRE(buffers != std::string::npos);
+    const std::size_t colon = model.find(" : __torch__", buffers);
+    REQUIRE(colon != std::string::npos);
+    model.replace(colon, 3, "::x");
+  });
+  CHECK_THROWS_WITH(load_checkpoint(path), Catch::Contains("the weights do not load"));
 }

@@ -1,0 +1,306 @@
+// libFuzzer targets for one game (ROCKETGYM_FUZZ_GAME, e.g. "launch_pad"),
+// built twice by tests/fuzz/CMakeLists.txt through the type-erased AnyGame API:
+//
+//   <game>_position (ROCKETGYM_FUZZ_ACTIONS=0): the input is a JSON position
+//     for state_from_json. A document it refuses must be refused with a
+//     rocketgym::Error; a position it accepts must play to the end with random
+//     legal actions (seeded by the input's hash) within the game's
+//     max_decisions, passing check_position() after every action.
+//   <game>_actions (ROCKETGYM_FUZZ_ACTIONS=1): byte 0 picks the player count,
+//     byte 1 the config variant, bytes 2-9 the deal's seed; every further byte
+//     picks one of the legal actions (byte % number of legal actions) until
+//     the input or the game ends. check_position() after every action.
+//
+// With ROCKETGYM_FUZZ_WRITE_SEEDS=<folder> either binary writes its seed
+// corpus there and exits: to_json() of random positions for <game>_position,
+// short action strings for <game>_actions.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envs/core/game.h"
+#include "tests/fuzz/fuzz_support.h"
+
+#ifndef ROCKETGYM_FUZZ_GAME
+#error "ROCKETGYM_FUZZ_GAME must name the game (tests/fuzz/CMakeLists.txt sets it)"
+#endif
+#ifndef ROCKETGYM_FUZZ_ACTIONS
+#error "ROCKETGYM_FUZZ_ACTIONS must be 0 (position target) or 1 (actions target)"
+#endif
+
+namespace rocketgym::fuzz {
+namespace {
+
+// Config overrides each target plays under besides the shipped config: the
+// rulebook's optional rules and reward kinds, so that variant-only code is reached.
+std::vector<std::string> variant_overrides(const std::string& id) {
+  if (id == "launch_pad")
+    return {"", "variants: {short_game: true}", "variants: {long_game: true}",
+            "variants: {super_powers: true, negotiations: true}", "reward: win"};
+  if (id == "last_blast") return {"", "variants: {exploded_block_row: true}", "reward: score"};
+  if (id == "launchpad23") return {"", "max_turns: 3", "reward: win"};
+  if (id == "rocket_squad")
+    return {"", "variants: {first_turn_redraw: false, joker_stops_launch: false}",
+            "variants: {crew_bonus: 0, jack_min_hand: 1}", "reward: score"};
+  return {"", "reward: score"};
+}
+
+// require() for the position at hand, printed only on failure (to_json() is costly).
+void expect(bool ok, const char* what, const AnyState& s) {
+  if (!ok) fail(what, s.to_json());
+}
+
+struct Games {
+  std::vector<std::shared_ptr<AnyGame>> variants;  // one per variant_overrides() entry
+  GameInfo info;
+};
+
+const Games& games() {
+  static const Games g = [] {
+    Games out;
+    for (const std::string& overrides : variant_overrides(ROCKETGYM_FUZZ_GAME))
+      out.variants.push_back(load_game(ROCKETGYM_FUZZ_GAME, "", overrides));
+    out.info = out.variants.front()->info();
+    return out;
+  }();
+  return g;
+}
+
+// Everything checked after each action. `deep` adds the costlier checks
+// (done every few actions): an illegal action is refused and changes
+// nothing, clone and JSON round trip are exact, every seat's encoding is
+// finite, the heuristic picks a legal action, a redeterminized copy is valid.
+class Checker {
+ public:
+  Checker(const AnyGame& game, uint64_t seed) : game_(game), rng_(seed) {}
+
+  void check(const AnyState& s, bool deep) {
+    mask_.assign(static_cast<std::size_t>(s.num_actions()), 0);
+    s.legal_actions_mask(mask_.data());
+    try {
+      s.check_invariants();
+    } catch (const InvariantViolation& e) {
+      fail(std::string("invariant violation: ") + e.what(), s.to_json());
+    }
+    legal_.clear();
+    for (int a = 0; a < s.num_actions(); ++a) {
+      const bool in_mask = mask_[static_cast<std::size_t>(a)] != 0;
+      if (in_mask != s.is_legal(a))
+        fail("mask and is_legal disagree on action " + std::to_string(a), s.to_json());
+      if (in_mask) legal_.push_back(a);
+    }
+    if (s.is_terminal()) {
+      expect(s.current_player() == -1, "terminal with a player to move", s);
+      expect(legal_.empty(), "terminal with a legal action", s);
+      check_results(s);
+    } else {
+      expect(s.current_player() >= 0 && s.current_player() < s.num_players(),
+             "the player to move is not a seat", s);
+      expect(!legal_.empty(), "not terminal, yet no legal action", s);
+      expect(!s.is_truncated(), "truncated but not terminal", s);
+    }
+    if (deep) check_deep(s);
+  }
+
+  // A uniformly random legal action of the position last checked.
+  Action random_legal() { return legal_[rng_.below(static_cast<uint32_t>(legal_.size()))]; }
+  const std::vector<Action>& legal() const { return legal_; }
+
+ private:
+  void check_results(const AnyState& s) {
+    for (float r : s.returns()) expect(std::isfinite(r), "a return is not finite", s);
+    s.scores();  // UBSan watches the arithmetic
+  }
+
+  void check_deep(const AnyState& s) {
+    const std::string json = s.to_json();
+    check_illegal_refused(s, json);
+    require(s.clone()->to_json() == json, "clone differs from the original", json);
+    std::unique_ptr<AnyState> loaded;
+    try {
+      loaded = game_.state_from_json(json);
+    } catch (const Error& e) {
+      fail(std::string("to_json() does not load back: ") + e.what(), json);
+    }
+    require(loaded->to_json() == json, "JSON round trip changes the position", json);
+    for (int v = 0; v < s.num_players(); ++v) {
+      for (float x : s.encode(v)) require(std::isfinite(x), "encoding is not finite", json);
+      s.observation_string(v);
+      s.known_card_places(v);
+    }
+    s.card_places();
+    if (s.is_terminal()) return;
+    const Action h = s.heuristic_action(rng_.next());
+    require(s.is_legal(h), "heuristic_action() picked illegal action " + std::to_string(h), json);
+    auto resampled = s.clone();
+    const int viewer = static_cast<int>(rng_.below(static_cast<uint32_t>(s.num_players())));
+    resampled->redeterminize(viewer, rng_.next());
+    try {
+      resampled->check_invariants();
+    } catch (const InvariantViolation& e) {
+      fail(std::string("invariant violation after redeterminize: ") + e.what(), resampled->to_json());
+    }
+    require(resampled->current_player() == s.current_player(), "redeterminize changed the player to move",
+            json);
+  }
+
+  void check_illegal_refused(const AnyState& s, const std::string& json) {
+    std::vector<Action> probes = {-1, s.num_actions()};
+    if (legal_.size() < static_cast<std::size_t>(s.num_actions())) {
+      Action a;
+      do {
+        a = static_cast<Action>(rng_.below(static_cast<uint32_t>(s.num_actions())));
+      } while (mask_[static_cast<std::size_t>(a)]);
+      probes.push_back(a);
+    }
+    for (Action a : probes) {
+      auto copy = s.clone();
+      bool refused = false;
+      try {
+        copy->apply(a);
+      } catch (const IllegalAction&) {
+        refused = true;
+      }
+      require(refused, "illegal action " + std::to_string(a) + " was applied", json);
+      require(copy->to_json() == json, "a refused action " + std::to_string(a) + " changed the position",
+              json);
+    }
+  }
+
+  const AnyGame& game_;
+  Rng rng_;
+  std::vector<uint8_t> mask_;
+  std::vector<Action> legal_;
+};
+
+constexpr int kDeepEvery = 64;  // actions between deep checks
+
+void apply_checked(AnyState& s, Action a) {
+  try {
+    s.apply(a);
+  } catch (const std::exception& e) {
+    fail("legal action " + std::to_string(a) + " threw: " + e.what(), s.to_json());
+  }
+}
+
+// The variant a position is loaded under. From the hash's high bits: its low
+// bits cycle through only some residues when spaces are appended (the seed
+// writer's padding below).
+std::size_t variant_of(uint64_t hash, std::size_t variants) { return (hash >> 32) % variants; }
+
+// The position target: any accepted position plays to the end.
+void run_position(const uint8_t* data, std::size_t size) {
+  const Games& g = games();
+  const uint64_t hash = hash_bytes(data, size);
+  const AnyGame& game = *g.variants[variant_of(hash, g.variants.size())];
+  std::unique_ptr<AnyState> s;
+  try {
+    s = game.state_from_json(std::string(reinterpret_cast<const char*>(data), size));
+  } catch (const Error&) {
+    return;  // refused cleanly
+  }
+  Checker checker(game, hash);
+  for (int step = 0;; ++step) {
+    checker.check(*s, step % kDeepEvery == 0 || s->is_terminal());
+    if (s->is_terminal()) return;
+    expect(step < g.info.max_decisions, "no end after the game's max_decisions actions", *s);
+    apply_checked(*s, checker.random_legal());
+  }
+}
+
+// The actions target: the input's bytes choose the actions.
+void run_actions(const uint8_t* data, std::size_t size) {
+  const Games& g = games();
+  if (size < 2) return;
+  const int players = g.info.min_players + data[0] % (g.info.max_players - g.info.min_players + 1);
+  const AnyGame& game = *g.variants[data[1] % g.variants.size()];
+  uint64_t seed = 0;
+  std::size_t pos = 2;
+  for (; pos < 10 && pos < size; ++pos) seed = seed << 8 | data[pos];
+  std::unique_ptr<AnyState> s = game.new_state(players, seed);
+  Checker checker(game, seed);
+  checker.check(*s, true);
+  for (int step = 1; pos < size && !s->is_terminal(); ++pos, ++step) {
+    expect(step <= g.info.max_decisions, "more than max_decisions actions", *s);
+    const std::vector<Action>& legal = checker.legal();
+    apply_checked(*s, legal[data[pos] % legal.size()]);
+    checker.check(*s, step % kDeepEvery == 0 || pos + 1 == size || s->is_terminal());
+  }
+}
+
+// to_json() of random positions from every variant and player count, each
+// padded with trailing spaces until the input's hash picks the variant it
+// was written under (run_position picks the variant by that hash).
+void write_position_seeds(const std::string& folder) {
+  const Games& g = games();
+  Rng rng(12345);
+  for (std::size_t v = 0; v < g.variants.size(); ++v) {
+    for (int players = g.info.min_players; players <= g.info.max_players; ++players) {
+      for (int k = 0; k < 4; ++k) {
+        auto s = g.variants[v]->new_state(players, rng.next());
+        const uint32_t steps = rng.below(k == 3 ? 100000 : 300);
+        std::vector<Action> legal;
+        for (uint32_t i = 0; i < steps && !s->is_terminal(); ++i) {
+          legal = s->legal_actions();
+          s->apply(legal[rng.below(static_cast<uint32_t>(legal.size()))]);
+        }
+        std::string doc = s->to_json();
+        while (variant_of(hash_bytes(reinterpret_cast<const uint8_t*>(doc.data()), doc.size()),
+                          g.variants.size()) != v)
+          doc += ' ';
+        write_seed(folder, "v" + std::to_string(v) + "-p" + std::to_string(players) + "-" + std::to_string(k),
+                   doc);
+      }
+    }
+  }
+}
+
+// Short random action strings over every variant and player count.
+void write_action_seeds(const std::string& folder) {
+  const Games& g = games();
+  Rng rng(12345);
+  for (std::size_t v = 0; v < g.variants.size(); ++v) {
+    for (int players = g.info.min_players; players <= g.info.max_players; ++players) {
+      std::string bytes;
+      bytes += static_cast<char>(players - g.info.min_players);
+      bytes += static_cast<char>(v);
+      for (int i = 0; i < 8 + 200; ++i) bytes += static_cast<char>(rng.below(256));
+      write_seed(folder, "v" + std::to_string(v) + "-p" + std::to_string(players), bytes);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rocketgym::fuzz
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  using namespace rocketgym::fuzz;
+  games();  // load the configs once, outside the measured runs
+  const std::string folder = seed_folder();
+  if (!folder.empty()) {
+    if (ROCKETGYM_FUZZ_ACTIONS)
+      write_action_seeds(folder);
+    else
+      write_position_seeds(folder);
+    std::exit(0);
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  using namespace rocketgym::fuzz;
+  try {
+    if (ROCKETGYM_FUZZ_ACTIONS)
+      run_actions(data, size);
+    else
+      run_position(data, size);
+  } catch (const std::exception& e) {
+    fail(std::string("unexpected exception: ") + e.what());
+  }
+  return 0;
+}
