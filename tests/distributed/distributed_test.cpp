@@ -4,6 +4,8 @@
 // against the one-process update on the union, the arena table against the
 // one-process table, same seed same result, resuming with another number of
 // ranks, and a rank that is killed or hangs.
+#include "training/distributed/distributed.h"
+
 #include <signal.h>
 #include <unistd.h>
 
@@ -18,7 +20,6 @@
 
 #include "models/checkpoint.h"
 #include "tests/distributed/launcher.h"
-#include "training/distributed/distributed.h"
 
 using namespace rocketgym;
 using namespace rocketgym::testing;
@@ -30,7 +31,8 @@ const std::string kRankProgram = ROCKETGYM_RANK_PROGRAM;
 
 // A fresh folder for one test.
 fs::path folder(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("rocketgym_dist_" + name + "_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("rocketgym_dist_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -84,23 +86,24 @@ torch::Tensor weights(const fs::path& checkpoint) {
 // imitation warm start, opponent pool, evaluation, checkpoints.
 fs::path write_ppo_config(const fs::path& dir, int64_t steps) {
   const fs::path file = dir / "ppo.yaml";
-  std::ofstream(file) << "game: {id: launchpad23, players: 2}\n"
-                         "model: {kind: mlp, hidden: 32, blocks: 1}\n"
-                         "ppo: {envs: 6, steps_per_update: 64, epochs: 2, minibatch: 32, shaping: 0.05}\n"
-                         "opponents: {self_play: 1, pool: 1, random: 1, heuristic: 1, snapshot_every: 1, "
-                         "pool_size: 2}\n"
-                         "imitation: {steps: 64}\n"
-                         "budget: {steps: "
-                      << steps
-                      << ", minutes: 0}\n"
-                         "run: {threads: 1, checkpoint_every: 1, eval_every: 2, eval_games: 6, plot: false}\n";
+  std::ofstream(file)
+      << "game: {id: launchpad23, players: 2}\n"
+         "model: {kind: mlp, hidden: 32, blocks: 1}\n"
+         "ppo: {envs: 6, steps_per_update: 64, epochs: 2, minibatch: 32, shaping: 0.05}\n"
+         "opponents: {self_play: 1, pool: 1, random: 1, heuristic: 1, snapshot_every: 1, "
+         "pool_size: 2}\n"
+         "imitation: {steps: 64}\n"
+         "budget: {steps: "
+      << steps
+      << ", minutes: 0}\n"
+         "run: {threads: 1, checkpoint_every: 1, eval_every: 2, eval_games: 6, plot: false}\n";
   return file;
 }
 
 std::vector<std::string> train_args(const fs::path& config, const fs::path& run, int64_t steps,
                                     int timeout = 60) {
-  return {"train",         config.string(), "--run-dir", run.string(), "--steps", std::to_string(steps),
-          "--rank-timeout", std::to_string(timeout)};
+  return {"train",   config.string(),       "--run-dir",      run.string(),
+          "--steps", std::to_string(steps), "--rank-timeout", std::to_string(timeout)};
 }
 
 // Unsets torchrun's variables for the length of a test, restoring them after.
@@ -235,14 +238,28 @@ TEST_CASE("the arena table on 2 and 3 ranks equals the 1-process table", "[distr
   const std::string checkpoint = (dir / "net.ckpt").string();
   run_ok({"checkpoint", "launchpad23", checkpoint}, 0, dir / "checkpoint");
   auto arena = [&](const std::string& output) {
-    return std::vector<std::string>{"arena",     "--game",    "launchpad23",
-                                    "--agent",   "random",    "--agent",
-                                    "heuristic", "--agent",   "net=checkpoint:" + checkpoint,
-                                    "--agent",   "netsample=checkpoint:" + checkpoint + ":sample",
-                                    "--games",   "5",         "--seed",
-                                    "3",         "--parallel", "4",
-                                    "--threads", "1",         "--no-plot",
-                                    "--output",  (dir / output).string()};
+    return std::vector<std::string>{"arena",
+                                    "--game",
+                                    "launchpad23",
+                                    "--agent",
+                                    "random",
+                                    "--agent",
+                                    "heuristic",
+                                    "--agent",
+                                    "net=checkpoint:" + checkpoint,
+                                    "--agent",
+                                    "netsample=checkpoint:" + checkpoint + ":sample",
+                                    "--games",
+                                    "5",
+                                    "--seed",
+                                    "3",
+                                    "--parallel",
+                                    "4",
+                                    "--threads",
+                                    "1",
+                                    "--no-plot",
+                                    "--output",
+                                    (dir / output).string()};
   };
   run_ok(arena("one"), 0, dir / "one");
   const Job two = run_ok(arena("two"), 2, dir / "two");
@@ -301,16 +318,18 @@ TEST_CASE("the same seed gives the same run on 2 ranks, and a run resumes on ano
 TEST_CASE("search-based training runs on 2 ranks and resumes on 1", "[distributed][ranks]") {
   const fs::path dir = folder("az");
   const fs::path config = dir / "az.yaml";
-  std::ofstream(config) << "algorithm: alphazero\n"
-                           "game: {id: launchpad23, players: 2}\n"
-                           "model: {kind: mlp, hidden: 32, blocks: 1}\n"
-                           "search: {simulations: 8, gumbel_considered: 4}\n"
-                           "selfplay: {games: 6, samples_per_iteration: 64}\n"
-                           "replay: {capacity: 4096, min_samples: 32}\n"
-                           "train: {batch: 32, replay_ratio: 1}\n"
-                           "imitation: {steps: 128, epochs: 1}\n"
-                           "run: {threads: 1, checkpoint_every: 1, eval_every: 1, eval_games: 4, plot: false}\n";
-  const std::vector<std::string> args{"train", config.string(), "--run-dir", (dir / "run").string(), "--steps", "100"};
+  std::ofstream(config)
+      << "algorithm: alphazero\n"
+         "game: {id: launchpad23, players: 2}\n"
+         "model: {kind: mlp, hidden: 32, blocks: 1}\n"
+         "search: {simulations: 8, gumbel_considered: 4}\n"
+         "selfplay: {games: 6, samples_per_iteration: 64}\n"
+         "replay: {capacity: 4096, min_samples: 32}\n"
+         "train: {batch: 32, replay_ratio: 1}\n"
+         "imitation: {steps: 128, epochs: 1}\n"
+         "run: {threads: 1, checkpoint_every: 1, eval_every: 1, eval_games: 4, plot: false}\n";
+  const std::vector<std::string> args{
+      "train", config.string(), "--run-dir", (dir / "run").string(), "--steps", "100"};
   run_ok(args, 2, dir / "two");
   run_ok(args, 2, dir / "again");  // resumes at once: the budget is spent
   const fs::path ckpt = dir / "run/checkpoints/latest.ckpt";
@@ -329,7 +348,8 @@ TEST_CASE("killing one rank ends the other with an error and leaves the checkpoi
           "[distributed][ranks][faults]") {
   const fs::path dir = folder("kill");
   const fs::path config = write_ppo_config(dir, 100'000'000);
-  const Job job = launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 120), 2, (dir / "job").string());
+  const Job job =
+      launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 120), 2, (dir / "job").string());
   const fs::path ckpt = dir / "run/checkpoints/latest.ckpt";
   const bool saved = wait_until_exists(ckpt, 240);
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // a few more updates
@@ -341,7 +361,7 @@ TEST_CASE("killing one rank ends the other with an error and leaves the checkpoi
   const std::string log = read_text(job.logs[0]);
   INFO(all_logs(job));
   REQUIRE(saved);
-  CHECK(status == 1);  // an error, not a crash or a hang
+  CHECK(status == 1);   // an error, not a crash or a hang
   CHECK(seconds < 30);  // well before the 120 s timeout: the peer's socket closed
   CHECK(log.find("error: rank 0 of 2") != std::string::npos);
   CHECK(log.find("another rank stopped") != std::string::npos);
@@ -355,10 +375,12 @@ TEST_CASE("killing one rank ends the other with an error and leaves the checkpoi
   fs::remove_all(dir);
 }
 
-TEST_CASE("a rank that hangs makes the others stop with an error after the timeout", "[distributed][ranks][faults]") {
+TEST_CASE("a rank that hangs makes the others stop with an error after the timeout",
+          "[distributed][ranks][faults]") {
   const fs::path dir = folder("hang");
   const fs::path config = write_ppo_config(dir, 100'000'000);
-  const Job job = launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 10), 2, (dir / "job").string());
+  const Job job =
+      launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 10), 2, (dir / "job").string());
   const fs::path ckpt = dir / "run/checkpoints/latest.ckpt";
   const bool saved = wait_until_exists(ckpt, 240);
   ::kill(job.pids[1], SIGSTOP);  // alive, sockets open, silent
@@ -385,9 +407,9 @@ TEST_CASE("torchrun starts the ranks (its agent serves the store)", "[distribute
   }
   const fs::path dir = folder("torchrun");
   auto arena = [&](const std::string& output) {
-    return std::vector<std::string>{"arena",   "--game",   "launchpad23", "--agent",   "random",
-                                    "--agent", "heuristic", "--games",     "4",         "--threads",
-                                    "1",       "--no-plot", "--output",    (dir / output).string()};
+    return std::vector<std::string>{
+        "arena",   "--game", "launchpad23", "--agent", "random",    "--agent",  "heuristic",
+        "--games", "4",      "--threads",   "1",       "--no-plot", "--output", (dir / output).string()};
   };
   run_ok(arena("one"), 0, dir / "one");
   // -r 1 -t 1: Debian's torchrun (Python 3.11) fails at start without them.

@@ -12,8 +12,8 @@
 namespace rocketgym::testing {
 
 struct Job {
-  std::vector<pid_t> pids;         // by rank
-  std::vector<std::string> logs;   // stdout and stderr of each rank
+  std::vector<pid_t> pids;        // by rank
+  std::vector<std::string> logs;  // stdout and stderr of each rank
 };
 
 // A TCP port nobody listens on now (the kernel's pick).

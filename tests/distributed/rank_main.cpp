@@ -8,7 +8,6 @@
 //       training config's network (the README's capacity note)
 //   distributed_rank train|arena ...      rocketgym's own train and arena commands
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -91,7 +90,8 @@ void compare(const char* name, const dist::Context& ranks, std::ofstream& out, U
   if (!ranks.is_root()) return;
   double rank_diff = 0.0;
   for (const std::string& other : everyone)
-    rank_diff = std::max(rank_diff, std::memcmp(other.data(), mine_bytes.data(), mine_bytes.size()) == 0 ? 0.0 : 1.0);
+    rank_diff =
+        std::max(rank_diff, std::memcmp(other.data(), mine_bytes.data(), mine_bytes.size()) == 0 ? 0.0 : 1.0);
   PolicyValueNet reference = fresh_net();
   const ppo::UpdateStats whole = update(reference, all, dist::Context());
   out << name << "_diff " << (after - flat(reference)).abs().max().item<double>() << "\n"
@@ -108,10 +108,11 @@ int update_check(const std::string& file) {
   ppo::UpdateSettings settings;
   settings.epochs = 3;
   settings.minibatch = 16;
-  compare("ppo", ranks, out, [&](PolicyValueNet& net, const ppo::TrajectoryStore& store, const dist::Context& c) {
-    torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(1e-3).eps(1e-5));
-    return ppo::ppo_update(net, adam, store, settings, torch::kCPU, c, 99);
-  });
+  compare("ppo", ranks, out,
+          [&](PolicyValueNet& net, const ppo::TrajectoryStore& store, const dist::Context& c) {
+            torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(1e-3).eps(1e-5));
+            return ppo::ppo_update(net, adam, store, settings, torch::kCPU, c, 99);
+          });
   compare("imitation", ranks, out,
           [&](PolicyValueNet& net, const ppo::TrajectoryStore& store, const dist::Context& c) {
             // eps as PPO's: with Adam's default 1e-8 a weight whose gradient

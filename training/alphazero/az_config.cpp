@@ -38,15 +38,16 @@ mcts::Options parse_search(const ConfigNode& node) {
 }  // namespace
 
 AzConfig AzConfig::from_yaml(const ConfigNode& root) {
-  root.expect_keys({"algorithm", "game", "model", "search", "selfplay", "replay", "train", "imitation",
-                    "budget", "run"});
+  root.expect_keys(
+      {"algorithm", "game", "model", "search", "selfplay", "replay", "train", "imitation", "budget", "run"});
   if (training_algorithm(root) != "alphazero") root.fail_key("algorithm", "must be alphazero here");
   AzConfig c;
   c.game = GameSetup::from_yaml(root.child("game"));
   c.net = NetConfig::from_yaml(root.child_or_empty("model"));
   c.search = parse_search(root.child_or_empty("search"));
   if (const ConfigNode s = root.child_or_empty("selfplay"); !s.is_null()) {
-    s.expect_keys({"games", "greedy_after", "samples_per_iteration", "full_search_share", "fast_simulations"});
+    s.expect_keys(
+        {"games", "greedy_after", "samples_per_iteration", "full_search_share", "fast_simulations"});
     c.games = s.get_int("games", c.games, 1, 1 << 16);
     c.greedy_after = s.get_int("greedy_after", c.greedy_after, 0, 1 << 30);
     c.samples_per_iteration = s.get_int("samples_per_iteration", c.samples_per_iteration, 1, 1 << 24);
@@ -94,10 +95,12 @@ AzConfig AzConfig::from_yaml(const ConfigNode& root) {
     c.eval_games = r.get_int("eval_games", c.eval_games, 1, 1 << 20);
     if (r.has("snapshot_minutes")) {
       const ConfigNode list = r.child("snapshot_minutes");
-      if (!list.is_sequence()) r.fail_key("snapshot_minutes", "must be a list of minutes, e.g. [5, 10, 20, 30]");
+      if (!list.is_sequence())
+        r.fail_key("snapshot_minutes", "must be a list of minutes, e.g. [5, 10, 20, 30]");
       for (const ConfigNode& item : list.items()) {
         const double m = item.yaml().as<double>(-1.0);
-        if (!(m > 0.0) || !std::isfinite(m)) item.fail("a snapshot time must be a positive number of minutes");
+        if (!(m > 0.0) || !std::isfinite(m))
+          item.fail("a snapshot time must be a positive number of minutes");
         c.snapshot_minutes.push_back(m);
       }
       std::sort(c.snapshot_minutes.begin(), c.snapshot_minutes.end());

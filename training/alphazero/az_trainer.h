@@ -79,7 +79,9 @@ class AzTrainer {
     }
     take_rank_share(verbose);
     const auto started = std::chrono::steady_clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+    auto elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
     auto out_of_budget = [&] {
       return steps_ >= cfg_.total_steps || (cfg_.minutes > 0 && elapsed() >= cfg_.minutes * 60.0) ||
              stop_requested.load();
@@ -113,10 +115,12 @@ class AzTrainer {
       const double seconds = elapsed();
       std::vector<double> ready{static_cast<double>(buffer.ready_count())};
       ctx_.all_reduce_sum(ready, "summing the ranks' replay buffers");
-      write_metrics_row(play, update, static_cast<int64_t>(ready[0] + 0.5), seconds_before + seconds, evaluate);
+      write_metrics_row(play, update, static_cast<int64_t>(ready[0] + 0.5), seconds_before + seconds,
+                        evaluate);
       if (iterations_ % cfg_.checkpoint_every == 0) save(seconds_before + seconds);
       save_minute_snapshots(seconds_before + seconds);
-      if (verbose && ctx_.is_root()) print_progress(play, update, seconds, (steps_ - steps_at_start) / std::max(seconds, 1e-9));
+      if (verbose && ctx_.is_root())
+        print_progress(play, update, seconds, (steps_ - steps_at_start) / std::max(seconds, 1e-9));
     }
     const double seconds = elapsed();
     save(seconds_before + seconds);
@@ -174,7 +178,8 @@ class AzTrainer {
     for (double m : cfg_.snapshot_minutes)
       if (m * 60.0 <= elapsed_before_) ++snapshots_done_;
     if (verbose && ctx_.is_root())
-      std::fprintf(stderr, "resuming %s at iteration %lld, %lld positions (the replay buffer refills first)\n",
+      std::fprintf(stderr,
+                   "resuming %s at iteration %lld, %lld positions (the replay buffer refills first)\n",
                    path.c_str(), static_cast<long long>(iterations_), static_cast<long long>(steps_));
     return true;
   }
@@ -194,9 +199,12 @@ class AzTrainer {
     m.net = spec_.config;
     m.step = steps_;
     m.iteration = iterations_;
-    m.extra = Json{{"algorithm", "alphazero"},        {"games", games_},
-                   {"elapsed_seconds", elapsed_seconds}, {"eval_vs_random", eval_random_},
-                   {"eval_vs_heuristic", eval_heuristic_}, {"seed", cfg_.seed}};
+    m.extra = Json{{"algorithm", "alphazero"},
+                   {"games", games_},
+                   {"elapsed_seconds", elapsed_seconds},
+                   {"eval_vs_random", eval_random_},
+                   {"eval_vs_heuristic", eval_heuristic_},
+                   {"seed", cfg_.seed}};
     return m;
   }
 
@@ -215,12 +223,13 @@ class AzTrainer {
     seed_ = dist::rank_seed(cfg_.seed, rank);
     if (ranks == 1) return;
     if (cfg_.games < ranks || cfg_.samples_per_iteration < ranks || cfg_.capacity < ranks)
-      throw ConfigError("selfplay.games, selfplay.samples_per_iteration and replay.capacity are split over the " +
-                        std::to_string(ranks) + " ranks: each must be at least the number of ranks");
+      throw ConfigError(
+          "selfplay.games, selfplay.samples_per_iteration and replay.capacity are split over the " +
+          std::to_string(ranks) + " ranks: each must be at least the number of ranks");
     auto mine = [&](int64_t total) { return dist::share(total, rank, ranks); };
     if (verbose && rank == 0)
-      std::fprintf(stderr, "ranks: %d (%lld games in flight and %lld positions per iteration on rank 0)\n", ranks,
-                   static_cast<long long>(dist::share(cfg_.games, 0, ranks)),
+      std::fprintf(stderr, "ranks: %d (%lld games in flight and %lld positions per iteration on rank 0)\n",
+                   ranks, static_cast<long long>(dist::share(cfg_.games, 0, ranks)),
                    static_cast<long long>(dist::share(cfg_.samples_per_iteration, 0, ranks)));
     cfg_.games = static_cast<int>(mine(cfg_.games));
     cfg_.samples_per_iteration = static_cast<int>(mine(cfg_.samples_per_iteration));
@@ -269,7 +278,8 @@ class AzTrainer {
     VectorEnv<G> env(typed_config<G>(*game_), cfg_.games, players_, derive_seed(seed_ ^ 0x1A17ULL, 0),
                      cfg_.threads);
     std::vector<Action> actions(static_cast<std::size_t>(cfg_.games));
-    std::vector<std::vector<std::pair<ReplayBuffer::Ticket, int>>> pending(static_cast<std::size_t>(cfg_.games));
+    std::vector<std::vector<std::pair<ReplayBuffer::Ticket, int>>> pending(
+        static_cast<std::size_t>(cfg_.games));
     std::vector<float> relative(static_cast<std::size_t>(players_));
     int64_t recorded = 0;
     auto waiting = [&] {
@@ -301,7 +311,8 @@ class AzTrainer {
         if (!env.terminated()[i] && !env.truncated()[i]) continue;
         const float* returns = env.rewards() + static_cast<std::size_t>(i) * players_;
         for (const auto& [ticket, player] : pending[static_cast<std::size_t>(i)]) {
-          for (int j = 0; j < players_; ++j) relative[static_cast<std::size_t>(j)] = returns[(player + j) % players_];
+          for (int j = 0; j < players_; ++j)
+            relative[static_cast<std::size_t>(j)] = returns[(player + j) % players_];
           buffer.finish(ticket, relative.data());
         }
         pending[static_cast<std::size_t>(i)].clear();
@@ -311,15 +322,18 @@ class AzTrainer {
     // Positions over all ranks (each buffer holds its rank's share).
     std::vector<double> kept{static_cast<double>(std::min<int64_t>(recorded, buffer.capacity()))};
     ctx_.all_reduce_sum(kept, "counting the imitation positions");
-    const int steps = static_cast<int>(cfg_.imitation_epochs * static_cast<int64_t>(kept[0] + 0.5) / total_batch_);
+    const int steps =
+        static_cast<int>(cfg_.imitation_epochs * static_cast<int64_t>(kept[0] + 0.5) / total_batch_);
     AzUpdateSettings settings{std::max(1, steps), total_batch_, cfg_.value_coef, cfg_.max_grad_norm};
-    const AzUpdateStats stats = az_update(net_, *optimizer_, buffer, settings, train_rng_, device_, drawn_, ctx_);
+    const AzUpdateStats stats =
+        az_update(net_, *optimizer_, buffer, settings, train_rng_, device_, drawn_, ctx_);
     if (verbose && ctx_.is_root())
-      std::fprintf(stderr,
-                   "imitation: %lld heuristic positions, %d steps | cross-entropy %.3f | value loss %.3f | %s\n",
-                   static_cast<long long>(recorded), stats.steps, stats.policy_loss, stats.value_loss,
-                   format_duration(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count())
-                       .c_str());
+      std::fprintf(
+          stderr,
+          "imitation: %lld heuristic positions, %d steps | cross-entropy %.3f | value loss %.3f | %s\n",
+          static_cast<long long>(recorded), stats.steps, stats.policy_loss, stats.value_loss,
+          format_duration(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count())
+              .c_str());
   }
 
   // --- evaluation, metrics, progress ----------------------------------------
@@ -328,8 +342,8 @@ class AzTrainer {
     torch::NoGradGuard no_grad;
     auto config = typed_config<G>(*game_);
     const uint64_t seed = derive_seed(cfg_.seed ^ 0xE7A1ULL, 0);
-    eval_random_ = arena::evaluate_network<G>(net_, config, players_, "random", cfg_.eval_games, seed, cfg_.threads,
-                                              device_, ctx_);
+    eval_random_ = arena::evaluate_network<G>(net_, config, players_, "random", cfg_.eval_games, seed,
+                                              cfg_.threads, device_, ctx_);
     eval_heuristic_ = arena::evaluate_network<G>(net_, config, players_, "heuristic", cfg_.eval_games, seed,
                                                  cfg_.threads, device_, ctx_);
     last_eval_iteration_ = iterations_;
@@ -350,33 +364,37 @@ class AzTrainer {
     const double t = std::max(play.seconds, 1e-9);
     metrics_ << iterations_ << "," << steps_ << "," << games_ << "," << elapsed_seconds << ","
              << play.positions / t << "," << play.simulations / t << "," << play.leaves / t << ","
-             << play.network_seconds / t << "," << (update.steps ? std::to_string(update.policy_loss) : "") << ","
-             << (update.steps ? std::to_string(update.value_loss) : "") << ","
+             << play.network_seconds / t << "," << (update.steps ? std::to_string(update.policy_loss) : "")
+             << "," << (update.steps ? std::to_string(update.value_loss) : "") << ","
              << (update.steps ? std::to_string(update.policy_entropy) : "") << "," << replay_ready << ","
              << (evaluated ? std::to_string(eval_random_) : "") << ","
              << (evaluated ? std::to_string(eval_heuristic_) : "") << "\n";
     metrics_.flush();
   }
 
-  void print_progress(const SelfPlayStats& play, const AzUpdateStats& update, double seconds, double rate) const {
+  void print_progress(const SelfPlayStats& play, const AzUpdateStats& update, double seconds,
+                      double rate) const {
     double eta = (cfg_.total_steps - steps_) / std::max(rate, 1e-9);
     if (cfg_.minutes > 0) eta = std::min(eta, cfg_.minutes * 60.0 - seconds);
-    auto pct = [](double v) { return v < 0 ? std::string("-") : std::to_string(static_cast<int>(100 * v + 0.5)) + "%"; };
+    auto pct = [](double v) {
+      return v < 0 ? std::string("-") : std::to_string(static_cast<int>(100 * v + 0.5)) + "%";
+    };
     const double t = std::max(play.seconds, 1e-9);
-    std::fprintf(stderr,
-                 "iteration %lld | %.2fM positions | %.0f positions/s | %.0f leaves/s (network %.0f%%) | "
-                 "policy loss %.3f value loss %.3f | eval (raw network, iteration %lld) vs random %s heuristic %s "
-                 "| ETA %s\n",
-                 static_cast<long long>(iterations_), steps_ / 1e6, rate, play.leaves / t,
-                 100.0 * play.network_seconds / t, update.policy_loss, update.value_loss,
-                 static_cast<long long>(last_eval_iteration_), pct(eval_random_).c_str(),
-                 pct(eval_heuristic_).c_str(), format_duration(eta).c_str());
+    std::fprintf(
+        stderr,
+        "iteration %lld | %.2fM positions | %.0f positions/s | %.0f leaves/s (network %.0f%%) | "
+        "policy loss %.3f value loss %.3f | eval (raw network, iteration %lld) vs random %s heuristic %s "
+        "| ETA %s\n",
+        static_cast<long long>(iterations_), steps_ / 1e6, rate, play.leaves / t,
+        100.0 * play.network_seconds / t, update.policy_loss, update.value_loss,
+        static_cast<long long>(last_eval_iteration_), pct(eval_random_).c_str(), pct(eval_heuristic_).c_str(),
+        format_duration(eta).c_str());
   }
 
   AzConfig cfg_;
   std::shared_ptr<AnyGame> game_;
   dist::Context ctx_;
-  uint64_t seed_ = 0;  // of this rank's streams (dist::rank_seed)
+  uint64_t seed_ = 0;                      // of this rank's streams (dist::rank_seed)
   int train_steps_ = 1, total_batch_ = 1;  // per iteration, over all ranks
   torch::Device device_;
   int players_, num_actions_, obs_size_ = 0;

@@ -4,8 +4,9 @@
 
 namespace rocketgym::alphazero {
 
-AzLossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks, const torch::Tensor& policy_targets,
-                    const torch::Tensor& value_targets, double value_coef, double count) {
+AzLossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks,
+                    const torch::Tensor& policy_targets, const torch::Tensor& value_targets,
+                    double value_coef, double count) {
   const double n = count > 0 ? count : static_cast<double>(masks.size(0));
   AzLossTerms t;
   const torch::Tensor log_probs = torch::log_softmax(masked_logits(out.logits, masks), 1);
@@ -35,8 +36,8 @@ AzUpdateStats az_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer,
       buffer.sample(b, rng, scratch);
       for (int k = 0; k < b; ++k) {
         const int slot = scratch[static_cast<std::size_t>(k)];
-        std::memcpy(observations.data_ptr<float>() + static_cast<std::size_t>(k) * obs, buffer.observation(slot),
-                    sizeof(float) * obs);
+        std::memcpy(observations.data_ptr<float>() + static_cast<std::size_t>(k) * obs,
+                    buffer.observation(slot), sizeof(float) * obs);
         std::memcpy(masks.data_ptr<uint8_t>() + static_cast<std::size_t>(k) * actions, buffer.mask(slot),
                     static_cast<std::size_t>(actions));
         std::memcpy(policies.data_ptr<float>() + static_cast<std::size_t>(k) * actions, buffer.policy(slot),
@@ -49,7 +50,8 @@ AzUpdateStats az_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer,
       const AzLossTerms loss =
           az_loss(out, m, policies.to(device), values.to(device), settings.value_coef, settings.batch);
       loss.total.backward();
-      const torch::Tensor entropy = masked_entropy(masked_logits(out.logits.detach(), m)).sum() / settings.batch;
+      const torch::Tensor entropy =
+          masked_entropy(masked_logits(out.logits.detach(), m)).sum() / settings.batch;
       shares = torch::stack({loss.policy_loss.detach(), loss.value_loss.detach(), entropy}).to(torch::kCPU);
     }
     dist::all_reduce_gradients(context, net->parameters(), shares);

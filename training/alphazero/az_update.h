@@ -24,8 +24,9 @@ struct AzLossTerms {
 // The loss for one minibatch. `policy_targets` rows sum to 1 over legal
 // actions. Means over the rows given, or, with `count` > 0, these rows' share
 // of the mean over a minibatch of `count` rows spread over several ranks.
-AzLossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks, const torch::Tensor& policy_targets,
-                    const torch::Tensor& value_targets, double value_coef, double count = 0.0);
+AzLossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks,
+                    const torch::Tensor& policy_targets, const torch::Tensor& value_targets,
+                    double value_coef, double count = 0.0);
 
 struct AzUpdateSettings {
   int steps = 1;    // gradient steps

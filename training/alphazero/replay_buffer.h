@@ -42,7 +42,9 @@ class ReplayBuffer {
   float* observation(int slot) { return &observations_[static_cast<std::size_t>(slot) * obs_size_]; }
   uint8_t* mask(int slot) { return &masks_[static_cast<std::size_t>(slot) * num_actions_]; }
   float* policy(int slot) { return &policies_[static_cast<std::size_t>(slot) * num_actions_]; }
-  const float* observation(int slot) const { return &observations_[static_cast<std::size_t>(slot) * obs_size_]; }
+  const float* observation(int slot) const {
+    return &observations_[static_cast<std::size_t>(slot) * obs_size_];
+  }
   const uint8_t* mask(int slot) const { return &masks_[static_cast<std::size_t>(slot) * num_actions_]; }
   const float* policy(int slot) const { return &policies_[static_cast<std::size_t>(slot) * num_actions_]; }
   const float* value(int slot) const { return &values_[static_cast<std::size_t>(slot) * players_]; }

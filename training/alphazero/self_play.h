@@ -106,7 +106,7 @@ class SelfPlay {
     mcts::Search<G> search;
     uint64_t seed = 0;
     int decisions = 0;
-    bool full = true;  // this decision gets the full search and is recorded
+    bool full = true;              // this decision gets the full search and is recorded
     std::vector<Pending> pending;  // positions of this game awaiting its outcome
   };
 
@@ -144,7 +144,8 @@ class SelfPlay {
       }
       leaves_.clear();
       for (int i = 0; i < n; ++i)
-        if (searching_[static_cast<std::size_t>(i)]) leaves_.push_back(slots_[static_cast<std::size_t>(i)]->search.pending());
+        if (searching_[static_cast<std::size_t>(i)])
+          leaves_.push_back(slots_[static_cast<std::size_t>(i)]->search.pending());
       if (leaves_.empty()) return;
       evaluator_.evaluate(leaves_.data(), static_cast<int>(leaves_.size()));
     }
@@ -170,7 +171,8 @@ class SelfPlay {
     state.returns(returns_.data());
     for (const Pending& p : slot.pending) {
       for (int j = 0; j < players_; ++j)
-        relative_[static_cast<std::size_t>(j)] = returns_[static_cast<std::size_t>((p.player + j) % players_)];
+        relative_[static_cast<std::size_t>(j)] =
+            returns_[static_cast<std::size_t>((p.player + j) % players_)];
       buffer.finish(p.ticket, relative_.data());
     }
     ++stats.games;

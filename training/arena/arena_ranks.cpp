@@ -12,7 +12,8 @@ static_assert(std::is_trivially_copyable_v<GameRecord>);
 
 std::vector<ScheduledGame> rank_games(const std::vector<ScheduledGame>& schedule, int rank, int ranks) {
   std::vector<ScheduledGame> mine;
-  for (std::size_t k = static_cast<std::size_t>(rank); k < schedule.size(); k += static_cast<std::size_t>(ranks))
+  for (std::size_t k = static_cast<std::size_t>(rank); k < schedule.size();
+       k += static_cast<std::size_t>(ranks))
     mine.push_back(schedule[k]);
   return mine;
 }

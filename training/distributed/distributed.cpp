@@ -2,16 +2,16 @@
 // the library's precompiled header (training/CMakeLists.txt).
 #include "training/distributed/distributed.h"
 
-#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
-#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <unistd.h>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include "envs/core/rng.h"
 
@@ -40,8 +40,9 @@ struct Context::Impl {
     if (detail.find("imed out") != std::string::npos || detail.find("imeout") != std::string::npos)
       reason = "no answer from another rank within the " + std::to_string(timeout.count()) +
                " s timeout (a rank hung or is far behind; see --rank-timeout)";
-    else if (detail.find("closed by peer") != std::string::npos || detail.find("reset") != std::string::npos ||
-             detail.find("Broken pipe") != std::string::npos || detail.find("refused") != std::string::npos)
+    else if (detail.find("closed by peer") != std::string::npos ||
+             detail.find("reset") != std::string::npos || detail.find("Broken pipe") != std::string::npos ||
+             detail.find("refused") != std::string::npos)
       reason = "another rank stopped (it crashed, was killed or ended with an error: see its output)";
     return describe() + ": " + what + " failed: " + reason + " [" + detail + "]";
   }
@@ -74,8 +75,9 @@ int env_int(const char* name, int fallback, int low, int high) {
   char* end = nullptr;
   const long value = std::strtol(text, &end, 10);
   if (*end != '\0' || value < low || value > high)
-    throw ConfigError(std::string("environment variable ") + name + "='" + text + "' is not a whole number in [" +
-                      std::to_string(low) + ", " + std::to_string(high) + "]");
+    throw ConfigError(std::string("environment variable ") + name + "='" + text +
+                      "' is not a whole number in [" + std::to_string(low) + ", " + std::to_string(high) +
+                      "]");
   return static_cast<int>(value);
 }
 
@@ -111,7 +113,8 @@ Launch Launch::from_environment() {
   launch.master_addr = env_text("MASTER_ADDR");
   launch.master_port = env_int("MASTER_PORT", 0, 0, 65535);
   if (launch.master_addr.empty() || launch.master_port == 0)
-    throw ConfigError("WORLD_SIZE is set but MASTER_ADDR or MASTER_PORT is not (start the ranks with torchrun)");
+    throw ConfigError(
+        "WORLD_SIZE is set but MASTER_ADDR or MASTER_PORT is not (start the ranks with torchrun)");
   const std::string agent = env_text("TORCHELASTIC_USE_AGENT_STORE");
   launch.agent_store = agent == "True" || agent == "true" || agent == "1";
   launch.restart = env_int("TORCHELASTIC_RESTART_COUNT", 0, 0, 1 << 20);
@@ -135,13 +138,15 @@ Context Context::join(const Launch& launch, std::chrono::seconds timeout) {
     options.waitWorkers = false;  // the process group's rendezvous waits for every rank
     options.timeout = timeout;
     const auto store = c10::make_intrusive<c10d::TCPStore>(launch.master_addr, options);
-    impl->store = c10::make_intrusive<c10d::PrefixStore>("rocketgym/" + std::to_string(launch.restart), store);
+    impl->store =
+        c10::make_intrusive<c10d::PrefixStore>("rocketgym/" + std::to_string(launch.restart), store);
   });
   impl->guarded("connecting to the other ranks", [&] {
     auto options = c10d::ProcessGroupGloo::Options::create(timeout);
     options->devices.push_back(gloo_device(launch.master_addr));
     options->threads = 2;
-    impl->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl->store, launch.rank, launch.world_size, options);
+    impl->group =
+        c10::make_intrusive<c10d::ProcessGroupGloo>(impl->store, launch.rank, launch.world_size, options);
   });
   Context context;
   context.impl_ = std::move(impl);
@@ -229,8 +234,9 @@ std::vector<std::string> Context::gather_to_root(const std::string& bytes, const
   std::vector<std::string> out;
   if (!is_root()) return out;
   for (int r = 0; r < impl_->size; ++r)
-    out.emplace_back(reinterpret_cast<const char*>(outputs[0][static_cast<std::size_t>(r)].data_ptr<uint8_t>()),
-                     static_cast<std::size_t>(sizes[static_cast<std::size_t>(r)]));
+    out.emplace_back(
+        reinterpret_cast<const char*>(outputs[0][static_cast<std::size_t>(r)].data_ptr<uint8_t>()),
+        static_cast<std::size_t>(sizes[static_cast<std::size_t>(r)]));
   return out;
 }
 
@@ -265,10 +271,12 @@ std::optional<std::string> Context::file_from_root(const std::string& path) cons
                      ("rocketgym-" + std::to_string(::getpid()) + "-rank" + std::to_string(impl_->rank));
     fs::create_directories(impl_->scratch);
   }
-  const fs::path copy = impl_->scratch / (std::to_string(++impl_->files) + "-" + fs::path(path).filename().string());
+  const fs::path copy =
+      impl_->scratch / (std::to_string(++impl_->files) + "-" + fs::path(path).filename().string());
   std::ofstream out(copy, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out.flush()) throw Error(describe() + ": cannot write " + copy.string() + " (copy of rank 0's " + path + ")");
+  if (!out.flush())
+    throw Error(describe() + ": cannot write " + copy.string() + " (copy of rank 0's " + path + ")");
   return copy.string();
 }
 

@@ -114,7 +114,8 @@ std::vector<double> minibatch_passes(PolicyValueNet& net, torch::optim::Optimize
   int batches = 0;
   net->train();
   for (int epoch = 0; epoch < settings.epochs; ++epoch) {
-    const torch::Tensor order = torch::randperm(u.total, shuffle, torch::TensorOptions().dtype(torch::kInt64));
+    const torch::Tensor order =
+        torch::randperm(u.total, shuffle, torch::TensorOptions().dtype(torch::kInt64));
     for (int64_t first = 0; first < u.total; first += settings.minibatch) {
       const torch::Tensor idx = order.slice(0, first, std::min<int64_t>(u.total, first + settings.minibatch));
       const torch::Tensor home = (idx >= u.offset) & (idx < u.offset + u.local);
@@ -150,13 +151,14 @@ UpdateStats ppo_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, 
   if (u.total == 0) return stats;
   normalize_advantages(b.advantages, u, context);
   to_device(b, device);
-  const std::vector<double> s =
-      minibatch_passes(net, optimizer, u, settings, device, context, shuffle_seed, 5, [&](const torch::Tensor& rows,
-                                                                                         double count) {
+  const std::vector<double> s = minibatch_passes(
+      net, optimizer, u, settings, device, context, shuffle_seed, 5,
+      [&](const torch::Tensor& rows, double count) {
         const PolicyValueOutput out = net->forward(b.observations.index_select(0, rows));
-        const LossTerms t = ppo_loss(out, b.masks.index_select(0, rows), b.actions.index_select(0, rows),
-                                     b.old_log_probs.index_select(0, rows), b.advantages.index_select(0, rows),
-                                     b.targets.index_select(0, rows), settings.clip, count);
+        const LossTerms t =
+            ppo_loss(out, b.masks.index_select(0, rows), b.actions.index_select(0, rows),
+                     b.old_log_probs.index_select(0, rows), b.advantages.index_select(0, rows),
+                     b.targets.index_select(0, rows), settings.clip, count);
         MinibatchLoss l;
         l.loss = t.policy_loss + settings.value_coef * t.value_loss - settings.entropy_coef * t.entropy;
         l.stats = {t.policy_loss, t.value_loss, t.entropy, t.approx_kl, t.clip_fraction};
@@ -180,9 +182,9 @@ UpdateStats imitation_update(PolicyValueNet& net, torch::optim::Optimizer& optim
   if (u.total == 0) return stats;
   to_device(b, device);
   namespace F = torch::nn::functional;
-  const std::vector<double> s =
-      minibatch_passes(net, optimizer, u, settings, device, context, shuffle_seed, 3, [&](const torch::Tensor& rows,
-                                                                                         double count) {
+  const std::vector<double> s = minibatch_passes(
+      net, optimizer, u, settings, device, context, shuffle_seed, 3,
+      [&](const torch::Tensor& rows, double count) {
         const PolicyValueOutput out = net->forward(b.observations.index_select(0, rows));
         const torch::Tensor logits = masked_logits(out.logits, b.masks.index_select(0, rows));
         const torch::Tensor actions = b.actions.index_select(0, rows);
@@ -193,7 +195,8 @@ UpdateStats imitation_update(PolicyValueNet& net, torch::optim::Optimizer& optim
             (out.values - targets).pow(2).sum() / (count * static_cast<double>(targets.size(1)));
         MinibatchLoss l;
         l.loss = cross_entropy + settings.value_coef * value_loss;
-        l.stats = {cross_entropy, value_loss, (logits.argmax(1) == actions).to(torch::kFloat32).sum() / count};
+        l.stats = {cross_entropy, value_loss,
+                   (logits.argmax(1) == actions).to(torch::kFloat32).sum() / count};
         return l;
       });
   stats.policy_loss = s[0];

@@ -40,8 +40,8 @@ struct UpdateStats {
 // entropy bonus, over `epochs` shuffled passes of the store's ready slots (of
 // every rank of `context`).
 UpdateStats ppo_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, const TrajectoryStore& store,
-                       const UpdateSettings& settings, torch::Device device, const dist::Context& context = {},
-                       uint64_t shuffle_seed = 0);
+                       const UpdateSettings& settings, torch::Device device,
+                       const dist::Context& context = {}, uint64_t shuffle_seed = 0);
 
 // Supervised steps on the store's ready slots: cross-entropy of the masked
 // policy against the recorded actions, plus the value loss. Returns the mean

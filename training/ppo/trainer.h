@@ -110,7 +110,8 @@ class Trainer {
     }
     take_rank_share(verbose);
 
-    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(seed_, updates_), cfg_.threads);
+    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(seed_, updates_),
+                     cfg_.threads);
     TrajectoryStore store(cfg_.envs, players_, obs_size_, num_actions_, 2 * cfg_.steps_per_update);
     PolicyRunner learner(net_, device_, cfg_.envs);
     env_rngs_.clear();
@@ -161,8 +162,9 @@ class Trainer {
       // --- learn ----------------------------------------------------------
       UpdateSettings settings{cfg_.epochs,     cfg_.minibatch,    cfg_.clip,
                               cfg_.value_coef, cfg_.entropy_coef, cfg_.max_grad_norm};
-      const UpdateStats stats = ppo_update(net_, *optimizer_, store, settings, device_, ctx_,
-                                           derive_seed(cfg_.seed ^ 0x5A0FF1EULL, static_cast<uint64_t>(updates_)));
+      const UpdateStats stats =
+          ppo_update(net_, *optimizer_, store, settings, device_, ctx_,
+                     derive_seed(cfg_.seed ^ 0x5A0FF1EULL, static_cast<uint64_t>(updates_)));
       steps_ += stats.samples;
       store.compact();
       ++updates_;
@@ -261,11 +263,11 @@ class Trainer {
       }
       // Every rank reads rank 0's file (file_from_root is a collective: the
       // list is the same on every rank, so they all ask for the same files).
-      const std::optional<std::string> local =
-          name.empty() ? std::nullopt : ctx_.file_from_root(file);
+      const std::optional<std::string> local = name.empty() ? std::nullopt : ctx_.file_from_root(file);
       if (!local) {
         if (ctx_.is_root())
-          std::fprintf(stderr, "warning: opponent snapshot '%s' listed in %s is missing; resuming without it\n",
+          std::fprintf(stderr,
+                       "warning: opponent snapshot '%s' listed in %s is missing; resuming without it\n",
                        file.c_str(), latest_path().c_str());
         continue;
       }
@@ -357,8 +359,8 @@ class Trainer {
     const int rank = ctx_.rank(), ranks = ctx_.size();
     if (cfg_.envs < ranks || cfg_.steps_per_update < ranks)
       throw ConfigError("ppo.envs (" + std::to_string(cfg_.envs) + ") and ppo.steps_per_update (" +
-                        std::to_string(cfg_.steps_per_update) + ") are split over the " + std::to_string(ranks) +
-                        " ranks: each must be at least the number of ranks");
+                        std::to_string(cfg_.steps_per_update) + ") are split over the " +
+                        std::to_string(ranks) + " ranks: each must be at least the number of ranks");
     seed_ = dist::rank_seed(cfg_.seed, rank);
     if (ranks == 1) return;
     if (verbose && rank == 0)
@@ -449,8 +451,9 @@ class Trainer {
           if (env.terminated()[i] || env.truncated()[i])  // lambda = 1: value targets are the final returns
             store.finish_episode(i, env.rewards() + static_cast<std::size_t>(i) * players_, 1.0f, 1.0f);
       }
-      const UpdateStats stats = imitation_update(net_, adam, store, settings, device_, ctx_,
-                                                 derive_seed(cfg_.seed ^ 0x1A17ULL, static_cast<uint64_t>(done)));
+      const UpdateStats stats =
+          imitation_update(net_, adam, store, settings, device_, ctx_,
+                           derive_seed(cfg_.seed ^ 0x1A17ULL, static_cast<uint64_t>(done)));
       store.compact();
       done += stats.samples;  // over all ranks
       if (verbose && ctx_.is_root()) {
@@ -615,10 +618,12 @@ class Trainer {
     };
     if (metrics_.is_open())
       metrics_ << updates_ << "," << steps_ << "," << env_steps_ << "," << episodes_ << "," << elapsed_seconds
-             << "," << rate << "," << s.policy_loss << "," << s.value_loss << "," << s.entropy << ","
-             << s.approx_kl << "," << s.clip_fraction << "," << rate_of(kVsPool) << "," << rate_of(kVsRandom)
-             << "," << rate_of(kVsHeuristic) << "," << (evaluated ? std::to_string(eval_random_) : "") << ","
-             << (evaluated ? std::to_string(eval_heuristic_) : "") << "\n" << std::flush;
+               << "," << rate << "," << s.policy_loss << "," << s.value_loss << "," << s.entropy << ","
+               << s.approx_kl << "," << s.clip_fraction << "," << rate_of(kVsPool) << ","
+               << rate_of(kVsRandom) << "," << rate_of(kVsHeuristic) << ","
+               << (evaluated ? std::to_string(eval_random_) : "") << ","
+               << (evaluated ? std::to_string(eval_heuristic_) : "") << "\n"
+               << std::flush;
     last_entropy_ = s.entropy;
     for (int k = 0; k < kKinds; ++k)
       last_train_rate_[k] = train_games_[k] ? train_wins_[k] / train_games_[k] : -1.0;
