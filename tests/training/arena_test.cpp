@@ -11,6 +11,7 @@
 
 #include "envs/launchpad23/launchpad23_game.h"
 #include "models/checkpoint.h"
+#include "training/arena/any_agent.h"
 #include "training/arena/arena_run.h"
 #include "training/arena/schedule.h"
 
@@ -255,4 +256,37 @@ TEST_CASE("an arena output folder that cannot be written is refused before playi
   // Writing the results names the file it could not write.
   CHECK_THROWS_WITH(write_text_file((dir / "a_file" / "x.txt").string(), "text"), Catch::Contains("x.txt"));
   std::filesystem::remove_all(dir);
+}
+
+// The zoo's files ship with the source: each must still fit its game's
+// encoder and actions (a changed encoder makes it a clear error, caught here
+// before a user meets it), stay within the 3 MB budget, and pick legal moves.
+TEST_CASE("every shipped zoo bot loads for its game and plays legal moves", "[arena][zoo]") {
+  const std::filesystem::path zoo = std::filesystem::path(ROCKETGYM_TRAINING_SOURCE_DIR) / "models" / "zoo";
+  if (!std::filesystem::exists(zoo)) return;
+  for (const auto& entry : std::filesystem::directory_iterator(zoo)) {
+    if (entry.path().extension() != ".ckpt") continue;
+    const std::string id = entry.path().stem().string();
+    INFO(entry.path().string());
+    CHECK(std::filesystem::file_size(entry.path()) <= 3'000'000);
+    const CheckpointMeta meta = read_checkpoint_meta(entry.path().string());
+    CHECK(meta.game == id);
+    CHECK(meta.half_precision);
+    CHECK(meta.extra.contains("zoo"));
+    bool built = true;
+    try {
+      Registry::instance().find(id);
+    } catch (const Error&) {
+      built = false;  // a game not built in this configuration
+    }
+    if (!built) continue;
+    const auto game = load_game(id);
+    auto agent = arena::make_agent(arena::parse_agent("zoo:" + id + ":0"), *game, meta.num_players);
+    auto state = game->new_state(meta.num_players, 5);
+    for (int move = 0; move < 20 && !state->is_terminal(); ++move) {
+      const Action a = agent->act(*state, static_cast<uint64_t>(move));
+      REQUIRE(state->is_legal(a));
+      state->apply(a);
+    }
+  }
 }
