@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "training/config_yaml.h"
+
 namespace rocketgym::alphazero {
 
 std::string training_algorithm(const ConfigNode& root) {
@@ -114,14 +116,7 @@ AzConfig AzConfig::from_yaml(const ConfigNode& root) {
 std::string AzConfig::to_yaml() const {
   YAML::Node root;
   root["algorithm"] = "alphazero";
-  root["game"]["id"] = game.id;
-  root["game"]["players"] = game.players;
-  root["game"]["config"] = game.config_file;
-  if (!game.overrides.is_null()) root["game"]["overrides"] = YAML::Clone(game.overrides.yaml());
-  root["model"]["kind"] = net.kind;
-  root["model"]["hidden"] = net.hidden;
-  root["model"]["blocks"] = net.blocks;
-  root["model"]["channels"] = net.channels;
+  write_game_and_model(root, game, net);
   YAML::Node s = root["search"];
   s["simulations"] = search.simulations;
   s["root"] = search.root == mcts::RootSelection::kGumbel ? "gumbel" : "puct";
@@ -164,11 +159,7 @@ std::string AzConfig::to_yaml() const {
   r["snapshot_minutes"] = snapshot_minutes;
   r["plot"] = plot;
   r["ranks"] = ranks;
-  YAML::Emitter out;
-  out << root;
-  return std::string("# Resolved training config (defaults filled in), written by rocketgym train.\n") +
-         "# run.ranks: how many processes ran it (torchrun); the launcher decides, the value is not used.\n" +
-         out.c_str() + "\n";
+  return resolved_config_text(root);
 }
 
 }  // namespace rocketgym::alphazero

@@ -4,12 +4,15 @@
 
 #include <limits>
 
+#include "training/config_yaml.h"
+
 namespace rocketgym::ppo {
 
 TrainConfig TrainConfig::from_yaml(const ConfigNode& root) {
   root.expect_keys({"algorithm", "game", "model", "ppo", "opponents", "imitation", "budget", "run"});
   if (root.get_choice("algorithm", "ppo", {"ppo", "alphazero"}) != "ppo")
-    root.fail_key("algorithm", "this is a PPO config reader; alphazero configs go to the search-based trainer");
+    root.fail_key("algorithm",
+                  "this is a PPO config reader; alphazero configs go to the search-based trainer");
   TrainConfig c;
   c.game = GameSetup::from_yaml(root.child("game"));
   c.net = NetConfig::from_yaml(root.child_or_empty("model"));
@@ -54,8 +57,8 @@ TrainConfig TrainConfig::from_yaml(const ConfigNode& root) {
   }
   c.run_dir = "runs/" + c.game.id + "_ppo";
   if (const ConfigNode r = root.child_or_empty("run"); !r.is_null()) {
-    r.expect_keys(
-        {"dir", "seed", "threads", "device", "checkpoint_every", "eval_every", "eval_games", "plot", "ranks"});
+    r.expect_keys({"dir", "seed", "threads", "device", "checkpoint_every", "eval_every", "eval_games", "plot",
+                   "ranks"});
     c.run_dir = r.get_string("dir", c.run_dir);
     c.seed = static_cast<uint64_t>(r.get_int("seed", 1, 0, std::numeric_limits<int>::max()));
     c.threads = r.get_int("threads", c.threads, 1, 256);
@@ -71,14 +74,7 @@ TrainConfig TrainConfig::from_yaml(const ConfigNode& root) {
 
 std::string TrainConfig::to_yaml() const {
   YAML::Node root;
-  root["game"]["id"] = game.id;
-  root["game"]["players"] = game.players;
-  root["game"]["config"] = game.config_file;
-  if (!game.overrides.is_null()) root["game"]["overrides"] = YAML::Clone(game.overrides.yaml());
-  root["model"]["kind"] = net.kind;
-  root["model"]["hidden"] = net.hidden;
-  root["model"]["blocks"] = net.blocks;
-  root["model"]["channels"] = net.channels;
+  write_game_and_model(root, game, net);
   YAML::Node p = root["ppo"];
   p["envs"] = envs;
   p["steps_per_update"] = steps_per_update;
@@ -113,11 +109,7 @@ std::string TrainConfig::to_yaml() const {
   r["eval_games"] = eval_games;
   r["plot"] = plot;
   r["ranks"] = ranks;
-  YAML::Emitter out;
-  out << root;
-  return std::string("# Resolved training config (defaults filled in), written by rocketgym train.\n") +
-         "# run.ranks: how many processes ran it (torchrun); the launcher decides, the value is not used.\n" +
-         out.c_str() + "\n";
+  return resolved_config_text(root);
 }
 
 }  // namespace rocketgym::ppo
