@@ -40,6 +40,7 @@ struct SelfPlayStats {
   int64_t games = 0;      // games finished
   int64_t simulations = 0;
   int64_t leaves = 0;            // network evaluations
+  int64_t batches = 0;           // forward passes they took
   double seconds = 0.0;          // wall time in play()
   double network_seconds = 0.0;  // of which in forward passes
 };
@@ -78,6 +79,7 @@ class SelfPlay {
     const auto started = std::chrono::steady_clock::now();
     const double network_before = evaluator_.network_seconds();
     const long long leaves_before = evaluator_.leaves();
+    const long long batches_before = evaluator_.batches();
     while (stats.positions < positions) {
       start_searches();
       run_searches();
@@ -89,6 +91,7 @@ class SelfPlay {
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     stats.network_seconds = evaluator_.network_seconds() - network_before;
     stats.leaves = evaluator_.leaves() - leaves_before;
+    stats.batches = evaluator_.batches() - batches_before;
     return stats;
   }
 

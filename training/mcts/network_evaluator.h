@@ -33,6 +33,7 @@ class NetworkEvaluator {
       runner_.evaluate(n);
       network_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       leaves_ += n;
+      ++batches_;
       for (int k = 0; k < n; ++k) {
         Leaf<State>& leaf = leaves[first + k];
         const int players = leaf.state->num_players(), me = leaf.state->current_player();
@@ -42,15 +43,18 @@ class NetworkEvaluator {
     }
   }
 
-  // Time spent in the network's forward passes, and leaves evaluated.
+  // Time spent in the network's forward passes, leaves evaluated, and
+  // forward passes run.
   double network_seconds() const { return network_seconds_; }
   long long leaves() const { return leaves_; }
+  long long batches() const { return batches_; }
 
  private:
   PolicyRunner& runner_;
   int threads_;
   double network_seconds_ = 0.0;
   long long leaves_ = 0;
+  long long batches_ = 0;
 };
 
 }  // namespace rocketgym::mcts
