@@ -1,6 +1,66 @@
 #include "training/config_yaml.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
 namespace rocketgym {
+
+void RunSettings::read_run_block(const ConfigNode& root) {
+  const ConfigNode r = root.child_or_empty("run");
+  if (r.is_null()) return;
+  r.expect_keys({"dir", "seed", "threads", "device", "checkpoint_every", "eval_every", "eval_games",
+                 "snapshot_minutes", "plot", "ranks"});
+  run_dir = r.get_string("dir", run_dir);
+  seed = static_cast<uint64_t>(r.get_int("seed", 1, 0, std::numeric_limits<int>::max()));
+  threads = r.get_int("threads", threads, 1, 256);
+  device = r.get_choice("device", device, {"cpu", "cuda"});
+  checkpoint_every = r.get_int("checkpoint_every", checkpoint_every, 1, 1 << 20);
+  eval_every = r.get_int("eval_every", eval_every, 0, 1 << 20);
+  eval_games = r.get_int("eval_games", eval_games, 1, 1 << 20);
+  if (r.has("snapshot_minutes")) {
+    const ConfigNode list = r.child("snapshot_minutes");
+    if (!list.is_sequence())
+      r.fail_key("snapshot_minutes", "must be a list of minutes, e.g. [5, 10, 20, 30]");
+    snapshot_minutes.clear();
+    for (const ConfigNode& item : list.items()) {
+      const double m = item.yaml().as<double>(-1.0);
+      if (!(m > 0.0) || !std::isfinite(m)) item.fail("a snapshot time must be a positive number of minutes");
+      snapshot_minutes.push_back(m);
+    }
+    std::sort(snapshot_minutes.begin(), snapshot_minutes.end());
+  }
+  plot = r.get_bool("plot", plot);
+  ranks = r.get_int("ranks", ranks, 1, 1 << 20);
+}
+
+void RunSettings::write_run_block(YAML::Node& root) const {
+  YAML::Node r = root["run"];
+  r["dir"] = run_dir;
+  r["seed"] = seed;
+  r["threads"] = threads;
+  r["device"] = device;
+  r["checkpoint_every"] = checkpoint_every;
+  r["eval_every"] = eval_every;
+  r["eval_games"] = eval_games;
+  r["snapshot_minutes"] = snapshot_minutes;
+  r["plot"] = plot;
+  r["ranks"] = ranks;
+}
+
+MinuteSnapshots::MinuteSnapshots(const std::vector<double>& minutes, double elapsed_seconds_before)
+    : minutes_(minutes) {
+  while (done_ < minutes_.size() && minutes_[done_] * 60.0 <= elapsed_seconds_before) ++done_;
+}
+
+std::string MinuteSnapshots::next_due(double elapsed_seconds) {
+  if (done_ >= minutes_.size() || minutes_[done_] * 60.0 > elapsed_seconds) return "";
+  char name[64];
+  std::snprintf(name, sizeof(name), "checkpoints/minute_%03d.ckpt",
+                static_cast<int>(minutes_[done_++] + 0.5));
+  return name;
+}
 
 void write_game_and_model(YAML::Node& root, const GameSetup& game, const NetConfig& net) {
   root["game"]["id"] = game.id;

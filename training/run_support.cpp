@@ -10,8 +10,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <iostream>
+#include <sstream>
 
 #include "envs/core/errors.h"
 
@@ -40,7 +40,6 @@ void truncate_metrics(const std::string& file, int64_t last_update) {
   in.close();
   std::ofstream(file, std::ios::trunc) << kept.str();
 }
-
 
 torch::Device parse_device(const std::string& name) {
   if (name == "cpu") return torch::kCPU;
@@ -122,6 +121,13 @@ RunFolderLock::RunFolderLock(const std::string& dir) {
 
 RunFolderLock::~RunFolderLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+}
+
+void save_due_snapshots(MinuteSnapshots& snapshots, const std::string& run_dir, double elapsed_seconds,
+                        const CheckpointMeta& meta, PolicyValueNet& net) {
+  for (std::string name = snapshots.next_due(elapsed_seconds); !name.empty();
+       name = snapshots.next_due(elapsed_seconds))
+    save_checkpoint(run_dir + "/" + name, meta, net, nullptr);
 }
 
 }  // namespace rocketgym

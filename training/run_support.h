@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <string>
 
+#include "models/checkpoint.h"
+#include "training/config_yaml.h"
+
 namespace rocketgym {
 
 // What a training run reports when it stops (PPO and search-based alike).
@@ -37,6 +40,11 @@ void set_torch_threads(int threads);
 // Plots are optional: returns false with a warning on stderr if it fails.
 bool run_plot_script(const std::string& kind, const std::string& input, const std::string& output);
 std::string format_duration(double seconds);  // "1h02m", "3m20s", "12s"
+
+// Writes the weights-only snapshots of run.snapshot_minutes due after
+// `elapsed_seconds` of training into <run_dir>/checkpoints/.
+void save_due_snapshots(MinuteSnapshots& snapshots, const std::string& run_dir, double elapsed_seconds,
+                        const CheckpointMeta& meta, PolicyValueNet& net);
 
 // An exclusive lock on a run folder (flock on <dir>/.lock) for as long as it
 // lives, so that two trainings never write the same checkpoints and a

@@ -141,6 +141,26 @@ TEST_CASE("training configs fill defaults and reject bad keys and values", "[ppo
       ConfigError);
 }
 
+TEST_CASE("minute snapshots are due once each, and a resumed run skips those it passed", "[ppo]") {
+  MinuteSnapshots fresh({5, 10, 30}, 0.0);
+  CHECK(fresh.next_due(299.0).empty());
+  CHECK(fresh.next_due(700.0) == "checkpoints/minute_005.ckpt");
+  CHECK(fresh.next_due(700.0) == "checkpoints/minute_010.ckpt");
+  CHECK(fresh.next_due(700.0).empty());
+  CHECK(fresh.next_due(1800.0) == "checkpoints/minute_030.ckpt");
+  CHECK(fresh.next_due(1e9).empty());
+  MinuteSnapshots resumed({5, 10, 30}, 650.0);  // 10m50s trained before this session
+  CHECK(resumed.next_due(700.0).empty());
+  CHECK(resumed.next_due(1800.0) == "checkpoints/minute_030.ckpt");
+  // Both trainers read the same run: block, snapshot list included.
+  const auto ppo = TrainConfig::from_yaml(
+      ConfigNode::parse("game: {id: launchpad23}\nrun: {snapshot_minutes: [20, 5]}\n", "p.yaml"));
+  CHECK(ppo.snapshot_minutes == std::vector<double>{5, 20});
+  CHECK_THROWS_WITH(TrainConfig::from_yaml(ConfigNode::parse(
+                        "game: {id: launchpad23}\nrun: {snapshot_minutes: [5, -1]}\n", "p.yaml")),
+                    Catch::Contains("positive number of minutes"));
+}
+
 TEST_CASE("every training preset in configs/train loads", "[ppo]") {
   const std::string dir = std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/configs/train";
   int loaded = 0;
@@ -187,9 +207,14 @@ TEST_CASE("a short training run writes its folder and resumes where it stopped",
       "imitation: {steps: 64}\n"
       "budget: {steps: 1, minutes: 0}\n"
       "run: {dir: " +
-      dir.string() + ", threads: 1, checkpoint_every: 1, eval_every: 1, eval_games: 4, plot: false}\n";
+      dir.string() +
+      ", threads: 1, checkpoint_every: 1, eval_every: 1, eval_games: 4, plot: false,"
+      " snapshot_minutes: [0.000001, 1000]}\n";
   TrainConfig config = TrainConfig::from_yaml(ConfigNode::parse(yaml, "smoke.yaml"));
   const TrainSummary first = run_training(config, false);
+  // The snapshot due at once is written; the one due after 1000 minutes is not.
+  CHECK(std::filesystem::exists(dir / "checkpoints/minute_000.ckpt"));
+  CHECK_FALSE(std::filesystem::exists(dir / "checkpoints/minute_1000.ckpt"));
   CHECK_FALSE(first.resumed);
   CHECK(first.updates == 1);
   CHECK(first.steps >= 64);

@@ -85,31 +85,7 @@ AzConfig AzConfig::from_yaml(const ConfigNode& root) {
     c.minutes = b.get_double("minutes", c.minutes, 0.0, 1e7);
   }
   c.run_dir = "runs/" + c.game.id + "_az";
-  if (const ConfigNode r = root.child_or_empty("run"); !r.is_null()) {
-    r.expect_keys({"dir", "seed", "threads", "device", "checkpoint_every", "eval_every", "eval_games",
-                   "snapshot_minutes", "plot", "ranks"});
-    c.run_dir = r.get_string("dir", c.run_dir);
-    c.seed = static_cast<uint64_t>(r.get_int("seed", 1, 0, std::numeric_limits<int>::max()));
-    c.threads = r.get_int("threads", c.threads, 1, 256);
-    c.device = r.get_choice("device", c.device, {"cpu", "cuda"});
-    c.checkpoint_every = r.get_int("checkpoint_every", c.checkpoint_every, 1, 1 << 20);
-    c.eval_every = r.get_int("eval_every", c.eval_every, 0, 1 << 20);
-    c.eval_games = r.get_int("eval_games", c.eval_games, 1, 1 << 20);
-    if (r.has("snapshot_minutes")) {
-      const ConfigNode list = r.child("snapshot_minutes");
-      if (!list.is_sequence())
-        r.fail_key("snapshot_minutes", "must be a list of minutes, e.g. [5, 10, 20, 30]");
-      for (const ConfigNode& item : list.items()) {
-        const double m = item.yaml().as<double>(-1.0);
-        if (!(m > 0.0) || !std::isfinite(m))
-          item.fail("a snapshot time must be a positive number of minutes");
-        c.snapshot_minutes.push_back(m);
-      }
-      std::sort(c.snapshot_minutes.begin(), c.snapshot_minutes.end());
-    }
-    c.plot = r.get_bool("plot", c.plot);
-    c.ranks = r.get_int("ranks", c.ranks, 1, 1 << 20);
-  }
+  c.read_run_block(root);
   return c;
 }
 
@@ -148,17 +124,7 @@ std::string AzConfig::to_yaml() const {
   root["imitation"]["epochs"] = imitation_epochs;
   root["budget"]["steps"] = total_steps;
   root["budget"]["minutes"] = minutes;
-  YAML::Node r = root["run"];
-  r["dir"] = run_dir;
-  r["seed"] = seed;
-  r["threads"] = threads;
-  r["device"] = device;
-  r["checkpoint_every"] = checkpoint_every;
-  r["eval_every"] = eval_every;
-  r["eval_games"] = eval_games;
-  r["snapshot_minutes"] = snapshot_minutes;
-  r["plot"] = plot;
-  r["ranks"] = ranks;
+  write_run_block(root);
   return resolved_config_text(root);
 }
 

@@ -61,12 +61,13 @@
 
 #include "envs/core/config.h"
 #include "models/policy_value_net.h"
+#include "training/config_yaml.h"
 #include "training/game_setup.h"
 #include "training/mcts/mcts.h"
 
 namespace rocketgym::alphazero {
 
-struct AzConfig {
+struct AzConfig : RunSettings {
   GameSetup game;
   NetConfig net;
   mcts::Options search;
@@ -92,18 +93,6 @@ struct AzConfig {
   // budget
   int64_t total_steps = 10'000'000;
   double minutes = 30.0;
-  // run
-  std::string run_dir;
-  uint64_t seed = 1;
-  int threads = 2;
-  std::string device = "cpu";
-  int checkpoint_every = 5;
-  int eval_every = 10;
-  int eval_games = 200;
-  std::vector<double> snapshot_minutes;
-  bool plot = true;
-  int ranks = 1;  // how many processes ran it (written to config.yaml; the launcher decides)
-
   // Gradient steps per iteration: each new position is seen replay_ratio times.
   int train_steps_per_iteration() const;
 

@@ -65,6 +65,7 @@ class AzTrainer {
     spec_.num_actions = num_actions_;
     spec_.num_players = players_;
     obs_size_ = spec_.observation_size();
+    snapshots_ = MinuteSnapshots(cfg_.snapshot_minutes, 0.0);  // a resume skips those passed
   }
 
   TrainSummary run(bool verbose) {
@@ -175,8 +176,7 @@ class AzTrainer {
     eval_random_ = extra.value("eval_vs_random", -1.0);
     eval_heuristic_ = extra.value("eval_vs_heuristic", -1.0);
     if (ctx_.is_root()) truncate_metrics(cfg_.run_dir + "/metrics.csv", iterations_);
-    for (double m : cfg_.snapshot_minutes)
-      if (m * 60.0 <= elapsed_before_) ++snapshots_done_;
+    snapshots_ = MinuteSnapshots(cfg_.snapshot_minutes, elapsed_before_);
     if (verbose && ctx_.is_root())
       std::fprintf(stderr,
                    "resuming %s at iteration %lld, %lld positions (the replay buffer refills first)\n",
@@ -256,15 +256,8 @@ class AzTrainer {
   // Weights-only copies after the configured minutes of training (the
   // strength-against-compute curve is measured on these).
   void save_minute_snapshots(double elapsed_seconds) {
-    if (!ctx_.is_root()) return;
-    while (snapshots_done_ < cfg_.snapshot_minutes.size() &&
-           cfg_.snapshot_minutes[snapshots_done_] * 60.0 <= elapsed_seconds) {
-      char name[64];
-      std::snprintf(name, sizeof(name), "/checkpoints/minute_%03d.ckpt",
-                    static_cast<int>(cfg_.snapshot_minutes[snapshots_done_] + 0.5));
-      save_checkpoint(cfg_.run_dir + name, meta(elapsed_seconds), net_, nullptr);
-      ++snapshots_done_;
-    }
+    if (ctx_.is_root())
+      save_due_snapshots(snapshots_, cfg_.run_dir, elapsed_seconds, meta(elapsed_seconds), net_);
   }
 
   // --- imitation warm start -------------------------------------------------
@@ -405,7 +398,7 @@ class AzTrainer {
   std::vector<int32_t> drawn_;
   std::ofstream metrics_;
   int64_t steps_ = 0, iterations_ = 0, games_ = 0, last_eval_iteration_ = 0;
-  std::size_t snapshots_done_ = 0;
+  MinuteSnapshots snapshots_;
   double elapsed_before_ = 0.0, eval_random_ = -1.0, eval_heuristic_ = -1.0;
 };
 

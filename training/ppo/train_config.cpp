@@ -56,19 +56,7 @@ TrainConfig TrainConfig::from_yaml(const ConfigNode& root) {
     c.minutes = b.get_double("minutes", c.minutes, 0.0, 1e7);
   }
   c.run_dir = "runs/" + c.game.id + "_ppo";
-  if (const ConfigNode r = root.child_or_empty("run"); !r.is_null()) {
-    r.expect_keys({"dir", "seed", "threads", "device", "checkpoint_every", "eval_every", "eval_games", "plot",
-                   "ranks"});
-    c.run_dir = r.get_string("dir", c.run_dir);
-    c.seed = static_cast<uint64_t>(r.get_int("seed", 1, 0, std::numeric_limits<int>::max()));
-    c.threads = r.get_int("threads", c.threads, 1, 256);
-    c.device = r.get_choice("device", c.device, {"cpu", "cuda"});
-    c.checkpoint_every = r.get_int("checkpoint_every", c.checkpoint_every, 1, 1 << 20);
-    c.eval_every = r.get_int("eval_every", c.eval_every, 0, 1 << 20);
-    c.eval_games = r.get_int("eval_games", c.eval_games, 1, 1 << 20);
-    c.plot = r.get_bool("plot", c.plot);
-    c.ranks = r.get_int("ranks", c.ranks, 1, 1 << 20);
-  }
+  c.read_run_block(root);
   return c;
 }
 
@@ -99,16 +87,7 @@ std::string TrainConfig::to_yaml() const {
   root["imitation"]["learning_rate"] = imitation_learning_rate;
   root["budget"]["steps"] = total_steps;
   root["budget"]["minutes"] = minutes;
-  YAML::Node r = root["run"];
-  r["dir"] = run_dir;
-  r["seed"] = seed;
-  r["threads"] = threads;
-  r["device"] = device;
-  r["checkpoint_every"] = checkpoint_every;
-  r["eval_every"] = eval_every;
-  r["eval_games"] = eval_games;
-  r["plot"] = plot;
-  r["ranks"] = ranks;
+  write_run_block(root);
   return resolved_config_text(root);
 }
 

@@ -38,6 +38,7 @@
 //     checkpoint_every: 5    # updates
 //     eval_every: 10         # updates between greedy evaluations vs random and heuristic
 //     eval_games: 200        # games per evaluation and opponent
+//     snapshot_minutes: []   # also keep checkpoints/minute_<m>.ckpt after m minutes of training
 //     plot: true             # learning_curve.png (needs /usr/bin/python3 with matplotlib)
 //     ranks: 1               # written by the trainer: processes in the run (torchrun); not read
 //
@@ -50,11 +51,12 @@
 
 #include "envs/core/config.h"
 #include "models/policy_value_net.h"
+#include "training/config_yaml.h"
 #include "training/game_setup.h"
 
 namespace rocketgym::ppo {
 
-struct TrainConfig {
+struct TrainConfig : RunSettings {
   GameSetup game;
   NetConfig net;
   // ppo
@@ -87,16 +89,6 @@ struct TrainConfig {
   // budget
   int64_t total_steps = 5'000'000;
   double minutes = 15.0;
-  // run
-  std::string run_dir;
-  uint64_t seed = 1;
-  int threads = 2;
-  std::string device = "cpu";
-  int checkpoint_every = 5;
-  int eval_every = 10;
-  int eval_games = 200;
-  bool plot = true;
-  int ranks = 1;  // how many processes ran it (written to config.yaml; the launcher decides)
 
   static TrainConfig from_yaml(const ConfigNode& root);
   std::string to_yaml() const;  // the fully resolved config, loadable by from_yaml

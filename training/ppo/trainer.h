@@ -87,6 +87,7 @@ class Trainer {
     spec_.num_actions = num_actions_;
     spec_.num_players = players_;
     obs_size_ = spec_.observation_size();
+    snapshots_ = MinuteSnapshots(cfg_.snapshot_minutes, 0.0);  // a resume skips those passed
     if (cfg_.shaping != 0.0 && !HasShapingPotential<G>::value)
       throw ConfigError("ppo.shaping: " + G::info().id +
                         " defines no shaping_potential; set ppo.shaping to 0 for this game");
@@ -177,10 +178,13 @@ class Trainer {
       const double rate = (steps_ - steps_at_start) / std::max(seconds, 1e-9);
       write_metrics_row(stats, seconds_before + seconds, rate, evaluate);
       if (updates_ % cfg_.checkpoint_every == 0) save(seconds_before + seconds);
+      // Snapshot times count the imitation warm start, as the minutes budget does.
+      save_minute_snapshots(seconds_before + budget_elapsed());
       if (verbose && ctx_.is_root()) print_progress(seconds, rate, budget_elapsed());
     }
     const double seconds = elapsed();
     save(seconds_before + seconds);
+    save_minute_snapshots(seconds_before + budget_elapsed());
     metrics_.close();
     if (cfg_.plot && ctx_.is_root())
       run_plot_script("curve", cfg_.run_dir + "/metrics.csv", cfg_.run_dir + "/learning_curve.png");
@@ -234,6 +238,7 @@ class Trainer {
     episodes_ = extra.value("episodes", int64_t{0});
     env_steps_ = extra.value("env_steps", int64_t{0});
     elapsed_before_ = extra.value("elapsed_seconds", 0.0);
+    snapshots_ = MinuteSnapshots(cfg_.snapshot_minutes, elapsed_before_);
     eval_random_ = extra.value("eval_vs_random", -1.0);
     eval_heuristic_ = extra.value("eval_vs_heuristic", -1.0);
     load_pool(extra.value("pool", std::vector<std::string>{}));
@@ -335,6 +340,13 @@ class Trainer {
         {"pool", pool_files_},   {"eval_vs_random", eval_random_}, {"eval_vs_heuristic", eval_heuristic_},
         {"seed", cfg_.seed}};
     return m;
+  }
+
+  // Weights-only copies after the configured minutes of training (the
+  // strength-against-compute curve is measured on these).
+  void save_minute_snapshots(double elapsed_seconds) {
+    if (ctx_.is_root())
+      save_due_snapshots(snapshots_, cfg_.run_dir, elapsed_seconds, meta(elapsed_seconds), net_);
   }
 
   // Snapshots dropped from the pool are deleted only once latest.ckpt no
@@ -655,6 +667,7 @@ class Trainer {
   uint64_t seed_ = 0;  // of this rank's streams (dist::rank_seed)
   torch::Device device_;
   int players_, num_actions_, obs_size_ = 0;
+  MinuteSnapshots snapshots_;
   NetSpec spec_;
   PolicyValueNet net_{nullptr};
   std::unique_ptr<torch::optim::Adam> optimizer_;
