@@ -57,15 +57,50 @@ py::array card_place_rows(CardPlaces places) {
 }
 
 // The classes below are only made by the module (Game.new_state,
-// load_game...). Calling their __new__ directly would give an object with no
-// C++ value behind it, whose first method call dereferences null: refuse it.
+// load_game...). An object made by calling __new__ directly would have no C++
+// value behind it, and its first method call would dereference null. So the
+// type's C-level constructor slot refuses: a Python-level __new__ would not be
+// enough, since Python then lets pybind11_object.__new__(State) through to
+// pybind11's own slot. With our slot in place Python refuses that call as
+// "not safe", and State(...), State.__new__(State) and subclasses all land
+// here. The hint is read from the class's __rocketgym_hint__ attribute.
+PyObject* refuse_direct_construction(PyTypeObject* type, PyObject*, PyObject*) {
+  std::string message = std::string(type->tp_name) + " cannot be created directly";
+  if (PyObject* hint = PyObject_GetAttrString(reinterpret_cast<PyObject*>(type), "__rocketgym_hint__")) {
+    if (const char* text = PyUnicode_AsUTF8(hint)) message += std::string("; ") + text;
+    Py_DECREF(hint);
+  }
+  PyErr_Clear();
+  PyErr_SetString(PyExc_TypeError, message.c_str());
+  return nullptr;
+}
+
+PyObject* refuse_new_call(PyObject*, PyObject* args, PyObject*) {
+  // __new__(cls, ...): the class is the first argument.
+  PyObject* cls = PyTuple_Size(args) > 0 ? PyTuple_GetItem(args, 0) : nullptr;
+  if (cls && PyType_Check(cls))
+    return refuse_direct_construction(reinterpret_cast<PyTypeObject*>(cls), nullptr, nullptr);
+  PyErr_Clear();
+  PyErr_SetString(PyExc_TypeError, "__new__ needs the class as its first argument");
+  return nullptr;
+}
+
+PyMethodDef refuse_new_method = {"__new__",
+                                 reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(refuse_new_call)),
+                                 METH_VARARGS | METH_KEYWORDS, "Refuses: made only by the module."};
+
 template <class Class>
 void forbid_direct_construction(Class& cls, const std::string& how) {
-  const std::string message =
-      cls.attr("__name__").template cast<std::string>() + " cannot be created directly; " + how;
-  cls.def_static("__new__", [message](const py::args&, const py::kwargs&) -> py::object {
-    throw py::type_error(message);
-  });
+  cls.attr("__rocketgym_hint__") = how;
+  auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  type->tp_new = refuse_direct_construction;
+  // State.__new__ found in the type's own dict, set without going through
+  // setattr (which would put Python's slot wrapper back in tp_new).
+  py::object function = py::reinterpret_steal<py::object>(PyCFunction_New(&refuse_new_method, nullptr));
+  py::object method = py::reinterpret_steal<py::object>(PyStaticMethod_New(function.ptr()));
+  if (!function || !method || PyDict_SetItemString(type->tp_dict, "__new__", method.ptr()) != 0)
+    throw py::error_already_set();
+  PyType_Modified(type);
 }
 
 // Encodes into a caller-owned float32 buffer: no allocation, for hot loops.

@@ -93,14 +93,23 @@ def test_an_impossible_thread_count_is_refused(game_id):
 
 
 def test_module_classes_cannot_be_made_without_a_value():
+    # Every way to reach the allocator without the module: the class's own
+    # __new__, calling the class, the pybind11 base's __new__ (which Python
+    # calls "not safe" once our slot is in place) and a subclass.
     out = assert_clean_exit(run_child(None, """
+        base = rg.State.__mro__[1]
         for cls in (rg.State, rg.Game, rg.GameInfo):
-            try:
-                obj = cls.__new__(cls)
-            except TypeError as e:
-                assert "cannot be created directly" in str(e), e
-                continue
-            print("made", cls.__name__, obj.num_players)
+            class Sub(cls):
+                pass
+            for make in (lambda: cls.__new__(cls), lambda: cls(), lambda: cls(1, 2),
+                         lambda: base.__new__(cls), lambda: object.__new__(cls),
+                         lambda: Sub(), lambda: base.__new__(Sub), lambda: cls.__new__(Sub)):
+                try:
+                    obj = make()
+                except TypeError as e:
+                    assert "cannot be created directly" in str(e) or "is not safe" in str(e), e
+                    continue
+                print("made", cls.__name__, obj.num_players)
         print("ok")
     """))
     assert out.split() == ["ok"]
