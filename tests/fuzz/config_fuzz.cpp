@@ -1,10 +1,12 @@
 // libFuzzer target `config`: the YAML config loader on arbitrary bytes.
-// The input is read three ways, and each game's config is loaded from it:
-//   1. as a whole config file (ConfigNode::parse, then the game's load_config);
-//   2. as overrides merged onto the game's shipped config (as `load_game`
+// Byte 0 picks a game and one of three ways to read the rest:
+//   0. as a whole config file (ConfigNode::parse, then the game's load_config);
+//   1. as overrides merged onto the game's shipped config (as `load_game`
 //      does with --config/overrides);
-//   3. line by line as `--set key=value` settings (ConfigNode::from_settings),
+//   2. line by line as `--set key=value` settings (ConfigNode::from_settings),
 //      merged onto the shipped config.
+// One load per input (not every game every way) keeps the target fast enough
+// to run millions of inputs.
 // Only rocketgym::Error (ConfigError and the rest) may escape; anything else
 // (a yaml-cpp exception, std::out_of_range, a crash, a sanitizer report) is a
 // finding. The games' loaders must also bound what they build: a config that
@@ -14,7 +16,7 @@
 // here: their parsers include LibTorch headers.
 //
 // With ROCKETGYM_FUZZ_WRITE_SEEDS=<folder> the binary writes the shipped game
-// configs and a few settings lines there and exits.
+// configs (each read all three ways) and a few settings lines there and exits.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -71,45 +73,47 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
-void run(const std::string& text) {
+enum Way { kWholeFile = 0, kOverrides = 1, kSettings = 2 };
+
+void run(uint8_t selector, const std::string& text) {
   const Shipped& s = shipped();
-  ConfigNode doc;
-  bool parsed = true;
+  const std::size_t g = selector % s.ids.size();
+  const int way = static_cast<int>(selector / s.ids.size()) % 3;
+  ConfigNode input;
   try {
-    doc = ConfigNode::parse(text, "<fuzz>");
-  } catch (const Error&) {
-    parsed = false;
-  }
-  for (std::size_t g = 0; g < s.ids.size(); ++g) {
-    if (!parsed) break;
-    load_and_use(s.ids[g], doc);
-    try {
-      ConfigNode merged = doc.is_null() ? s.configs[g] : s.configs[g].merged(doc);
-      load_and_use(s.ids[g], merged);
-    } catch (const Error&) {
-    }
-  }
-  ConfigNode settings;
-  try {
-    settings = ConfigNode::from_settings(lines_of(text));
+    input = way == kSettings ? ConfigNode::from_settings(lines_of(text)) : ConfigNode::parse(text, "<fuzz>");
   } catch (const Error&) {
     return;
   }
-  for (std::size_t g = 0; g < s.ids.size(); ++g) {
-    try {
-      load_and_use(s.ids[g], s.configs[g].merged(settings));
-    } catch (const Error&) {
-    }
+  if (way == kWholeFile) return load_and_use(s.ids[g], input);
+  ConfigNode merged;
+  try {
+    merged = input.is_null() ? s.configs[g] : s.configs[g].merged(input);
+  } catch (const Error&) {
+    return;
   }
+  load_and_use(s.ids[g], merged);
+}
+
+// An input: the selector byte of `game` read `way`, then the text.
+std::string seed_input(std::size_t game, int way, const std::string& text) {
+  const std::size_t games = shipped().ids.size();
+  return std::string(1, static_cast<char>(game + games * static_cast<std::size_t>(way))) + text;
 }
 
 void write_seeds(const std::string& folder) {
   const Shipped& s = shipped();
-  for (const std::string& id : s.ids) write_seed(folder, id + ".yaml", builtin_game_config(id));
-  write_seed(folder, "settings-1", "reward=win\nvariants.short_game=true");
-  write_seed(folder, "settings-2", "max_turns=5\nhand_size=3");
-  write_seed(folder, "settings-3", "characters.dad=\nreward=");
-  write_seed(folder, "overrides", "variants: {first_turn_redraw: false}\nreward: score\n");
+  for (std::size_t g = 0; g < s.ids.size(); ++g) {
+    for (int way : {kWholeFile, kOverrides})
+      write_seed(folder, s.ids[g] + "-" + std::to_string(way) + ".yaml",
+                 seed_input(g, way, builtin_game_config(s.ids[g])));
+    write_seed(folder, s.ids[g] + "-settings-1",
+               seed_input(g, kSettings, "reward=win\nvariants.short_game=true"));
+    write_seed(folder, s.ids[g] + "-settings-2", seed_input(g, kSettings, "max_turns=5\nhand_size=3"));
+    write_seed(folder, s.ids[g] + "-settings-3", seed_input(g, kSettings, "characters.dad=\nreward="));
+    write_seed(folder, s.ids[g] + "-overrides",
+               seed_input(g, kOverrides, "variants: {first_turn_redraw: false}\nreward: score\n"));
+  }
 }
 
 }  // namespace
@@ -129,7 +133,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   using namespace rocketgym::fuzz;
   try {
-    run(std::string(reinterpret_cast<const char*>(data), size));
+    if (size == 0) return 0;
+    run(data[0], std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
   } catch (const std::exception& e) {
     fail(std::string("an exception that is not a rocketgym::Error escaped: ") + e.what());
   }
