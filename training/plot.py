@@ -3,6 +3,9 @@
 
     plot.py curve runs/<run>/metrics.csv runs/<run>/learning_curve.png
     plot.py arena runs/arena/<x>/report.json runs/arena/<x>/arena.png
+    plot.py compute GAME=report.json[,GAME=report.json...] out.png
+        rating against training minutes: the arena's agents named m<minutes>
+        (scripts/rating_vs_compute.sh), with the heuristic bot as a line
 
 Uses Debian's matplotlib (/usr/bin/python3); only the standard library otherwise.
 """
@@ -102,11 +105,36 @@ def plot_arena(report_file, out_file):
     fig.savefig(out_file, dpi=100)
 
 
+def plot_compute(reports, out_file):
+    fig, axis = plt.subplots(figsize=(7, 4.5))
+    for item in reports.split(","):
+        game, report_file = item.split("=", 1)
+        with open(report_file) as f:
+            agents = json.load(f)["agents"]
+        # Ratings are relative: each game's curve starts from its heuristic bot.
+        base = next(a["rating"] for a in agents if a["name"] == "heuristic")
+        points = sorted((int(a["name"][1:]), a["rating"] - base) for a in agents
+                        if a["name"][:1] == "m" and a["name"][1:].isdigit())
+        line, = axis.plot([m for m, _ in points], [r for _, r in points], "-o", label=game)
+        for m, r in points:
+            axis.annotate("%+.0f" % r, (m, r), textcoords="offset points", xytext=(0, 6), ha="center",
+                          fontsize=7, color=line.get_color())
+    axis.axhline(0.0, color="grey", linestyle="--", label="heuristic bot")
+    axis.set_xlabel("minutes of training (2-core machine, 1 thread)")
+    axis.set_ylabel("Elo above the heuristic bot")
+    axis.grid(alpha=0.3)
+    axis.legend()
+    fig.suptitle("rocketgym: strength against training time")
+    fig.tight_layout()
+    fig.savefig(out_file, dpi=100)
+
+
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("curve", "arena"):
+    kinds = {"curve": plot_curve, "arena": plot_arena, "compute": plot_compute}
+    if len(argv) != 4 or argv[1] not in kinds:
         sys.stderr.write(__doc__)
         return 2
-    (plot_curve if argv[1] == "curve" else plot_arena)(argv[2], argv[3])
+    kinds[argv[1]](argv[2], argv[3])
     return 0
 
 
