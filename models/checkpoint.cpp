@@ -183,7 +183,13 @@ void put(std::string& out, T value) {
 
 // A tensor body: dtype, ndim, dims, then the elements (copied from a
 // contiguous CPU tensor of the stored dtype).
-void put_tensor(std::string& out, const torch::Tensor& tensor, torch::ScalarType dtype) {
+// (What the reader would refuse is refused here, so no unreadable file is written.)
+void put_tensor(std::string& out, const torch::Tensor& tensor, torch::ScalarType dtype,
+                const std::string& what) {
+  if (!tensor.defined()) throw CheckpointError("cannot save a checkpoint: " + what + " is undefined");
+  if (tensor.dim() > static_cast<int64_t>(kMaxDims))
+    throw CheckpointError("cannot save a checkpoint: " + what + " has more than " + std::to_string(kMaxDims) +
+                          " dimensions");
   const torch::Tensor t = tensor.detach().to(torch::kCPU, dtype).contiguous();
   put<uint8_t>(out, dtype_code(dtype));
   put<uint8_t>(out, static_cast<uint8_t>(t.dim()));
@@ -201,12 +207,18 @@ std::vector<std::pair<std::string, torch::Tensor>> named_tensors(PolicyValueNet&
 
 std::string model_section(PolicyValueNet& net, bool half_precision) {
   const auto tensors = named_tensors(net);
+  if (tensors.size() > kMaxTensors)
+    throw CheckpointError("cannot save a checkpoint: the network has more than " +
+                          std::to_string(kMaxTensors) + " tensors");
   std::string out;
   put<uint32_t>(out, static_cast<uint32_t>(tensors.size()));
   for (const auto& [name, tensor] : tensors) {
+    if (name.empty() || name.size() > kMaxNameBytes)
+      throw CheckpointError("cannot save a checkpoint: tensor name '" + name + "' is not 1 to " +
+                            std::to_string(kMaxNameBytes) + " bytes long");
     put<uint16_t>(out, static_cast<uint16_t>(name.size()));
     out += name;
-    put_tensor(out, tensor, half_precision ? torch::kFloat16 : torch::kFloat32);
+    put_tensor(out, tensor, half_precision ? torch::kFloat16 : torch::kFloat32, "tensor '" + name + "'");
   }
   return out;
 }
@@ -218,6 +230,9 @@ std::string state_key(const torch::Tensor& param) {
 // Adam and AdamW have the same options and state but no common base type.
 template <typename Options, typename ParamState>
 std::string optimizer_section(const torch::optim::Optimizer& optimizer, uint8_t kind) {
+  if (optimizer.param_groups().size() > kMaxParamGroups)
+    throw CheckpointError("cannot save a checkpoint: the optimizer has more than " +
+                          std::to_string(kMaxParamGroups) + " param groups");
   std::string out;
   put<uint8_t>(out, kind);
   put<uint32_t>(out, static_cast<uint32_t>(optimizer.param_groups().size()));
@@ -236,9 +251,10 @@ std::string optimizer_section(const torch::optim::Optimizer& optimizer, uint8_t 
       if (found == optimizer.state().end()) continue;
       const auto& state = static_cast<const ParamState&>(*found->second);
       put<int64_t>(out, state.step());
-      put_tensor(out, state.exp_avg(), param.scalar_type());
-      put_tensor(out, state.exp_avg_sq(), param.scalar_type());
-      if (options.amsgrad()) put_tensor(out, state.max_exp_avg_sq(), param.scalar_type());
+      put_tensor(out, state.exp_avg(), param.scalar_type(), "an optimizer's exp_avg");
+      put_tensor(out, state.exp_avg_sq(), param.scalar_type(), "an optimizer's exp_avg_sq");
+      if (options.amsgrad())
+        put_tensor(out, state.max_exp_avg_sq(), param.scalar_type(), "an optimizer's max_exp_avg_sq");
     }
   }
   return out;
