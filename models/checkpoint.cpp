@@ -9,16 +9,38 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <map>
+#include <optional>
 #include <string_view>
+#include <utility>
 
 namespace rocketgym {
 
+// The sections are written and read with memcpy of the host's numbers.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "checkpoint files are little endian");
+
 namespace {
 
-constexpr char kMagic[8] = {'R', 'G', 'C', 'K', 'P', 'T', '0', '1'};
+constexpr char kMagic[8] = {'R', 'G', 'C', 'K', 'P', 'T', '0', '2'};
+constexpr char kMagicV1[8] = {'R', 'G', 'C', 'K', 'P', 'T', '0', '1'};
+constexpr std::size_t kMagicPrefix = 6;  // "RGCKPT": a rocketgym checkpoint of some version
 constexpr std::size_t kHeaderSize = sizeof(kMagic) + 4 * sizeof(uint64_t);
+
+// Bounds of the model and optimizer sections (far above any preset network).
+constexpr std::size_t kMaxNameBytes = 256;
+constexpr uint32_t kMaxTensors = 1 << 16;
+constexpr uint32_t kMaxParamGroups = 1 << 10;
+constexpr unsigned kMaxDims = 8;
+constexpr uint64_t kMaxDim = uint64_t{1} << 32;
+// An observation's element count must fit NetSpec::observation_size()'s int.
+constexpr int64_t kMaxObservationCells = (int64_t{1} << 31) - 1;
+
+// Tensor dtype codes.
+constexpr uint8_t kFloat32Code = 1;
+constexpr uint8_t kFloat16Code = 2;
+// Optimizer kind codes.
+constexpr uint8_t kAdamCode = 1;
+constexpr uint8_t kAdamWCode = 2;
 
 uint64_t fnv1a(uint64_t hash, const std::string& bytes) {
   for (unsigned char c : bytes) {
@@ -37,6 +59,39 @@ std::string shape_text(const std::vector<int>& shape) {
   for (int d : shape) out += (out.empty() ? "" : "x") + std::to_string(d);
   return out;
 }
+
+std::string dims_text(const std::vector<int64_t>& dims) {
+  if (dims.empty()) return "[] (a scalar)";
+  std::string out;
+  for (int64_t d : dims) out += (out.empty() ? "[" : "x") + std::to_string(d);
+  return out + "]";
+}
+
+// A name from the file, quoted, with unprintable bytes escaped for messages.
+std::string quote_name(std::string_view name) {
+  std::string out = "'";
+  for (unsigned char c : name) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof(hex), "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out + "'";
+}
+
+const char* dtype_name(uint8_t code) { return code == kFloat16Code ? "float16" : "float32"; }
+
+uint8_t dtype_code(torch::ScalarType type) {
+  if (type == torch::kFloat32) return kFloat32Code;
+  if (type == torch::kFloat16) return kFloat16Code;
+  throw CheckpointError(std::string("a checkpoint stores float32 or float16 tensors, not ") +
+                        c10::toString(type));
+}
+
+torch::ScalarType dtype_of(uint8_t code) { return code == kFloat16Code ? torch::kFloat16 : torch::kFloat32; }
 
 struct Sections {
   std::string meta, model, optim;
@@ -79,21 +134,35 @@ std::string read_checkpoint_file(const std::string& path) {
   return bytes;
 }
 
-Sections read_sections(const std::string& path) {
-  const std::string bytes = read_checkpoint_file(path);
-  if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
-    if (bytes.size() < kHeaderSize &&
-        std::memcmp(bytes.data(), kMagic, std::min(bytes.size(), sizeof(kMagic))) == 0)
-      throw CheckpointError("checkpoint '" + path + "' is truncated (" + std::to_string(bytes.size()) +
-                            " bytes, shorter than its header)");
-    throw CheckpointError("'" + path + "' is not a rocketgym checkpoint (bad magic bytes)");
+[[noreturn]] void refuse_version_1(const std::string& name) {
+  throw CheckpointError(
+      "checkpoint '" + name +
+      "' is in the old format version 1, whose weights are a LibTorch (TorchScript) archive; "
+      "rocketgym no longer reads those, because LibTorch's parser is not safe on untrusted files. "
+      "If you trust this file, convert it to version 2 with: /usr/bin/python3 "
+      "scripts/convert_checkpoint_v1.py '" +
+      name + "' NEW.ckpt");
+}
+
+Sections split_sections(const std::string& bytes, const std::string& name) {
+  const std::size_t prefix = std::min(bytes.size(), sizeof(kMagic));
+  if (bytes.size() >= sizeof(kMagic) && std::memcmp(bytes.data(), kMagicV1, sizeof(kMagicV1)) == 0)
+    refuse_version_1(name);
+  if (std::memcmp(bytes.data(), kMagic, prefix) != 0) {
+    if (bytes.size() >= sizeof(kMagic) && std::memcmp(bytes.data(), kMagic, kMagicPrefix) == 0)
+      throw CheckpointError("checkpoint '" + name + "' has a format version this rocketgym does not know ('" +
+                            bytes.substr(kMagicPrefix, 2) + "'; it reads version 02)");
+    throw CheckpointError("'" + name + "' is not a rocketgym checkpoint (bad magic bytes)");
   }
+  if (bytes.size() < kHeaderSize)
+    throw CheckpointError("checkpoint '" + name + "' is truncated (" + std::to_string(bytes.size()) +
+                          " bytes, shorter than its header)");
   std::array<uint64_t, 4> header{};
   std::memcpy(header.data(), bytes.data() + sizeof(kMagic), sizeof(header));
   const uint64_t body = bytes.size() - kHeaderSize;
   // Each size is checked against the body first so the sum cannot overflow.
   if (header[0] > body || header[1] > body || header[2] > body || header[0] + header[1] + header[2] != body)
-    throw CheckpointError("checkpoint '" + path + "' is truncated or corrupt: its header announces " +
+    throw CheckpointError("checkpoint '" + name + "' is truncated or corrupt: its header announces " +
                           std::to_string(header[0] + header[1] + header[2]) +
                           " bytes of content, the file has " + std::to_string(body));
   Sections s;
@@ -101,8 +170,326 @@ Sections read_sections(const std::string& path) {
   s.model = bytes.substr(kHeaderSize + header[0], header[1]);
   s.optim = bytes.substr(kHeaderSize + header[0] + header[1], header[2]);
   if (checksum(s.meta, s.model, s.optim) != header[3])
-    throw CheckpointError("checkpoint '" + path + "' is corrupt (checksum mismatch)");
+    throw CheckpointError("checkpoint '" + name + "' is corrupt (checksum mismatch)");
   return s;
+}
+
+// --- writing the sections -------------------------------------------------------
+
+template <typename T>
+void put(std::string& out, T value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof(value));
+}
+
+// A tensor body: dtype, ndim, dims, then the elements (copied from a
+// contiguous CPU tensor of the stored dtype).
+// (What the reader would refuse is refused here, so no unreadable file is written.)
+void put_tensor(std::string& out, const torch::Tensor& tensor, torch::ScalarType dtype,
+                const std::string& what) {
+  if (!tensor.defined()) throw CheckpointError("cannot save a checkpoint: " + what + " is undefined");
+  if (tensor.dim() > static_cast<int64_t>(kMaxDims))
+    throw CheckpointError("cannot save a checkpoint: " + what + " has more than " + std::to_string(kMaxDims) +
+                          " dimensions");
+  const torch::Tensor t = tensor.detach().to(torch::kCPU, dtype).contiguous();
+  put<uint8_t>(out, dtype_code(dtype));
+  put<uint8_t>(out, static_cast<uint8_t>(t.dim()));
+  for (int64_t d : t.sizes()) put<uint64_t>(out, static_cast<uint64_t>(d));
+  out.append(static_cast<const char*>(t.data_ptr()), t.numel() * t.element_size());
+}
+
+// The network's tensors by name: the parameters, then the buffers.
+std::vector<std::pair<std::string, torch::Tensor>> named_tensors(PolicyValueNet& net) {
+  std::vector<std::pair<std::string, torch::Tensor>> out;
+  for (const auto& item : net->named_parameters()) out.emplace_back(item.key(), item.value());
+  for (const auto& item : net->named_buffers()) out.emplace_back(item.key(), item.value());
+  return out;
+}
+
+std::string model_section(PolicyValueNet& net, bool half_precision) {
+  const auto tensors = named_tensors(net);
+  if (tensors.size() > kMaxTensors)
+    throw CheckpointError("cannot save a checkpoint: the network has more than " +
+                          std::to_string(kMaxTensors) + " tensors");
+  std::string out;
+  put<uint32_t>(out, static_cast<uint32_t>(tensors.size()));
+  for (const auto& [name, tensor] : tensors) {
+    if (name.empty() || name.size() > kMaxNameBytes)
+      throw CheckpointError("cannot save a checkpoint: tensor name '" + name + "' is not 1 to " +
+                            std::to_string(kMaxNameBytes) + " bytes long");
+    put<uint16_t>(out, static_cast<uint16_t>(name.size()));
+    out += name;
+    put_tensor(out, tensor, half_precision ? torch::kFloat16 : torch::kFloat32, "tensor '" + name + "'");
+  }
+  return out;
+}
+
+std::string state_key(const torch::Tensor& param) {
+  return c10::guts::to_string(param.unsafeGetTensorImpl());
+}
+
+// Adam and AdamW have the same options and state but no common base type.
+template <typename Options, typename ParamState>
+std::string optimizer_section(const torch::optim::Optimizer& optimizer, uint8_t kind) {
+  if (optimizer.param_groups().size() > kMaxParamGroups)
+    throw CheckpointError("cannot save a checkpoint: the optimizer has more than " +
+                          std::to_string(kMaxParamGroups) + " param groups");
+  std::string out;
+  put<uint8_t>(out, kind);
+  put<uint32_t>(out, static_cast<uint32_t>(optimizer.param_groups().size()));
+  for (const auto& group : optimizer.param_groups()) {
+    const auto& options = static_cast<const Options&>(group.options());
+    put<double>(out, options.lr());
+    put<double>(out, std::get<0>(options.betas()));
+    put<double>(out, std::get<1>(options.betas()));
+    put<double>(out, options.eps());
+    put<double>(out, options.weight_decay());
+    put<uint8_t>(out, options.amsgrad() ? 1 : 0);
+    put<uint32_t>(out, static_cast<uint32_t>(group.params().size()));
+    for (const auto& param : group.params()) {
+      const auto found = optimizer.state().find(state_key(param));
+      put<uint8_t>(out, found == optimizer.state().end() ? 0 : 1);
+      if (found == optimizer.state().end()) continue;
+      const auto& state = static_cast<const ParamState&>(*found->second);
+      put<int64_t>(out, state.step());
+      put_tensor(out, state.exp_avg(), param.scalar_type(), "an optimizer's exp_avg");
+      put_tensor(out, state.exp_avg_sq(), param.scalar_type(), "an optimizer's exp_avg_sq");
+      if (options.amsgrad())
+        put_tensor(out, state.max_exp_avg_sq(), param.scalar_type(), "an optimizer's max_exp_avg_sq");
+    }
+  }
+  return out;
+}
+
+std::string optimizer_section(const torch::optim::Optimizer& optimizer) {
+  if (dynamic_cast<const torch::optim::Adam*>(&optimizer))
+    return optimizer_section<torch::optim::AdamOptions, torch::optim::AdamParamState>(optimizer, kAdamCode);
+  if (dynamic_cast<const torch::optim::AdamW*>(&optimizer))
+    return optimizer_section<torch::optim::AdamWOptions, torch::optim::AdamWParamState>(optimizer,
+                                                                                        kAdamWCode);
+  throw CheckpointError("a checkpoint stores the state of an Adam or AdamW optimizer only");
+}
+
+// --- reading the sections -------------------------------------------------------
+
+// Reads one section front to back; every read is bounded by what is left, and
+// every failure names the checkpoint, the section and what was being read.
+class SectionReader {
+ public:
+  SectionReader(std::string_view bytes, std::string prefix) : bytes_(bytes), prefix_(std::move(prefix)) {}
+
+  [[noreturn]] void fail(const std::string& what) const { throw CheckpointError(prefix_ + what); }
+
+  std::size_t left() const { return bytes_.size() - pos_; }
+
+  template <typename T>
+  T get(const std::string& what) {
+    if (left() < sizeof(T)) fail("it ends inside " + what);
+    T value;
+    std::memcpy(&value, bytes_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return value;
+  }
+
+  std::string_view take(std::size_t count, const std::string& what) {
+    if (left() < count) fail("it ends inside " + what);
+    const std::string_view out = bytes_.substr(pos_, count);
+    pos_ += count;
+    return out;
+  }
+
+  void expect_end() const {
+    if (left() != 0) fail(std::to_string(left()) + " bytes follow its last entry");
+  }
+
+ private:
+  std::string_view bytes_;
+  std::size_t pos_ = 0;
+  std::string prefix_;
+};
+
+// A tensor body as found in the file: checked to fit the section, not yet
+// compared with anything.
+struct TensorRecord {
+  uint8_t dtype = kFloat32Code;
+  std::vector<int64_t> dims;
+  std::string_view data;  // the raw elements, inside the section's bytes
+};
+
+TensorRecord read_tensor(SectionReader& in, const std::string& what) {
+  TensorRecord t;
+  t.dtype = in.get<uint8_t>("the dtype of " + what);
+  if (t.dtype != kFloat32Code && t.dtype != kFloat16Code)
+    in.fail(what + " has dtype code " + std::to_string(t.dtype) + " (1 = float32 and 2 = float16 are known)");
+  const unsigned ndim = in.get<uint8_t>("the dimension count of " + what);
+  if (ndim > kMaxDims)
+    in.fail(what + " has " + std::to_string(ndim) + " dimensions (at most " + std::to_string(kMaxDims) + ")");
+  uint64_t count = 1;
+  bool overflow = false;
+  for (unsigned k = 0; k < ndim; ++k) {
+    const uint64_t d = in.get<uint64_t>("the dims of " + what);
+    if (d > kMaxDim) in.fail(what + " has a dimension of " + std::to_string(d) + " (at most 2^32)");
+    t.dims.push_back(static_cast<int64_t>(d));
+    overflow = overflow || __builtin_mul_overflow(count, d, &count);
+  }
+  const uint64_t element = t.dtype == kFloat16Code ? 2 : 4;
+  uint64_t bytes = 0;
+  if (overflow || __builtin_mul_overflow(count, element, &bytes))
+    in.fail(what + " has dims " + dims_text(t.dims) + " whose byte count overflows");
+  if (bytes > in.left())
+    in.fail(what + " has dims " + dims_text(t.dims) + " of " + dtype_name(t.dtype) + ": " +
+            std::to_string(bytes) + " bytes, but only " + std::to_string(in.left()) +
+            " remain in the section");
+  t.data = in.take(static_cast<std::size_t>(bytes), "the data of " + what);
+  return t;
+}
+
+// A tensor of the record's dtype and shape holding its data (memcpy: the data
+// in the section need not be aligned).
+torch::Tensor tensor_of(const TensorRecord& record) {
+  torch::Tensor t = torch::empty(record.dims, torch::TensorOptions().dtype(dtype_of(record.dtype)));
+  if (!record.data.empty()) std::memcpy(t.data_ptr(), record.data.data(), record.data.size());
+  return t;
+}
+
+bool same_shape(const TensorRecord& record, const torch::Tensor& tensor) {
+  return tensor.sizes().vec() == record.dims;
+}
+
+// Reads the model section into the network's tensors (float32, on the CPU).
+// Everything is checked first: the names are exactly the network's, each
+// once, with the network's shapes and the metadata's dtype, and the section
+// holds nothing more. Only then is anything copied.
+void load_model_section(const std::string& section, PolicyValueNet& net, bool half_precision,
+                        const std::string& name) {
+  SectionReader in(section, "checkpoint '" + name + "': model section: ");
+  const auto tensors = named_tensors(net);
+  std::map<std::string, std::size_t, std::less<>> index;
+  for (std::size_t k = 0; k < tensors.size(); ++k) index.emplace(tensors[k].first, k);
+  const uint8_t expected_dtype = half_precision ? kFloat16Code : kFloat32Code;
+
+  const uint32_t count = in.get<uint32_t>("the tensor count");
+  if (count > kMaxTensors)
+    in.fail("it announces " + std::to_string(count) + " tensors (at most " + std::to_string(kMaxTensors) +
+            ")");
+  std::vector<std::optional<TensorRecord>> found(tensors.size());
+  for (uint32_t k = 0; k < count; ++k) {
+    const std::string entry = "tensor " + std::to_string(k);
+    const uint16_t length = in.get<uint16_t>("the name length of " + entry);
+    if (length == 0 || length > kMaxNameBytes)
+      in.fail(entry + " has a name of " + std::to_string(length) + " bytes (1 to " +
+              std::to_string(kMaxNameBytes) + ")");
+    const std::string_view tensor_name = in.take(length, "the name of " + entry);
+    const std::string what = "tensor " + quote_name(tensor_name);
+    const auto it = index.find(tensor_name);
+    if (it == index.end()) in.fail(what + " is not a tensor of this network");
+    if (found[it->second]) in.fail(what + " appears twice");
+    TensorRecord record = read_tensor(in, what);
+    if (record.dtype != expected_dtype)
+      in.fail(what + " is " + dtype_name(record.dtype) + ", but the metadata says the weights are " +
+              dtype_name(expected_dtype));
+    const torch::Tensor& target = tensors[it->second].second;
+    if (!same_shape(record, target))
+      in.fail(what + " has shape " + dims_text(record.dims) + ", the network's is " +
+              dims_text(target.sizes().vec()));
+    found[it->second] = std::move(record);
+  }
+  in.expect_end();
+  for (std::size_t k = 0; k < tensors.size(); ++k)
+    if (!found[k]) in.fail("tensor " + quote_name(tensors[k].first) + " of the network is missing");
+
+  torch::NoGradGuard no_grad;
+  for (std::size_t k = 0; k < tensors.size(); ++k) {
+    torch::Tensor target = tensors[k].second;
+    target.copy_(tensor_of(*found[k]));
+  }
+}
+
+// The optimizer section, parsed and checked against the optimizer it is for,
+// so that applying it cannot fail halfway.
+struct SavedParamState {
+  bool has_state = false;
+  int64_t step = 0;
+  torch::Tensor exp_avg, exp_avg_sq, max_exp_avg_sq;
+};
+
+// The optimizer's parameter names (from the checkpoint's network, when they are
+// its parameters) for messages: "parameter 3 ('stem_linear.bias')".
+std::string param_text(const std::map<const void*, std::string>& names, std::size_t group, std::size_t k,
+                       const torch::Tensor& param) {
+  std::string out = "parameter " + std::to_string(k);
+  if (group > 0) out += " of group " + std::to_string(group);
+  const auto it = names.find(param.unsafeGetTensorImpl());
+  return it == names.end() ? out : out + " (" + quote_name(it->second) + ")";
+}
+
+torch::Tensor read_state_tensor(SectionReader& in, const std::string& what, const torch::Tensor& param) {
+  const TensorRecord record = read_tensor(in, what);
+  if (dtype_of(record.dtype) != param.scalar_type())
+    in.fail(what + " is " + dtype_name(record.dtype) + ", the parameter is " +
+            c10::toString(param.scalar_type()));
+  if (!same_shape(record, param))
+    in.fail(what + " has shape " + dims_text(record.dims) + ", the parameter's is " +
+            dims_text(param.sizes().vec()));
+  return tensor_of(record).to(param.device());
+}
+
+template <typename Options, typename ParamState>
+void load_optimizer_section(SectionReader& in, torch::optim::Optimizer& optimizer,
+                            const std::map<const void*, std::string>& names) {
+  auto& groups = optimizer.param_groups();
+  const uint32_t group_count = in.get<uint32_t>("the param group count");
+  if (group_count > kMaxParamGroups || group_count != groups.size())
+    in.fail("it has " + std::to_string(group_count) + " param groups, the optimizer has " +
+            std::to_string(groups.size()));
+  std::vector<std::vector<SavedParamState>> saved(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const std::string group_text = "param group " + std::to_string(g);
+    for (const char* option : {"lr", "beta1", "beta2", "eps", "weight_decay"})
+      in.get<double>(std::string("the ") + option + " of " + group_text);  // the run's config wins
+    const uint8_t amsgrad = in.get<uint8_t>("the amsgrad flag of " + group_text);
+    const auto& options = static_cast<const Options&>(groups[g].options());
+    if (amsgrad > 1 || (amsgrad == 1) != options.amsgrad())
+      in.fail(group_text + " was saved with amsgrad " + (amsgrad == 1 ? "on" : "off") +
+              ", the optimizer has it " + (options.amsgrad() ? "on" : "off"));
+    const auto& params = groups[g].params();
+    const uint32_t param_count = in.get<uint32_t>("the parameter count of " + group_text);
+    if (param_count != params.size())
+      in.fail(group_text + " has " + std::to_string(param_count) + " parameters, the optimizer's has " +
+              std::to_string(params.size()));
+    for (std::size_t k = 0; k < params.size(); ++k) {
+      const std::string what = param_text(names, g, k, params[k]);
+      SavedParamState state;
+      const uint8_t has_state = in.get<uint8_t>("the state flag of " + what);
+      if (has_state > 1) in.fail(what + " has state flag " + std::to_string(has_state) + " (0 or 1)");
+      if (has_state == 1) {
+        state.has_state = true;
+        state.step = in.get<int64_t>("the step of " + what);
+        if (state.step < 0) in.fail(what + " has step " + std::to_string(state.step));
+        state.exp_avg = read_state_tensor(in, "the exp_avg of " + what, params[k]);
+        state.exp_avg_sq = read_state_tensor(in, "the exp_avg_sq of " + what, params[k]);
+        if (amsgrad) state.max_exp_avg_sq = read_state_tensor(in, "the max_exp_avg_sq of " + what, params[k]);
+      }
+      saved[g].push_back(std::move(state));
+    }
+  }
+  in.expect_end();
+
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (std::size_t k = 0; k < groups[g].params().size(); ++k) {
+      const std::string key = state_key(groups[g].params()[k]);
+      SavedParamState& s = saved[g][k];
+      if (!s.has_state) {
+        optimizer.state().erase(key);
+        continue;
+      }
+      auto state = std::make_unique<ParamState>();
+      state->step(s.step);
+      state->exp_avg(s.exp_avg);
+      state->exp_avg_sq(s.exp_avg_sq);
+      if (s.max_exp_avg_sq.defined()) state->max_exp_avg_sq(s.max_exp_avg_sq);
+      optimizer.state()[key] = std::move(state);
+    }
+  }
 }
 
 CheckpointMeta parse_meta(const std::string& text, const std::string& path) {
@@ -168,20 +555,6 @@ NetSpec CheckpointMeta::net_spec() const {
   return spec;
 }
 
-namespace {
-
-// The weights must have the precision the metadata states: a float16 archive
-// under float32 metadata (or the reverse) is a damaged or forged file.
-void check_precision(PolicyValueNet& net, bool half_precision) {
-  const auto expected = half_precision ? torch::kFloat16 : torch::kFloat32;
-  for (const auto& p : net->parameters())
-    if (p.scalar_type() != expected)
-      throw Error(std::string("its weights are not ") + (half_precision ? "float16" : "float32") +
-                  " as its metadata says");
-}
-
-}  // namespace
-
 Json CheckpointMeta::to_json() const {
   return Json{{"format", "rocketgym-checkpoint"},
               {"game", game},
@@ -203,8 +576,14 @@ CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
   m.game_version = json_get<int>(doc, "game_version");
   m.num_players = json_get_int(doc, "num_players", 1, 64);
   m.observation_shape = json_get<std::vector<int>>(doc, "observation_shape");
-  for (int d : m.observation_shape)
+  int64_t cells = 1;
+  for (int d : m.observation_shape) {
     if (d < 1) throw SerializationError("observation_shape has a non-positive dimension");
+    cells *= d;
+    if (cells > kMaxObservationCells)
+      throw SerializationError("observation_shape has more than " + std::to_string(kMaxObservationCells) +
+                               " elements");
+  }
   m.num_actions = json_get_int(doc, "num_actions", 1, 1 << 24);
   m.encoder = json_get<std::string>(doc, "encoder");
   m.net = NetConfig::from_json(json_get<Json>(doc, "net"));
@@ -223,18 +602,8 @@ CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
 void save_checkpoint(const std::string& path, const CheckpointMeta& meta, PolicyValueNet& net,
                      torch::optim::Optimizer* optimizer) {
   const std::string meta_text = meta.to_json().dump(1);
-  std::ostringstream model_stream, optim_stream;
-  {
-    torch::serialize::OutputArchive archive;
-    net->save(archive);
-    archive.save_to(model_stream);
-  }
-  if (optimizer) {
-    torch::serialize::OutputArchive archive;
-    optimizer->save(archive);
-    archive.save_to(optim_stream);
-  }
-  const std::string model = model_stream.str(), optim = optim_stream.str();
+  const std::string model = model_section(net, meta.half_precision);
+  const std::string optim = optimizer ? optimizer_section(*optimizer) : std::string();
   const std::array<uint64_t, 4> header{meta_text.size(), model.size(), optim.size(),
                                        checksum(meta_text, model, optim)};
 
@@ -246,60 +615,72 @@ void save_checkpoint(const std::string& path, const CheckpointMeta& meta, Policy
 }
 
 CheckpointMeta read_checkpoint_meta(const std::string& path) {
-  return parse_meta(read_sections(path).meta, path);
+  return parse_meta(split_sections(read_checkpoint_file(path), path).meta, path);
 }
 
-LoadedCheckpoint load_checkpoint(const std::string& path, torch::Device device) {
-  Sections s = read_sections(path);
+LoadedCheckpoint load_checkpoint_from_bytes(const std::string& bytes, const std::string& name,
+                                            torch::Device device) {
+  Sections s = split_sections(bytes, name);
   LoadedCheckpoint out;
-  out.meta = parse_meta(s.meta, path);
+  out.meta = parse_meta(s.meta, name);
+  out.source = name;
+  // A network far larger than the weights stored is refused before it is
+  // built (crafted metadata must not make it allocate gigabytes).
+  // (Counted at float16's two bytes a weight, so that a float16 section under
+  // float32 metadata still reaches the clearer dtype message.)
+  const uint64_t weights = static_cast<uint64_t>(out.meta.net_spec().parameter_count());
+  if (weights > s.model.size() / 2)
+    throw CheckpointError("checkpoint '" + name + "': its metadata describes a network of " +
+                          std::to_string(weights) + " weights, but the model section holds only " +
+                          std::to_string(s.model.size()) + " bytes");
   try {
     out.net = PolicyValueNet(out.meta.net_spec());
-    if (out.meta.half_precision) out.net->to(torch::kFloat16);
-    torch::serialize::InputArchive archive;
-    std::istringstream in(s.model);
-    archive.load_from(in);
-    out.net->load(archive);
-    check_precision(out.net, out.meta.half_precision);
-    out.net->to(torch::kFloat32);  // float16 exports compute in float32
-  } catch (const c10::Error& e) {
-    throw CheckpointError("checkpoint '" + path + "': the weights do not load: " + e.msg());
   } catch (const Error& e) {
-    throw CheckpointError("checkpoint '" + path + "': " + e.what());
-  } catch (const std::exception& e) {
-    // LibTorch's archive reader also throws types of its own (a damaged
-    // TorchScript file in the archive gives torch::jit::ErrorReport).
-    throw CheckpointError("checkpoint '" + path + "': the weights do not load: " + e.what());
+    throw CheckpointError("checkpoint '" + name + "': its network cannot be built: " + e.what());
+  } catch (const c10::Error& e) {
+    throw CheckpointError("checkpoint '" + name + "': its network cannot be built: " + e.msg());
   }
+  load_model_section(s.model, out.net, out.meta.half_precision, name);
   out.net->to(device);
   out.net->eval();
   out.optimizer_state = std::move(s.optim);
   return out;
 }
 
+LoadedCheckpoint load_checkpoint(const std::string& path, torch::Device device) {
+  return load_checkpoint_from_bytes(read_checkpoint_file(path), path, device);
+}
+
 uint64_t export_checkpoint(const std::string& source, const std::string& target, bool half_precision,
                            int simulations) {
   LoadedCheckpoint loaded = load_checkpoint(source);
   CheckpointMeta meta = loaded.meta;
-  meta.half_precision = half_precision;
+  meta.half_precision = half_precision;  // save_checkpoint stores the weights in this precision
   meta.extra = Json{{"exported_from", {{"step", meta.step}, {"iteration", meta.iteration}}}};
   if (simulations >= 0) meta.extra["zoo"] = Json{{"simulations", simulations}};
-  if (half_precision) loaded.net->to(torch::kFloat16);
   save_checkpoint(target, meta, loaded.net, nullptr);
   return std::filesystem::file_size(target);
 }
 
 void load_optimizer_state(const LoadedCheckpoint& checkpoint, torch::optim::Optimizer& optimizer) {
   if (checkpoint.optimizer_state.empty()) return;  // a policy-only checkpoint: fresh optimizer
-  try {
-    torch::serialize::InputArchive archive;
-    std::istringstream in(checkpoint.optimizer_state);
-    archive.load_from(in);
-    optimizer.load(archive);
-  } catch (const c10::Error& e) {
-    throw CheckpointError("the checkpoint's optimizer state does not load: " + e.msg());
-  } catch (const std::exception& e) {  // LibTorch's own types, as in load_checkpoint
-    throw CheckpointError(std::string("the checkpoint's optimizer state does not load: ") + e.what());
+  SectionReader in(checkpoint.optimizer_state, "checkpoint '" + checkpoint.source + "': optimizer section: ");
+  std::map<const void*, std::string> names;
+  if (checkpoint.net)
+    for (const auto& item : checkpoint.net->named_parameters())
+      names.emplace(item.value().unsafeGetTensorImpl(), item.key());
+  const uint8_t kind = in.get<uint8_t>("the optimizer kind");
+  if (kind != kAdamCode && kind != kAdamWCode)
+    in.fail("optimizer kind code " + std::to_string(kind) + " is not known (1 = Adam, 2 = AdamW)");
+  const char* saved = kind == kAdamCode ? "Adam" : "AdamW";
+  if (dynamic_cast<torch::optim::Adam*>(&optimizer)) {
+    if (kind != kAdamCode) in.fail(std::string("it holds ") + saved + " state, the optimizer is Adam");
+    load_optimizer_section<torch::optim::AdamOptions, torch::optim::AdamParamState>(in, optimizer, names);
+  } else if (dynamic_cast<torch::optim::AdamW*>(&optimizer)) {
+    if (kind != kAdamWCode) in.fail(std::string("it holds ") + saved + " state, the optimizer is AdamW");
+    load_optimizer_section<torch::optim::AdamWOptions, torch::optim::AdamWParamState>(in, optimizer, names);
+  } else {
+    in.fail(std::string("it holds ") + saved + " state; only an Adam or AdamW optimizer can take it");
   }
 }
 

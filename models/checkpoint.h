@@ -1,13 +1,32 @@
 // Checkpoints: a network's weights, the optimizer state and metadata saying
 // what the network was trained for.
 //
-// File layout (little endian), version 1:
-//   8 bytes   magic "RGCKPT01"
+// File layout, version 2 (every number little endian):
+//   8 bytes   magic "RGCKPT02"
 //   4 x u64   sizes of the metadata, model and optimizer sections, then an
 //             FNV-1a 64 checksum over the three sections
 //   metadata  JSON text (CheckpointMeta::to_json), readable with `strings`
-//   model     LibTorch archive of the network's parameters
-//   optimizer LibTorch archive of the optimizer state (may be empty)
+//   model     u32 tensor count, then per tensor:
+//               u16 name length (1-256), the name (as in named_parameters()
+//               and named_buffers(), e.g. "stem_linear.weight"),
+//               a tensor body: u8 dtype (1 = float32, 2 = float16: the
+//               metadata's "weights"), u8 ndim (0-8), ndim x u64 dims (each at
+//               most 2^32), then the elements, row-major, raw
+//   optimizer empty (an exported bot: no training state), or
+//               u8 kind (1 = torch::optim::Adam, 2 = AdamW), u32 group count,
+//               per param group: f64 lr, beta1, beta2, eps, weight_decay,
+//               u8 amsgrad, u32 parameter count, then per parameter (in the
+//               group's order): u8 has_state; when 1: i64 step and the tensor
+//               bodies of exp_avg, exp_avg_sq and (amsgrad only) max_exp_avg_sq
+// Every byte is accounted for: a reader refuses a tensor name it does not
+// know, a missing or repeated one, a shape or dtype other than the network's,
+// a byte count beyond the section (overflow-safe) and trailing bytes, all
+// before it allocates or copies anything; the data is then copied with memcpy.
+// Version 1 files ("RGCKPT01") held LibTorch/TorchScript archives, which
+// LibTorch's parser can crash on when crafted (tests/fuzz/regressions/
+// checkpoint/); rocketgym never parses one: they are refused with a message
+// naming scripts/convert_checkpoint_v1.py, which converts a file you trust.
+//
 // A checkpoint is written to "<path>.tmp", flushed to the disk and renamed, so
 // an interrupted write never leaves a half file under the real name (a failed
 // write removes its temp file; one left by a killed process is removed by the
@@ -58,14 +77,19 @@ struct CheckpointMeta {
 
 // Writes atomically (temp file, fsync, rename); creates missing parent
 // folders. On failure `path` is unchanged and no temp file is left.
-// `optimizer` may be null (an exported policy without training state).
+// The weights are stored in the precision `meta.half_precision` names.
+// `optimizer` may be null (an exported policy without training state); else
+// it must be a torch::optim::Adam or AdamW.
 void save_checkpoint(const std::string& path, const CheckpointMeta& meta, PolicyValueNet& net,
                      torch::optim::Optimizer* optimizer);
 
 struct LoadedCheckpoint {
   CheckpointMeta meta;
   PolicyValueNet net{nullptr};
-  std::string optimizer_state;  // raw archive bytes; apply with load_optimizer_state
+  // The optimizer section's bytes (empty: none), checked and applied by
+  // load_optimizer_state.
+  std::string optimizer_state;
+  std::string source;  // the file's name, for messages
 };
 
 // Reads only the metadata; throws CheckpointError when the file is missing,
@@ -73,6 +97,16 @@ struct LoadedCheckpoint {
 CheckpointMeta read_checkpoint_meta(const std::string& path);
 // Rebuilds the network from the metadata and loads its weights onto `device`.
 LoadedCheckpoint load_checkpoint(const std::string& path, torch::Device device = torch::kCPU);
+// The same from a checkpoint file's bytes already in memory; `name` stands
+// for the file in messages.
+LoadedCheckpoint load_checkpoint_from_bytes(const std::string& bytes, const std::string& name,
+                                            torch::Device device = torch::kCPU);
+// Restores the optimizer state saved with the checkpoint into `optimizer`,
+// which must be of the same kind (Adam or AdamW) over parameters of the same
+// shapes, in the same order, with the same amsgrad setting; an empty section
+// leaves it fresh. The optimizer keeps its own lr, betas, eps and
+// weight_decay (the run's config wins, as with LibTorch's own loader). Throws
+// CheckpointError, leaving `optimizer` unchanged, when the state does not fit.
 void load_optimizer_state(const LoadedCheckpoint& checkpoint, torch::optim::Optimizer& optimizer);
 
 // Writes a weights-only copy of `source` for shipping (the zoo): no optimizer

@@ -1,5 +1,7 @@
 #include "models/policy_value_net.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <memory>
 
 namespace rocketgym {
@@ -60,6 +62,44 @@ int NetSpec::observation_size() const {
   int size = 1;
   for (int d : observation_shape) size *= d;
   return size;
+}
+
+namespace {
+
+constexpr int64_t kCountCap = int64_t{1} << 62;
+
+int64_t capped_product(std::initializer_list<int64_t> factors) {
+  int64_t out = 1;
+  for (int64_t f : factors)
+    if (__builtin_mul_overflow(out, f, &out) || out > kCountCap) return kCountCap;
+  return out;
+}
+
+// Weights and biases of a Linear(in, out) layer, or a Conv2d with a k x k kernel.
+int64_t linear_count(int64_t in, int64_t out) { return capped_product({in + 1, out}); }
+int64_t conv_count(int64_t in, int64_t out, int64_t k) { return capped_product({in * k * k + 1, out}); }
+
+}  // namespace
+
+int64_t NetSpec::parameter_count() const {
+  int64_t cells = 1;  // the observation's element count, in 64 bits (observation_size() is an int)
+  for (int d : observation_shape) cells = capped_product({cells, d});
+  const int64_t hidden = config.hidden, blocks = config.blocks;
+  int64_t total = 0;
+  auto add = [&](int64_t n) { total = std::min(kCountCap, total + n); };
+  if (resolved_kind() == "conv" && observation_shape.size() == 3) {
+    const int64_t channels = config.channels;
+    add(conv_count(observation_shape[0], channels, 3));
+    add(capped_product({2 * blocks, conv_count(channels, channels, 3)}));
+    add(linear_count(capped_product({channels, observation_shape[1], observation_shape[2]}), hidden));
+  } else {
+    add(linear_count(cells, hidden));
+    add(capped_product({2 * blocks, linear_count(hidden, hidden)}));
+  }
+  add(linear_count(hidden, num_actions));
+  add(linear_count(hidden, hidden));
+  add(linear_count(hidden, num_players));
+  return total;
 }
 
 std::string NetSpec::resolved_kind() const {

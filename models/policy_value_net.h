@@ -41,6 +41,10 @@ struct NetSpec {
 
   int observation_size() const;
   std::string resolved_kind() const;  // "mlp" or "conv"
+  // The number of weights the network has, computed without building it
+  // (saturating at 2^62), so that a checkpoint whose metadata describes a
+  // network far larger than its model section is refused before allocating.
+  int64_t parameter_count() const;
 };
 
 struct PolicyValueOutput {

@@ -63,6 +63,17 @@ std::string save_example(const std::string& dir, PolicyValueNet& net, torch::opt
   return path;
 }
 
+// `count` optimizer steps on a loss over both heads.
+template <typename Optimizer>
+void train_steps(PolicyValueNet& net, Optimizer& optimizer, const torch::Tensor& x, int count) {
+  for (int i = 0; i < count; ++i) {
+    optimizer.zero_grad();
+    const auto out = net->forward(x);
+    (out.values.sum() + out.logits.pow(2).mean()).backward();
+    optimizer.step();
+  }
+}
+
 }  // namespace
 
 TEST_CASE("a checkpoint round-trips weights, optimizer state and metadata", "[checkpoint]") {
@@ -85,17 +96,13 @@ TEST_CASE("a checkpoint round-trips weights, optimizer state and metadata", "[ch
   const auto x = torch::randn({2, 36});
   CHECK(torch::equal(net->forward(x).logits, loaded.net->forward(x).logits));
 
-  // The optimizer continues exactly: the same step from the same state gives the same weights.
+  // The optimizer continues exactly: the same steps from the same state give
+  // the same weights, bit for bit.
   torch::optim::Adam adam2(loaded.net->parameters(), torch::optim::AdamOptions(1e-3));
   load_optimizer_state(loaded, adam2);
-  auto step = [&](PolicyValueNet& n, torch::optim::Adam& opt) {
-    opt.zero_grad();
-    n->forward(x).values.sum().backward();
-    opt.step();
-  };
-  step(net, adam);
-  step(loaded.net, adam2);
-  for (std::size_t k = 0; k < a.size(); ++k) CHECK(torch::allclose(a[k], b[k]));
+  train_steps(net, adam, x, 3);
+  train_steps(loaded.net, adam2, x, 3);
+  for (std::size_t k = 0; k < a.size(); ++k) CHECK(torch::equal(a[k], b[k]));
   CHECK(read_checkpoint_meta(path).step == 12345);
 }
 
@@ -288,7 +295,7 @@ TEST_CASE("a failed save leaves the old checkpoint and no temp file", "[checkpoi
   std::filesystem::remove_all(dir);
 }
 
-// --- found by the checkpoint fuzz target (tests/fuzz/regressions/checkpoint/) ------
+// --- format version 2: our own encoding, checked completely (issue 16) -----------
 
 namespace {
 
@@ -300,39 +307,393 @@ uint64_t fnv1a(uint64_t hash, const std::string& bytes) {
   return hash;
 }
 
-// The checkpoint at `path` with its model section changed by `edit`, under a
-// header whose sizes and checksum are right: only the archive is damaged.
-void rewrite_model_section(const std::string& path, const std::function<void(std::string&)>& edit) {
-  const std::string bytes = read_bytes(path);
+struct FileSections {
+  std::string magic, meta, model, optim;
+};
+
+FileSections split_file(const std::string& bytes) {
   uint64_t header[4];
   std::memcpy(header, bytes.data() + 8, sizeof(header));
   const std::size_t start = 8 + sizeof(header);
-  const std::string meta = bytes.substr(start, header[0]);
-  std::string model = bytes.substr(start + header[0], header[1]);
-  const std::string optim = bytes.substr(start + header[0] + header[1], header[2]);
-  edit(model);
-  header[1] = model.size();
-  header[3] = fnv1a(fnv1a(fnv1a(0xCBF29CE484222325ULL, meta), model), optim);
-  write_bytes(path, bytes.substr(0, 8) + std::string(reinterpret_cast<const char*>(header), sizeof(header)) +
-                        meta + model + optim);
+  return {bytes.substr(0, 8), bytes.substr(start, header[0]), bytes.substr(start + header[0], header[1]),
+          bytes.substr(start + header[0] + header[1], header[2])};
+}
+
+// The file's bytes with a header whose sizes and checksum are right for the
+// sections: only what the sections say can be wrong.
+std::string join_file(const FileSections& s) {
+  const uint64_t header[4] = {s.meta.size(), s.model.size(), s.optim.size(),
+                              fnv1a(fnv1a(fnv1a(0xCBF29CE484222325ULL, s.meta), s.model), s.optim)};
+  return s.magic + std::string(reinterpret_cast<const char*>(header), sizeof(header)) + s.meta + s.model +
+         s.optim;
+}
+
+void rewrite_sections(const std::string& path, const std::function<void(FileSections&)>& edit) {
+  FileSections s = split_file(read_bytes(path));
+  edit(s);
+  write_bytes(path, join_file(s));
+}
+
+template <typename T>
+void put(std::string& out, T value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof(value));
+}
+
+// One model-section entry, written by hand (models/checkpoint.h's layout).
+struct Entry {
+  std::string name;
+  uint8_t dtype = 1;  // 1 = float32, 2 = float16
+  std::vector<uint64_t> dims;
+  std::string data;
+};
+
+std::string encode_model(const std::vector<Entry>& entries) {
+  std::string out;
+  put<uint32_t>(out, static_cast<uint32_t>(entries.size()));
+  for (const Entry& e : entries) {
+    put<uint16_t>(out, static_cast<uint16_t>(e.name.size()));
+    out += e.name;
+    put<uint8_t>(out, e.dtype);
+    put<uint8_t>(out, static_cast<uint8_t>(e.dims.size()));
+    for (uint64_t d : e.dims) put<uint64_t>(out, d);
+    out += e.data;
+  }
+  return out;
+}
+
+std::vector<Entry> entries_of(PolicyValueNet& net) {
+  std::vector<Entry> out;
+  for (const auto& item : net->named_parameters()) {
+    const torch::Tensor t = item.value().detach().contiguous();
+    Entry e{item.key(), 1, {}, std::string(static_cast<const char*>(t.data_ptr()), t.numel() * 4)};
+    for (int64_t d : t.sizes()) e.dims.push_back(static_cast<uint64_t>(d));
+    out.push_back(e);
+  }
+  return out;
+}
+
+// The CheckpointError a float32 checkpoint of small_meta() gives once its
+// model section is replaced by `entries` (then `tail`).
+std::string model_error(const std::vector<Entry>& entries, const std::string& tail = "") {
+  const std::string dir = temp_dir("model_section");
+  PolicyValueNet net(small_meta().net_spec());
+  save_checkpoint(dir + "/x.ckpt", small_meta(), net, nullptr);
+  rewrite_sections(dir + "/x.ckpt", [&](FileSections& s) { s.model = encode_model(entries) + tail; });
+  return checkpoint_error([&] { load_checkpoint(dir + "/x.ckpt"); });
 }
 
 }  // namespace
 
-TEST_CASE("a damaged TorchScript text in the model archive is a CheckpointError", "[checkpoint]") {
-  const std::string dir = temp_dir("torchscript");
+TEST_CASE("the model section is our own tensor list, about the size of the raw weights", "[checkpoint]") {
+  const std::string dir = temp_dir("v2_layout");
+  PolicyValueNet net(small_meta().net_spec());
+  save_checkpoint(dir + "/x.ckpt", small_meta(), net, nullptr);
+  const FileSections s = split_file(read_bytes(dir + "/x.ckpt"));
+  CHECK(s.magic == "RGCKPT02");
+  // Exactly what a hand-written encoder makes of the network's parameters.
+  CHECK(s.model == encode_model(entries_of(net)));
+  CHECK(s.optim.empty());
+  int64_t weights = 0;
+  for (const auto& p : net->parameters()) weights += p.numel();
+  CHECK(weights == small_meta().net_spec().parameter_count());
+  CHECK(s.model.size() < static_cast<std::size_t>(weights) * 4 + 1024);
+}
+
+TEST_CASE("checkpoint bytes load from memory as from a file", "[checkpoint]") {
+  const std::string dir = temp_dir("from_bytes");
   PolicyValueNet net(small_meta().net_spec());
   torch::optim::Adam adam(net->parameters());
   const std::string path = save_example(dir, net, adam);
-  // The archive stores each module's type as TorchScript source text
-  // ("  stem_conv : __torch__...."); a syntax error there made LibTorch throw
-  // torch::jit::ErrorReport, which escaped load_checkpoint.
-  rewrite_model_section(path, [](std::string& model) {
-    const std::size_t buffers = model.find("__buffers__ = []\n");
-    REQUIRE(buffers != std::string::npos);
-    const std::size_t colon = model.find(" : __torch__", buffers);
-    REQUIRE(colon != std::string::npos);
-    model.replace(colon, 3, "::x");
+  LoadedCheckpoint loaded = load_checkpoint_from_bytes(read_bytes(path), "in memory");
+  CHECK(loaded.meta.step == 12345);
+  CHECK(loaded.source == "in memory");
+  CHECK_FALSE(loaded.optimizer_state.empty());
+  const auto x = torch::randn({2, 36});
+  CHECK(torch::equal(net->forward(x).logits, loaded.net->forward(x).logits));
+  CHECK_THAT(checkpoint_error([] { load_checkpoint_from_bytes("RGCKPT02", "in memory"); }),
+             Catch::Contains("'in memory' is truncated"));
+  CHECK_THAT(checkpoint_error([] { load_checkpoint_from_bytes("not a checkpoint at all", "text"); }),
+             Catch::Contains("'text' is not a rocketgym checkpoint"));
+  CHECK_THAT(
+      checkpoint_error([&] { load_checkpoint_from_bytes("RGCKPT03" + read_bytes(path).substr(8), "x"); }),
+      Catch::Contains("format version this rocketgym does not know"));
+}
+
+TEST_CASE("exported weights round-trip exactly at float16 and float32", "[checkpoint]") {
+  const std::string dir = temp_dir("export_exact");
+  PolicyValueNet net(small_meta().net_spec());
+  torch::optim::Adam adam(net->parameters());
+  const std::string path = save_example(dir, net, adam);
+  export_checkpoint(path, dir + "/half.ckpt", true, 0);
+  export_checkpoint(path, dir + "/f32.ckpt", false, -1);
+  const auto original = net->named_parameters();
+  LoadedCheckpoint half = load_checkpoint(dir + "/half.ckpt");
+  LoadedCheckpoint f32 = load_checkpoint(dir + "/f32.ckpt");
+  CHECK(split_file(read_bytes(dir + "/half.ckpt")).model.size() * 10 <
+        split_file(read_bytes(dir + "/f32.ckpt")).model.size() * 6);
+  for (const auto& item : half.net->named_parameters()) {
+    const torch::Tensor& before = original[item.key()];
+    CHECK(torch::equal(item.value(), before.to(torch::kFloat16).to(torch::kFloat32)));  // rounded once
+    CHECK(torch::equal(f32.net->named_parameters()[item.key()], before));
+  }
+  // A float16 export exported again stays bit-identical.
+  export_checkpoint(dir + "/half.ckpt", dir + "/half2.ckpt", true, 0);
+  CHECK(split_file(read_bytes(dir + "/half2.ckpt")).model ==
+        split_file(read_bytes(dir + "/half.ckpt")).model);
+}
+
+TEST_CASE("AdamW state, amsgrad moments and parameters without state round-trip exactly", "[checkpoint]") {
+  const std::string dir = temp_dir("adamw");
+  const auto x = torch::randn({3, 36});
+  for (const bool amsgrad : {false, true}) {
+    PolicyValueNet net(small_meta().net_spec());
+    auto options = [&] { return torch::optim::AdamWOptions(2e-3).weight_decay(0.05).amsgrad(amsgrad); };
+    torch::optim::AdamW adamw(net->parameters(), options());
+    // A first step on the policy alone: the value layers get no gradient and
+    // so no optimizer state, which must stay so.
+    adamw.zero_grad();
+    net->forward(x).logits.sum().backward();
+    adamw.step();
+    const std::size_t with_state = adamw.state().size();
+    REQUIRE(with_state > 0);
+    REQUIRE(with_state < net->parameters().size());
+    save_checkpoint(dir + "/adamw.ckpt", small_meta(), net, &adamw);
+
+    LoadedCheckpoint loaded = load_checkpoint(dir + "/adamw.ckpt");
+    torch::optim::AdamW adamw2(loaded.net->parameters(), options());
+    load_optimizer_state(loaded, adamw2);
+    CHECK(adamw2.state().size() == with_state);
+    train_steps(net, adamw, x, 3);
+    train_steps(loaded.net, adamw2, x, 3);
+    const auto a = net->parameters(), b = loaded.net->parameters();
+    for (std::size_t k = 0; k < a.size(); ++k) CHECK(torch::equal(a[k], b[k]));
+  }
+}
+
+TEST_CASE("a version 1 checkpoint is refused with a way to convert it", "[checkpoint]") {
+  const std::string dir = temp_dir("version1");
+  PolicyValueNet net(small_meta().net_spec());
+  save_checkpoint(dir + "/old.ckpt", small_meta(), net, nullptr);
+  // A version 1 file: its model section was a LibTorch archive (a zip), which
+  // must never reach LibTorch's parser, whatever it holds.
+  rewrite_sections(dir + "/old.ckpt", [](FileSections& s) {
+    s.magic = "RGCKPT01";
+    s.model = "PK\x03\x04 a TorchScript archive";
   });
-  CHECK_THROWS_WITH(load_checkpoint(path), Catch::Contains("the weights do not load"));
+  for (const std::string& error : {checkpoint_error([&] { load_checkpoint(dir + "/old.ckpt"); }),
+                                   checkpoint_error([&] { read_checkpoint_meta(dir + "/old.ckpt"); })}) {
+    CHECK_THAT(error, Catch::Contains("old.ckpt") && Catch::Contains("format version 1") &&
+                          Catch::Contains("not safe on untrusted files") &&
+                          Catch::Contains("scripts/convert_checkpoint_v1.py"));
+  }
+}
+
+TEST_CASE("a model section with an unknown, missing or repeated tensor is refused", "[checkpoint]") {
+  PolicyValueNet net(small_meta().net_spec());
+  const std::vector<Entry> good = entries_of(net);
+  REQUIRE(good.size() > 3);
+  CHECK(model_error(good) == "(no CheckpointError)");
+  auto renamed = good;
+  renamed[2].name = "stem_linear.weight_old";
+  CHECK_THAT(model_error(renamed), Catch::Contains("model section: tensor 'stem_linear.weight_old' is not a "
+                                                   "tensor of this network"));
+  auto missing = good;
+  const std::string gone = missing[1].name;
+  missing.erase(missing.begin() + 1);
+  CHECK_THAT(model_error(missing), Catch::Contains("tensor '" + gone + "' of the network is missing"));
+  auto repeated = good;
+  repeated.push_back(good[0]);
+  CHECK_THAT(model_error(repeated), Catch::Contains("tensor '" + good[0].name + "' appears twice"));
+  auto odd = good;
+  odd[0].name = std::string("bad\n\x01name", 9);
+  CHECK_THAT(model_error(odd), Catch::Contains("tensor 'bad\\x0a\\x01name' is not a tensor"));
+  auto unnamed = good;
+  unnamed[0].name.clear();
+  CHECK_THAT(model_error(unnamed), Catch::Contains("tensor 0 has a name of 0 bytes"));
+  auto long_name = good;
+  long_name[0].name = std::string(300, 'a');
+  CHECK_THAT(model_error(long_name), Catch::Contains("tensor 0 has a name of 300 bytes (1 to 256)"));
+}
+
+TEST_CASE("a model section with a wrong shape or dtype is refused", "[checkpoint]") {
+  PolicyValueNet net(small_meta().net_spec());
+  const std::vector<Entry> good = entries_of(net);
+  // stem_conv.weight is 4x4x3x3: the same bytes as 4x3x4x3 or 144, still the wrong shape.
+  auto permuted = good;
+  REQUIRE(permuted[0].name == "stem_conv.weight");
+  std::swap(permuted[0].dims[1], permuted[0].dims[2]);
+  CHECK_THAT(model_error(permuted),
+             Catch::Contains("tensor 'stem_conv.weight' has shape [4x3x4x3], the network's is [4x4x3x3]"));
+  auto flat = good;
+  flat[0].dims = {static_cast<uint64_t>(flat[0].data.size() / 4)};
+  CHECK_THAT(model_error(flat), Catch::Contains("tensor 'stem_conv.weight' has shape [144], the network's"));
+  auto halved = good;  // float16 data under float32 metadata
+  halved[1].dtype = 2;
+  halved[1].data.resize(halved[1].data.size() / 2);
+  CHECK_THAT(
+      model_error(halved),
+      Catch::Contains("tensor 'stem_conv.bias' is float16, but the metadata says the weights are float32"));
+  auto unknown_dtype = good;
+  unknown_dtype[1].dtype = 7;
+  CHECK_THAT(model_error(unknown_dtype), Catch::Contains("tensor 'stem_conv.bias' has dtype code 7"));
+  auto many_dims = good;
+  many_dims[1].dims.assign(9, 1);
+  CHECK_THAT(model_error(many_dims), Catch::Contains("tensor 'stem_conv.bias' has 9 dimensions (at most 8)"));
+
+  // float32 weights under metadata that says float16.
+  const std::string dir = temp_dir("dtype_meta");
+  save_checkpoint(dir + "/x.ckpt", small_meta(), net, nullptr);
+  rewrite_sections(dir + "/x.ckpt", [](FileSections& s) {
+    Json doc = Json::parse(s.meta);
+    doc["weights"] = "float16";
+    s.meta = doc.dump();
+  });
+  CHECK_THAT(checkpoint_error([&] { load_checkpoint(dir + "/x.ckpt"); }),
+             Catch::Contains("is float32, but the metadata says the weights are float16"));
+}
+
+TEST_CASE("tensor dims that exceed the section or overflow are refused before allocating", "[checkpoint]") {
+  PolicyValueNet net(small_meta().net_spec());
+  const std::vector<Entry> good = entries_of(net);
+  auto too_big = good;
+  too_big[1].dims = {1u << 20, 1u << 10};  // 4 GiB of float32 in a section of a few kB
+  CHECK_THAT(model_error(too_big), Catch::Contains("tensor 'stem_conv.bias' has dims [1048576x1024] of "
+                                                   "float32: 4294967296 bytes, but only") &&
+                                       Catch::Contains("remain in the section"));
+  auto overflow = good;
+  overflow[1].dims = {uint64_t{1} << 32, uint64_t{1} << 32, uint64_t{1} << 32};
+  CHECK_THAT(model_error(overflow), Catch::Contains("whose byte count overflows"));
+  auto bytes_overflow = good;  // 2^62 elements fit 64 bits, their 2^64 bytes do not
+  bytes_overflow[1].dims = {uint64_t{1} << 31, uint64_t{1} << 31};
+  CHECK_THAT(model_error(bytes_overflow),
+             Catch::Contains("has dims [2147483648x2147483648] whose byte count overflows"));
+  auto huge_dim = good;
+  huge_dim[1].dims = {(uint64_t{1} << 32) + 1};
+  CHECK_THAT(model_error(huge_dim), Catch::Contains("has a dimension of 4294967297 (at most 2^32)"));
+  auto short_data = good;
+  short_data.back().data.pop_back();
+  CHECK_THAT(model_error(short_data), Catch::Contains("'value_head.bias' has dims [2] of float32: 8 bytes, "
+                                                      "but only 7 remain"));
+  // (Padded: a section too small for the network's weights is refused
+  // before it is read, see "metadata describing a network far larger ...").
+  std::string count_only;
+  put<uint32_t>(count_only, 100000);
+  const std::string dir = temp_dir("count");
+  save_checkpoint(dir + "/x.ckpt", small_meta(), net, nullptr);
+  rewrite_sections(dir + "/x.ckpt", [&](FileSections& s) { s.model = count_only + std::string(8192, '\0'); });
+  CHECK_THAT(checkpoint_error([&] { load_checkpoint(dir + "/x.ckpt"); }),
+             Catch::Contains("announces 100000 tensors (at most 65536)"));
+  // Cut inside the last entry's name (value_head.bias: 2 + 15 + 2 + 8 + 8 bytes).
+  const std::string model = encode_model(good);
+  rewrite_sections(dir + "/x.ckpt",
+                   [&](FileSections& s) { s.model = model.substr(0, model.size() - 35 + 5); });
+  CHECK_THAT(
+      checkpoint_error([&] { load_checkpoint(dir + "/x.ckpt"); }),
+      Catch::Contains("model section: it ends inside the name of tensor " + std::to_string(good.size() - 1)));
+}
+
+TEST_CASE("trailing bytes after the tensors are refused", "[checkpoint]") {
+  PolicyValueNet net(small_meta().net_spec());
+  CHECK_THAT(model_error(entries_of(net), "xyz"),
+             Catch::Contains("model section: 3 bytes follow its last entry"));
+  const std::string dir = temp_dir("trailing_optim");
+  torch::optim::Adam adam(net->parameters());
+  const std::string path = save_example(dir, net, adam);
+  rewrite_sections(path, [](FileSections& s) { s.optim += '\0'; });
+  LoadedCheckpoint loaded = load_checkpoint(path);
+  torch::optim::Adam adam2(loaded.net->parameters());
+  CHECK_THAT(checkpoint_error([&] { load_optimizer_state(loaded, adam2); }),
+             Catch::Contains("optimizer section: 1 bytes follow its last entry"));
+  CHECK(adam2.state().empty());
+}
+
+TEST_CASE("optimizer state of another kind or for other parameters is refused and changes nothing",
+          "[checkpoint]") {
+  const std::string dir = temp_dir("optim_mismatch");
+  PolicyValueNet net(small_meta().net_spec());
+  torch::optim::Adam adam(net->parameters());
+  const std::string path = save_example(dir, net, adam);
+  LoadedCheckpoint loaded = load_checkpoint(path);
+  const auto params = loaded.net->parameters();
+
+  torch::optim::AdamW adamw(params);
+  CHECK_THAT(checkpoint_error([&] { load_optimizer_state(loaded, adamw); }),
+             Catch::Contains("latest.ckpt': optimizer section: it holds Adam state, the optimizer is AdamW"));
+  torch::optim::SGD sgd(params, torch::optim::SGDOptions(0.1));
+  CHECK_THAT(checkpoint_error([&] { load_optimizer_state(loaded, sgd); }),
+             Catch::Contains("only an Adam or AdamW optimizer can take it"));
+  torch::optim::Adam fewer(std::vector<torch::Tensor>(params.begin(), params.end() - 1));
+  CHECK_THAT(checkpoint_error([&] { load_optimizer_state(loaded, fewer); }),
+             Catch::Contains("param group 0 has " + std::to_string(params.size()) +
+                             " parameters, the optimizer's has " + std::to_string(params.size() - 1)));
+  torch::optim::Adam two_groups(std::vector<torch::optim::OptimizerParamGroup>{
+      torch::optim::OptimizerParamGroup(std::vector<torch::Tensor>(params.begin(), params.begin() + 2)),
+      torch::optim::OptimizerParamGroup(std::vector<torch::Tensor>(params.begin() + 2, params.end()))});
+  CHECK_THAT(checkpoint_error([&] { load_optimizer_state(loaded, two_groups); }),
+             Catch::Contains("it has 1 param groups, the optimizer has 2"));
+  torch::optim::Adam amsgrad(params, torch::optim::AdamOptions().amsgrad(true));
+  CHECK_THAT(checkpoint_error([&] { load_optimizer_state(loaded, amsgrad); }),
+             Catch::Contains("param group 0 was saved with amsgrad off, the optimizer has it on"));
+
+  // The same number of parameters in another order: shapes differ.
+  auto swapped = params;
+  std::swap(swapped[0], swapped[1]);
+  torch::optim::Adam reordered(swapped);
+  const std::string shape_error = checkpoint_error([&] { load_optimizer_state(loaded, reordered); });
+  CHECK_THAT(shape_error, Catch::Contains("the exp_avg of parameter 0 ('stem_conv.bias') has shape "
+                                          "[4x4x3x3], the parameter's is [4]"));
+  // A refused load leaves the optimizer as it was (here: fresh).
+  for (auto* optimizer :
+       std::vector<torch::optim::Optimizer*>{&adamw, &fewer, &two_groups, &amsgrad, &reordered})
+    CHECK(optimizer->state().empty());
+  // Damaged state: an unknown kind, a truncated section.
+  auto with_optim = [&](const std::string& optim) {
+    LoadedCheckpoint copy = load_checkpoint(path);
+    copy.optimizer_state = optim;
+    torch::optim::Adam fresh(copy.net->parameters());
+    return checkpoint_error([&] { load_optimizer_state(copy, fresh); });
+  };
+  CHECK_THAT(with_optim(std::string(1, '\x09')), Catch::Contains("optimizer kind code 9 is not known"));
+  CHECK_THAT(with_optim(loaded.optimizer_state.substr(0, 60)),
+             Catch::Contains("optimizer section: it ends inside"));
+}
+
+TEST_CASE("metadata describing a network far larger than its weights is refused before building it",
+          "[checkpoint]") {
+  const std::string dir = temp_dir("huge_net");
+  PolicyValueNet net(small_meta().net_spec());
+  save_checkpoint(dir + "/x.ckpt", small_meta(), net, nullptr);
+  rewrite_sections(dir + "/x.ckpt", [](FileSections& s) {
+    Json doc = Json::parse(s.meta);
+    doc["num_actions"] = 1 << 24;  // a 4096 x 16 M policy head would be 256 GiB
+    doc["net"]["hidden"] = 4096;
+    s.meta = doc.dump();
+  });
+  CHECK_THAT(checkpoint_error([&] { load_checkpoint(dir + "/x.ckpt"); }),
+             Catch::Contains("its metadata describes a network of") &&
+                 Catch::Contains("weights, but the model section holds only"));
+  rewrite_sections(dir + "/x.ckpt", [](FileSections& s) {
+    Json doc = Json::parse(s.meta);
+    doc["observation_shape"] = {65536, 65536};
+    s.meta = doc.dump();
+  });
+  CHECK_THAT(checkpoint_error([&] { load_checkpoint(dir + "/x.ckpt"); }),
+             Catch::Contains("observation_shape has more than 2147483647 elements"));
+}
+
+TEST_CASE("NetSpec::parameter_count is the built network's parameter count", "[checkpoint]") {
+  for (const char* kind : {"mlp", "conv"}) {
+    for (int blocks : {0, 2}) {
+      CheckpointMeta meta = small_meta();
+      meta.net.kind = kind;
+      meta.net.blocks = blocks;
+      PolicyValueNet net(meta.net_spec());
+      int64_t count = 0;
+      for (const auto& p : net->parameters()) count += p.numel();
+      CHECK(meta.net_spec().parameter_count() == count);
+    }
+  }
+  NetSpec huge = small_meta().net_spec();
+  huge.observation_shape = {1 << 30, 1 << 30, 1 << 30};
+  CHECK(huge.parameter_count() == int64_t{1} << 62);  // saturates
 }
