@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "envs/core/errors.h"
+#include "envs/core/rng.h"
 
 namespace rocketgym {
 
@@ -128,6 +129,20 @@ void save_due_snapshots(MinuteSnapshots& snapshots, const std::string& run_dir, 
   for (std::string name = snapshots.next_due(elapsed_seconds); !name.empty();
        name = snapshots.next_due(elapsed_seconds))
     save_checkpoint(run_dir + "/" + name, meta, net, nullptr);
+}
+
+NetSpec net_spec_for(const AnyGame& game, int players, const NetConfig& net) {
+  NetSpec spec;
+  spec.config = net;
+  spec.observation_shape = game.observation_shape(players);
+  spec.num_actions = game.info().num_actions;
+  spec.num_players = players;
+  return spec;
+}
+
+PolicyValueNet fresh_network(const NetSpec& spec, uint64_t run_seed) {
+  torch::manual_seed(derive_seed(run_seed ^ 0x1E7ULL, 0));
+  return PolicyValueNet(spec);
 }
 
 }  // namespace rocketgym

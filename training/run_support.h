@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "envs/core/game.h"
 #include "models/checkpoint.h"
 #include "training/config_yaml.h"
 
@@ -40,6 +41,12 @@ void set_torch_threads(int threads);
 // Plots are optional: returns false with a warning on stderr if it fails.
 bool run_plot_script(const std::string& kind, const std::string& input, const std::string& output);
 std::string format_duration(double seconds);  // "1h02m", "3m20s", "12s"
+
+// The network a run's model block describes for `game` at `players`.
+NetSpec net_spec_for(const AnyGame& game, int players, const NetConfig& net);
+// A fresh run's first weights: seeded from run.seed, not from whatever
+// LibTorch's global generator holds now.
+PolicyValueNet fresh_network(const NetSpec& spec, uint64_t run_seed);
 
 // Writes the weights-only snapshots of run.snapshot_minutes due after
 // `elapsed_seconds` of training into <run_dir>/checkpoints/.

@@ -18,21 +18,11 @@ namespace {
 // The network the benchmark searches with: the checkpoint's, or a fresh one
 // seeded like the trainer's first weights. Its values do not change the cost
 // of a forward pass, only which moves are played.
-NetSpec config_net_spec(const AzConfig& config, const AnyGame& game) {
-  NetSpec spec;
-  spec.config = config.net;
-  spec.observation_shape = game.observation_shape(config.game.players);
-  spec.num_actions = game.info().num_actions;
-  spec.num_players = config.game.players;
-  return spec;
-}
-
 PolicyValueNet benchmark_net(const NetSpec& spec, const AzConfig& config, const AnyGame& game,
                              const std::string& checkpoint, torch::Device device) {
   PolicyValueNet net{nullptr};
   if (checkpoint.empty()) {
-    torch::manual_seed(derive_seed(config.seed ^ 0x1E7ULL, 0));
-    net = PolicyValueNet(spec);
+    net = fresh_network(spec, config.seed);
   } else {
     LoadedCheckpoint loaded = load_checkpoint(checkpoint, device);
     check_checkpoint_matches(loaded.meta, checkpoint, game.info().id, config.game.players,
@@ -63,7 +53,7 @@ SearchBenchResult bench_search(const AzConfig& config, const std::string& checkp
   const std::shared_ptr<AnyGame> game = config.game.load();
   return visit_game(config.game.id, [&](auto g) {
     using G = decltype(g);
-    const NetSpec spec = config_net_spec(config, *game);
+    const NetSpec spec = net_spec_for(*game, config.game.players, config.net);
     PolicyRunner runner(benchmark_net(spec, config, *game, checkpoint, device), device, config.games);
     SelfPlay<G> self_play(typed_config<G>(*game), config.game.players, config, runner, config.seed);
     // Positions are written into a ring that is never trained on; one play()

@@ -82,10 +82,7 @@ class Trainer {
         device_(parse_device(config.device)),
         players_(config.game.players),
         num_actions_(G::info().num_actions) {
-    spec_.config = cfg_.net;
-    spec_.observation_shape = game_->observation_shape(players_);
-    spec_.num_actions = num_actions_;
-    spec_.num_players = players_;
+    spec_ = net_spec_for(*game_, players_, cfg_.net);
     obs_size_ = spec_.observation_size();
     snapshots_ = MinuteSnapshots(cfg_.snapshot_minutes, 0.0);  // a resume skips those passed
     if (cfg_.shaping != 0.0 && !HasShapingPotential<G>::value)
@@ -216,10 +213,7 @@ class Trainer {
     const std::string path = latest_path();
     const std::optional<std::string> local = ctx_.file_from_root(path);
     if (!local) {
-      // The first weights come from the run's seed (rank 0's, sent to the
-      // others), not from whatever LibTorch's global generator holds now.
-      torch::manual_seed(derive_seed(cfg_.seed ^ 0x1E7ULL, 0));
-      net_ = PolicyValueNet(spec_);
+      net_ = fresh_network(spec_, cfg_.seed);  // rank 0's seed, sent to the others
       net_->to(device_);
       dist::broadcast_parameters(ctx_, net_->parameters());
       make_optimizer();
