@@ -12,6 +12,7 @@
 #include "training/alphazero/az_trainer.h"
 #include "training/alphazero/az_update.h"
 #include "training/alphazero/replay_buffer.h"
+#include "training/alphazero/search_bench.h"
 #include "training/alphazero/self_play.h"
 
 using namespace rocketgym;
@@ -234,4 +235,21 @@ TEST_CASE("a short AlphaZero run writes its folder and resumes where it stopped"
   other.game.players = 3;
   CHECK_THROWS_AS(alphazero::run_alphazero(other, false), CheckpointError);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("bench-search reports the self-play it ran", "[alphazero]") {
+  const AzConfig config = tiny_config("unused");
+  const alphazero::SearchBenchResult r = alphazero::bench_search(config, "", 0.3, 0.0);
+  REQUIRE(r.seconds >= 0.3);
+  CHECK(r.decisions > 0);
+  // Every simulation either evaluates one leaf or ends in a terminal position.
+  CHECK(r.leaves > 0);
+  CHECK(r.leaves <= r.simulations);
+  CHECK(r.simulations <= r.decisions * config.search.simulations);
+  // Leaves go to the network in batches of at most one per game.
+  CHECK(r.batches > 0);
+  CHECK(r.mean_batch() <= config.games);
+  CHECK(r.network_share() > 0.0);
+  CHECK(r.network_share() < 1.0);
+  CHECK_THROWS_AS(alphazero::bench_search(config, "/nonexistent.ckpt", 0.1, 0.0), CheckpointError);
 }
