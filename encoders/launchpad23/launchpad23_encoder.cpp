@@ -1,6 +1,9 @@
 #include "encoders/launchpad23/launchpad23_encoder.h"
 
 #include <algorithm>
+#include <cstdlib>
+
+#include "envs/launchpad23/launchpad23_bot.h"
 
 namespace rocketgym::launchpad23 {
 namespace {
@@ -10,6 +13,32 @@ constexpr int kCells = kSpaces;
 void broadcast(float* out, int channel, float value) { std::fill_n(out + channel * kCells, kCells, value); }
 
 int relative(int seat, int viewer, int n) { return (seat - viewer + n) % n; }
+
+int steps(int a, int b) { return std::abs(a / 3 - b / 3) + std::abs(a % 3 - b % 3); }
+
+// Channels [first, first + kPieceTypes): the piece types the pad of `seat` wants.
+void encode_wanted(const State& s, int seat, int first, float* out) {
+  const auto cost = rocket_distance_by_size(s, s.board(), seat);
+  const int cheapest = *std::min_element(cost.begin(), cost.end());
+  const auto& on_pad = s.board().spaces[s.pad_of(seat)];
+  for (int t = 0; t < kPieceTypes; ++t)
+    if (cost[size_of(t)] == cheapest && on_pad[t] == 0) broadcast(out, first + t, 1.0f);
+}
+
+void encode_distances(const State& s, int viewer, float* out) {
+  const int n = s.num_players();
+  int closest_opponent = -1, closest_distance = 1 << 20;
+  for (int k = 0; k < n; ++k) {
+    const int seat = (viewer + k) % n;
+    const int distance = rocket_distance(s, s.board(), seat);
+    broadcast(out, 68 + k, static_cast<float>(distance) / 16.0f);
+    for (int space = 0; space < kSpaces; ++space)
+      out[(72 + k) * kCells + space] = static_cast<float>(steps(space, s.pad_of(seat))) / 4.0f;
+    if (k > 0 && distance < closest_distance) closest_opponent = seat, closest_distance = distance;
+  }
+  encode_wanted(s, viewer, 76, out);
+  if (closest_opponent >= 0) encode_wanted(s, closest_opponent, 91, out);
+}
 
 }  // namespace
 
@@ -41,6 +70,7 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   if (!s.is_terminal()) broadcast(out, 60 + relative(s.current_player(), viewer, n), 1.0f);
   broadcast(out, 64 + n - 2, 1.0f);
   if (s.phase() == Phase::kNewPart && s.shortage()) broadcast(out, 67, 1.0f);
+  encode_distances(s, viewer, out);
 }
 
 }  // namespace rocketgym::launchpad23

@@ -59,22 +59,26 @@ Board board_after(const State& state, Action a) {
 
 }  // namespace
 
-int rocket_distance(const State& state, const Board& board, int seat) {
+std::array<int, kSizes> rocket_distance_by_size(const State& state, const Board& board, int seat) {
   const int pad = state.pad_of(seat);
   const auto& on_pad = board.spaces[pad];
-  int best = 1 << 20;
+  std::array<int, kSizes> cost{};
   for (int size = 0; size < kSizes; ++size) {
-    int cost = board.pieces_on(pad);  // every piece leaves unless it is a wanted one
+    cost[size] = board.pieces_on(pad);  // every piece leaves unless it is a wanted one
     for (int colour = 0; colour < kColours; ++colour) {
       const int type = piece_type(colour, size);
       if (on_pad[type] > 0)
-        --cost;
+        --cost[size];
       else
-        cost += nearest(state, board, type, pad);
+        cost[size] += nearest(state, board, type, pad);
     }
-    best = std::min(best, cost);
   }
-  return best;
+  return cost;
+}
+
+int rocket_distance(const State& state, const Board& board, int seat) {
+  const auto cost = rocket_distance_by_size(state, board, seat);
+  return *std::min_element(cost.begin(), cost.end());
 }
 
 Action heuristic_action(const State& state, Rng& rng) {

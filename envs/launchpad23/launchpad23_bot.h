@@ -2,6 +2,8 @@
 // moves each pad still needs, hurting the opponent closest to launching.
 #pragma once
 
+#include <array>
+
 #include "envs/core/rng.h"
 #include "envs/launchpad23/launchpad23.h"
 
@@ -11,6 +13,9 @@ namespace rocketgym::launchpad23 {
 // the best size: distance of each missing colour's nearest piece plus one per
 // piece that has to leave the pad.
 int rocket_distance(const State& state, const Board& board, int seat);
+
+// The same estimate for a rocket of each size (the minimum is rocket_distance).
+std::array<int, kSizes> rocket_distance_by_size(const State& state, const Board& board, int seat);
 
 Action heuristic_action(const State& state, Rng& rng);
 

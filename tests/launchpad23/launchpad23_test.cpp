@@ -483,3 +483,30 @@ TEST_CASE("knowledge: before the reveal a seat knows only its own setup choice")
   s->apply(kSetupBase + kSmall);
   REQUIRE(s->card_places().empty());
 }
+
+TEST_CASE("encoder: distance channels spell out what each pad still needs, for any viewer") {
+  State s = position(2, "moves", "S", "red", 3);
+  // Pad 0 (space 0) holds four of a medium rocket; black medium sits next to it on space 1.
+  almost_rocket(s, 0, kMedium, kBlack);
+  put(s, 1, kBlack, kMedium);
+  std::vector<float> planes(Encoder::kChannels * 9);
+  auto at = [&](int channel, int space) { return planes[static_cast<std::size_t>(channel * 9 + space)]; };
+  for (int viewer = 0; viewer < 2; ++viewer) {
+    Encoder::encode(s, viewer, planes.data());
+    const int me = viewer;
+    // [68, 72): moves each pad still needs, relative seats.
+    CHECK(at(68 + (0 - viewer + 2) % 2, 4) == 1.0f / 16.0f);
+    CHECK(at(68 + (1 - viewer + 2) % 2, 4) == 15.0f / 16.0f);
+    // [72, 76): steps from every space to the pad of the seat at offset k.
+    CHECK(at(72, s.pad_of(me)) == 0.0f);
+    CHECK(at(72 + 1, s.pad_of(me)) == 4.0f / 4.0f);  // opposite corners
+    CHECK(at(72, kFactory) == 2.0f / 4.0f);
+    // Seat 0's pad wants only the black medium piece; seat 1's empty pad wants every colour of
+    // every size (all equally far, in the Bank).
+    const int wanted_by_0 = viewer == 0 ? 76 : 91, wanted_by_1 = viewer == 0 ? 91 : 76;
+    for (int t = 0; t < kPieceTypes; ++t) {
+      CHECK(at(wanted_by_0 + t, 4) == (t == piece_type(kBlack, kMedium) ? 1.0f : 0.0f));
+      CHECK(at(wanted_by_1 + t, 4) == 1.0f);
+    }
+  }
+}
