@@ -1,8 +1,39 @@
 #include "encoders/last_blast/last_blast_encoder.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace rocketgym::last_blast {
+namespace {
+
+// The rule's damage formula (jump + collision, less the front card's boost or
+// shield) for `p` entering `row` of `column`, without the state's assumption
+// that `column` is the one entered this round.
+int damage_entering(const State& s, int p, int row, int column) {
+  const Config& config = s.config();
+  const Card& front = config.cards[s.rocket(p).front()];
+  int jump = s.cube_column(p) < 0 ? 0 : std::abs(row - s.cube_row(p));
+  if (front.colour == Colour::kRed) jump = std::max(0, jump - front.number);
+  int collision = std::abs(config.symbol_value[front.symbol] - config.symbol_value[s.tile(row, column)]);
+  if (front.colour == Colour::kGreen) collision = std::max(0, collision - front.number);
+  return jump + collision;
+}
+
+void encode_next_step(const State& s, int viewer, float* x) {
+  const int n = s.num_players();
+  for (int k = 0; k < n; ++k, x += s.rows() * Encoder::kNextStepFeatures) {
+    const int p = (viewer + k) % n;
+    if (s.status(p) != Status::kFlying || s.rocket(p).size == 0) continue;
+    const int column = s.phase() == Phase::kFlight ? s.round() + (s.moved_this_round(p) ? 1 : 0) : 0;
+    if (column >= kColumns) continue;
+    for (int r = 0; r < s.rows(); ++r) {
+      x[r * Encoder::kNextStepFeatures] = std::min(damage_entering(s, p, r, column), 12) / 12.0f;
+      x[r * Encoder::kNextStepFeatures + 1] = !s.tile_free(r, column, p);
+    }
+  }
+}
+
+}  // namespace
 
 // Layout, with n players, R = n + 1 rows, C = 64 card slots:
 //   field planes     R x 7 x 6   one-hot symbol of each tile
@@ -23,11 +54,16 @@ namespace rocketgym::last_blast {
 //   global           25          phase, hand, pick, decision kind, cards
 //                                outside hands and rockets, column, damage
 //                                left, cards lost this turn, alternate rule
+//   next step        n x R x 2   per seat and row: the damage its rocket would
+//                                take entering that row of its next column
+//                                (/ 12), and whether another cube holds that
+//                                tile. Derived from public facts; the network
+//                                learned this arithmetic poorly on its own.
 int Encoder::size(int n) {
   const int rows = n + 1;
   return rows * kColumns * kNumSymbols + n * rows * kColumns + n * kSeatFeatures +
          n * kRocketLength * kCardFeatures + kMaxCards + kMaxCards + 3 + (n - 1) * kMaxCards + kMaxCards +
-         kMaxCards + kGlobalFeatures;
+         kMaxCards + kGlobalFeatures + n * rows * kNextStepFeatures;
 }
 
 std::vector<int> Encoder::shape(const Config&, int num_players) { return {size(num_players)}; }
@@ -135,6 +171,8 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   x[0] = s.damage_left() / float(kRocketLength);
   x[1] = std::min(s.removed_this_turn(), 3) / 3.0f;
   x[2] = config.exploded_block_row;
+  x += 3;
+  encode_next_step(s, viewer, x);
 }
 
 }  // namespace rocketgym::last_blast

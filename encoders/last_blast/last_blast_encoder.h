@@ -16,6 +16,9 @@ struct Encoder {
   static constexpr int kCardFeatures = 3 + 6 + kNumSymbols;
   static constexpr int kSeatFeatures = 10;
   static constexpr int kGlobalFeatures = 3 + kHands + kPicksPerHand + 4 + 1 + kColumns + 3;
+  // Per seat and row of the field: the damage the seat's rocket would take
+  // entering that row of its next column, and whether another cube is there.
+  static constexpr int kNextStepFeatures = 2;
 
   static int size(int num_players);
   static std::vector<int> shape(const Config& config, int num_players);

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 
+#include "encoders/last_blast/last_blast_encoder.h"
 #include "tests/last_blast/last_blast_test_util.h"
 
 using namespace rocketgym;
@@ -403,4 +404,33 @@ TEST_CASE("alternate rule: an exploded cube blocks column 7 too, and cannot win"
   std::vector<float> r(3);
   s.returns(r.data());
   REQUIRE(r[0] == Approx(-1.0));
+}
+
+TEST_CASE("encoder: the next-step block gives each seat's damage per row of its next column",
+          "[last_blast][flight]") {
+  // Player 1 has moved into column 2 (row 1); player 0, still in column 1, is to move.
+  FlightSetup f{kField2,      {{"red 1 drop"}, {"red 2 circles"}}, {12, 12}, {{{0, 0}}, {{0, 1}}}, {},
+                {false, true}};
+  f.round = 1;
+  f.start_player = 1;
+  const State s = f.build();
+  std::vector<float> obs(static_cast<std::size_t>(Encoder::size(2)));
+  Encoder::encode(s, 0, obs.data());
+  const float* next = obs.data() + obs.size() - 2 * 3 * Encoder::kNextStepFeatures;
+  // The viewer enters column 2: the rule's move damage, and row 1 is taken by player 1.
+  for (int r = 0; r < 3; ++r) {
+    CHECK(next[r * 2] == s.move_damage(0, r) / 12.0f);
+    CHECK(next[r * 2 + 1] == (r == 0 ? 1.0f : 0.0f));
+  }
+  // Player 1 (offset 1) next enters column 3 (circles, bricks, wheel) from row 1 with a
+  // Jump Boost of 2: damage 0, 0 + 1, 0 + 2.
+  const float* other = next + 3 * Encoder::kNextStepFeatures;
+  CHECK(other[0] == 0.0f);
+  CHECK(other[2] == 1.0f / 12.0f);
+  CHECK(other[4] == 2.0f / 12.0f);
+  // Seen from player 1, the blocks swap places.
+  std::vector<float> theirs(obs.size());
+  Encoder::encode(s, 1, theirs.data());
+  const float* their_next = theirs.data() + theirs.size() - 2 * 3 * Encoder::kNextStepFeatures;
+  for (int i = 0; i < 3 * Encoder::kNextStepFeatures; ++i) CHECK(their_next[i] == other[i]);
 }
