@@ -106,7 +106,7 @@ def plot_arena(report_file, out_file):
 
 
 def plot_compute(reports, out_file):
-    fig, axis = plt.subplots(figsize=(7, 4.5))
+    fig, axis = plt.subplots(figsize=(8.5, 4.5))
     for item in reports.split(","):
         game, report_file = item.split("=", 1)
         with open(report_file) as f:
@@ -123,7 +123,7 @@ def plot_compute(reports, out_file):
     axis.set_xlabel("minutes of training (2-core machine, 1 thread)")
     axis.set_ylabel("Elo above the heuristic bot")
     axis.grid(alpha=0.3)
-    axis.legend()
+    axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))  # outside: the curves fill the plot
     fig.suptitle("rocketgym: strength against training time")
     fig.tight_layout()
     fig.savefig(out_file, dpi=100)
