@@ -1,6 +1,7 @@
 #include "encoders/launchpad23/launchpad23_encoder.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 
 #include "envs/launchpad23/launchpad23_bot.h"
@@ -16,9 +17,9 @@ int relative(int seat, int viewer, int n) { return (seat - viewer + n) % n; }
 
 int steps(int a, int b) { return std::abs(a / 3 - b / 3) + std::abs(a % 3 - b % 3); }
 
-// Channels [first, first + kPieceTypes): the piece types the pad of `seat` wants.
-void encode_wanted(const State& s, int seat, int first, float* out) {
-  const auto cost = rocket_distance_by_size(s, s.board(), seat);
+// Channels [first, first + kPieceTypes): the piece types the pad of `seat`
+// wants, given its distance per rocket size.
+void encode_wanted(const State& s, int seat, const std::array<int, kSizes>& cost, int first, float* out) {
   const int cheapest = *std::min_element(cost.begin(), cost.end());
   const auto& on_pad = s.board().spaces[s.pad_of(seat)];
   for (int t = 0; t < kPieceTypes; ++t)
@@ -27,17 +28,21 @@ void encode_wanted(const State& s, int seat, int first, float* out) {
 
 void encode_distances(const State& s, int viewer, float* out) {
   const int n = s.num_players();
+  std::array<int, kSizes> own_cost{}, closest_cost{};
   int closest_opponent = -1, closest_distance = 1 << 20;
   for (int k = 0; k < n; ++k) {
     const int seat = (viewer + k) % n;
-    const int distance = rocket_distance(s, s.board(), seat);
+    const auto cost = rocket_distance_by_size(s, s.board(), seat);
+    const int distance = *std::min_element(cost.begin(), cost.end());  // rocket_distance
     broadcast(out, 68 + k, static_cast<float>(distance) / 16.0f);
     for (int space = 0; space < kSpaces; ++space)
       out[(72 + k) * kCells + space] = static_cast<float>(steps(space, s.pad_of(seat))) / 4.0f;
-    if (k > 0 && distance < closest_distance) closest_opponent = seat, closest_distance = distance;
+    if (k == 0) own_cost = cost;
+    if (k > 0 && distance < closest_distance)
+      closest_opponent = seat, closest_distance = distance, closest_cost = cost;
   }
-  encode_wanted(s, viewer, 76, out);
-  if (closest_opponent >= 0) encode_wanted(s, closest_opponent, 91, out);
+  encode_wanted(s, viewer, own_cost, 76, out);
+  if (closest_opponent >= 0) encode_wanted(s, closest_opponent, closest_cost, 91, out);
 }
 
 }  // namespace
