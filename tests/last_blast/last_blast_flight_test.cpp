@@ -66,6 +66,16 @@ State start_of_flight(const std::vector<std::string>& fronts, uint64_t rng_word)
   return s;
 }
 
+// Round 2 of a two-player flight: player 1, the Start Player ("red 2 circles"
+// in front), has moved into column 2, row 1; player 0 (`front` in front), still
+// in column 1, row 1, is to move.
+State player_1_moved_into_column_2(const std::string& front) {
+  FlightSetup f{kField2, {{front}, {"red 2 circles"}}, {12, 12}, {{{0, 0}}, {{0, 1}}}, {}, {false, true}};
+  f.round = 1;
+  f.start_player = 1;
+  return f.build();
+}
+
 }  // namespace
 
 TEST_CASE("flight: the smallest printed number on a front card takes the Start Player token",
@@ -119,21 +129,13 @@ TEST_CASE("flight: jump damage is one per row changed", "[last_blast][flight]") 
 TEST_CASE("flight: a red Jump Boost front card takes its number off the jump damage only",
           "[last_blast][flight]") {
   // Player 1, the Start Player, has moved; player 0 is to move.
-  FlightSetup f{kField2,      {{"red 1 drop"}, {"red 2 circles"}}, {12, 12}, {{{0, 0}}, {{0, 1}}}, {},
-                {false, true}};
-  f.round = 1;
-  f.start_player = 1;
-  const State s = f.build();
+  const State s = player_1_moved_into_column_2("red 1 drop");
   // Player 0: from row 1 to row 3 (bricks): jump 2 - 1, collision 3 in full.
   REQUIRE(s.jump_damage(0, 2) == 1);
   REQUIRE(s.collision_damage(0, 2) == 3);
   REQUIRE(s.move_damage(0, 2) == 4);
   // A boost bigger than the jump leaves no jump damage (minimum 0).
-  FlightSetup g{kField2,      {{"red 3 drop"}, {"red 2 circles"}}, {12, 12}, {{{0, 0}}, {{0, 1}}}, {},
-                {false, true}};
-  g.round = 1;
-  g.start_player = 1;
-  REQUIRE(g.build().jump_damage(0, 2) == 0);
+  REQUIRE(player_1_moved_into_column_2("red 3 drop").jump_damage(0, 2) == 0);
 }
 
 TEST_CASE("flight: a green Shield front card takes its number off the collision damage only",
@@ -409,11 +411,7 @@ TEST_CASE("alternate rule: an exploded cube blocks column 7 too, and cannot win"
 TEST_CASE("encoder: the next-step block gives each seat's damage per row of its next column",
           "[last_blast][flight]") {
   // Player 1 has moved into column 2 (row 1); player 0, still in column 1, is to move.
-  FlightSetup f{kField2,      {{"red 1 drop"}, {"red 2 circles"}}, {12, 12}, {{{0, 0}}, {{0, 1}}}, {},
-                {false, true}};
-  f.round = 1;
-  f.start_player = 1;
-  const State s = f.build();
+  const State s = player_1_moved_into_column_2("red 1 drop");
   std::vector<float> obs(static_cast<std::size_t>(Encoder::size(2)));
   Encoder::encode(s, 0, obs.data());
   const float* next = obs.data() + obs.size() - 2 * 3 * Encoder::kNextStepFeatures;
