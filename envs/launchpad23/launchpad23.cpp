@@ -13,7 +13,6 @@ constexpr const char* kSizeFaceNames[6] = {"S", "M", "L", "S/M", "S/L", "M/L"};
 constexpr const char* kSpaceNames[kSpaces] = {
     "top-left", "top", "top-right", "left", "Factory", "right", "bottom-left", "bottom", "bottom-right"};
 constexpr const char* kDirectionNames[kDirections] = {"north", "east", "south", "west"};
-constexpr int kPadsClockwise[kMaxPlayers] = {0, 2, 8, 6};
 
 std::string piece_code(int type) {
   return std::string{kColourLetters[colour_of(type)], kSizeLetters[size_of(type)]};
@@ -63,13 +62,6 @@ const char* phase_name(Phase p) {
 
 }  // namespace
 
-int neighbour(int space, int direction) {
-  const int row = space / 3, col = space % 3;
-  const int r = row + (direction == 2) - (direction == 0);
-  const int c = col + (direction == 1) - (direction == 3);
-  return (r < 0 || r > 2 || c < 0 || c > 2) ? -1 : r * 3 + c;
-}
-
 const char* colour_name(int colour) { return kColourNames[colour]; }
 const char* size_name(int size) { return kSizeNames[size]; }
 std::string piece_name(int type) {
@@ -98,12 +90,6 @@ bool Roll::allows_size(int size) const {
   }
 }
 
-int Board::pieces_on(int space) const {
-  int n = 0;
-  for (uint8_t c : spaces[space]) n += c;
-  return n;
-}
-
 bool Board::is_complete_rocket(int space) const {
   if (pieces_on(space) != kRocketSize) return false;
   for (int size = 0; size < kSizes; ++size) {
@@ -118,14 +104,6 @@ bool Board::is_complete_rocket(int space) const {
 State::State(const Config& config, int num_players, uint64_t seed)
     : config_(&config), num_players_(num_players), rng_(seed) {
   board_.bank.fill(kCopies);
-}
-
-int State::pad_of(int seat) const { return num_players_ == 2 ? (seat == 0 ? 0 : 8) : kPadsClockwise[seat]; }
-
-int State::owner_of(int space) const {
-  for (int p = 0; p < num_players_; ++p)
-    if (pad_of(p) == space) return p;
-  return -1;
 }
 
 bool State::size_available(int size) const {
@@ -189,7 +167,16 @@ void State::legal_actions_mask(uint8_t* out) const {
   if (phase_ == Phase::kSetup) {
     for (int s = 0; s < kSizes; ++s) out[kSetupBase + s] = 1;
   } else if (phase_ == Phase::kNewPart) {
-    for (int a = kTakeBase; a < kMoveBase; ++a) out[a] = is_legal_new_part(a);
+    // What is_legal_new_part says, with each type's steal rule worked out once, not once per space.
+    bool may_steal_type[kPieceTypes];
+    for (int type = 0; type < kPieceTypes; ++type) {
+      out[kTakeBase + type] = roll_.allows(type) && board_.bank[type] > 0;
+      may_steal_type[type] = may_steal(type);
+    }
+    out[kReroll] = shortage() && !rerolled_;
+    for (int space = 0; space < kSpaces; ++space)
+      for (int type = 0; type < kPieceTypes; ++type)
+        out[kStealBase + space * kPieceTypes + type] = may_steal_type[type] && board_.spaces[space][type] > 0;
   } else if (phase_ == Phase::kMoves) {
     for (int space = 0; space < kSpaces; ++space) {
       const int owner = owner_of(space);
@@ -337,8 +324,8 @@ void State::known_card_places(int viewer, CardPlaces& out) const {
 std::string State::observation_string(int viewer) const {
   std::string text = to_string();
   if (phase_ == Phase::kSetup && setup_choice_[viewer] >= 0)
-    text += "You (player " + std::to_string(viewer) + ") secretly chose a " + kSizeNames[setup_choice_[viewer]] +
-            " starting piece.\n";
+    text += "You (player " + std::to_string(viewer) + ") secretly chose a " +
+            kSizeNames[setup_choice_[viewer]] + " starting piece.\n";
   return text;
 }
 

@@ -39,6 +39,7 @@ constexpr int kFactory = 4;
 constexpr int kDirections = 4;
 constexpr int kMaxPlayers = 4;
 constexpr int kRocketSize = 5;
+constexpr int kPadsClockwise[kMaxPlayers] = {0, 2, 8, 6};  // seats 0..3 with 3-4 players
 
 constexpr int kSetupBase = 0;
 constexpr int kTakeBase = 3;
@@ -85,7 +86,11 @@ struct Roll {
 struct Board {
   std::array<std::array<uint8_t, kPieceTypes>, kSpaces> spaces{};
   std::array<uint8_t, kPieceTypes> bank{};
-  int pieces_on(int space) const;
+  int pieces_on(int space) const {
+    int n = 0;
+    for (uint8_t c : spaces[space]) n += c;
+    return n;
+  }
   bool is_complete_rocket(int space) const;  // exactly five: one per colour, one size
 };
 
@@ -103,7 +108,7 @@ class State {
   void returns(float* out) const;
   void scores(int* out) const;
   void redeterminize(int viewer, Rng& rng);
-  std::string to_string() const;  // never shows a setup choice before the reveal
+  std::string to_string() const;                     // never shows a setup choice before the reveal
   std::string observation_string(int viewer) const;  // to_string() and the viewer's own setup choice
   // The setup choice stays secret until the reveal (ruling 2).
   bool is_public_action(Action a) const { return a >= kTakeBase; }
@@ -126,8 +131,13 @@ class State {
   int moves_left() const { return moves_left_; }
   int turn() const { return turn_; }
   int winner() const { return winner_; }
-  int pad_of(int seat) const;     // the corner space of a seat
-  int owner_of(int space) const;  // the seat owning a pad, or -1
+  // The corner space of a seat (inline: the bot and the encoder ask per space).
+  int pad_of(int seat) const { return num_players_ == 2 ? (seat == 0 ? 0 : 8) : kPadsClockwise[seat]; }
+  int owner_of(int space) const {  // the seat owning a pad, or -1
+    for (int p = 0; p < num_players_; ++p)
+      if (pad_of(p) == space) return p;
+    return -1;
+  }
   bool has_chosen_setup(int seat) const { return setup_choice_[seat] >= 0; }
   int setup_choice(int seat) const { return setup_choice_[seat]; }  // hidden until the reveal
   // The shortage case of the current roll: no allowed piece in the Bank, or
@@ -170,7 +180,11 @@ class State {
 };
 
 // The space next to `space` in `direction` (N, E, S, W), or -1 off the board.
-int neighbour(int space, int direction);
+inline int neighbour(int space, int direction) {
+  const int row = space / 3 + (direction == 2) - (direction == 0);
+  const int column = space % 3 + (direction == 1) - (direction == 3);
+  return (row < 0 || row > 2 || column < 0 || column > 2) ? -1 : row * 3 + column;
+}
 const char* colour_name(int colour);
 const char* size_name(int size);
 std::string piece_name(int type);  // e.g. "small red"

@@ -1,6 +1,7 @@
 #include "envs/launchpad23/launchpad23_bot.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 namespace rocketgym::launchpad23 {
@@ -12,87 +13,183 @@ constexpr double kOpponentWeight = 0.4;
 
 int manhattan(int a, int b) { return std::abs(a / 3 - b / 3) + std::abs(a % 3 - b % 3); }
 
-int nearest(const State& state, const Board& board, int type, int pad) {
-  int best = board.bank[type] > 0 ? kFromBank : kFromOtherPad;
-  for (int space = 0; space < kSpaces; ++space) {
-    if (space == pad || board.spaces[space][type] == 0) continue;
-    const int owner = state.owner_of(space);
-    if (owner < 0) best = std::min(best, manhattan(space, pad));
+// Bit s: space s holds a piece of the type and is nobody's pad. Pieces on
+// pads count apart: the owner's as already there, the others' as only a
+// steal can free them.
+using SpaceSet = uint16_t;
+
+SpaceSet free_spaces(const State& state, const Board& board, int type) {
+  SpaceSet set = 0;
+  for (int space = 0; space < kSpaces; ++space)
+    if (board.spaces[space][type] > 0 && state.owner_of(space) < 0) set |= static_cast<SpaceSet>(1u << space);
+  return set;
+}
+
+// One piece of `type` going from a space (or the Bank) to a space: what a
+// take, steal or move action does. The bot scores every legal action, and the
+// search plays the bot in its playouts, so it reads the board as it would be
+// after the action instead of copying it.
+struct PieceMove {
+  static constexpr int kBank = -1;
+  int type = 0, from = kBank, to = kFactory;
+
+  int count_on(const Board& board, int space) const {
+    return board.spaces[space][type] + (space == to) - (space == from);
   }
+  int count_in_bank(const Board& board) const { return board.bank[type] - (from == kBank); }
+  SpaceSet free_after(const State& state, const Board& board, SpaceSet before) const {
+    SpaceSet set = before;
+    if (from >= 0 && board.spaces[from][type] == 1) set = static_cast<SpaceSet>(set & ~(1u << from));
+    if (state.owner_of(to) < 0) set = static_cast<SpaceSet>(set | (1u << to));
+    return set;
+  }
+};
+
+// The single-piece move an action makes; false for Total System Failure.
+bool piece_move(Action a, PieceMove& m) {
+  if (a >= kTakeBase && a < kReroll) {
+    m = {a - kTakeBase, PieceMove::kBank, kFactory};
+  } else if (a >= kStealBase && a < kMoveBase) {
+    m = {(a - kStealBase) % kPieceTypes, (a - kStealBase) / kPieceTypes, kFactory};
+  } else if (a >= kMoveBase && a < kTotalSystemFailure) {
+    const int x = a - kMoveBase, space = x / kDirections / kPieceTypes;
+    m = {(x / kDirections) % kPieceTypes, space, neighbour(space, x % kDirections)};
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Moves a piece needs to reach `pad` when none is on it: from the nearest
+// free space, else from the Bank, else from another player's pad.
+int moves_to_bring(SpaceSet free, bool in_bank, int pad) {
+  int best = in_bank ? kFromBank : kFromOtherPad;
+  for (int space = 0; free != 0; ++space, free = static_cast<SpaceSet>(free >> 1))
+    if (free & 1u) best = std::min(best, manhattan(space, pad));
   return best;
 }
 
-// Higher is better for `seat`: close to launching, and the closest opponent far.
-double evaluate(const State& state, const Board& board, int seat) {
-  const int mine = rocket_distance(state, board, seat);
-  if (mine == 0) return 1e6;
-  int closest_opponent = 1 << 20;
-  for (int p = 0; p < state.num_players(); ++p)
-    if (p != seat) closest_opponent = std::min(closest_opponent, rocket_distance(state, board, p));
-  if (closest_opponent == 0) return -1e6;
-  return -mine + kOpponentWeight * closest_opponent;
+// One seat's rocket distance kept per piece type, so that an action is
+// scored by recomputing only the type it touches.
+struct PadCost {
+  int pad = 0;
+  int pieces = 0;                       // pieces on the pad, each leaves unless wanted
+  std::array<int, kPieceTypes> need{};  // -1: on the pad, else moves to bring one
+
+  PadCost() = default;
+  PadCost(const State& state, const Board& board, int seat, const std::array<SpaceSet, kPieceTypes>& free)
+      : pad(state.pad_of(seat)), pieces(board.pieces_on(pad)) {
+    for (int type = 0; type < kPieceTypes; ++type)
+      need[type] = board.spaces[pad][type] > 0 ? -1 : moves_to_bring(free[type], board.bank[type] > 0, pad);
+  }
+  // Per rocket size, with `pieces_on_pad` and one type's need replaced.
+  std::array<int, kSizes> by_size(int pieces_on_pad, int type, int type_need) const {
+    std::array<int, kSizes> cost{};
+    for (int size = 0; size < kSizes; ++size) {
+      cost[size] = pieces_on_pad;
+      for (int colour = 0; colour < kColours; ++colour) {
+        const int t = piece_type(colour, size);
+        cost[size] += t == type ? type_need : need[t];
+      }
+    }
+    return cost;
+  }
+  std::array<int, kSizes> by_size() const { return by_size(pieces, 0, need[0]); }
+  int distance() const { return min_of(by_size()); }
+  // After `m`, whose type's free spaces become `free_after`.
+  int distance_after(const Board& board, const PieceMove& m, SpaceSet free_after) const {
+    const int pieces_after = pieces + (m.to == pad) - (m.from == pad);
+    const int type_need =
+        m.count_on(board, pad) > 0 ? -1 : moves_to_bring(free_after, m.count_in_bank(board) > 0, pad);
+    return min_of(by_size(pieces_after, m.type, type_need));
+  }
+  static int min_of(const std::array<int, kSizes>& cost) {
+    return *std::min_element(cost.begin(), cost.end());
+  }
+};
+
+std::array<SpaceSet, kPieceTypes> free_spaces(const State& state, const Board& board) {
+  std::array<SpaceSet, kPieceTypes> free{};
+  for (int type = 0; type < kPieceTypes; ++type) free[type] = free_spaces(state, board, type);
+  return free;
 }
 
-// The board after a new-part or move action (no chance involved).
-Board board_after(const State& state, Action a) {
+// Higher is better for `seat`: close to launching, and the closest opponent far.
+double evaluate(const int* distance, int players, int seat) {
+  if (distance[seat] == 0) return 1e6;
+  int closest_opponent = 1 << 20;
+  for (int p = 0; p < players; ++p)
+    if (p != seat) closest_opponent = std::min(closest_opponent, distance[p]);
+  if (closest_opponent == 0) return -1e6;
+  return -distance[seat] + kOpponentWeight * closest_opponent;
+}
+
+// The board after Total System Failure: the mover's pad back to the Bank.
+Board board_after_failure(const State& state) {
   Board b = state.board();
-  if (a >= kTakeBase && a < kReroll) {
-    --b.bank[a - kTakeBase];
-    ++b.spaces[kFactory][a - kTakeBase];
-  } else if (a >= kStealBase && a < kMoveBase) {
-    const int space = (a - kStealBase) / kPieceTypes, type = (a - kStealBase) % kPieceTypes;
-    --b.spaces[space][type];
-    ++b.spaces[kFactory][type];
-  } else if (a >= kMoveBase && a < kTotalSystemFailure) {
-    const int x = a - kMoveBase;
-    const int direction = x % kDirections, type = (x / kDirections) % kPieceTypes;
-    const int space = x / kDirections / kPieceTypes;
-    --b.spaces[space][type];
-    ++b.spaces[neighbour(space, direction)][type];
-  } else if (a == kTotalSystemFailure) {
-    auto& pad = b.spaces[state.pad_of(state.current_player())];
-    for (int t = 0; t < kPieceTypes; ++t) b.bank[t] = static_cast<uint8_t>(b.bank[t] + pad[t]);
-    pad.fill(0);
-  }
+  auto& pad = b.spaces[state.pad_of(state.current_player())];
+  for (int t = 0; t < kPieceTypes; ++t) b.bank[t] = static_cast<uint8_t>(b.bank[t] + pad[t]);
+  pad.fill(0);
   return b;
+}
+
+// Calls f(a) for each legal action other than standing still, in id order
+// (ties are broken at random along it), skipping the spaces without pieces.
+template <class F>
+void for_each_scored_action(const State& state, const uint8_t* mask, F&& f) {
+  if (state.phase() == Phase::kNewPart) {
+    for (Action a = kTakeBase; a < kMoveBase; ++a)
+      if (mask[a] && a != kReroll) f(a);
+    return;
+  }
+  for (int space = 0; space < kSpaces; ++space)
+    for (int type = 0; type < kPieceTypes; ++type) {
+      if (state.board().spaces[space][type] == 0) continue;  // no piece, no move
+      const Action first = kMoveBase + (space * kPieceTypes + type) * kDirections;
+      for (Action a = first; a < first + kDirections; ++a)
+        if (mask[a]) f(a);
+    }
+  if (mask[kTotalSystemFailure]) f(kTotalSystemFailure);
 }
 
 }  // namespace
 
 std::array<int, kSizes> rocket_distance_by_size(const State& state, const Board& board, int seat) {
-  const int pad = state.pad_of(seat);
-  const auto& on_pad = board.spaces[pad];
-  std::array<int, kSizes> cost{};
-  for (int size = 0; size < kSizes; ++size) {
-    cost[size] = board.pieces_on(pad);  // every piece leaves unless it is a wanted one
-    for (int colour = 0; colour < kColours; ++colour) {
-      const int type = piece_type(colour, size);
-      if (on_pad[type] > 0)
-        --cost[size];
-      else
-        cost[size] += nearest(state, board, type, pad);
-    }
-  }
-  return cost;
+  return PadCost(state, board, seat, free_spaces(state, board)).by_size();
 }
 
 int rocket_distance(const State& state, const Board& board, int seat) {
-  const auto cost = rocket_distance_by_size(state, board, seat);
-  return *std::min_element(cost.begin(), cost.end());
+  return PadCost(state, board, seat, free_spaces(state, board)).distance();
 }
 
 Action heuristic_action(const State& state, Rng& rng) {
   if (state.phase() == Phase::kSetup) return kSetupBase + static_cast<int>(rng.below(kSizes));
-  const int seat = state.current_player();
+  const int seat = state.current_player(), players = state.num_players();
   uint8_t mask[kNumActions];
   state.legal_actions_mask(mask);
+  const Board& board = state.board();
+  const auto free = free_spaces(state, board);
+  std::array<PadCost, kMaxPlayers> costs;
+  int distance[kMaxPlayers];
+  for (int p = 0; p < players; ++p) {
+    costs[p] = PadCost(state, board, p, free);
+    distance[p] = costs[p].distance();
+  }
   // Standing still (ending the turn, or re-rolling) is worth the current position.
-  double best_value = evaluate(state, state.board(), seat);
+  double best_value = evaluate(distance, players, seat);
   Action best = state.phase() == Phase::kMoves ? kEndTurn : (mask[kReroll] ? kReroll : -1);
   int ties = 1;
-  for (Action a = 0; a < kNumActions; ++a) {
-    if (!mask[a] || a == kEndTurn || a == kReroll) continue;
-    const double value = evaluate(state, board_after(state, a), seat);
+  for_each_scored_action(state, mask, [&](Action a) {
+    PieceMove m;
+    if (piece_move(a, m)) {
+      const SpaceSet free_after = m.free_after(state, board, free[m.type]);
+      for (int p = 0; p < players; ++p) distance[p] = costs[p].distance_after(board, m, free_after);
+    } else {
+      const Board after = board_after_failure(state);
+      const auto free_after_failure = free_spaces(state, after);
+      for (int p = 0; p < players; ++p) distance[p] = PadCost(state, after, p, free_after_failure).distance();
+    }
+    const double value = evaluate(distance, players, seat);
     if (best < 0 || value > best_value + 1e-9) {
       best_value = value;
       best = a;
@@ -101,7 +198,7 @@ Action heuristic_action(const State& state, Rng& rng) {
                rng.below(static_cast<uint32_t>(++ties)) == 0) {
       best = a;  // break ties at random so the bot is not predictable
     }
-  }
+  });
   return best;
 }
 

@@ -1,5 +1,7 @@
 // Launchpad 23: one test per rule of the rulebook and per ruling.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <limits>
 #include <vector>
 
 #include "envs/core/game.h"
@@ -406,6 +408,50 @@ TEST_CASE("the heuristic bot clearly beats random play") {
   }
   WARN("launchpad23 heuristic vs random (2 players, seats rotated): " << wins << " of " << games << " won");
   REQUIRE(wins >= 180);
+}
+
+// The bot's one-step value of a board for `seat`, computed afresh from the
+// public distances (the bot itself updates them per piece type).
+double fresh_value(const State& s, const Board& board, int seat) {
+  const int mine = rocket_distance(s, board, seat);
+  if (mine == 0) return 1e6;
+  int closest = 1 << 20;
+  for (int p = 0; p < s.num_players(); ++p)
+    if (p != seat) closest = std::min(closest, rocket_distance(s, board, p));
+  return closest == 0 ? -1e6 : -mine + 0.4 * closest;
+}
+
+TEST_CASE("the heuristic bot's move is a best one-step move by distances computed afresh") {
+  for (int players : {2, 4}) {
+    Rng rng(9);
+    int checked = 0;
+    for (uint64_t seed = 31; checked < 300; ++seed) {
+      State s(config(), players, seed);
+      while (!s.is_terminal()) {
+        const Action chosen = heuristic_action(s, rng);
+        if (s.phase() != Phase::kSetup) {
+          const int seat = s.current_player();
+          // Standing still (ending the turn, re-rolling) keeps the position, when allowed.
+          const bool may_stand = s.phase() == Phase::kMoves || s.is_legal(kReroll);
+          const double still = fresh_value(s, s.board(), seat);
+          double best = may_stand ? still : -std::numeric_limits<double>::infinity();
+          double value_of_chosen = still;
+          for (Action a : legal(s)) {
+            if (a == kEndTurn || a == kReroll) continue;
+            State after = s;
+            after.apply(a);
+            const double value = fresh_value(s, after.board(), seat);
+            best = std::max(best, value);
+            if (a == chosen) value_of_chosen = value;
+          }
+          INFO(players << " players, seed " << seed << ": " << s.action_to_string(chosen));
+          REQUIRE(value_of_chosen == Approx(best));
+          ++checked;
+        }
+        s.apply(chosen);
+      }
+    }
+  }
 }
 
 TEST_CASE("the secret setup choice is not a public action; everything else is") {
