@@ -466,7 +466,7 @@ TEST_CASE("bad use and bad options are errors, not crashes", "[search]") {
 TEST_CASE("search options load from YAML strictly", "[search]") {
   const auto node = ConfigNode::parse(
       "simulations: 64\nc_puct: 2.5\nrollouts: 3\nrollout_policy: heuristic\nrollout_epsilon: 0.1\n"
-      "heuristic_prior: 0.4\n"
+      "heuristic_prior: 0.4\nplayout_weight: 0.5\n"
       "temperature: 1\ndirichlet_alpha: 0.5\n"
       "dirichlet_fraction: 0.25\nseed: 9\nmax_nodes: 1000\nsearch_forced_moves: true\n",
       "agent.yaml");
@@ -477,6 +477,7 @@ TEST_CASE("search options load from YAML strictly", "[search]") {
   CHECK(o.rollout_policy == RolloutPolicy::kHeuristic);
   CHECK(o.rollout_epsilon == 0.1);
   CHECK(o.heuristic_prior == 0.4);
+  CHECK(o.playout_weight == 0.5);
   CHECK(o.temperature == 1.0);
   CHECK(o.dirichlet_alpha == 0.5);
   CHECK(o.dirichlet_fraction == 0.25);
@@ -492,4 +493,6 @@ TEST_CASE("search options load from YAML strictly", "[search]") {
   CHECK_THROWS_AS(parse_options(ConfigNode::parse("c_puct: many\n", "agent.yaml")), ConfigError);
   CHECK_THROWS_WITH(parse_options(ConfigNode::parse("rollout_policy: smart\n", "agent.yaml")),
                     Catch::Contains("rollout_policy"));
+  CHECK_THROWS_WITH(parse_options(ConfigNode::parse("playout_weight: 1.5\n", "agent.yaml")),
+                    Catch::Contains("agent.yaml:1") && Catch::Contains("playout_weight"));
 }

@@ -14,6 +14,7 @@
 #include "training/alphazero/replay_buffer.h"
 #include "training/alphazero/search_bench.h"
 #include "training/alphazero/self_play.h"
+#include "training/mcts/network_evaluator.h"
 
 using namespace rocketgym;
 using namespace rocketgym::alphazero;
@@ -169,6 +170,83 @@ TEST_CASE("self-play records the search's policy and, at the game's end, every s
                      again.observation(slot)));
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a network evaluator mixes in the heuristic: playouts into values, its move into priors",
+          "[alphazero]") {
+  using G = launchpad23::Game;
+  const auto dir = std::filesystem::temp_directory_path() / "rocketgym_az_mix";
+  AzConfig cfg = tiny_config(dir.string());
+  auto game = cfg.game.load();
+  NetSpec spec;
+  spec.config = cfg.net;
+  spec.observation_shape = game->observation_shape(2);
+  spec.num_actions = G::info().num_actions;
+  spec.num_players = 2;
+  torch::manual_seed(5);
+  PolicyValueNet net(spec);
+  net->eval();
+  PolicyRunner runner(net, torch::kCPU, 8);
+
+  // Six positions a few moves into heuristic games, one seed each.
+  const auto& config = typed_config<G>(*game);
+  std::vector<G::State> states;
+  for (int g = 0; g < 6; ++g) {
+    G::State s(*config, 2, 100 + static_cast<uint64_t>(g));
+    Rng rng(static_cast<uint64_t>(g));
+    for (int k = 0; k < 6 + g; ++k) s.apply(G::heuristic_action(s, rng));
+    states.push_back(s);
+  }
+  const int n = static_cast<int>(states.size()), actions = G::info().num_actions;
+  auto evaluate = [&](double weight, int threads) {
+    mcts::Options o;
+    o.rollout_policy = mcts::RolloutPolicy::kHeuristic;
+    o.playout_weight = weight;
+    mcts::NetworkEvaluator<G> evaluator(runner, threads, o);
+    std::vector<float> priors(static_cast<std::size_t>(n * actions)), values(static_cast<std::size_t>(n * 2));
+    std::vector<mcts::Leaf<G::State>> leaves(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i)
+      leaves[static_cast<std::size_t>(i)] = {&states[static_cast<std::size_t>(i)], 0,
+                                             1000 + static_cast<uint64_t>(i), priors.data() + i * actions,
+                                             values.data() + i * 2};
+    evaluator.evaluate(leaves.data(), n);
+    return std::make_pair(priors, values);
+  };
+  const auto [head_priors, head] = evaluate(0.0, 1);
+  const auto [mixed_priors, mixed] = evaluate(0.25, 1);
+  const auto [played_priors, played] = evaluate(1.0, 2);
+  REQUIRE(evaluate(0.25, 2).second == mixed);  // the thread count changes nothing
+
+  mcts::Options heuristic;
+  heuristic.rollout_policy = mcts::RolloutPolicy::kHeuristic;
+  mcts::RolloutEvaluator<G> playouts(heuristic);
+  for (int i = 0; i < n; ++i) {
+    float reference[2];
+    mcts::Leaf<G::State> leaf{&states[static_cast<std::size_t>(i)], 0, 1000 + static_cast<uint64_t>(i),
+                              nullptr, nullptr};
+    Rng rng(leaf.seed);
+    playouts.playout_values(leaf, rng, reference);
+    for (int p = 0; p < 2; ++p) {
+      const auto k = static_cast<std::size_t>(i * 2 + p);
+      CHECK(played[k] == reference[p]);  // weight 1: the playout alone
+      CHECK(mixed[k] == Approx(0.75 * head[k] + 0.25 * reference[p]));
+    }
+  }
+  CHECK(played_priors == head_priors);  // the priors stay the network's
+  CHECK(mixed_priors == head_priors);
+
+  // A heuristic prior moves its share onto the heuristic bot's move.
+  mcts::Options o;
+  o.heuristic_prior = 0.5;
+  mcts::NetworkEvaluator<G> evaluator(runner, 1, o);
+  std::vector<float> priors(static_cast<std::size_t>(actions)), values(2);
+  mcts::Leaf<G::State> leaf{&states[0], 0, 77, priors.data(), values.data()};
+  evaluator.evaluate(&leaf, 1);
+  Rng rng(77);
+  const Action bot = G::heuristic_action(states[0], rng);
+  for (Action a = 0; a < actions; ++a)
+    CHECK(priors[static_cast<std::size_t>(a)] ==
+          Approx(0.5 * head_priors[static_cast<std::size_t>(a)] + (a == bot ? 0.5 : 0.0)));
 }
 
 TEST_CASE("playout cap randomization records only the fully searched decisions", "[alphazero]") {

@@ -24,6 +24,7 @@ class TypedAgent final : public AnyAgent {
     if (spec_.net) runner_ = std::make_unique<PolicyRunner>(spec_.net, device, kBatch);
     if (spec_.kind == "ismcts") {
       search_ = std::make_unique<mcts::Search<G>>(spec_.mcts);
+      if (runner_) network_ = std::make_unique<mcts::NetworkEvaluator<G>>(*runner_, 1, spec_.mcts);
       if (!runner_) rollouts_ = std::make_unique<mcts::RolloutEvaluator<G>>(spec_.mcts);
     }
   }
@@ -52,11 +53,7 @@ class TypedAgent final : public AnyAgent {
       return runner_->choose(0, spec_.greedy, rng);
     }
     search_->reseed(seed);
-    if (runner_) {
-      mcts::NetworkEvaluator<G> evaluator(*runner_);
-      return search_->run(state, evaluator);
-    }
-    return search_->run(state, *rollouts_);
+    return runner_ ? search_->run(state, *network_) : search_->run(state, *rollouts_);
   }
 
   void evaluate(const float* observations, const uint8_t* masks, int count, float* probabilities,
@@ -88,6 +85,7 @@ class TypedAgent final : public AnyAgent {
   std::vector<uint8_t> mask_;
   std::unique_ptr<PolicyRunner> runner_;
   std::unique_ptr<mcts::Search<G>> search_;
+  std::unique_ptr<mcts::NetworkEvaluator<G>> network_;
   std::unique_ptr<mcts::RolloutEvaluator<G>> rollouts_;
 };
 

@@ -47,6 +47,7 @@ class Arena {
     options_.threads = std::max(1, options_.threads);
     runners_.resize(agents_.size());
     searches_.resize(agents_.size());
+    network_evaluators_.resize(agents_.size());
     rollout_evaluators_.resize(agents_.size());
     for (std::size_t a = 0; a < agents_.size(); ++a) {
       if (agents_[a].uses_network()) {
@@ -55,6 +56,9 @@ class Arena {
       }
       if (agents_[a].kind == "ismcts") {
         searches_[a].resize(static_cast<std::size_t>(options_.parallel));
+        if (runners_[a])
+          network_evaluators_[a] =
+              std::make_unique<mcts::NetworkEvaluator<G>>(*runners_[a], options_.threads, agents_[a].mcts);
         // One rollout evaluator per thread (they keep scratch buffers).
         for (int t = 0; t < options_.threads && !runners_[a]; ++t)
           rollout_evaluators_[a].emplace_back(agents_[a].mcts);
@@ -198,8 +202,7 @@ class Arena {
         search.start(states_[static_cast<std::size_t>(slot)]);
         search_ptrs_.push_back(&search);
       }
-      mcts::NetworkEvaluator<G> evaluator(*runners_[a], options_.threads);
-      mcts::run_batched(search_ptrs_.data(), n, evaluator, leaf_batch_);
+      mcts::run_batched(search_ptrs_.data(), n, *network_evaluators_[a], leaf_batch_);
       for (int slot : group)
         actions_[static_cast<std::size_t>(slot)] = searches[static_cast<std::size_t>(slot)]->choose_action();
       return;
@@ -217,9 +220,10 @@ class Arena {
   std::vector<AgentSpec> agents_;
   ArenaOptions options_;
   int num_actions_ = 0;
-  std::vector<std::unique_ptr<PolicyRunner>> runners_;                      // per agent (network agents)
-  std::vector<std::vector<std::unique_ptr<mcts::Search<G>>>> searches_;     // per agent, per slot
-  std::vector<std::vector<mcts::RolloutEvaluator<G>>> rollout_evaluators_;  // per agent, per thread
+  std::vector<std::unique_ptr<PolicyRunner>> runners_;                          // per agent (network agents)
+  std::vector<std::vector<std::unique_ptr<mcts::Search<G>>>> searches_;         // per agent, per slot
+  std::vector<std::unique_ptr<mcts::NetworkEvaluator<G>>> network_evaluators_;  // per agent (network search)
+  std::vector<std::vector<mcts::RolloutEvaluator<G>>> rollout_evaluators_;      // per agent, per thread
   std::vector<mcts::Search<G>*> search_ptrs_;
   std::vector<mcts::Leaf<State>> leaf_batch_;
   std::vector<State> states_;

@@ -100,11 +100,18 @@ struct Options {
   int rollouts = 1;       // playouts per leaf (RolloutEvaluator)
   RolloutPolicy rollout_policy = RolloutPolicy::kRandom;
   double rollout_epsilon = 0.0;  // heuristic playouts: chance of a random move instead
-  // RolloutEvaluator's priors: this share of the prior goes to the heuristic
-  // bot's move, the rest is spread evenly over the legal moves. With many
-  // legal moves and few simulations, uniform priors leave most moves with one
-  // or two visits; a heuristic prior makes the search refine the bot's move.
+  // This share of each leaf's prior goes to the heuristic bot's move; the
+  // rest is spread evenly over the legal moves (RolloutEvaluator) or follows
+  // the network (NetworkEvaluator). With many legal moves and few
+  // simulations, uniform priors leave most moves with one or two visits; a
+  // heuristic prior makes the search refine the bot's move.
   double heuristic_prior = 0.0;
+  // Network evaluators: share of each leaf's value taken from playouts of
+  // the rollout policy instead of the value head (AlphaGo's mixing weight
+  // lambda). 0: the value head alone; 1: the playouts alone, the network
+  // giving only the priors. For a game whose value head is weak and whose
+  // heuristic plays out well (Launchpad 23).
+  double playout_weight = 0.0;
   double temperature = 0.0;       // 0: the most visited move; > 0: sample by visits^(1/T)
   double dirichlet_alpha = 0.3;   // root noise shape (self-play)
   double dirichlet_fraction = 0;  // weight of the root noise, 0 = no noise (play)
@@ -129,6 +136,7 @@ struct Options {
     if (rollouts < 1) fail("rollouts must be at least 1");
     if (!(rollout_epsilon >= 0.0 && rollout_epsilon <= 1.0)) fail("rollout_epsilon must be in [0, 1]");
     if (!(heuristic_prior >= 0.0 && heuristic_prior <= 1.0)) fail("heuristic_prior must be in [0, 1]");
+    if (!(playout_weight >= 0.0 && playout_weight <= 1.0)) fail("playout_weight must be in [0, 1]");
     if (!(temperature >= 0.0) || !std::isfinite(temperature)) fail("temperature must be >= 0");
     if (!(dirichlet_alpha > 0.0) || !std::isfinite(dirichlet_alpha)) fail("dirichlet_alpha must be > 0");
     if (!(dirichlet_fraction >= 0.0 && dirichlet_fraction <= 1.0))
@@ -149,9 +157,9 @@ inline Options parse_options(const ConfigNode& node) {
   Options o;
   if (node.is_null()) return o;
   node.expect_keys({"simulations", "c_puct", "rollouts", "rollout_policy", "rollout_epsilon",
-                    "heuristic_prior", "temperature", "dirichlet_alpha", "dirichlet_fraction", "seed",
-                    "max_nodes", "search_forced_moves", "root", "gumbel_considered", "gumbel_scale",
-                    "c_visit", "c_scale"});
+                    "heuristic_prior", "playout_weight", "temperature", "dirichlet_alpha",
+                    "dirichlet_fraction", "seed", "max_nodes", "search_forced_moves", "root",
+                    "gumbel_considered", "gumbel_scale", "c_visit", "c_scale"});
   o.simulations = node.get_int("simulations", o.simulations, 1, 10'000'000);
   o.c_puct = node.get_double("c_puct", o.c_puct, 0.0, 1e6);
   o.rollouts = node.get_int("rollouts", o.rollouts, 1, 100'000);
@@ -160,6 +168,7 @@ inline Options parse_options(const ConfigNode& node) {
                          : RolloutPolicy::kRandom;
   o.rollout_epsilon = node.get_double("rollout_epsilon", o.rollout_epsilon, 0.0, 1.0);
   o.heuristic_prior = node.get_double("heuristic_prior", o.heuristic_prior, 0.0, 1.0);
+  o.playout_weight = node.get_double("playout_weight", o.playout_weight, 0.0, 1.0);
   o.temperature = node.get_double("temperature", o.temperature, 0.0, 1e6);
   o.dirichlet_alpha = node.get_double("dirichlet_alpha", o.dirichlet_alpha, 1e-6, 1e6);
   o.dirichlet_fraction = node.get_double("dirichlet_fraction", o.dirichlet_fraction, 0.0, 1.0);
@@ -803,26 +812,30 @@ class RolloutEvaluator {
   }
 
   void evaluate(Leaf<State>* leaves, int count) {
-    for (int i = 0; i < count; ++i) evaluate_one(leaves[i]);
+    for (int i = 0; i < count; ++i) {
+      Rng rng(leaves[i].seed);
+      write_priors(*leaves[i].state, rng, leaves[i].priors);
+      playout_values(leaves[i], rng, leaves[i].values);
+    }
   }
 
- private:
-  void evaluate_one(Leaf<State>& leaf) {
+  // The values alone (for mixing with a network's, Options::playout_weight):
+  // the mean returns of the playouts from `leaf`, one per absolute seat.
+  void playout_values(const Leaf<State>& leaf, Rng& rng, float* values) {
     const int players = leaf.state->num_players();
     returns_.resize(static_cast<std::size_t>(players));  // allocates only if the player count grew
-    Rng rng(leaf.seed);
-    write_priors(*leaf.state, rng, leaf.priors);
-    std::fill(leaf.values, leaf.values + players, 0.0f);
+    std::fill(values, values + players, 0.0f);
     for (int k = 0; k < rollouts_; ++k) {
       State world = *leaf.state;
       if (k > 0) world.redeterminize(leaf.viewer, rng);
       if (!play_out(world, rng)) continue;  // too long: a draw, adds 0
       world.returns(returns_.data());
-      for (int p = 0; p < players; ++p) leaf.values[p] += returns_[p];
+      for (int p = 0; p < players; ++p) values[p] += returns_[p];
     }
-    for (int p = 0; p < players; ++p) leaf.values[p] /= static_cast<float>(rollouts_);
+    for (int p = 0; p < players; ++p) values[p] /= static_cast<float>(rollouts_);
   }
 
+ private:
   void write_priors(const State& state, Rng& rng, float* priors) {
     state.legal_actions_mask(mask_.data());
     int legal = 0;

@@ -2,11 +2,19 @@
 // Evaluator concept): priors from the masked policy of the leaf's player,
 // values rotated from viewer-relative seats to absolute seats. Leaves are
 // encoded in parallel (OpenMP) and evaluated in batches of the runner's size,
-// one forward pass each.
+// one forward pass each. The game's heuristic can join in, as in
+// RolloutEvaluator: options.heuristic_prior moves that share of each leaf's
+// prior onto the heuristic bot's move, and options.playout_weight mixes
+// playouts of the rollout policy into its values (one scratch evaluator per
+// thread; a leaf draws only from its own seed, so the result does not depend
+// on the thread count).
 #pragma once
+
+#include <omp.h>
 
 #include <algorithm>
 #include <chrono>
+#include <vector>
 
 #include "training/mcts/mcts.h"
 #include "training/policy_runner.h"
@@ -17,7 +25,14 @@ template <class G>
 class NetworkEvaluator {
  public:
   using State = typename G::State;
-  NetworkEvaluator(PolicyRunner& runner, int threads = 1) : runner_(runner), threads_(std::max(1, threads)) {}
+  NetworkEvaluator(PolicyRunner& runner, int threads = 1, const Options& options = Options{})
+      : runner_(runner),
+        threads_(std::max(1, threads)),
+        heuristic_prior_(static_cast<float>(options.heuristic_prior)),
+        playout_weight_(static_cast<float>(options.playout_weight)) {
+    if (playout_weight_ > 0.0f)
+      for (int t = 0; t < threads_; ++t) playouts_.emplace_back(options);
+  }
 
   void evaluate(Leaf<State>* leaves, int count) {
     const int num_actions = G::info().num_actions;
@@ -40,6 +55,7 @@ class NetworkEvaluator {
         std::copy_n(runner_.probabilities(k), num_actions, leaf.priors);
         for (int j = 0; j < players; ++j) leaf.values[(me + j) % players] = runner_.values(k)[j];
       }
+      if (heuristic_prior_ > 0.0f || playout_weight_ > 0.0f) mix_heuristic(leaves + first, n);
     }
   }
 
@@ -50,8 +66,30 @@ class NetworkEvaluator {
   long long batches() const { return batches_; }
 
  private:
+  void mix_heuristic(Leaf<State>* leaves, int n) {
+    const int players = leaves[0].state->num_players(), num_actions = G::info().num_actions;
+    played_.resize(static_cast<std::size_t>(n * players));  // allocates only when the batch grows
+#pragma omp parallel for schedule(dynamic) num_threads(threads_)
+    for (int k = 0; k < n; ++k) {
+      Rng rng(leaves[k].seed);
+      if (heuristic_prior_ > 0.0f) {
+        for (int a = 0; a < num_actions; ++a) leaves[k].priors[a] *= 1.0f - heuristic_prior_;
+        leaves[k].priors[G::heuristic_action(*leaves[k].state, rng)] += heuristic_prior_;
+      }
+      if (playout_weight_ <= 0.0f) continue;
+      float* played = played_.data() + static_cast<std::size_t>(k * players);
+      playouts_[static_cast<std::size_t>(omp_get_thread_num())].playout_values(leaves[k], rng, played);
+      for (int p = 0; p < players; ++p)
+        leaves[k].values[p] = (1.0f - playout_weight_) * leaves[k].values[p] + playout_weight_ * played[p];
+    }
+  }
+
   PolicyRunner& runner_;
   int threads_;
+  float heuristic_prior_;
+  float playout_weight_;
+  std::vector<RolloutEvaluator<G>> playouts_;  // per thread, only with playout_weight > 0
+  std::vector<float> played_;                  // playout values, [leaf][seat]
   double network_seconds_ = 0.0;
   long long leaves_ = 0;
   long long batches_ = 0;
