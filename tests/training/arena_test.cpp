@@ -290,3 +290,16 @@ TEST_CASE("every shipped zoo bot loads for its game and plays legal moves", "[ar
     }
   }
 }
+
+TEST_CASE("every arena config in configs/arena loads", "[arena]") {
+  const std::string dir = std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/configs/arena";
+  int loaded = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    INFO(entry.path().string());
+    const ArenaConfig config = ArenaConfig::from_yaml(ConfigNode::load_file(entry.path().string()));
+    CHECK(config.agents.size() >= 2);
+    CHECK(config.games >= 1);
+    ++loaded;
+  }
+  CHECK(loaded >= 6);
+}
