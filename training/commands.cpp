@@ -191,7 +191,7 @@ void add_arena(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option(
       "--agent", opts->agents,
-      "[name=]random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH]] | "
+      "[name=]random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH|:heuristic]] | "
       "search:PATH[:SIMULATIONS] | zoo:GAME[:SIMULATIONS] (repeatable; replaces the config's agents)");
   cmd->add_option("--game", opts->game, "game id (game.id)");
   cmd->add_option("--players", opts->players, "players per game (game.players)")

@@ -111,6 +111,18 @@ def test_heuristic_needs_a_game_and_has_no_network():
                        np.ones((1, rg.game_info("launchpad23").num_actions), np.uint8))
 
 
+def test_search_with_heuristic_playouts_needs_no_network():
+    # Launchpad 23's strongest bot is ismcts:800:heuristic; a few simulations do here.
+    agent = rg.load_agent("ismcts:20:heuristic", game="launchpad23")
+    assert agent.kind == "ismcts"
+    state = rg.load_game("launchpad23").new_state(2, 4)
+    for move in range(12):
+        action = agent.act(state, seed=move)
+        assert state.is_legal(action)
+        assert agent.act(state, seed=move) == action  # same seed, same search
+        state.apply(action)
+
+
 def test_missing_zoo_or_checkpoint_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("ROCKETGYM_ZOO_DIR", str(tmp_path))
     with pytest.raises(rg.Error, match="unknown game"):

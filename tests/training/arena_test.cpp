@@ -176,6 +176,16 @@ TEST_CASE("agents parse from the command line form", "[arena]") {
   CHECK_FALSE(a.greedy);
   a = parse_agent("ismcts:50");
   CHECK(a.mcts.simulations == 50);
+  CHECK(a.mcts.rollout_policy == mcts::RolloutPolicy::kRandom);
+  CHECK_FALSE(a.uses_network());
+  a = parse_agent("ismcts:800:heuristic");  // the YAML of configs/arena/launchpad23_search.yaml
+  CHECK(a.mcts.simulations == 800);
+  CHECK(a.mcts.rollout_policy == mcts::RolloutPolicy::kHeuristic);
+  CHECK(a.mcts.heuristic_prior == 0.5);
+  CHECK_FALSE(a.uses_network());
+  a = parse_agent("ismcts:50:./heuristic");  // a checkpoint file of that name
+  CHECK(a.path == "./heuristic");
+  CHECK(a.uses_network());
   CHECK_THROWS_AS(parse_agent("alphago"), ConfigError);
   CHECK_THROWS_AS(parse_agent("checkpoint"), ConfigError);
   CHECK_THROWS_AS(parse_agent("ismcts:many"), ConfigError);

@@ -63,7 +63,14 @@ AgentSpec parse_agent(const std::string& text) {
   } else if (a.kind == "ismcts") {
     expect_at_most(3);
     if (parts.size() >= 2) a.mcts.simulations = parse_positive(parts[1], text);
-    if (parts.size() == 3) a.path = parts[2];
+    if (parts.size() == 3 && parts[2] == "heuristic") {
+      // Playouts by the game's heuristic bot, half the prior on its move: the
+      // setting measured for Launchpad 23 (configs/arena/launchpad23_search.yaml).
+      a.mcts.rollout_policy = mcts::RolloutPolicy::kHeuristic;
+      a.mcts.heuristic_prior = 0.5;
+    } else if (parts.size() == 3) {
+      a.path = parts[2];  // a checkpoint as evaluator (./heuristic for a file of that name)
+    }
   } else if (a.kind == "search") {
     expect_at_most(3);
     if (parts.size() < 2 || parts[1].empty()) throw ConfigError("agent '" + text + "': search needs a path");
@@ -77,7 +84,7 @@ AgentSpec parse_agent(const std::string& text) {
     if (parts.size() == 3) a.zoo_simulations = parts[2] == "0" ? 0 : parse_positive(parts[2], text);
   } else {
     throw ConfigError("agent '" + text + "': unknown kind '" + a.kind +
-                      "' (random, heuristic, checkpoint:PATH[:greedy|:sample], ismcts[:SIMULATIONS[:PATH]], "
+                      "' (random, heuristic, checkpoint:PATH[:greedy|:sample], ismcts[:SIMULATIONS[:PATH|:heuristic]], "
                       "search:PATH[:SIMULATIONS], zoo:GAME[:SIMULATIONS])");
   }
   return a;

@@ -4,8 +4,10 @@
 //   heuristic  the game's heuristic bot (G::heuristic_action)
 //   checkpoint a trained network: greedy (most probable legal action) or
 //              sample (draw from the masked policy)
-//   ismcts     information-set MCTS (training/mcts) with random rollouts, or
-//              with a checkpoint's priors and values as evaluator
+//   ismcts     information-set MCTS (training/mcts) with random rollouts,
+//              with heuristic playouts (`:heuristic`; half the prior on the
+//              heuristic bot's move), or with a checkpoint's priors and values
+//              as evaluator
 //   search     a checkpoint's network with the gumbel-root search it was
 //              trained with (search-based self-play), without noise: the
 //              strongest way to play an AlphaZero-style checkpoint
@@ -17,7 +19,7 @@
 //   - {name: ppo, kind: checkpoint, path: runs/x/checkpoints/latest.ckpt, mode: greedy}
 //   - {name: search, kind: ismcts, mcts: {simulations: 200}, checkpoint: ""}
 // On the command line, `[name=]kind[:argument...]`:
-//   random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH]]
+//   random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH|:heuristic]]
 //   search:PATH[:SIMULATIONS] | zoo:GAME[:SIMULATIONS]
 // and in YAML {kind: search, path: ..., simulations: 64}, {kind: zoo, game: last_blast}.
 #pragma once
