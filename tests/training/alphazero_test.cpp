@@ -169,6 +169,17 @@ TEST_CASE("self-play records the search's policy and, at the game's end, every s
     CHECK(std::equal(buffer.observation(slot), buffer.observation(slot) + spec.observation_size(),
                      again.observation(slot)));
   }
+  // The search block's heuristic options reach self-play's evaluator: with
+  // leaf values from heuristic playouts the first search already differs.
+  cfg.search.rollout_policy = mcts::RolloutPolicy::kHeuristic;
+  cfg.search.playout_weight = 1.0;
+  ReplayBuffer played(4096, spec.observation_size(), spec.num_actions, 2);
+  play(played);
+  bool differs = false;
+  for (int slot = 0; slot < 16; ++slot)
+    differs = differs ||
+              !std::equal(buffer.policy(slot), buffer.policy(slot) + spec.num_actions, played.policy(slot));
+  CHECK(differs);
   std::filesystem::remove_all(dir);
 }
 

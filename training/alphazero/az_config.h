@@ -12,6 +12,8 @@
 //     c_puct: 1.5            # below the root
 //     c_visit: 50            # sigma(q) = (c_visit + max N) * c_scale * q
 //     c_scale: 0.1
+//     heuristic_prior: 0     # share of each leaf's prior on the heuristic bot's move
+//     playout_weight: 0      # share of each leaf's value from rollout_policy playouts
 //   selfplay:
 //     games: 128             # self-play games in flight; their leaves share one network batch
 //     greedy_after: 0        # decisions of a game after which the root stops adding Gumbel

@@ -58,7 +58,7 @@ class SelfPlay {
       : config_(std::move(config)),
         players_(players),
         cfg_(cfg),
-        evaluator_(runner, cfg.threads),
+        evaluator_(runner, cfg.threads, cfg.search),  // the search block may mix in the heuristic
         seed_(seed),
         num_actions_(G::info().num_actions) {
     slots_.reserve(static_cast<std::size_t>(cfg.games));
