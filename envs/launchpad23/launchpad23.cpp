@@ -119,17 +119,18 @@ bool State::shortage() const {
   return false;
 }
 
+bool State::may_take(int type) const { return roll_.allows(type) && board_.bank[type] > 0; }
+
+bool State::may_reroll() const { return shortage() && !rerolled_; }
+
 // Ruling 5: steal only pieces of a size the Bank cannot supply.
 bool State::may_steal(int type) const { return roll_.allows(type) && !size_available(size_of(type)); }
 
 bool State::is_legal_setup(Action a) const { return a >= kSetupBase && a < kSetupBase + kSizes; }
 
 bool State::is_legal_new_part(Action a) const {
-  if (a >= kTakeBase && a < kTakeBase + kPieceTypes) {
-    const int type = a - kTakeBase;
-    return roll_.allows(type) && board_.bank[type] > 0;
-  }
-  if (a == kReroll) return shortage() && !rerolled_;
+  if (a >= kTakeBase && a < kTakeBase + kPieceTypes) return may_take(a - kTakeBase);
+  if (a == kReroll) return may_reroll();
   if (a >= kStealBase && a < kMoveBase) {
     const int space = (a - kStealBase) / kPieceTypes, type = (a - kStealBase) % kPieceTypes;
     return may_steal(type) && board_.spaces[space][type] > 0;
@@ -170,10 +171,10 @@ void State::legal_actions_mask(uint8_t* out) const {
     // What is_legal_new_part says, with each type's steal rule worked out once, not once per space.
     bool may_steal_type[kPieceTypes];
     for (int type = 0; type < kPieceTypes; ++type) {
-      out[kTakeBase + type] = roll_.allows(type) && board_.bank[type] > 0;
+      out[kTakeBase + type] = may_take(type);
       may_steal_type[type] = may_steal(type);
     }
-    out[kReroll] = shortage() && !rerolled_;
+    out[kReroll] = may_reroll();
     for (int space = 0; space < kSpaces; ++space)
       for (int type = 0; type < kPieceTypes; ++type)
         out[kStealBase + space * kPieceTypes + type] = may_steal_type[type] && board_.spaces[space][type] > 0;
@@ -324,8 +325,8 @@ void State::known_card_places(int viewer, CardPlaces& out) const {
 std::string State::observation_string(int viewer) const {
   std::string text = to_string();
   if (phase_ == Phase::kSetup && setup_choice_[viewer] >= 0)
-    text += "You (player " + std::to_string(viewer) + ") secretly chose a " +
-            kSizeNames[setup_choice_[viewer]] + " starting piece.\n";
+    text += "You (player " + std::to_string(viewer) + ") secretly chose a " + kSizeNames[setup_choice_[viewer]] +
+            " starting piece.\n";
   return text;
 }
 

@@ -108,7 +108,7 @@ class State {
   void returns(float* out) const;
   void scores(int* out) const;
   void redeterminize(int viewer, Rng& rng);
-  std::string to_string() const;                     // never shows a setup choice before the reveal
+  std::string to_string() const;  // never shows a setup choice before the reveal
   std::string observation_string(int viewer) const;  // to_string() and the viewer's own setup choice
   // The setup choice stays secret until the reveal (ruling 2).
   bool is_public_action(Action a) const { return a >= kTakeBase; }
@@ -154,6 +154,8 @@ class State {
   bool is_legal_new_part(Action a) const;
   bool is_legal_move(Action a) const;
   bool size_available(int size) const;  // some allowed colour of that size in the Bank
+  bool may_take(int type) const;  // take a new part of this type from the Bank
+  bool may_reroll() const;        // re-roll the dice in a parts shortage
   bool may_steal(int type) const;
   void reveal_setup();
   void start_turn();
