@@ -44,6 +44,16 @@ AzConfig tiny_config(const std::string& dir) {
   return AzConfig::from_yaml(ConfigNode::parse(yaml, "az.yaml"));
 }
 
+// The network of `cfg` for two-player games of `game`.
+NetSpec two_player_spec(const AzConfig& cfg, const AnyGame& game) {
+  NetSpec spec;
+  spec.config = cfg.net;
+  spec.observation_shape = game.observation_shape(2);
+  spec.num_actions = game.info().num_actions;
+  spec.num_players = 2;
+  return spec;
+}
+
 }  // namespace
 
 TEST_CASE("replay buffer: positions become trainable when their game ends", "[alphazero]") {
@@ -124,11 +134,7 @@ TEST_CASE("self-play records the search's policy and, at the game's end, every s
   const auto dir = std::filesystem::temp_directory_path() / ("rocketgym_az_sp_" + std::to_string(::getpid()));
   AzConfig cfg = tiny_config(dir.string());
   auto game = cfg.game.load();
-  NetSpec spec;
-  spec.config = cfg.net;
-  spec.observation_shape = game->observation_shape(2);
-  spec.num_actions = G::info().num_actions;
-  spec.num_players = 2;
+  const NetSpec spec = two_player_spec(cfg, *game);
   torch::manual_seed(3);
   PolicyValueNet net(spec);
   net->eval();
@@ -189,11 +195,7 @@ TEST_CASE("a network evaluator mixes in the heuristic: playouts into values, its
   const auto dir = std::filesystem::temp_directory_path() / "rocketgym_az_mix";
   AzConfig cfg = tiny_config(dir.string());
   auto game = cfg.game.load();
-  NetSpec spec;
-  spec.config = cfg.net;
-  spec.observation_shape = game->observation_shape(2);
-  spec.num_actions = G::info().num_actions;
-  spec.num_players = 2;
+  const NetSpec spec = two_player_spec(cfg, *game);
   torch::manual_seed(5);
   PolicyValueNet net(spec);
   net->eval();
@@ -266,11 +268,7 @@ TEST_CASE("playout cap randomization records only the fully searched decisions",
   cfg.full_search_share = 0.25;
   cfg.fast_simulations = 2;
   auto game = cfg.game.load();
-  NetSpec spec;
-  spec.config = cfg.net;
-  spec.observation_shape = game->observation_shape(2);
-  spec.num_actions = G::info().num_actions;
-  spec.num_players = 2;
+  const NetSpec spec = two_player_spec(cfg, *game);
   PolicyValueNet net(spec);
   net->eval();
   PolicyRunner runner(net, torch::kCPU, cfg.games);
