@@ -128,6 +128,22 @@ TEST_CASE("AlphaZero config: defaults, round trip and clear errors", "[alphazero
   CHECK(training_algorithm(ConfigNode::parse("game: {id: launchpad23}\n", "a.yaml")) == "ppo");
 }
 
+TEST_CASE("AlphaZero config: the resolved config keeps the search's playout and heuristic keys", "[alphazero]") {
+  // config.yaml must repeat the run: these keys were once dropped from it.
+  const AzConfig c = AzConfig::from_yaml(
+      ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
+                        "search: {rollout_policy: heuristic, rollouts: 2, rollout_epsilon: 0.1,\n"
+                        "         heuristic_prior: 0.5, playout_weight: 0.25}\n",
+                        "a.yaml"));
+  const AzConfig again = AzConfig::from_yaml(ConfigNode::parse(c.to_yaml(), "resolved.yaml"));
+  CHECK(again.search.rollout_policy == mcts::RolloutPolicy::kHeuristic);
+  CHECK(again.search.rollouts == 2);
+  CHECK(again.search.rollout_epsilon == Approx(0.1));
+  CHECK(again.search.heuristic_prior == Approx(0.5));
+  CHECK(again.search.playout_weight == Approx(0.25));
+  CHECK(again.to_yaml() == c.to_yaml());
+}
+
 TEST_CASE("self-play records the search's policy and, at the game's end, every seat's outcome",
           "[alphazero]") {
   using G = launchpad23::Game;

@@ -101,6 +101,11 @@ std::string AzConfig::to_yaml() const {
   s["c_puct"] = search.c_puct;
   s["c_visit"] = search.c_visit;
   s["c_scale"] = search.c_scale;
+  s["heuristic_prior"] = search.heuristic_prior;
+  s["playout_weight"] = search.playout_weight;
+  s["rollout_policy"] = search.rollout_policy == mcts::RolloutPolicy::kHeuristic ? "heuristic" : "random";
+  s["rollouts"] = search.rollouts;
+  s["rollout_epsilon"] = search.rollout_epsilon;
   s["temperature"] = search.temperature;
   s["dirichlet_alpha"] = search.dirichlet_alpha;
   s["dirichlet_fraction"] = search.dirichlet_fraction;
