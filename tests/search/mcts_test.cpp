@@ -468,7 +468,7 @@ TEST_CASE("search options load from YAML strictly", "[search]") {
       "simulations: 64\nc_puct: 2.5\nrollouts: 3\nrollout_policy: heuristic\nrollout_epsilon: 0.1\n"
       "heuristic_prior: 0.4\nplayout_weight: 0.5\n"
       "temperature: 1\ndirichlet_alpha: 0.5\n"
-      "dirichlet_fraction: 0.25\nseed: 9\nmax_nodes: 1000\nsearch_forced_moves: true\n",
+      "dirichlet_fraction: 0.25\nmax_nodes: 1000\nsearch_forced_moves: true\n",
       "agent.yaml");
   const Options o = parse_options(node);
   CHECK(o.simulations == 64);
@@ -481,7 +481,6 @@ TEST_CASE("search options load from YAML strictly", "[search]") {
   CHECK(o.temperature == 1.0);
   CHECK(o.dirichlet_alpha == 0.5);
   CHECK(o.dirichlet_fraction == 0.25);
-  CHECK(o.seed == 9u);
   CHECK(o.max_nodes == 1000);
   CHECK(o.search_forced_moves);
   CHECK(parse_options(ConfigNode::parse("", "empty.yaml")).simulations == Options{}.simulations);
@@ -495,4 +494,7 @@ TEST_CASE("search options load from YAML strictly", "[search]") {
                     Catch::Contains("rollout_policy"));
   CHECK_THROWS_WITH(parse_options(ConfigNode::parse("playout_weight: 1.5\n", "agent.yaml")),
                     Catch::Contains("agent.yaml:1") && Catch::Contains("playout_weight"));
+  // Arena and self-play reseed every search: a seed key would do nothing.
+  CHECK_THROWS_WITH(parse_options(ConfigNode::parse("simulations: 8\nseed: 9\n", "agent.yaml")),
+                    Catch::Contains("agent.yaml:2") && Catch::Contains("seed"));
 }

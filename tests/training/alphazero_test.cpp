@@ -133,15 +133,27 @@ TEST_CASE("AlphaZero config: the resolved config keeps the search's playout and 
   const AzConfig c = AzConfig::from_yaml(
       ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
                         "search: {rollout_policy: heuristic, rollouts: 2, rollout_epsilon: 0.1,\n"
-                        "         heuristic_prior: 0.5, playout_weight: 0.25}\n",
+                        "         heuristic_prior: 0.5, playout_weight: 0.25, search_forced_moves: true}\n",
                         "a.yaml"));
   const AzConfig again = AzConfig::from_yaml(ConfigNode::parse(c.to_yaml(), "resolved.yaml"));
+  CHECK(again.search.search_forced_moves);
   CHECK(again.search.rollout_policy == mcts::RolloutPolicy::kHeuristic);
   CHECK(again.search.rollouts == 2);
   CHECK(again.search.rollout_epsilon == Approx(0.1));
   CHECK(again.search.heuristic_prior == Approx(0.5));
   CHECK(again.search.playout_weight == Approx(0.25));
   CHECK(again.to_yaml() == c.to_yaml());
+  // A key that would do nothing is refused rather than ignored.
+  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse(
+                        "algorithm: alphazero\ngame: {id: launchpad23}\nsearch: {seed: 4}\n", "a.yaml")),
+                    Catch::Contains("a.yaml:3") && Catch::Contains("training run's seed"));
+  // Errors in the search block name the user's line (it was once parsed from a copy).
+  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse(
+                        "algorithm: alphazero\ngame: {id: launchpad23}\nsearch:\n  c_puct: many\n", "a.yaml")),
+                    Catch::Contains("a.yaml:4") && Catch::Contains("c_puct"));
+  CHECK(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\nsearch: {c_puct: 2}\n",
+                                              "a.yaml"))
+            .search.simulations == 32);
 }
 
 TEST_CASE("self-play records the search's policy and, at the game's end, every seat's outcome",

@@ -31,10 +31,17 @@ mcts::Options search_defaults() {
 // The search block, with this trainer's defaults for keys it leaves out.
 mcts::Options parse_search(const ConfigNode& node) {
   if (node.is_null()) return search_defaults();
-  YAML::Node merged = YAML::Clone(node.yaml());
-  if (!merged["simulations"]) merged["simulations"] = 32;
-  if (!merged["root"]) merged["root"] = "gumbel";
-  return mcts::parse_options(ConfigNode(merged, node.source(), node.path()));
+  // Parsed in place (not from a merged copy) so that errors name the user's lines.
+  mcts::Options o = mcts::parse_options(node);
+  const mcts::Options defaults = search_defaults();
+  if (!node.has("simulations")) o.simulations = defaults.simulations;
+  if (!node.has("root")) o.root = defaults.root;
+  try {
+    o.validate();
+  } catch (const Error& e) {
+    node.fail(e.what());
+  }
+  return o;
 }
 
 }  // namespace
@@ -106,6 +113,7 @@ std::string AzConfig::to_yaml() const {
   s["rollout_policy"] = search.rollout_policy == mcts::RolloutPolicy::kHeuristic ? "heuristic" : "random";
   s["rollouts"] = search.rollouts;
   s["rollout_epsilon"] = search.rollout_epsilon;
+  s["search_forced_moves"] = search.search_forced_moves;
   s["temperature"] = search.temperature;
   s["dirichlet_alpha"] = search.dirichlet_alpha;
   s["dirichlet_fraction"] = search.dirichlet_fraction;

@@ -156,9 +156,13 @@ struct Options {
 inline Options parse_options(const ConfigNode& node) {
   Options o;
   if (node.is_null()) return o;
+  // Every reader of these blocks (arena agents, self-play) reseeds each search
+  // per game and move, so a seed here would be silently ignored.
+  if (node.has("seed"))
+    node.fail_key("seed", "a search's seed comes from the arena's or the training run's seed; remove this key");
   node.expect_keys({"simulations", "c_puct", "rollouts", "rollout_policy", "rollout_epsilon",
                     "heuristic_prior", "playout_weight", "temperature", "dirichlet_alpha",
-                    "dirichlet_fraction", "seed", "max_nodes", "search_forced_moves", "root",
+                    "dirichlet_fraction", "max_nodes", "search_forced_moves", "root",
                     "gumbel_considered", "gumbel_scale", "c_visit", "c_scale"});
   o.simulations = node.get_int("simulations", o.simulations, 1, 10'000'000);
   o.c_puct = node.get_double("c_puct", o.c_puct, 0.0, 1e6);
@@ -172,7 +176,6 @@ inline Options parse_options(const ConfigNode& node) {
   o.temperature = node.get_double("temperature", o.temperature, 0.0, 1e6);
   o.dirichlet_alpha = node.get_double("dirichlet_alpha", o.dirichlet_alpha, 1e-6, 1e6);
   o.dirichlet_fraction = node.get_double("dirichlet_fraction", o.dirichlet_fraction, 0.0, 1.0);
-  o.seed = static_cast<uint64_t>(node.get_int("seed", 0, 0, std::numeric_limits<int>::max()));
   o.max_nodes = node.get_int("max_nodes", o.max_nodes, 2, std::numeric_limits<int>::max());
   o.search_forced_moves = node.get_bool("search_forced_moves", o.search_forced_moves);
   o.root = node.get_choice("root", "puct", {"puct", "gumbel"}) == "gumbel" ? RootSelection::kGumbel
