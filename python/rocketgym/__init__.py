@@ -72,7 +72,7 @@ def make_vec(game_id: str, num_envs: int, num_players: int = 2, num_threads: int
 
 def load_agent(spec: str, game=None, num_players: int = 2, config: ConfigArg = None):
     """A trained bot, named as in the arena: ``"zoo:<game>[:SIMS]"``, ``"search:PATH[:SIMS]"``,
-    ``"checkpoint:PATH[:greedy|:sample]"``, ``"ismcts[:SIMS[:PATH|:heuristic]]"``, ``"heuristic"``, ``"random"``.
+    ``"checkpoint:PATH[:greedy|:sample]"``, ``"ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS]]]"``, ``"heuristic"``, ``"random"``.
 
     ``game``: a game id or a ``Game`` (default: the zoo's game, or the one the checkpoint was trained
     for); ``config`` as for ``load_game``. The agent's ``act(state, seed=0)`` picks a move for the

@@ -112,15 +112,18 @@ def test_heuristic_needs_a_game_and_has_no_network():
 
 
 def test_search_with_heuristic_playouts_needs_no_network():
-    # Launchpad 23's strongest bot is ismcts:800:heuristic; a few simulations do here.
-    agent = rg.load_agent("ismcts:20:heuristic", game="launchpad23")
-    assert agent.kind == "ismcts"
-    state = rg.load_game("launchpad23").new_state(2, 4)
-    for move in range(12):
-        action = agent.act(state, seed=move)
-        assert state.is_legal(action)
-        assert agent.act(state, seed=move) == action  # same seed, same search
-        state.apply(action)
+    # Launchpad 23's strongest bot is ismcts:200:heuristic:4; a few simulations do here.
+    for text in ("ismcts:20:heuristic", "ismcts:10:heuristic:2"):
+        agent = rg.load_agent(text, game="launchpad23")
+        assert agent.kind == "ismcts"
+        state = rg.load_game("launchpad23").new_state(2, 4)
+        for move in range(12):
+            action = agent.act(state, seed=move)
+            assert state.is_legal(action)
+            assert agent.act(state, seed=move) == action  # same seed, same search
+            state.apply(action)
+    with pytest.raises(rg.Error, match="playouts per leaf"):
+        rg.load_agent("ismcts:20:heuristic:none", game="launchpad23")
 
 
 def test_missing_zoo_or_checkpoint_is_a_clear_error(tmp_path, monkeypatch):

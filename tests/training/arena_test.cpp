@@ -178,11 +178,19 @@ TEST_CASE("agents parse from the command line form", "[arena]") {
   CHECK(a.mcts.simulations == 50);
   CHECK(a.mcts.rollout_policy == mcts::RolloutPolicy::kRandom);
   CHECK_FALSE(a.uses_network());
-  a = parse_agent("ismcts:800:heuristic");  // the YAML of configs/arena/launchpad23_search.yaml
+  a = parse_agent("ismcts:800:heuristic");
   CHECK(a.mcts.simulations == 800);
   CHECK(a.mcts.rollout_policy == mcts::RolloutPolicy::kHeuristic);
   CHECK(a.mcts.heuristic_prior == 0.5);
+  CHECK(a.mcts.rollouts == 1);
   CHECK_FALSE(a.uses_network());
+  a = parse_agent("ismcts:200:heuristic:4");  // the YAML of configs/arena/launchpad23_search.yaml
+  CHECK(a.mcts.simulations == 200);
+  CHECK(a.mcts.rollout_policy == mcts::RolloutPolicy::kHeuristic);
+  CHECK(a.mcts.rollouts == 4);
+  CHECK_THROWS_WITH(parse_agent("ismcts:200:heuristic:0"), Catch::Contains("playouts per leaf"));
+  CHECK_THROWS_WITH(parse_agent("ismcts:200:heuristic:4:5"), Catch::Contains("too many"));
+  CHECK_THROWS_WITH(parse_agent("ismcts:200:./net.ckpt:4"), Catch::Contains("too many"));
   a = parse_agent("ismcts:50:./heuristic");  // a checkpoint file of that name
   CHECK(a.path == "./heuristic");
   CHECK(a.uses_network());

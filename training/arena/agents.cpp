@@ -23,14 +23,14 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
-int parse_positive(const std::string& text, const std::string& what) {
+int parse_positive(const std::string& text, const std::string& what, const char* counted = "simulations") {
   try {
     std::size_t used = 0;
     const int v = std::stoi(text, &used);
     if (used == text.size() && v >= 1) return v;
   } catch (const std::exception&) {
   }
-  throw ConfigError("agent '" + what + "': '" + text + "' is not a positive number of simulations");
+  throw ConfigError("agent '" + what + "': '" + text + "' is not a positive number of " + counted);
 }
 
 }  // namespace
@@ -61,13 +61,15 @@ AgentSpec parse_agent(const std::string& text) {
       a.greedy = parts[2] == "greedy";
     }
   } else if (a.kind == "ismcts") {
-    expect_at_most(3);
+    const bool heuristic = parts.size() >= 3 && parts[2] == "heuristic";
+    expect_at_most(heuristic ? 4 : 3);
     if (parts.size() >= 2) a.mcts.simulations = parse_positive(parts[1], text);
-    if (parts.size() == 3 && parts[2] == "heuristic") {
+    if (heuristic) {
       // Playouts by the game's heuristic bot, half the prior on its move: the
       // setting measured for Launchpad 23 (configs/arena/launchpad23_search.yaml).
       a.mcts.rollout_policy = mcts::RolloutPolicy::kHeuristic;
       a.mcts.heuristic_prior = 0.5;
+      if (parts.size() == 4) a.mcts.rollouts = parse_positive(parts[3], text, "playouts per leaf");
     } else if (parts.size() == 3) {
       a.path = parts[2];  // a checkpoint as evaluator (./heuristic for a file of that name)
     }
@@ -84,7 +86,7 @@ AgentSpec parse_agent(const std::string& text) {
     if (parts.size() == 3) a.zoo_simulations = parts[2] == "0" ? 0 : parse_positive(parts[2], text);
   } else {
     throw ConfigError("agent '" + text + "': unknown kind '" + a.kind +
-                      "' (random, heuristic, checkpoint:PATH[:greedy|:sample], ismcts[:SIMULATIONS[:PATH|:heuristic]], "
+                      "' (random, heuristic, checkpoint:PATH[:greedy|:sample], ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]], "
                       "search:PATH[:SIMULATIONS], zoo:GAME[:SIMULATIONS])");
   }
   return a;

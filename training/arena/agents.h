@@ -6,8 +6,8 @@
 //              sample (draw from the masked policy)
 //   ismcts     information-set MCTS (training/mcts) with random rollouts,
 //              with heuristic playouts (`:heuristic`; half the prior on the
-//              heuristic bot's move), or with a checkpoint's priors and values
-//              as evaluator
+//              heuristic bot's move; `:heuristic:4` averages 4 playouts per
+//              leaf), or with a checkpoint's priors and values as evaluator
 //   search     a checkpoint's network with the gumbel-root search it was
 //              trained with (search-based self-play), without noise: the
 //              strongest way to play an AlphaZero-style checkpoint
@@ -19,7 +19,7 @@
 //   - {name: ppo, kind: checkpoint, path: runs/x/checkpoints/latest.ckpt, mode: greedy}
 //   - {name: search, kind: ismcts, mcts: {simulations: 200}, checkpoint: ""}
 // On the command line, `[name=]kind[:argument...]`:
-//   random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH|:heuristic]]
+//   random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]]
 //   search:PATH[:SIMULATIONS] | zoo:GAME[:SIMULATIONS]
 // and in YAML {kind: search, path: ..., simulations: 64}, {kind: zoo, game: last_blast}.
 #pragma once
