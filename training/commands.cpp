@@ -189,10 +189,10 @@ void add_arena(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("arena", "Play agents against each other in every seat and rate them");
   cmd->add_option("config", opts->config, "arena config, e.g. configs/arena/launchpad23.yaml (optional)")
       ->check(CLI::ExistingFile);
-  cmd->add_option(
-      "--agent", opts->agents,
-      "[name=]random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH|:heuristic]] | "
-      "search:PATH[:SIMULATIONS] | zoo:GAME[:SIMULATIONS] (repeatable; replaces the config's agents)");
+  cmd->add_option("--agent", opts->agents,
+                  "[name=]random | heuristic | checkpoint:PATH[:greedy|:sample] | "
+                  "ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]] | search:PATH[:SIMULATIONS] | "
+                  "zoo:GAME[:SIMULATIONS] (repeatable; replaces the config's agents)");
   cmd->add_option("--game", opts->game, "game id (game.id)");
   cmd->add_option("--players", opts->players, "players per game (game.players)")
       ->check(cli::whole_number(1, arena::kMaxSeats));

@@ -128,7 +128,8 @@ TEST_CASE("AlphaZero config: defaults, round trip and clear errors", "[alphazero
   CHECK(training_algorithm(ConfigNode::parse("game: {id: launchpad23}\n", "a.yaml")) == "ppo");
 }
 
-TEST_CASE("AlphaZero config: the resolved config keeps the search's playout and heuristic keys", "[alphazero]") {
+TEST_CASE("AlphaZero config: the resolved config keeps the search's playout and heuristic keys",
+          "[alphazero]") {
   // config.yaml must repeat the run: these keys were once dropped from it.
   const AzConfig c = AzConfig::from_yaml(
       ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
@@ -148,12 +149,14 @@ TEST_CASE("AlphaZero config: the resolved config keeps the search's playout and 
                         "algorithm: alphazero\ngame: {id: launchpad23}\nsearch: {seed: 4}\n", "a.yaml")),
                     Catch::Contains("a.yaml:3") && Catch::Contains("training run's seed"));
   // Errors in the search block name the user's line (it was once parsed from a copy).
-  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse(
-                        "algorithm: alphazero\ngame: {id: launchpad23}\nsearch:\n  c_puct: many\n", "a.yaml")),
-                    Catch::Contains("a.yaml:4") && Catch::Contains("c_puct"));
-  CHECK(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\nsearch: {c_puct: 2}\n",
-                                              "a.yaml"))
-            .search.simulations == 32);
+  CHECK_THROWS_WITH(
+      AzConfig::from_yaml(ConfigNode::parse(
+          "algorithm: alphazero\ngame: {id: launchpad23}\nsearch:\n  c_puct: many\n", "a.yaml")),
+      Catch::Contains("a.yaml:4") && Catch::Contains("c_puct"));
+  CHECK(
+      AzConfig::from_yaml(
+          ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\nsearch: {c_puct: 2}\n", "a.yaml"))
+          .search.simulations == 32);
 }
 
 TEST_CASE("self-play records the search's policy and, at the game's end, every seat's outcome",

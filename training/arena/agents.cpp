@@ -86,7 +86,8 @@ AgentSpec parse_agent(const std::string& text) {
     if (parts.size() == 3) a.zoo_simulations = parts[2] == "0" ? 0 : parse_positive(parts[2], text);
   } else {
     throw ConfigError("agent '" + text + "': unknown kind '" + a.kind +
-                      "' (random, heuristic, checkpoint:PATH[:greedy|:sample], ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]], "
+                      "' (random, heuristic, checkpoint:PATH[:greedy|:sample], "
+                      "ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]], "
                       "search:PATH[:SIMULATIONS], zoo:GAME[:SIMULATIONS])");
   }
   return a;

@@ -159,11 +159,12 @@ inline Options parse_options(const ConfigNode& node) {
   // Every reader of these blocks (arena agents, self-play) reseeds each search
   // per game and move, so a seed here would be silently ignored.
   if (node.has("seed"))
-    node.fail_key("seed", "a search's seed comes from the arena's or the training run's seed; remove this key");
+    node.fail_key("seed",
+                  "a search's seed comes from the arena's or the training run's seed; remove this key");
   node.expect_keys({"simulations", "c_puct", "rollouts", "rollout_policy", "rollout_epsilon",
                     "heuristic_prior", "playout_weight", "temperature", "dirichlet_alpha",
-                    "dirichlet_fraction", "max_nodes", "search_forced_moves", "root",
-                    "gumbel_considered", "gumbel_scale", "c_visit", "c_scale"});
+                    "dirichlet_fraction", "max_nodes", "search_forced_moves", "root", "gumbel_considered",
+                    "gumbel_scale", "c_visit", "c_scale"});
   o.simulations = node.get_int("simulations", o.simulations, 1, 10'000'000);
   o.c_puct = node.get_double("c_puct", o.c_puct, 0.0, 1e6);
   o.rollouts = node.get_int("rollouts", o.rollouts, 1, 100'000);
