@@ -355,6 +355,22 @@ TEST_CASE("a short AlphaZero run writes its folder and resumes where it stopped"
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("an AlphaZero run refuses a run folder another training holds", "[alphazero]") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rocketgym_az_lock_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const AzConfig config = tiny_config(dir.string());
+  {
+    const RunFolderLock held(dir.string());
+    CHECK_THROWS_WITH(alphazero::run_alphazero(config, false),
+                      Catch::Contains("in use by another rocketgym train"));
+    CHECK_FALSE(std::filesystem::exists(dir / "config.yaml"));  // nothing of the holder's was touched
+  }
+  CHECK_NOTHROW(alphazero::run_alphazero(config, false));  // released with its holder
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("bench-search reports the self-play it ran", "[alphazero]") {
   const AzConfig config = tiny_config("unused");
   const alphazero::SearchBenchResult r = alphazero::bench_search(config, "", 0.3, 0.0);

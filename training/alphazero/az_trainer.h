@@ -22,7 +22,7 @@
 // are all-reduced, so every rank keeps the same weights and optimizer state.
 // Counters are summed over the ranks, the evaluation's games are split among
 // them, the decision to stop is taken together, and rank 0 alone writes the
-// run folder. A resumed run reads rank 0's checkpoint (sent to the other
+// run folder (and holds its lock, as PPO does). A resumed run reads rank 0's checkpoint (sent to the other
 // ranks), whatever the number of ranks before.
 #pragma once
 
@@ -67,7 +67,13 @@ class AzTrainer {
 
   TrainSummary run(bool verbose) {
     set_torch_threads(cfg_.threads);
-    if (ctx_.is_root()) std::filesystem::create_directories(cfg_.run_dir + "/checkpoints");
+    // Rank 0 alone owns the run folder; a second training there (of either
+    // algorithm) is refused instead of overwriting this one's files.
+    std::optional<RunFolderLock> lock;
+    if (ctx_.is_root()) {
+      std::filesystem::create_directories(cfg_.run_dir + "/checkpoints");
+      lock.emplace(cfg_.run_dir);
+    }
     TrainSummary summary;
     summary.resumed = start_or_resume(verbose);
     cfg_.ranks = ctx_.size();
