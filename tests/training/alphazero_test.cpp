@@ -148,6 +148,11 @@ TEST_CASE("AlphaZero config: the resolved config keeps the search's playout and 
   CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse(
                         "algorithm: alphazero\ngame: {id: launchpad23}\nsearch: {seed: 4}\n", "a.yaml")),
                     Catch::Contains("a.yaml:3") && Catch::Contains("training run's seed"));
+  // Self-play's leaves are the network's: playout keys need playout_weight > 0.
+  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
+                                                          "search: {rollout_policy: heuristic}\n",
+                                                          "a.yaml")),
+                    Catch::Contains("a.yaml:3") && Catch::Contains("playout_weight > 0"));
   // Errors in the search block name the user's line (it was once parsed from a copy).
   CHECK_THROWS_WITH(
       AzConfig::from_yaml(ConfigNode::parse(

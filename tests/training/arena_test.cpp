@@ -215,6 +215,26 @@ TEST_CASE("arena configs reject unknown keys with file and line", "[arena]") {
   CHECK_THROWS_WITH(ArenaConfig::from_yaml(bad_game), Catch::Contains("c.yaml") && Catch::Contains("chess"));
 }
 
+TEST_CASE("search agents refuse playout settings their evaluator would ignore", "[arena]") {
+  auto agent_from = [](const std::string& mapping) {
+    return parse_agent(ConfigNode::parse("game: {id: launchpad23}\nagents:\n  - " + mapping + "\n", "a.yaml")
+                           .child("agents")
+                           .items()[0]);
+  };
+  // Without a network every value is a playout's: nothing to mix.
+  CHECK_THROWS_WITH(agent_from("{kind: ismcts, mcts: {playout_weight: 0.5}}"),
+                    Catch::Contains("a.yaml:3") && Catch::Contains("playout_weight"));
+  // With one, playouts run only when mixed in.
+  CHECK_THROWS_WITH(agent_from("{kind: ismcts, checkpoint: x.ckpt, mcts: {rollout_policy: heuristic}}"),
+                    Catch::Contains("rollout_policy") && Catch::Contains("playout_weight > 0"));
+  CHECK_THROWS_WITH(agent_from("{kind: ismcts, checkpoint: x.ckpt, mcts: {rollouts: 4}}"),
+                    Catch::Contains("rollouts"));
+  const AgentSpec mixed =
+      agent_from("{kind: ismcts, checkpoint: x.ckpt, mcts: {rollout_policy: heuristic, playout_weight: 1}}");
+  CHECK(mixed.mcts.playout_weight == 1.0);
+  CHECK(agent_from("{kind: ismcts, mcts: {rollouts: 4, rollout_policy: heuristic}}").mcts.rollouts == 4);
+}
+
 TEST_CASE("arena results do not depend on how many games run at once", "[arena]") {
   using G = launchpad23::Game;
   const auto game = load_game("launchpad23");

@@ -193,6 +193,22 @@ inline Options parse_options(const ConfigNode& node) {
   return o;
 }
 
+// Refuses playout settings that the search's evaluator would ignore: with a
+// network, playouts run only when playout_weight > 0; without one, every
+// value is a playout's and there is nothing to mix.
+inline void check_playout_keys(const ConfigNode& node, const Options& o, bool with_network) {
+  if (with_network && o.playout_weight <= 0.0) {
+    const char* unused = o.rollouts != 1                              ? "rollouts"
+                         : o.rollout_policy != RolloutPolicy::kRandom ? "rollout_policy"
+                         : o.rollout_epsilon != 0.0                   ? "rollout_epsilon"
+                                                                      : nullptr;
+    if (unused)
+      node.fail_key(unused, "a network evaluates the leaves here: playouts run only with playout_weight > 0");
+  }
+  if (!with_network && o.playout_weight > 0.0)
+    node.fail_key("playout_weight", "mixes playouts into a network's values; this search has no network");
+}
+
 // A position the search wants evaluated. The evaluator writes priors and values.
 template <class State>
 struct Leaf {
