@@ -233,6 +233,8 @@ TEST_CASE("search agents refuse playout settings their evaluator would ignore", 
       agent_from("{kind: ismcts, checkpoint: x.ckpt, mcts: {rollout_policy: heuristic, playout_weight: 1}}");
   CHECK(mixed.mcts.playout_weight == 1.0);
   CHECK(agent_from("{kind: ismcts, mcts: {rollouts: 4, rollout_policy: heuristic}}").mcts.rollouts == 4);
+  CHECK_THROWS_WITH(agent_from("{kind: ismcts, mcts: {rollout_epsilon: 0.1}}"),
+                    Catch::Contains("rollout_epsilon"));
 }
 
 TEST_CASE("arena results do not depend on how many games run at once", "[arena]") {

@@ -195,7 +195,8 @@ inline Options parse_options(const ConfigNode& node) {
 
 // Refuses playout settings that the search's evaluator would ignore: with a
 // network, playouts run only when playout_weight > 0; without one, every
-// value is a playout's and there is nothing to mix.
+// value is a playout's and there is nothing to mix; random playouts have no
+// heuristic move to replace by a random one.
 inline void check_playout_keys(const ConfigNode& node, const Options& o, bool with_network) {
   if (with_network && o.playout_weight <= 0.0) {
     const char* unused = o.rollouts != 1                              ? "rollouts"
@@ -207,6 +208,8 @@ inline void check_playout_keys(const ConfigNode& node, const Options& o, bool wi
   }
   if (!with_network && o.playout_weight > 0.0)
     node.fail_key("playout_weight", "mixes playouts into a network's values; this search has no network");
+  if (o.rollout_epsilon > 0.0 && o.rollout_policy == RolloutPolicy::kRandom)
+    node.fail_key("rollout_epsilon", "random moves in heuristic playouts: set rollout_policy: heuristic");
 }
 
 // A position the search wants evaluated. The evaluator writes priors and values.
