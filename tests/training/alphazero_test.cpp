@@ -134,7 +134,8 @@ TEST_CASE("AlphaZero config: the resolved config keeps the search's playout and 
   const AzConfig c = AzConfig::from_yaml(
       ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
                         "search: {rollout_policy: heuristic, rollouts: 2, rollout_epsilon: 0.1,\n"
-                        "         heuristic_prior: 0.5, playout_weight: 0.25, search_forced_moves: true}\n",
+                        "         heuristic_prior: 0.5, playout_weight: 0.25, search_forced_moves: true,\n"
+                        "         prior_temperature: 3}\n",
                         "a.yaml"));
   const AzConfig again = AzConfig::from_yaml(ConfigNode::parse(c.to_yaml(), "resolved.yaml"));
   CHECK(again.search.search_forced_moves);
@@ -143,6 +144,7 @@ TEST_CASE("AlphaZero config: the resolved config keeps the search's playout and 
   CHECK(again.search.rollout_epsilon == Approx(0.1));
   CHECK(again.search.heuristic_prior == Approx(0.5));
   CHECK(again.search.playout_weight == Approx(0.25));
+  CHECK(again.search.prior_temperature == Approx(3.0));
   CHECK(again.to_yaml() == c.to_yaml());
   // A key that would do nothing is refused rather than ignored.
   CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse(
@@ -296,6 +298,18 @@ TEST_CASE("a network evaluator mixes in the heuristic: playouts into values, its
   for (Action a = 0; a < actions; ++a)
     CHECK(priors[static_cast<std::size_t>(a)] ==
           Approx(0.5 * head_priors[static_cast<std::size_t>(a)] + (a == bot ? 0.5 : 0.0)));
+
+  // A prior temperature reshapes the network's policy: p^(1/T), renormalized.
+  mcts::Options flat;
+  flat.prior_temperature = 2.0;
+  mcts::NetworkEvaluator<G> flattening(runner, 1, flat);
+  leaf.seed = 78;
+  flattening.evaluate(&leaf, 1);
+  double sum = 0.0;
+  for (Action a = 0; a < actions; ++a) sum += std::sqrt(head_priors[static_cast<std::size_t>(a)]);
+  for (Action a = 0; a < actions; ++a)
+    CHECK(priors[static_cast<std::size_t>(a)] ==
+          Approx(std::sqrt(head_priors[static_cast<std::size_t>(a)]) / sum).margin(1e-6));
 }
 
 TEST_CASE("playout cap randomization records only the fully searched decisions", "[alphazero]") {

@@ -235,6 +235,11 @@ TEST_CASE("search agents refuse playout settings their evaluator would ignore", 
   CHECK(agent_from("{kind: ismcts, mcts: {rollouts: 4, rollout_policy: heuristic}}").mcts.rollouts == 4);
   CHECK_THROWS_WITH(agent_from("{kind: ismcts, mcts: {rollout_epsilon: 0.1}}"),
                     Catch::Contains("rollout_epsilon"));
+  CHECK_THROWS_WITH(agent_from("{kind: ismcts, mcts: {prior_temperature: 2}}"),
+                    Catch::Contains("prior_temperature"));
+  CHECK(
+      agent_from("{kind: ismcts, checkpoint: x.ckpt, mcts: {prior_temperature: 2}}").mcts.prior_temperature ==
+      2.0);
 }
 
 TEST_CASE("arena results do not depend on how many games run at once", "[arena]") {

@@ -111,6 +111,7 @@ std::string AzConfig::to_yaml() const {
   s["c_scale"] = search.c_scale;
   s["heuristic_prior"] = search.heuristic_prior;
   s["playout_weight"] = search.playout_weight;
+  s["prior_temperature"] = search.prior_temperature;
   s["rollout_policy"] = search.rollout_policy == mcts::RolloutPolicy::kHeuristic ? "heuristic" : "random";
   s["rollouts"] = search.rollouts;
   s["rollout_epsilon"] = search.rollout_epsilon;

@@ -14,6 +14,7 @@
 //     c_scale: 0.1
 //     heuristic_prior: 0     # share of each leaf's prior on the heuristic bot's move
 //     playout_weight: 0      # share of each leaf's value from rollout_policy playouts
+//     prior_temperature: 1   # priors proportional to p^(1/T) of the network's policy
 //   selfplay:
 //     games: 128             # self-play games in flight; their leaves share one network batch
 //     greedy_after: 0        # decisions of a game after which the root stops adding Gumbel

@@ -112,6 +112,10 @@ struct Options {
   // giving only the priors. For a game whose value head is weak and whose
   // heuristic plays out well (Launchpad 23).
   double playout_weight = 0.0;
+  // Network evaluators: priors proportional to p^(1/T) of the network's
+  // policy p. Above 1 it flattens a policy that imitated a bot, so that the
+  // search also tries the moves ranked next instead of only the bot's.
+  double prior_temperature = 1.0;
   double temperature = 0.0;       // 0: the most visited move; > 0: sample by visits^(1/T)
   double dirichlet_alpha = 0.3;   // root noise shape (self-play)
   double dirichlet_fraction = 0;  // weight of the root noise, 0 = no noise (play)
@@ -137,6 +141,8 @@ struct Options {
     if (!(rollout_epsilon >= 0.0 && rollout_epsilon <= 1.0)) fail("rollout_epsilon must be in [0, 1]");
     if (!(heuristic_prior >= 0.0 && heuristic_prior <= 1.0)) fail("heuristic_prior must be in [0, 1]");
     if (!(playout_weight >= 0.0 && playout_weight <= 1.0)) fail("playout_weight must be in [0, 1]");
+    if (!(prior_temperature > 0.0) || !std::isfinite(prior_temperature))
+      fail("prior_temperature must be a finite number > 0");
     if (!(temperature >= 0.0) || !std::isfinite(temperature)) fail("temperature must be >= 0");
     if (!(dirichlet_alpha > 0.0) || !std::isfinite(dirichlet_alpha)) fail("dirichlet_alpha must be > 0");
     if (!(dirichlet_fraction >= 0.0 && dirichlet_fraction <= 1.0))
@@ -162,9 +168,9 @@ inline Options parse_options(const ConfigNode& node) {
     node.fail_key("seed",
                   "a search's seed comes from the arena's or the training run's seed; remove this key");
   node.expect_keys({"simulations", "c_puct", "rollouts", "rollout_policy", "rollout_epsilon",
-                    "heuristic_prior", "playout_weight", "temperature", "dirichlet_alpha",
-                    "dirichlet_fraction", "max_nodes", "search_forced_moves", "root", "gumbel_considered",
-                    "gumbel_scale", "c_visit", "c_scale"});
+                    "heuristic_prior", "playout_weight", "prior_temperature", "temperature",
+                    "dirichlet_alpha", "dirichlet_fraction", "max_nodes", "search_forced_moves", "root",
+                    "gumbel_considered", "gumbel_scale", "c_visit", "c_scale"});
   o.simulations = node.get_int("simulations", o.simulations, 1, 10'000'000);
   o.c_puct = node.get_double("c_puct", o.c_puct, 0.0, 1e6);
   o.rollouts = node.get_int("rollouts", o.rollouts, 1, 100'000);
@@ -174,6 +180,7 @@ inline Options parse_options(const ConfigNode& node) {
   o.rollout_epsilon = node.get_double("rollout_epsilon", o.rollout_epsilon, 0.0, 1.0);
   o.heuristic_prior = node.get_double("heuristic_prior", o.heuristic_prior, 0.0, 1.0);
   o.playout_weight = node.get_double("playout_weight", o.playout_weight, 0.0, 1.0);
+  o.prior_temperature = node.get_double("prior_temperature", o.prior_temperature, 1e-3, 1e3);
   o.temperature = node.get_double("temperature", o.temperature, 0.0, 1e6);
   o.dirichlet_alpha = node.get_double("dirichlet_alpha", o.dirichlet_alpha, 1e-6, 1e6);
   o.dirichlet_fraction = node.get_double("dirichlet_fraction", o.dirichlet_fraction, 0.0, 1.0);
@@ -208,6 +215,8 @@ inline void check_playout_keys(const ConfigNode& node, const Options& o, bool wi
   }
   if (!with_network && o.playout_weight > 0.0)
     node.fail_key("playout_weight", "mixes playouts into a network's values; this search has no network");
+  if (!with_network && o.prior_temperature != 1.0)
+    node.fail_key("prior_temperature", "reshapes a network's priors; this search has no network");
   if (o.rollout_epsilon > 0.0 && o.rollout_policy == RolloutPolicy::kRandom)
     node.fail_key("rollout_epsilon", "random moves in heuristic playouts: set rollout_policy: heuristic");
 }

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <vector>
 
 #include "training/mcts/mcts.h"
@@ -29,7 +30,8 @@ class NetworkEvaluator {
       : runner_(runner),
         threads_(std::max(1, threads)),
         heuristic_prior_(static_cast<float>(options.heuristic_prior)),
-        playout_weight_(static_cast<float>(options.playout_weight)) {
+        playout_weight_(static_cast<float>(options.playout_weight)),
+        prior_power_(static_cast<float>(1.0 / options.prior_temperature)) {
     if (playout_weight_ > 0.0f)
       for (int t = 0; t < threads_; ++t) playouts_.emplace_back(options);
   }
@@ -53,6 +55,7 @@ class NetworkEvaluator {
         Leaf<State>& leaf = leaves[first + k];
         const int players = leaf.state->num_players(), me = leaf.state->current_player();
         std::copy_n(runner_.probabilities(k), num_actions, leaf.priors);
+        if (prior_power_ != 1.0f) sharpen_or_flatten(leaf.priors, num_actions);
         for (int j = 0; j < players; ++j) leaf.values[(me + j) % players] = runner_.values(k)[j];
       }
       if (heuristic_prior_ > 0.0f || playout_weight_ > 0.0f) mix_heuristic(leaves + first, n);
@@ -66,6 +69,15 @@ class NetworkEvaluator {
   long long batches() const { return batches_; }
 
  private:
+  // priors <- p^(1/T), normalized (illegal moves have p = 0 and stay 0).
+  void sharpen_or_flatten(float* priors, int num_actions) const {
+    float sum = 0.0f;
+    for (int a = 0; a < num_actions; ++a)
+      sum += priors[a] = priors[a] > 0.0f ? std::pow(priors[a], prior_power_) : 0.0f;
+    if (sum > 0.0f)
+      for (int a = 0; a < num_actions; ++a) priors[a] /= sum;
+  }
+
   void mix_heuristic(Leaf<State>* leaves, int n) {
     const int players = leaves[0].state->num_players(), num_actions = G::info().num_actions;
     played_.resize(static_cast<std::size_t>(n * players));  // allocates only when the batch grows
@@ -88,6 +100,7 @@ class NetworkEvaluator {
   int threads_;
   float heuristic_prior_;
   float playout_weight_;
+  float prior_power_;                          // 1 / options.prior_temperature
   std::vector<RolloutEvaluator<G>> playouts_;  // per thread, only with playout_weight > 0
   std::vector<float> played_;                  // playout values, [leaf][seat]
   double network_seconds_ = 0.0;
