@@ -192,4 +192,7 @@ TEST_CASE("gumbel: options are checked and read from YAML", "[search][gumbel]") 
   CHECK_THROWS_WITH(parse_options(ConfigNode::parse("root: best\n", "agent.yaml")), Catch::Contains("root"));
   CHECK_THROWS_WITH(parse_options(ConfigNode::parse("root: gumbel\ndirichlet_fraction: 0.3\n", "agent.yaml")),
                     Catch::Contains("agent.yaml"));
+  // The gumbel root plays Sequential Halving's pick: a temperature would be ignored.
+  CHECK_THROWS_WITH(parse_options(ConfigNode::parse("root: gumbel\ntemperature: 1\n", "agent.yaml")),
+                    Catch::Contains("temperature"));
 }

@@ -154,6 +154,10 @@ struct Options {
     if (!(c_scale >= 0.0) || !std::isfinite(c_scale)) fail("c_scale must be a finite number >= 0");
     if (root == RootSelection::kGumbel && dirichlet_fraction > 0.0)
       fail("dirichlet_fraction must be 0 with the gumbel root (Gumbel noise does the exploring)");
+    if (root == RootSelection::kGumbel && temperature > 0.0)
+      fail(
+          "temperature must be 0 with the gumbel root (it plays Sequential Halving's pick; gumbel_scale "
+          "sets its noise)");
   }
 };
 
