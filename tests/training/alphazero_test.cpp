@@ -155,6 +155,11 @@ TEST_CASE("AlphaZero config: the resolved config keeps the search's playout and 
                                                           "search: {rollout_policy: heuristic}\n",
                                                           "a.yaml")),
                     Catch::Contains("a.yaml:3") && Catch::Contains("playout_weight > 0"));
+  // With the puct root the gumbel keys would do nothing.
+  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
+                                                          "search: {root: puct, c_scale: 0.5}\n",
+                                                          "a.yaml")),
+                    Catch::Contains("c_scale"));
   // Errors in the search block name the user's line (it was once parsed from a copy).
   CHECK_THROWS_WITH(
       AzConfig::from_yaml(ConfigNode::parse(

@@ -235,6 +235,9 @@ TEST_CASE("search agents refuse playout settings their evaluator would ignore", 
   CHECK(agent_from("{kind: ismcts, mcts: {rollouts: 4, rollout_policy: heuristic}}").mcts.rollouts == 4);
   CHECK_THROWS_WITH(agent_from("{kind: ismcts, mcts: {rollout_epsilon: 0.1}}"),
                     Catch::Contains("rollout_epsilon"));
+  CHECK_THROWS_WITH(agent_from("{kind: ismcts, mcts: {gumbel_considered: 8}}"),
+                    Catch::Contains("gumbel_considered") && Catch::Contains("root: puct"));
+  CHECK(agent_from("{kind: ismcts, mcts: {root: gumbel, gumbel_considered: 8}}").mcts.gumbel_considered == 8);
   CHECK_THROWS_WITH(agent_from("{kind: ismcts, mcts: {prior_temperature: 2}}"),
                     Catch::Contains("prior_temperature"));
   CHECK(

@@ -41,7 +41,7 @@ mcts::Options parse_search(const ConfigNode& node) {
   } catch (const Error& e) {
     node.fail(e.what());
   }
-  mcts::check_playout_keys(node, o, true);  // self-play's evaluator is the network
+  mcts::check_unused_keys(node, o, true);  // self-play's evaluator is the network
   return o;
 }
 

@@ -132,7 +132,7 @@ AgentSpec parse_agent(const ConfigNode& node) {
       node.fail_key("mcts", e.what());
     }
     a.path = node.get_string("checkpoint", "");
-    if (node.has("mcts")) mcts::check_playout_keys(node.child("mcts"), a.mcts, !a.path.empty());
+    if (node.has("mcts")) mcts::check_unused_keys(node.child("mcts"), a.mcts, !a.path.empty());
   } else if (node.has("mcts") || node.has("checkpoint")) {
     node.fail("'mcts' and 'checkpoint' belong to ismcts agents");
   }

@@ -204,11 +204,22 @@ inline Options parse_options(const ConfigNode& node) {
   return o;
 }
 
-// Refuses playout settings that the search's evaluator would ignore: with a
-// network, playouts run only when playout_weight > 0; without one, every
-// value is a playout's and there is nothing to mix; random playouts have no
-// heuristic move to replace by a random one.
-inline void check_playout_keys(const ConfigNode& node, const Options& o, bool with_network) {
+// Refuses settings the search would ignore (call it once the root and the
+// evaluator are known): with a network, playouts run only when
+// playout_weight > 0; without one, every value is a playout's and there is
+// nothing to mix; random playouts have no heuristic move to replace by a
+// random one; the gumbel_* and c_* keys belong to the gumbel root. Values at
+// their defaults pass, so a resolved config (every key written) reloads.
+inline void check_unused_keys(const ConfigNode& node, const Options& o, bool with_network) {
+  const Options defaults;
+  if (o.root == RootSelection::kPuct) {
+    const char* unused = o.gumbel_considered != defaults.gumbel_considered ? "gumbel_considered"
+                         : o.gumbel_scale != defaults.gumbel_scale         ? "gumbel_scale"
+                         : o.c_visit != defaults.c_visit                   ? "c_visit"
+                         : o.c_scale != defaults.c_scale                   ? "c_scale"
+                                                                           : nullptr;
+    if (unused) node.fail_key(unused, "belongs to the gumbel root; this search has root: puct");
+  }
   if (with_network && o.playout_weight <= 0.0) {
     const char* unused = o.rollouts != 1                              ? "rollouts"
                          : o.rollout_policy != RolloutPolicy::kRandom ? "rollout_policy"
