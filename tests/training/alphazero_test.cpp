@@ -44,6 +44,13 @@ AzConfig tiny_config(const std::string& dir) {
   return AzConfig::from_yaml(ConfigNode::parse(yaml, "az.yaml"));
 }
 
+// A search-based config for Launchpad 23 with `rest` after its first two
+// lines (so an error in `rest` is on line 3 of a.yaml or later).
+AzConfig az_config_with(const std::string& rest) {
+  return AzConfig::from_yaml(
+      ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n" + rest, "a.yaml"));
+}
+
 // The network of `cfg` for two-player games of `game`.
 NetSpec two_player_spec(const AzConfig& cfg, const AnyGame& game) {
   NetSpec spec;
@@ -131,12 +138,10 @@ TEST_CASE("AlphaZero config: defaults, round trip and clear errors", "[alphazero
 TEST_CASE("AlphaZero config: the resolved config keeps the search's playout and heuristic keys",
           "[alphazero]") {
   // config.yaml must repeat the run: these keys were once dropped from it.
-  const AzConfig c = AzConfig::from_yaml(
-      ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
-                        "search: {rollout_policy: heuristic, rollouts: 2, rollout_epsilon: 0.1,\n"
-                        "         heuristic_prior: 0.5, playout_weight: 0.25, search_forced_moves: true,\n"
-                        "         prior_temperature: 3}\n",
-                        "a.yaml"));
+  const AzConfig c = az_config_with(
+      "search: {rollout_policy: heuristic, rollouts: 2, rollout_epsilon: 0.1,\n"
+      "         heuristic_prior: 0.5, playout_weight: 0.25, search_forced_moves: true,\n"
+      "         prior_temperature: 3}\n");
   const AzConfig again = AzConfig::from_yaml(ConfigNode::parse(c.to_yaml(), "resolved.yaml"));
   CHECK(again.search.search_forced_moves);
   CHECK(again.search.rollout_policy == mcts::RolloutPolicy::kHeuristic);
@@ -146,29 +151,21 @@ TEST_CASE("AlphaZero config: the resolved config keeps the search's playout and 
   CHECK(again.search.playout_weight == Approx(0.25));
   CHECK(again.search.prior_temperature == Approx(3.0));
   CHECK(again.to_yaml() == c.to_yaml());
-  // A key that would do nothing is refused rather than ignored.
-  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse(
-                        "algorithm: alphazero\ngame: {id: launchpad23}\nsearch: {seed: 4}\n", "a.yaml")),
+}
+
+TEST_CASE("AlphaZero config: search keys that would do nothing are refused, on the user's line",
+          "[alphazero]") {
+  CHECK_THROWS_WITH(az_config_with("search: {seed: 4}\n"),
                     Catch::Contains("a.yaml:3") && Catch::Contains("training run's seed"));
   // Self-play's leaves are the network's: playout keys need playout_weight > 0.
-  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
-                                                          "search: {rollout_policy: heuristic}\n",
-                                                          "a.yaml")),
+  CHECK_THROWS_WITH(az_config_with("search: {rollout_policy: heuristic}\n"),
                     Catch::Contains("a.yaml:3") && Catch::Contains("playout_weight > 0"));
   // With the puct root the gumbel keys would do nothing.
-  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
-                                                          "search: {root: puct, c_scale: 0.5}\n",
-                                                          "a.yaml")),
-                    Catch::Contains("c_scale"));
+  CHECK_THROWS_WITH(az_config_with("search: {root: puct, c_scale: 0.5}\n"), Catch::Contains("c_scale"));
   // Errors in the search block name the user's line (it was once parsed from a copy).
-  CHECK_THROWS_WITH(
-      AzConfig::from_yaml(ConfigNode::parse(
-          "algorithm: alphazero\ngame: {id: launchpad23}\nsearch:\n  c_puct: many\n", "a.yaml")),
-      Catch::Contains("a.yaml:4") && Catch::Contains("c_puct"));
-  CHECK(
-      AzConfig::from_yaml(
-          ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\nsearch: {c_puct: 2}\n", "a.yaml"))
-          .search.simulations == 32);
+  CHECK_THROWS_WITH(az_config_with("search:\n  c_puct: many\n"),
+                    Catch::Contains("a.yaml:4") && Catch::Contains("c_puct"));
+  CHECK(az_config_with("search: {c_puct: 2}\n").search.simulations == 32);  // the trainer's default stays
 }
 
 TEST_CASE("self-play records the search's policy and, at the game's end, every seat's outcome",
