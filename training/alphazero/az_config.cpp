@@ -30,17 +30,7 @@ mcts::Options search_defaults() {
 
 // The search block, with this trainer's defaults for keys it leaves out.
 mcts::Options parse_search(const ConfigNode& node) {
-  if (node.is_null()) return search_defaults();
-  // Parsed in place (not from a merged copy) so that errors name the user's lines.
-  mcts::Options o = mcts::parse_options(node);
-  const mcts::Options defaults = search_defaults();
-  if (!node.has("simulations")) o.simulations = defaults.simulations;
-  if (!node.has("root")) o.root = defaults.root;
-  try {
-    o.validate();
-  } catch (const Error& e) {
-    node.fail(e.what());
-  }
+  const mcts::Options o = mcts::parse_options(node, search_defaults());
   mcts::check_unused_keys(node, o, true);  // self-play's evaluator is the network
   return o;
 }

@@ -22,8 +22,8 @@
 // are all-reduced, so every rank keeps the same weights and optimizer state.
 // Counters are summed over the ranks, the evaluation's games are split among
 // them, the decision to stop is taken together, and rank 0 alone writes the
-// run folder (and holds its lock, as PPO does). A resumed run reads rank 0's checkpoint (sent to the other
-// ranks), whatever the number of ranks before.
+// run folder and holds its lock, as PPO does. A resumed run reads rank 0's
+// checkpoint (sent to the other ranks), whatever the number of ranks before.
 #pragma once
 
 #include <chrono>

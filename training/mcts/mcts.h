@@ -162,9 +162,10 @@ struct Options {
 };
 
 // Reads search options from a YAML mapping (e.g. an arena agent's `mcts:`
-// block); unknown keys and bad values are ConfigErrors naming file, line and key.
-inline Options parse_options(const ConfigNode& node) {
-  Options o;
+// block), starting from the caller's defaults; unknown keys and bad values
+// are ConfigErrors naming file, line and key.
+inline Options parse_options(const ConfigNode& node, const Options& defaults = Options{}) {
+  Options o = defaults;
   if (node.is_null()) return o;
   // Every reader of these blocks (arena agents, self-play) reseeds each search
   // per game and move, so a seed here would be silently ignored.
@@ -178,7 +179,9 @@ inline Options parse_options(const ConfigNode& node) {
   o.simulations = node.get_int("simulations", o.simulations, 1, 10'000'000);
   o.c_puct = node.get_double("c_puct", o.c_puct, 0.0, 1e6);
   o.rollouts = node.get_int("rollouts", o.rollouts, 1, 100'000);
-  o.rollout_policy = node.get_choice("rollout_policy", "random", {"random", "heuristic"}) == "heuristic"
+  const bool heuristic_playouts = o.rollout_policy == RolloutPolicy::kHeuristic;
+  o.rollout_policy = node.get_choice("rollout_policy", heuristic_playouts ? "heuristic" : "random",
+                                     {"random", "heuristic"}) == "heuristic"
                          ? RolloutPolicy::kHeuristic
                          : RolloutPolicy::kRandom;
   o.rollout_epsilon = node.get_double("rollout_epsilon", o.rollout_epsilon, 0.0, 1.0);
@@ -190,8 +193,10 @@ inline Options parse_options(const ConfigNode& node) {
   o.dirichlet_fraction = node.get_double("dirichlet_fraction", o.dirichlet_fraction, 0.0, 1.0);
   o.max_nodes = node.get_int("max_nodes", o.max_nodes, 2, std::numeric_limits<int>::max());
   o.search_forced_moves = node.get_bool("search_forced_moves", o.search_forced_moves);
-  o.root = node.get_choice("root", "puct", {"puct", "gumbel"}) == "gumbel" ? RootSelection::kGumbel
-                                                                          : RootSelection::kPuct;
+  const bool gumbel_root = o.root == RootSelection::kGumbel;
+  o.root = node.get_choice("root", gumbel_root ? "gumbel" : "puct", {"puct", "gumbel"}) == "gumbel"
+               ? RootSelection::kGumbel
+               : RootSelection::kPuct;
   o.gumbel_considered = node.get_int("gumbel_considered", o.gumbel_considered, 1, 100'000);
   o.gumbel_scale = node.get_double("gumbel_scale", o.gumbel_scale, 0.0, 1e6);
   o.c_visit = node.get_double("c_visit", o.c_visit, 0.0, 1e9);
