@@ -58,11 +58,15 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   for (int t = 0; t < kNumCardTypes; ++t) g[t] = me.hand[static_cast<std::size_t>(t)];
   g += kNumCardTypes;
   *g++ = static_cast<float>(s.hand_limit(viewer)) / 8.0f;
+  // While the discard order is chosen, the cards whose place is chosen count
+  // as on the discard pile, the first of them on top (it will be).
   for (int i = 0; i < s.discard_pile_size(); ++i) g[s.discard_pile_card(i)] += 1.0f;
+  for (int i = 0; i < s.ordered_size(); ++i) g[s.ordered_card(i)] += 1.0f;
   g += kNumCardTypes;
-  if (s.discard_top() >= 0) g[s.discard_top()] = 1.0f;
+  const int top = s.ordered_size() > 0 ? s.ordered_card(0) : s.discard_top();
+  if (top >= 0) g[top] = 1.0f;
   g += kNumCardTypes;
-  *g++ = static_cast<float>(s.discard_pile_size()) / 50.0f;
+  *g++ = static_cast<float>(s.discard_pile_size() + s.ordered_size()) / 50.0f;
   *g++ = static_cast<float>(s.draw_pile_size()) / 50.0f;
   *g++ = static_cast<float>(s.launch_pads_in_area());
   *g++ = static_cast<float>(s.launch_pads_aside());

@@ -13,7 +13,10 @@
 //     one-hot (32), discard size/50, draw pile size/50, Launch Pad cards on the area, aside, in
 //     the draw pile, Launch Pad region/50, Countdown, final turns left, step one-hot (8),
 //     step 5 used, rockets advanced from Construction / Quality Control, offered card one-hot (32),
-//     cards waiting for the discard order (32), variants (4), decisions/kMaxDecisions
+//     cards waiting for the discard order, their place not chosen yet (32), variants (4),
+//     decisions/kMaxDecisions
+//   While a player chooses the discard order (step choose_top), the cards whose place is chosen
+//   count in the discard pile's counts and size, and the first of them is the discard top.
 #pragma once
 
 #include <vector>

@@ -547,9 +547,9 @@ void State::apply_decoded(const Decoded& d) {
       continue_surplus();
       return;
     case kKindPutOnTop:
-      put_staged_on_discard_pile(d.a);
-      step_ = Step::kPlay;
-      after_play();
+      choose_next_discard(d.a);
+      finish_staged_discards();
+      if (step_ == Step::kPlay) after_play();
       return;
     case kKindOffer:  // negotiations: the card waits, face up, for the receiver's answer
       take_from_hand(turn_player_, d.b, everyone());
@@ -934,25 +934,38 @@ void State::stage_rocket_bonuses(Rocket& r) {
   r.bonuses = 0;
 }
 
-// Cards an action discards: the player chooses their order on the discard pile
-// (rulebook). Only the top card can be drawn, so the choice asked is which
-// kind goes on top; the rest go below in card-type order. Their order below
-// the top never matters: Salvage names a type, and an action discards at most
-// ten cards (Abort Mission on a Galactic with four Bonus cards), which Recycle
-// Bin's top ten take whatever their order.
+// Cards an action discards: its player chooses their order on the discard
+// pile (rulebook, Action Cards), one card at a time from the top down. The
+// order below the top matters too: Recycle Bin takes back only the top ten
+// cards, and later discards may cover part of these. Cards of one type are
+// interchangeable (ruling 1), so the player is asked only while two kinds or
+// more are left; then the rest go on the pile, the chosen cards above them.
 void State::finish_staged_discards() {
-  int kinds = 0, last = -1;
-  for (int t = 0; t < kNumCardTypes; ++t)
-    if (staged_[static_cast<std::size_t>(t)] > 0) ++kinds, last = t;
-  if (kinds == 1) put_staged_on_discard_pile(last);
-  if (kinds > 1) step_ = Step::kChooseTop;
+  int kinds = 0;
+  for (int t = 0; t < kNumCardTypes; ++t) kinds += staged_[static_cast<std::size_t>(t)] > 0;
+  if (kinds > 1) {
+    step_ = Step::kChooseTop;
+    return;
+  }
+  put_ordered_on_discard_pile();
+  step_ = Step::kPlay;
 }
 
-void State::put_staged_on_discard_pile(int top_card) {
-  --staged_[static_cast<std::size_t>(top_card)];
+// kChooseTop: the next card of the order, below those already chosen.
+void State::choose_next_discard(int card) {
+  --staged_[static_cast<std::size_t>(card)];
+  ordered_[static_cast<std::size_t>(ordered_size_++)] = static_cast<uint8_t>(card);
+}
+
+// The unchosen cards (one kind at most) first, then the chosen ones from the
+// bottom of the order up, so that the first card chosen ends on top.
+void State::put_ordered_on_discard_pile() {
   for (int t = 0; t < kNumCardTypes; ++t)
     for (; staged_[static_cast<std::size_t>(t)] > 0; --staged_[static_cast<std::size_t>(t)]) push_discard(t);
-  push_discard(top_card);
+  while (ordered_size_ > 0) {
+    push_discard(ordered_[static_cast<std::size_t>(ordered_size_ - 1)]);
+    ordered_[static_cast<std::size_t>(--ordered_size_)] = 0;
+  }
 }
 
 // Thief: a uniformly random card of the victim's hand (a chance outcome).
@@ -974,7 +987,6 @@ void State::continue_surplus() {
   while (surplus_offset_ < num_players_ && area(seat_at(surplus_offset_)).hand_size == 0) ++surplus_offset_;
   if (surplus_offset_ < num_players_) return;
   surplus_offset_ = 0;
-  step_ = Step::kPlay;
   finish_staged_discards();  // kChooseTop when two kinds of cards or more wait
   if (step_ == Step::kPlay) after_play();
 }

@@ -10,7 +10,10 @@
 //   kPlay        step 4: play cards, then "stop playing"
 //   kDiscard     step 6: discard cards, then "end turn"
 // and three short out-of-order decisions:
-//   kChooseTop   an action discarded several kinds of cards: its player picks the top one
+//   kChooseTop   an action discarded several kinds of cards: its player chooses their order on
+//                the discard pile, one card at a time from the top down (the first choice is the
+//                top card, the next the card below it, ...), for as long as two kinds or more are
+//                left; the copies of the last kind go below the chosen cards without a question
 //                (Abort Mission, Quality Check, Sabotage, and Surplus once everyone has discarded)
 //   kSurplus     each player with cards, clockwise from the Surplus player, discards one
 //   kOffer       negotiations variant: the receiver of an offered card accepts or rejects it
@@ -19,9 +22,10 @@
 // - Budget Cuts steals from an opponent only ("steal"); Recruitment likewise (ruling 11).
 // - An Action card goes to the discard pile before the cards its effect
 //   discards; Salvage and Recycle Bin end on top (Card Reference). When an
-//   effect discards several kinds of cards its player chooses only which kind
-//   lies on top (the only card anyone can draw); the rest go below in card-type order.
-//   Surplus's discards wait face up until everyone has discarded; then its player orders them.
+//   effect discards several kinds of cards its player chooses the order of all
+//   of them (kChooseTop); cards of one type are interchangeable (ruling 1), so
+//   nothing is asked once a single kind is left. Surplus's discards wait face
+//   up until everyone has discarded; then its player orders them.
 // - Salvage takes the topmost copy of the named type; Recycle Bin shuffles the
 //   whole draw pile after adding the ten cards.
 // - Parts Supplier is playable when at least one card can be drawn.
@@ -45,7 +49,8 @@
 //   5     kPlaceDiscardPile          the discard pile (face up, public)
 //   6..9  kPlaceInPlay + seat        a seat's Game Zones and Specialty cards (public)
 //   10    kPlaceTable                Launch Pad area, Launch Pad cards aside, cards
-//                                    waiting for the discard order, the offered card (public)
+//                                    waiting for the discard order or with their place in it
+//                                    chosen, the offered card (public)
 // A seat knows its own hand and every public place. It also knows cards it saw
 // enter another hand or the draw pile: the discard pile's top taken in step 3,
 // Salvage, stolen cards (Sabotage, Vacuum, Recruitment, Budget Cuts), offers
@@ -170,7 +175,12 @@ class State {
   int surplus_seat() const { return step_ == Step::kSurplus ? seat_at(surplus_offset_) : -1; }
   int offer_receiver() const { return step_ == Step::kOffer ? offer_to_ : -1; }
   int offer_card() const { return step_ == Step::kOffer ? offer_card_ : -1; }
+  // kChooseTop, kSurplus: copies of `card` waiting for the discard order, their place not chosen yet.
   int staged_count(int card) const { return staged_[static_cast<std::size_t>(card)]; }
+  // kChooseTop: the cards whose place is chosen, top first (i = 0 is the top
+  // card); they go on the discard pile above the cards still staged.
+  int ordered_size() const { return ordered_size_; }
+  int ordered_card(int i) const { return ordered_[static_cast<std::size_t>(i)]; }
   int decisions() const { return decisions_; }
   // Copies of `card` that `viewer` knows to be in the hidden place `place`
   // (kPlaceHand + seat or kPlaceDrawPile); its own hand counts as known.
@@ -247,6 +257,7 @@ class State {
   // the checks that tie the fields together.
   void read_turn_bookkeeping(const Json& doc);
   void read_knowledge(const Json& knowledge);
+  void read_discard_order(const Json& order);
   void validate_loaded() const;
   void validate_game_clock() const;
   void validate_pending_decision() const;
@@ -258,7 +269,8 @@ class State {
   std::string describe(int shown_hand, int viewer) const;  // to_string and observation_string
   void stage_rocket_bonuses(Rocket& r);
   void finish_staged_discards();
-  void put_staged_on_discard_pile(int top_card);
+  void choose_next_discard(int card);
+  void put_ordered_on_discard_pile();
   int steal_random_card(int from_seat, uint32_t seen_by);
   void continue_surplus();
   void shuffle_draw_pile();
@@ -288,8 +300,13 @@ class State {
   int surplus_offset_ = 0;  // kSurplus: seat (as offset from the turn player) to discard next
   int offer_to_ = -1;       // kOffer: receiving seat
   int offer_card_ = -1;     // kOffer: the card offered (public)
-  // kChooseTop, kSurplus: cards on their way to the discard pile.
+  // kChooseTop, kSurplus: cards on their way to the discard pile, by type,
+  // whose place in the order is not chosen yet.
   std::array<uint8_t, kNumCardTypes> staged_{};
+  // kChooseTop: the cards whose place is chosen, top first. At most the cards
+  // one action discards; kMaxCards keeps any deck configuration in bounds.
+  std::array<uint8_t, kMaxCards> ordered_{};
+  int ordered_size_ = 0;
   // known_[v][place][t]: copies of card t that seat v knows to be in the hidden
   // place (a hand or the draw pile; v's own hand is left at 0, v sees it).
   // Never more than the place holds; Launch Pad cards in the draw pile are

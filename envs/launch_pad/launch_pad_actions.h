@@ -40,8 +40,10 @@
 //   853..884     32    6 discard       discard one card of that type from hand (no action is taken)
 //   885           1    6 discard       end the turn (legal when the hand is within the hand limit)
 //   886..917     32    Surplus         the player named by Surplus discards a card of that type
-//   918..949     32    discard order   several kinds of cards go to the discard pile at once: put
-//                                       this type on top (the others go below in card-type order)
+//   918..949     32    discard order   several kinds of cards go to the discard pile at once: the
+//                                       next card of the order, from the top down, is of this type
+//                                       (the first choice is the top card; asked while two kinds
+//                                       or more are left, the last kind goes below on its own)
 // clang-format on
 #pragma once
 

@@ -216,7 +216,9 @@ Action heuristic_action(const State& s, Rng& rng) {
     }
     case Step::kDrawChoice:
       return keep_value(s, me, s.discard_top()) >= 15 ? act::kTakeDiscardTop : act::kDrawFromPile;
-    case Step::kChooseTop:  // keep Components and rockets out of the next player's reach: they sort low
+    // The discard order, from the top down: the highest card type left each time, so Components
+    // and rockets lie deepest, out of the next player's reach and last to return with Recycle Bin.
+    case Step::kChooseTop:
       for (int t = kNumCardTypes - 1; t >= 0; --t)
         if (mask[static_cast<std::size_t>(act::put_on_top(t))]) return act::put_on_top(t);
       break;

@@ -291,6 +291,9 @@ Json State::to_json() const {
   doc["surplus_offset"] = surplus_offset_;
   doc["offer"] = offer_to_ < 0 ? Json(nullptr) : Json{{"to", offer_to_}, {"card", card_key(offer_card_)}};
   doc["staged"] = card_counts_to_json(staged_);
+  Json order = Json::array();
+  for (int i = 0; i < ordered_size_; ++i) order.push_back(card_key(ordered_[static_cast<std::size_t>(i)]));
+  doc["discard_order"] = order;  // top first
   // knowledge[v]: the cards seat v knows to be in each other hand and in the
   // draw pile (its own hand is left empty; Launch Pad cards are not listed).
   Json knowledge = Json::array();
@@ -315,7 +318,8 @@ Json State::to_json() const {
 // no repeats, every card of the deck in exactly one place, the step and its
 // pending decision in agreement, a player to move with something to do.
 // "knowledge" may be left out (documents older than it): nobody knows
-// anything beyond their own hand and the table then.
+// anything beyond their own hand and the table then. So may "discard_order"
+// (likewise): no card's place in the discard order is chosen yet.
 State State::from_json(const Json& doc, const Config& config) {
   if (!doc.is_object()) bad("(document)", "must be a JSON object");
   const Json& game = field(doc, "", "game");
@@ -349,6 +353,7 @@ State State::from_json(const Json& doc, const Config& config) {
   s.read_turn_bookkeeping(doc);
   s.staged_ = card_counts_from_json(field(doc, "", "staged"), "staged");
   if (s.staged_[kLaunchPad] > 0) bad("staged", "a Launch Pad card is never discarded");
+  if (doc.contains("discard_order")) s.read_discard_order(doc["discard_order"]);
   s.decisions_ = int_field(doc, "", "decisions", 0, kMaxDecisions);
   s.truncated_ = bool_field(doc, "", "truncated");
   try {
@@ -385,6 +390,14 @@ void State::read_turn_bookkeeping(const Json& doc) {
     offer_card_ = card_value(field(offer, "offer", "card"), "offer.card");
     if (offer_card_ == kLaunchPad) bad("offer.card", "a Launch Pad card is never held, so never offered");
   }
+}
+
+// discard_order: the cards whose place on the discard pile is chosen, top first.
+void State::read_discard_order(const Json& j) {
+  ordered_size_ = card_list_from_json(j, "discard_order", ordered_);
+  for (int i = 0; i < ordered_size_; ++i)
+    if (ordered_[static_cast<std::size_t>(i)] == kLaunchPad)
+      bad(element("discard_order", static_cast<std::size_t>(i)), "a Launch Pad card is never discarded");
 }
 
 // knowledge: one entry per seat, {"hands": [{card: count} per seat], "draw_pile": {card: count}}.
@@ -473,6 +486,8 @@ void State::validate_pending_decision() const {
     bad("staged", "step choose_top needs two kinds of cards or more waiting for their order");
   if (step_ != Step::kChooseTop && step_ != Step::kSurplus && staged_kinds > 0)
     bad("staged", "cards wait for the discard order only in steps choose_top and surplus");
+  if (step_ != Step::kChooseTop && ordered_size_ > 0)
+    bad("discard_order", "cards are put in order only in step choose_top (after Surplus has gone round)");
   if (step_ != Step::kSurplus && surplus_offset_ != 0)
     bad("surplus_offset", "must be 0 outside step \"surplus\"");
   if (step_ == Step::kSurplus && area(seat_at(surplus_offset_)).hand_size == 0)
@@ -533,6 +548,8 @@ void State::check_invariants() const {
   }
   for (int t = 0; t < kNumCardTypes; ++t)
     seen[static_cast<std::size_t>(t)] += staged_[static_cast<std::size_t>(t)];
+  if (ordered_size_ < 0 || ordered_size_ > kMaxCards) fail("bad discard order size");
+  for (int i = 0; i < ordered_size_; ++i) ++seen[ordered_[static_cast<std::size_t>(i)]];
   seen[kLaunchPad] += launch_pad_area_ + launch_pads_aside_;
   if (offer_to_ >= 0) ++seen[static_cast<std::size_t>(offer_card_)];
   for (int seat = 0; seat < num_players_; ++seat) {
@@ -594,6 +611,9 @@ void State::check_invariants() const {
   if (step_ != Step::kChooseTop && step_ != Step::kSurplus && staged_kinds > 0)
     fail("staged discards out of step");
   if (staged_[kLaunchPad] > 0) fail("a Launch Pad card on its way to the discard pile");
+  if (step_ != Step::kChooseTop && ordered_size_ > 0) fail("a discard order chosen out of step");
+  for (int i = 0; i < ordered_size_; ++i)
+    if (ordered_[static_cast<std::size_t>(i)] == kLaunchPad) fail("a Launch Pad card in the discard order");
   if ((step_ == Step::kOffer) != (offer_to_ >= 0)) fail("offer out of step");
   if (offer_to_ >= 0 && (offer_to_ == turn_player_ || offer_card_ < 0 || offer_card_ == kLaunchPad))
     fail("bad offer");
@@ -742,7 +762,8 @@ void add_copies(CardPlaces& out, int place, int card, int copies) {
 }  // namespace
 
 // The face-up cards: the discard pile, each seat's Game Zones and Specialty
-// cards, and the table (Launch Pad area, cards aside, staged, offered).
+// cards, and the table (Launch Pad area, cards aside, staged or put in the
+// discard order, offered).
 void State::public_card_places(CardPlaces& out) const {
   for (int i = 0; i < discard_size_; ++i)
     out.push_back({kPlaceDiscardPile, discard_pile_[static_cast<std::size_t>(i)]});
@@ -766,6 +787,7 @@ void State::public_card_places(CardPlaces& out) const {
   add_copies(out, kPlaceTable, kLaunchPad, launch_pad_area_ + launch_pads_aside_);
   for (int t = 0; t < kNumCardTypes; ++t)
     add_copies(out, kPlaceTable, t, staged_[static_cast<std::size_t>(t)]);
+  for (int i = 0; i < ordered_size_; ++i) out.push_back({kPlaceTable, ordered_[static_cast<std::size_t>(i)]});
   if (offer_card_ >= 0) out.push_back({kPlaceTable, offer_card_});
 }
 
@@ -875,6 +897,12 @@ std::string State::describe(int shown_hand, int viewer) const {
       (step_ == Step::kSurplus && staged_ != std::array<uint8_t, kNumCardTypes>{}))
     os << (step_ == Step::kSurplus ? "Discarded for Surplus so far: " : "To discard: ")
        << counts_text(staged_) << "\n";
+  if (ordered_size_ > 0) {
+    os << "Discard order chosen so far, top first:";
+    for (int i = 0; i < ordered_size_; ++i)
+      os << (i > 0 ? ", " : " ") << card_name(ordered_[static_cast<std::size_t>(i)]);
+    os << " (the cards still to discard go below)\n";
+  }
   return os.str();
 }
 
@@ -940,7 +968,9 @@ std::string State::action_to_string(Action a) const {
   if (a < act::kEndTurn) return std::string("discard ") + card_name(d.a);
   if (a == act::kEndTurn) return "end the turn";
   if (a < act::kPutOnTop) return std::string("Surplus: discard ") + card_name(d.a);
-  return std::string("put ") + card_name(d.a) + " on top of the discard pile";
+  if (ordered_size_ == 0) return std::string("put ") + card_name(d.a) + " on top of the discard pile";
+  return std::string("put ") + card_name(d.a) + " next in the discard order, below the " +
+         card_name(ordered_[static_cast<std::size_t>(ordered_size_ - 1)]);
 }
 
 }  // namespace rocketgym::launch_pad

@@ -11,16 +11,20 @@ TEST_CASE("Abort Mission: the rocket with its Components and Bonus cards goes to
       {"slot": 3, "kind": "intrepid", "zone": "launch", "bonuses": ["oxygen"]}]}]})");
   s.apply(act::abort_mission(1, 3));
   REQUIRE_FALSE(rocket_at(s, 1, 3).exists());
-  // Several kinds of cards: the player picks the top one (rulebook: the player chooses the order).
+  // Several kinds of cards: the player chooses their order, from the top down
+  // (rulebook: the player chooses the order), while two kinds or more are left.
   REQUIRE(s.step() == Step::kChooseTop);
   REQUIRE(s.current_player() == 0);
   REQUIRE(s.is_legal(act::put_on_top(kOxygen)));
   REQUIRE_FALSE(s.is_legal(act::put_on_top(kAstronaut)));
-  s.apply(act::put_on_top(kMetal));
-  REQUIRE(s.discard_top() == kMetal);
-  REQUIRE(s.discard_pile_size() == 1 + 1 + 2 + 2 + 1);  // Abort Mission, rocket, 2 Metal, 2 Fuel, Oxygen
-  REQUIRE(s.discard_pile_card(0) == kAbortMission);
-  REQUIRE(s.step() == Step::kPlay);
+  for (const int card : {kMetal, kOxygen, kIntrepid, kMetal}) {
+    REQUIRE(s.step() == Step::kChooseTop);
+    s.apply(act::put_on_top(card));
+  }
+  REQUIRE(s.step() == Step::kPlay);  // only Fuel was left: both copies went below
+  const int pile[] = {kAbortMission, kFuel, kFuel, kMetal, kIntrepid, kOxygen, kMetal};
+  REQUIRE(s.discard_pile_size() == 7);
+  for (int i = 0; i < 7; ++i) REQUIRE(s.discard_pile_card(i) == pile[i]);
 }
 
 TEST_CASE(
@@ -239,12 +243,18 @@ TEST_CASE("Surplus (ruling 15): every player with cards discards one, clockwise 
   REQUIRE(s.step() == Step::kChooseTop);  // three kinds of cards: the Surplus player orders them
   REQUIRE(s.current_player() == 1);
   s.apply(act::put_on_top(kMetal));
+  REQUIRE(s.step() == Step::kChooseTop);  // Fuel and Thief left: which goes right below the Metal
+  REQUIRE(s.current_player() == 1);
+  s.apply(act::put_on_top(kThief));
   REQUIRE(s.step() == Step::kPlay);
   REQUIRE(s.current_player() == 1);
   REQUIRE(s.area(3).hand_size == 1);
-  REQUIRE(s.discard_top() == kMetal);
   REQUIRE(s.discard_pile_size() == 4);
-  REQUIRE(s.discard_pile_card(0) == kSurplus);  // the Action card first, its discards on top
+  // The Action card first, its discards on top in the chosen order.
+  REQUIRE(s.discard_pile_card(0) == kSurplus);
+  REQUIRE(s.discard_pile_card(1) == kFuel);
+  REQUIRE(s.discard_pile_card(2) == kThief);
+  REQUIRE(s.discard_top() == kMetal);
 }
 
 TEST_CASE(

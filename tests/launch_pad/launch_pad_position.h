@@ -34,7 +34,8 @@ inline Json blank_document(int players) {
       Json::parse(R"({"game": "launch_pad", "turn": 0, "step": "play", "draw_pile": [], "discard_pile": [],
     "launch_pad_area": 0, "launch_pads_aside": 0, "launch_pad_region": 0, "countdown": false,
     "final_turns_left": 0, "redraw_used": false, "advance_eligible": [], "advanced_from": [0, 0],
-    "surplus_offset": 0, "offer": null, "staged": {}, "decisions": 0, "truncated": false,
+    "surplus_offset": 0, "offer": null, "staged": {}, "discard_order": [], "decisions": 0,
+    "truncated": false,
     "rng": [1, 2, 3, 4]})");
   doc["players"] = players;
   doc["hands"] = Json::array();
@@ -84,6 +85,7 @@ inline Json complete_document(const Config& config, int players, const std::stri
   for (const auto& c : draw_top) use(c);
   for (auto it = doc["staged"].begin(); it != doc["staged"].end(); ++it)
     use(Json(it.key()), it.value().get<int>());
+  for (const auto& c : doc["discard_order"]) use(c);
   if (!doc["offer"].is_null()) use(doc["offer"]["card"]);
   used[kLaunchPad] += doc["launch_pad_area"].get<int>() + doc["launch_pads_aside"].get<int>();
   Json pile = Json::array();
