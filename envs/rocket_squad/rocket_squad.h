@@ -64,8 +64,32 @@
 // copy of that card there; a seat that did not (a box built from the hand, a draw, Jack's
 // steal seen by a third player) forgets one copy of every card it knew there, unless it knew
 // every card there and all were the same: then it knows the card, and where it went.
-// redeterminize(viewer) keeps every card the viewer knows in its place (boxes, the bottom
-// of the pile: at its position) and resamples the rest.
+// These per-place facts are lower bounds (what observations and known_card_places show). Two
+// more facts, used only to resample, keep what the lower bounds lose:
+//   Deck        the current deck (the cards shuffled into the pile at the start or by the latest
+//               reshuffle: everybody saw the discards) and, on every slot, a public from_deck
+//               mark: a card drawn from it that the table could not see. The deck's cards are
+//               exactly the marked slots' cards plus `untracked` ones: when a hand mixing marked
+//               and unmarked cards loses a card the table cannot place (a box, a steal, or a
+//               card face up that could be either), the hand's marks are dropped and counted
+//               as untracked. A face-up card from marked slots only leaves the deck.
+//   Whereabouts a card a seat knew in a hand that Jack stole from unseen by that seat: it is in
+//               the victim's or the thief's hand (extended by later steals, forgotten when the
+//               seat cannot tell any more).
+// redeterminize(viewer) samples a world the viewer cannot rule out by any of these facts:
+// every card the viewer knows stays in its place (boxes, pile positions: at their position;
+// cards counted in the pile: in it); the marked slots get the deck's cards (less those the
+// viewer placed, less the untracked ones, chosen among the hidden cards, first the copies the
+// deck must have lost) and the other hidden slots get the rest, so the pile (and the cards
+// drawn from it unseen) never holds a card that was not in the discards it was shuffled from
+// (only the rare cards a Jackie look took across a reshuffle are unmarked there); each of the viewer's
+// whereabouts keeps its card in one of its hands; the pile's positions keep who knows them (another seat's
+// Jackie cards stay at the bottom) and only their contents change; a player being asked keeps
+// a card that lets them be asked. Known limits (over-approximations, never a leak): cards
+// older than the latest reshuffle are interchangeable among their slots; after a hand lost
+// track of its deck cards, those and the untracked ones may land in any unmarked slot; a
+// whereabouts card may be any card of the thief's hand, not just the stolen one.
+
 #pragma once
 
 #include <array>

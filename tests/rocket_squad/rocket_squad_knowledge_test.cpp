@@ -2,6 +2,7 @@
 // actions, the knowledge model per event, and redeterminize sampling only worlds the viewer
 // thinks possible.
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -554,4 +555,66 @@ TEST_CASE(
   }
   REQUIRE(dad_stolen > 0);  // some games took the Dad, some did not
   REQUIRE(dad_stolen < 16);
+}
+
+TEST_CASE("json: the deck bookkeeping and whereabouts round trip; bad values are rejected, naming the field",
+          "[rocket_squad][hidden][knowledge][json]") {
+  // A 3-player game after a reshuffle with marked hands, and a Jack steal that leaves player 2
+  // a whereabouts fact.
+  std::multiset<CardType> new_deck;
+  State s = after_reshuffle(new_deck);
+  // Player 1's Dad and Uncle are deck cards; one more deck card is untracked.
+  Json doc = position(R"({"players":3,"hands":[{"cards":["jack","uncle"]},
+      {"cards":["dad","uncle","crew","jackie"],"known_by":[4,0,0,0]},{"cards":["ace","crew"]}]})")
+                 .to_json();
+  doc["hands"][1]["from_deck"] = Json::array({1, 1, 0, 0});
+  for (const char* c : {"dad", "uncle", "blue_2"}) doc["deck"]["cards"].push_back(c);
+  doc["deck"]["untracked"] = 1;
+  const State base = State::from_json(doc, default_config());
+  REQUIRE(base.deck().untracked == 1);
+  REQUIRE(base.hand(1).from_deck[0] == 1);
+  State jacked = with_seed(base, 1);
+  jacked.apply(jack(1));
+  REQUIRE(jacked.num_whereabouts() >= 1);
+  for (const State* state : {&s, &jacked}) {
+    const Json doc = state->to_json();
+    REQUIRE(State::from_json(doc, default_config()).to_json() == doc);
+  }
+  const Json good = jacked.to_json();
+  REQUIRE(good["whereabouts"].size() >= 1);
+  const auto rejects = [&](const std::function<void(Json&)>& edit, const std::string& field) {
+    Json doc = good;
+    edit(doc);
+    INFO("expected a rejection naming " << field);
+    REQUIRE_THROWS_AS(State::from_json(doc, default_config()), SerializationError);
+    REQUIRE_THROWS_WITH(State::from_json(doc, default_config()), Catch::Contains(field));
+  };
+  rejects([](Json& d) { d["draw_from_deck"][0] = 2; }, "'draw_from_deck[0]'");
+  rejects([](Json& d) { d["draw_from_deck"] = Json::array({1}); }, "'draw_from_deck'");
+  rejects(
+      [](Json& d) {
+        d["hands"][1]["from_deck"] = Json::array({1, 1, 1, 1, 1, 1});
+      },
+      "'hands[1].from_deck'");
+  rejects(
+      [](Json& d) {
+        d["rockets"][0]["blue"] = {{"booster", "blue_5"}, {"boxes", {"dad"}}, {"boxes_from_deck", {3}}};
+      },
+      "'rockets[0].blue.boxes_from_deck[0]'");
+  rejects([](Json& d) { d["deck"]["cards"][0] = "pizza"; }, "'deck.cards[0]'");
+  rejects([](Json& d) { d["deck"]["untracked"] = 500; }, "'deck.untracked'");
+  rejects([](Json& d) { d["deck"]["colour"] = "red"; }, "'deck.colour'");
+  rejects([](Json& d) { d["deck"]["untracked"] = d["deck"]["untracked"].get<int>() + 1; }, "untracked");
+  rejects([](Json& d) { d["deck"]["cards"] = Json::array(); }, "marked from the deck");
+  rejects([](Json& d) { d["jackie_from_deck"] = Json::array({1}); }, "'jackie_from_deck'");
+  rejects([](Json& d) { d["whereabouts"][0]["knower"] = 7; }, "'whereabouts[0].knower'");
+  rejects([](Json& d) { d["whereabouts"][0]["hands"] = Json::array({2}); }, "'whereabouts[0].hands'");
+  rejects([](Json& d) { d["whereabouts"][0]["hands"] = Json::array(); }, "'whereabouts[0].hands'");
+  rejects([](Json& d) { d["whereabouts"][0]["card"] = "mom"; }, "none of its hands");
+  rejects([](Json& d) { d["whereabouts"][0]["seen"] = true; }, "'whereabouts[0].seen'");
+  rejects(
+      [](Json& d) {
+        for (int k = 0; k < kMaxWhereabouts; ++k) d["whereabouts"].push_back(d["whereabouts"][0]);
+      },
+      "'whereabouts'");
 }
