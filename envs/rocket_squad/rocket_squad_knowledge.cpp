@@ -379,11 +379,11 @@ void State::check_deck_invariants() const {
 // ---------------------------------------------------------------------------------------------
 
 // The slots redeterminize refills: every hidden card the viewer cannot place.
-struct ResampleSlots {
-  std::array<CardType*, kMaxCards> card{};
-  std::array<int8_t, kMaxCards> hand{};  // the hand the slot is in, -1 elsewhere
-  std::array<uint8_t, kMaxCards> from_deck{};
-  std::array<uint8_t, kMaxCards> taken{};  // holds the card of one of the viewer's whereabouts
+struct ResampleSlots {  // the first `count` entries are filled before use
+  std::array<CardType*, kMaxCards> card;
+  std::array<int8_t, kMaxCards> hand;  // the hand the slot is in, -1 elsewhere
+  std::array<uint8_t, kMaxCards> from_deck;
+  std::array<uint8_t, kMaxCards> taken;  // holds the card of one of the viewer's whereabouts
   int count = 0;
 };
 
@@ -412,21 +412,29 @@ void State::redeterminize(int viewer, Rng& rng) {
     }
   }
   ResampleSlots slots;
-  std::array<int, kNumCardTypes> deck{}, hidden{};  // the deck's cards to place; the slots' cards
-  for (int t = 0; t < kNumCardTypes; ++t) deck[t] = deck_.cards[t];
+  bool counts_pile_cards = false;  // the viewer knows cards to be in the pile, not where
+  // With untracked deck cards: the deck's cards to place, and the cards of the slots.
+  const bool untracked = deck_.untracked > 0;
+  std::array<int, kNumCardTypes> deck, hidden;
+  if (untracked) {
+    std::copy(deck_.cards.begin(), deck_.cards.end(), deck.begin());
+    hidden.fill(0);
+  }
   const auto visit = [&](CardType* c, bool stays, uint8_t from_deck, int hand) {
     if (stays) {
-      deck[*c] -= from_deck;
+      if (untracked) deck[*c] -= from_deck;
       return;
     }
     const int n = slots.count++;
     slots.card[n] = c;
     slots.hand[n] = static_cast<int8_t>(hand);
     slots.from_deck[n] = from_deck;
-    ++hidden[*c];
+    if (untracked) ++hidden[*c];
   };
-  for (int i = 0; i < draw_.count; ++i)  // counted cards stay in the pile (shuffled below)
+  for (int i = 0; i < draw_.count; ++i) {  // counted cards stay in the pile (shuffled below)
     visit(&draw_.cards[i], !unknown(draw_.known_by[i] | draw_.counted_by[i]), draw_.from_deck[i], -1);
+    counts_pile_cards = counts_pile_cards || !unknown(draw_.counted_by[i]);
+  }
   for (int p = 0; p < num_players_; ++p) {
     Hand& h = hands_[p];
     for (int i = 0; i < h.count; ++i)
@@ -441,25 +449,31 @@ void State::redeterminize(int viewer, Rng& rng) {
   for (int i = 0; i < jackie_.count; ++i)
     visit(&jackie_.cards[i], !unknown(jackie_.known_by[i]), jackie_.from_deck[i], -1);
 
-  // The untracked deck cards: those the deck must have lost, then any at random.
-  std::array<CardType, kMaxCards> pool;
-  int untracked = deck_.untracked, spare = 0;
-  for (int t = 0; t < kNumCardTypes; ++t) {
-    const int lost = std::max(0, deck[t] - hidden[t]);
-    deck[t] -= lost;
-    untracked -= lost;
-    for (int k = 0; k < deck[t]; ++k) pool[spare++] = static_cast<CardType>(t);
-  }
-  for (int k = 0; k < untracked && k < spare; ++k) {
-    std::swap(pool[k], pool[k + static_cast<int>(rng.below(static_cast<uint32_t>(spare - k)))]);
-    --deck[pool[k]];
-  }
-  // Deal: deck cards to the marked slots, the rest to the others.
+  // Deal: deck cards to the marked slots, the other hidden cards to the rest.
   std::array<CardType, kMaxCards> marked, other;
   int num_marked = 0, num_other = 0;
-  for (int t = 0; t < kNumCardTypes; ++t) {
-    for (int k = 0; k < deck[t]; ++k) marked[num_marked++] = static_cast<CardType>(t);
-    for (int k = deck[t]; k < hidden[t]; ++k) other[num_other++] = static_cast<CardType>(t);
+  if (!untracked) {  // the marked slots hold exactly the deck's cards the viewer cannot place
+    for (int i = 0; i < slots.count; ++i)
+      (slots.from_deck[i] ? marked[num_marked++] : other[num_other++]) = *slots.card[i];
+  } else {
+    // The untracked deck cards: those the deck must have lost (no such copy is hidden), then
+    // any at random.
+    std::array<CardType, kMaxCards> pool;
+    int left = deck_.untracked, spare = 0;
+    for (int t = 0; t < kNumCardTypes; ++t) {
+      const int lost = std::max(0, deck[t] - hidden[t]);
+      deck[t] -= lost;
+      left -= lost;
+      for (int k = 0; k < deck[t]; ++k) pool[spare++] = static_cast<CardType>(t);
+    }
+    for (int k = 0; k < left && k < spare; ++k) {
+      std::swap(pool[k], pool[k + static_cast<int>(rng.below(static_cast<uint32_t>(spare - k)))]);
+      --deck[pool[k]];
+    }
+    for (int t = 0; t < kNumCardTypes; ++t) {
+      for (int k = 0; k < deck[t]; ++k) marked[num_marked++] = static_cast<CardType>(t);
+      for (int k = deck[t]; k < hidden[t]; ++k) other[num_other++] = static_cast<CardType>(t);
+    }
   }
   rng.shuffle(marked.begin(), marked.begin() + num_marked);
   rng.shuffle(other.begin(), other.begin() + num_other);
@@ -471,7 +485,8 @@ void State::redeterminize(int viewer, Rng& rng) {
     *slots.card[i] = slots.from_deck[i] ? marked[next_marked++] : other[next_other++];
   }
   keep_whereabouts(viewer, rng, slots);
-  shuffle_unplaced_draw_pile(viewer, rng);
+  // Without such cards, the deal above already put the pile's unknown positions in a random order.
+  if (counts_pile_cards) shuffle_unplaced_draw_pile(viewer, rng);
   rng_.reseed(rng.next());
 }
 
@@ -480,6 +495,7 @@ void State::redeterminize(int viewer, Rng& rng) {
 // contradicts are dropped (they were facts about cards the viewer cannot place).
 void State::keep_whereabouts(int viewer, Rng& rng, ResampleSlots& slots) {
   const auto in = [&](int i, uint8_t hands) { return slots.hand[i] >= 0 && has(hands, slots.hand[i]); };
+  std::fill(slots.taken.begin(), slots.taken.begin() + slots.count, 0);
   for (int k = 0; k < num_whereabouts_; ++k) {
     const Whereabouts& f = whereabouts_[k];
     if (f.knower != viewer) continue;
@@ -519,20 +535,18 @@ void State::keep_whereabouts(int viewer, Rng& rng, ResampleSlots& slots) {
 // that now knows its position no longer just counts it).
 void State::shuffle_unplaced_draw_pile(int viewer, Rng& rng) {
   for (uint8_t kind = 0; kind <= 1; ++kind) {
-    std::array<uint8_t, kMaxCards> positions{};
+    std::array<uint8_t, kMaxCards> positions;  // the first n are filled
     int n = 0;
     for (int i = 0; i < draw_.count; ++i)
       if (!has(draw_.known_by[i], viewer) && draw_.from_deck[i] == kind)
         positions[n++] = static_cast<uint8_t>(i);
-    std::array<uint8_t, kMaxCards> order = positions;
-    rng.shuffle(order.begin(), order.begin() + n);
-    const DrawPile before = draw_;
-    for (int k = 0; k < n; ++k) {
-      draw_.cards[positions[k]] = before.cards[order[k]];
-      draw_.counted_by[positions[k]] =
-          static_cast<uint8_t>(before.counted_by[order[k]] & ~draw_.known_by[positions[k]]);
+    for (int k = n - 1; k > 0; --k) {  // Fisher-Yates over those positions
+      const int i = positions[k], j = positions[rng.below(static_cast<uint32_t>(k + 1))];
+      std::swap(draw_.cards[i], draw_.cards[j]);
+      std::swap(draw_.counted_by[i], draw_.counted_by[j]);
     }
   }
+  for (int i = 0; i < draw_.count; ++i) draw_.counted_by[i] &= static_cast<uint8_t>(~draw_.known_by[i]);
 }
 
 }  // namespace rocketgym::rocket_squad
