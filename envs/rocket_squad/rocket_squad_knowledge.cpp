@@ -378,6 +378,33 @@ void State::check_deck_invariants() const {
 // Resampling for search
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+using CardCounts = std::array<int, kNumCardTypes>;
+
+// With `untracked` deck cards, the hidden cards (`hidden`: counts) split into the deck's cards
+// for the marked slots (`deck`, less the untracked ones: first the copies the deck must have
+// lost, as no such copy is hidden, then any at random) and the rest.
+void sort_untracked(CardCounts& deck, const CardCounts& hidden, int untracked, Rng& rng, CardType* marked,
+                    int& num_marked, CardType* other, int& num_other) {
+  std::array<CardType, kMaxCards> pool;
+  int spare = 0;
+  for (int t = 0; t < kNumCardTypes; ++t) {
+    const int lost = std::max(0, deck[t] - hidden[t]);
+    deck[t] -= lost;
+    untracked -= lost;
+    for (int k = 0; k < deck[t]; ++k) pool[spare++] = static_cast<CardType>(t);
+  }
+  for (int k = 0; k < untracked && k < spare; ++k) {
+    std::swap(pool[k], pool[k + static_cast<int>(rng.below(static_cast<uint32_t>(spare - k)))]);
+    --deck[pool[k]];
+  }
+  for (int t = 0; t < kNumCardTypes; ++t) {
+    for (int k = 0; k < deck[t]; ++k) marked[num_marked++] = static_cast<CardType>(t);
+    for (int k = deck[t]; k < hidden[t]; ++k) other[num_other++] = static_cast<CardType>(t);
+  }
+}
+}  // namespace
+
 // The slots redeterminize refills: every hidden card the viewer cannot place.
 struct ResampleSlots {  // the first `count` entries are filled before use
   std::array<CardType*, kMaxCards> card;
@@ -415,7 +442,7 @@ void State::redeterminize(int viewer, Rng& rng) {
   bool counts_pile_cards = false;  // the viewer knows cards to be in the pile, not where
   // With untracked deck cards: the deck's cards to place, and the cards of the slots.
   const bool untracked = deck_.untracked > 0;
-  std::array<int, kNumCardTypes> deck, hidden;
+  CardCounts deck, hidden;
   if (untracked) {
     std::copy(deck_.cards.begin(), deck_.cards.end(), deck.begin());
     hidden.fill(0);
@@ -456,24 +483,7 @@ void State::redeterminize(int viewer, Rng& rng) {
     for (int i = 0; i < slots.count; ++i)
       (slots.from_deck[i] ? marked[num_marked++] : other[num_other++]) = *slots.card[i];
   } else {
-    // The untracked deck cards: those the deck must have lost (no such copy is hidden), then
-    // any at random.
-    std::array<CardType, kMaxCards> pool;
-    int left = deck_.untracked, spare = 0;
-    for (int t = 0; t < kNumCardTypes; ++t) {
-      const int lost = std::max(0, deck[t] - hidden[t]);
-      deck[t] -= lost;
-      left -= lost;
-      for (int k = 0; k < deck[t]; ++k) pool[spare++] = static_cast<CardType>(t);
-    }
-    for (int k = 0; k < left && k < spare; ++k) {
-      std::swap(pool[k], pool[k + static_cast<int>(rng.below(static_cast<uint32_t>(spare - k)))]);
-      --deck[pool[k]];
-    }
-    for (int t = 0; t < kNumCardTypes; ++t) {
-      for (int k = 0; k < deck[t]; ++k) marked[num_marked++] = static_cast<CardType>(t);
-      for (int k = deck[t]; k < hidden[t]; ++k) other[num_other++] = static_cast<CardType>(t);
-    }
+    sort_untracked(deck, hidden, deck_.untracked, rng, marked.data(), num_marked, other.data(), num_other);
   }
   rng.shuffle(marked.begin(), marked.begin() + num_marked);
   rng.shuffle(other.begin(), other.begin() + num_other);
