@@ -14,6 +14,8 @@
 //     thief's hand; when a box is built face down from such a hand, it may be
 //     that box. A fact ends when its card may have been seen played or
 //     discarded (a box leaves the table face up), or at a redraw.
+//   - The boxes the viewer built keep their faces: Dad, Uncle and Ace move
+//     boxes face down, and a box leaves the table face up.
 #include <array>
 #include <string>
 #include <vector>
@@ -144,10 +146,11 @@ class RocketSquadObserver final : public WorldObserver {
     const State& s = typed(after);
     const auto hands = in_hands_;
     const auto bottom = bottom_;
-    const Cards deck = new_deck_;
+    const Cards deck = new_deck_, built = built_;
     follow_hands(b, a, s);
     follow_pile(b, a, s);
-    return in_hands_ != hands || bottom_ != bottom || new_deck_ != deck;
+    follow_boxes(b, a, s);
+    return in_hands_ != hands || bottom_ != bottom || new_deck_ != deck || built_ != built;
   }
 
   void check(const AnyState& world, std::vector<BrokenFact>& broken) const override {
@@ -155,6 +158,15 @@ class RocketSquadObserver final : public WorldObserver {
     check_new_deck(w, broken);
     check_bottom(w, broken);
     check_hands(w, broken);
+    for (int t = 0; t < kNumCardTypes; ++t) {
+      const int there = boxes_of(w, static_cast<CardType>(t));
+      if (there < built_[static_cast<std::size_t>(t)])
+        broken.push_back({"the boxes the viewer built keep their faces",
+                          "the viewer built " + std::to_string(built_[static_cast<std::size_t>(t)]) + " x " +
+                              card_name(static_cast<CardType>(t)) +
+                              " as boxes, not seen discarded since, but the world's boxes hold " +
+                              std::to_string(there)});
+    }
   }
 
  private:
@@ -197,6 +209,22 @@ class RocketSquadObserver final : public WorldObserver {
       if (!gone) kept.push_back(f);
     }
     in_hands_ = kept;
+  }
+
+  void follow_boxes(const State& b, Action a, const State& s) {
+    if (b.current_player() == viewer_ && b.phase() == Phase::kTurn && a >= action::kBuildBox &&
+        a < action::kKnockOver)
+      ++built_[static_cast<std::size_t>((a - action::kBuildBox) / kNumLocations)];
+    if (s.discard_pile().count <
+        b.discard_pile().count) {  // reshuffled: what was discarded first is unseen here
+      built_ = Cards{};
+      return;
+    }
+    const Cards was = discard_cards(b), now = discard_cards(s);
+    for (int t = 0; t < kNumCardTypes; ++t) {  // a box going face up may have been one of them
+      int& n = built_[static_cast<std::size_t>(t)];
+      n = std::max(0, n - (now[static_cast<std::size_t>(t)] - was[static_cast<std::size_t>(t)]));
+    }
   }
 
   void follow_pile(const State& b, Action a, const State& s) {
@@ -311,6 +339,7 @@ class RocketSquadObserver final : public WorldObserver {
   int viewer_;
   bool have_new_deck_ = false;
   Cards new_deck_{};  // the draw pile holds only these (see new_deck)
+  Cards built_{};     // faces of the boxes the viewer built, not seen discarded since
   std::vector<PileFact> bottom_;
   std::vector<HandFact> in_hands_;
 };
