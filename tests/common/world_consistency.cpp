@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "envs/core/rng.h"
@@ -46,7 +47,9 @@ void check_worlds(const AnyState& real, int viewer, const WorldObserver& observe
     check_resampled_world(real, *world, viewer);
     broken.clear();
     observer.check(*world, broken);
+    std::set<std::string> counted;  // a world counts once per kind of fact
     for (const BrokenFact& b : broken) {
+      if (!counted.insert(b.fact).second) continue;
       Tally& t = tallies[b.fact];
       if (t.worlds++ == 0)
         t.first = where + ", viewer " + std::to_string(viewer) + ", world seed " +

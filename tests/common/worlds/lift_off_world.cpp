@@ -68,6 +68,7 @@ struct Group {  // cards the viewer passed together: all in hands, at most most[
   uint64_t cards;
   std::array<int, kMaxPlayers> most;
   std::string seen;  // how the viewer knows, for the message
+  int passes = 0;    // passes since
   bool operator==(const Group& o) const { return kind == o.kind && cards == o.cards && most == o.most; }
   bool operator!=(const Group& o) const { return !(*this == o); }
 };
@@ -112,17 +113,21 @@ class LiftOffObserver final : public WorldObserver {
         if (__builtin_popcountll(there) > g.most[static_cast<std::size_t>(p)])
           broken.push_back(
               {"draft: of the cards a seat passed, each hand holds at most what it could keep or be given",
-               g.seen + ": player " + std::to_string(p) + " can hold at most " +
+               describe(g) + ": player " + std::to_string(p) + " can hold at most " +
                    std::to_string(g.most[static_cast<std::size_t>(p)]) + " of them (" + bounds(g) +
                    "), but holds " + cards(there, g.kind)});
       }
       if ((g.cards & ~in_hands) != 0)
         broken.push_back({"draft: the cards a seat passed stay in hands until played",
-                          g.seen + ", but " + cards(g.cards & ~in_hands, g.kind) + " is in no hand"});
+                          describe(g) + ", but " + cards(g.cards & ~in_hands, g.kind) + " is in no hand"});
     }
   }
 
  private:
+  static std::string describe(const Group& g) {
+    return g.seen + " (" + std::to_string(g.passes) + " pass" + (g.passes == 1 ? "" : "es") + " since)";
+  }
+
   int next(int seat, int dir) const { return (seat + dir + players_) % players_; }
 
   std::string bounds(const Group& g) const {
@@ -155,7 +160,7 @@ class LiftOffObserver final : public WorldObserver {
       }
       g.cards &= ~mine;  // the viewer sees what it holds
       g.most[static_cast<std::size_t>(viewer_)] = 0;
-      g.seen += ", then a pass";
+      ++g.passes;
     }
     const uint64_t given = passed[static_cast<std::size_t>(viewer_)];
     Group g{kind, given, {}, ""};
