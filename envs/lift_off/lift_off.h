@@ -188,7 +188,7 @@ using Links = std::array<Link, kMaxLinks>;  // per seat, filled from the front
 // hand sizes. Layout l puts cards[i] with seat (l >> 2i) & 3. With no cards
 // there is one (empty) layout.
 constexpr int kMaxPassed = 12;   // the others' hands hold at most 9 of them
-constexpr int kMaxLayouts = 64;  // past this the seat forgets them (sound; never seen in tests)
+constexpr int kMaxLayouts = 64;  // past this the seat stops following its oldest card (sound)
 struct PassedCards {
   std::array<uint8_t, kMaxPassed> cards{};
   int num_cards = 0;

@@ -137,12 +137,13 @@ struct Slot {
 // dealt (`feasible`). Links may share cards (a pass and a draw), so the cards
 // are placed together: a search that tries each card's places in a random
 // order and backs up when a link or the deal of the rest fails. False (and
-// `allowed` as it was) when there is no way.
+// `allowed` as it was) when there is no way. `narrowed`: whether `allowed` is
+// narrower than the sets (if not, the rest can always be dealt).
 template <std::size_t NC, class Feasible>
 bool place_linked_cards(const Links& links, int num_slots, const std::array<uint8_t, 64>& card,
                         std::array<unsigned, 64>& allowed, const std::array<int, kMaxPlaces>& index,
                         const std::array<int, kMaxPlaces>& cap, const std::array<int8_t, NC>& place_of,
-                        Feasible feasible, Rng& rng) {
+                        bool narrowed, Feasible feasible, Rng& rng) {
   uint64_t all = 0;
   for (const Link& link : links) all |= link.cards;
   std::array<int, 64> slot{};
@@ -159,7 +160,7 @@ bool place_linked_cards(const Links& links, int num_slots, const std::array<uint
     rng.shuffle(mine.begin(), mine.begin() + count);
     slot[static_cast<std::size_t>(linked++)] = i;
   }
-  if (linked == 0) return feasible();
+  if (linked == 0) return !narrowed || feasible();  // (the sets alone always leave a deal)
   // Cards of a link that are not dealt now are where they are.
   std::array<int, kMaxLinks> room{};
   for (std::size_t l = 0; l < links.size(); ++l) {
@@ -174,10 +175,10 @@ bool place_linked_cards(const Links& links, int num_slots, const std::array<uint
   }
   std::array<int, kMaxPlaces> used_place{};
   const auto before = allowed;
-  // Depth-first: card j goes to one of its places with room left everywhere.
+  // Depth-first: card j goes to one of its places with room left everywhere;
+  // the deal of the rest is checked once every linked card has a place.
   auto search = [&](auto& self, int j) -> bool {
-    if (!feasible()) return false;  // (the cards not placed yet keep all their places)
-    if (j == linked) return true;
+    if (j == linked) return feasible();
     const auto jj = static_cast<std::size_t>(j);
     const auto i = static_cast<std::size_t>(slot[jj]);
     const int c = card[i];
@@ -201,7 +202,7 @@ bool place_linked_cards(const Links& links, int num_slots, const std::array<uint
     }
     return false;
   };
-  if (search(search, 0)) return true;
+  if ((!narrowed || feasible()) && search(search, 0)) return true;  // (a first check saves a hopeless search)
   allowed = before;
   return false;
 }
@@ -256,7 +257,9 @@ void deal_again(int viewer, int n, std::array<Slot, 64>& slots, int num_slots,
   constexpr bool objective = std::is_same_v<Mask, uint16_t>;
   const PassedCards& seen = at(passed, viewer);
   // Narrows the passed cards to the seats of layout l; false if a card cannot be there.
+  bool narrowed = false;
   auto take_layout = [&](int l) {
+    narrowed = false;
     for (int j = 0; j < seen.num_cards; ++j) {
       const int c = at(seen.cards, j), w = seen.seat_of(l, j);
       const unsigned region = (1u << w) | (objective ? 1u << (may_be::kDiscarded + w) : 0u);
@@ -264,8 +267,9 @@ void deal_again(int viewer, int n, std::array<Slot, 64>& slots, int num_slots,
       while (i < num_slots && at(card, i) != c) ++i;
       if (i == num_slots) {
         if (place_of[c] < 0 || !(region >> place_of[c] & 1)) return false;  // not dealt: where it is
-      } else if ((at(allowed, i) &= region) == 0) {
-        return false;
+      } else {
+        narrowed = narrowed || (at(allowed, i) & ~region) != 0;
+        if ((at(allowed, i) &= region) == 0) return false;
       }
     }
     return true;
@@ -275,8 +279,8 @@ void deal_again(int viewer, int n, std::array<Slot, 64>& slots, int num_slots,
   rng.shuffle(layout_order.begin(), layout_order.begin() + seen.num_layouts);
   const auto base = allowed;
   for (int o = 0; o < seen.num_layouts; ++o) {
-    if (take_layout(at(layout_order, o)) &&
-        place_linked_cards(at(links, viewer), num_slots, card, allowed, index, cap, place_of, feasible, rng))
+    if (take_layout(at(layout_order, o)) && place_linked_cards(at(links, viewer), num_slots, card, allowed,
+                                                               index, cap, place_of, narrowed, feasible, rng))
       break;
     allowed = base;
   }
@@ -628,54 +632,54 @@ void State::follow_passed_cards(bool objective, int dir, const std::array<uint64
     PassedCards& p = at(objective ? objectives_passed_ : specialists_passed_, v);
     const int giver = next_seat(v, -dir);
     const uint64_t seen = at(before, giver) & ~at(after, giver);
-    uint64_t followed = 0;
-    for (int j = 0; j < p.num_cards; ++j) followed |= uint64_t{1} << at(p.cards, j);
-    const int giver_room = __builtin_popcountll(at(before, giver)) - __builtin_popcountll(seen & ~followed);
-    PassedCards next = p;
-    next.num_layouts = 0;
-    bool full = false;
-    for (int l = 0; l < p.num_layouts && !full; ++l) {
-      const uint32_t layout = at(p.layouts, l);
-      int at_giver = 0;
-      for (int j = 0; j < p.num_cards; ++j) at_giver += p.seat_of(l, j) == giver;
-      if (at_giver > giver_room) continue;
-      // Every way the followed cards can move, card by card.
-      std::array<int, kMaxPlayers> stay{}, go{};
-      auto move = [&](auto& self, int j, uint32_t to) -> void {
-        if (full) return;
-        if (j == p.num_cards) {
-          full = !add_layout(next, to);
-          return;
-        }
-        const int w = static_cast<int>(layout >> (2 * j) & 3);
-        const bool came = w == giver && (seen >> at(p.cards, j) & 1);  // v saw it come: it went on
-        if (!came && at(stay, w) < at(kept, w)) {
-          ++at(stay, w);
-          self(self, j + 1, to | seat_bits(j, w));
-          --at(stay, w);
-        }
-        const int dest = next_seat(w, dir);
-        if ((dest == v) == came && at(go, w) < at(passed, w)) {
-          ++at(go, w);
-          self(self, j + 1, to | seat_bits(j, dest));
-          --at(go, w);
-        }
-      };
-      move(move, 0, 0);
-    }
-    if (full) {  // (never seen in tests) forgetting the cards is sound
-      p = PassedCards{};
-      continue;
-    }
+    PassedCards next;
+    // Every way the followed cards can move; false when the layouts do not fit.
+    auto advance = [&] {
+      uint64_t followed = 0;
+      for (int j = 0; j < p.num_cards; ++j) followed |= uint64_t{1} << at(p.cards, j);
+      const int giver_room = __builtin_popcountll(at(before, giver)) - __builtin_popcountll(seen & ~followed);
+      next = p;
+      next.num_layouts = 0;
+      bool full = false;
+      for (int l = 0; l < p.num_layouts && !full; ++l) {
+        const uint32_t layout = at(p.layouts, l);
+        int at_giver = 0;
+        for (int j = 0; j < p.num_cards; ++j) at_giver += p.seat_of(l, j) == giver;
+        if (at_giver > giver_room) continue;
+        std::array<int, kMaxPlayers> stay{}, go{};
+        auto move = [&](auto& self, int j, uint32_t to) -> void {  // card by card
+          if (full) return;
+          if (j == p.num_cards) {
+            full = !add_layout(next, to);
+            return;
+          }
+          const int w = static_cast<int>(layout >> (2 * j) & 3);
+          const bool came = w == giver && (seen >> at(p.cards, j) & 1);  // v saw it come: it went on
+          if (!came && at(stay, w) < at(kept, w)) {
+            ++at(stay, w);
+            self(self, j + 1, to | seat_bits(j, w));
+            --at(stay, w);
+          }
+          const int dest = next_seat(w, dir);
+          if ((dest == v) == came && at(go, w) < at(passed, w)) {
+            ++at(go, w);
+            self(self, j + 1, to | seat_bits(j, dest));
+            --at(go, w);
+          }
+        };
+        move(move, 0, 0);
+      }
+      return !full;
+    };
+    // Past kMaxLayouts the seat stops following its oldest passed card (the
+    // layouts of the others stay true: this only forgets).
+    while (!advance()) drop_card(p, 0);
     p = next;
     for (int j = p.num_cards - 1; j >= 0; --j)
       if (at(after, v) >> at(p.cards, j) & 1) drop_card(p, j);
     const uint64_t given = at(before, v) & ~at(after, v);
     for (uint64_t bits = given; bits != 0; bits &= bits - 1) {
-      if (p.num_cards == kMaxPassed) {
-        p = PassedCards{};
-        break;
-      }
+      if (p.num_cards == kMaxPassed) drop_card(p, 0);  // (never: the others hold at most 9)
       const int j = p.num_cards;
       at(p.cards, p.num_cards++) = static_cast<uint8_t>(__builtin_ctzll(bits));
       for (int l = 0; l < p.num_layouts; ++l) at(p.layouts, l) |= seat_bits(j, next_seat(v, dir));
