@@ -197,7 +197,7 @@ void read_links(const Json& j, const std::string& field, Links& specialists, Lin
 // the knowledge (check_knowledge).
 template <class Lookup>
 PassedCards read_passed(const Json& j, const std::string& field, int seat, int n, const char* kind,
-                        int num_kinds, Lookup lookup) {
+                        Lookup lookup) {
   if (!j.is_object()) bad(field, "must be {\"cards\": [...], \"layouts\": [[...], ...]}");
   PassedCards p;
   p.num_cards = read_cards(j, field, "cards", p.cards, kMaxPassed, kind, lookup);
@@ -205,7 +205,7 @@ PassedCards read_passed(const Json& j, const std::string& field, int seat, int n
   uint64_t cards = 0;
   for (int i = 0; i < p.num_cards; ++i) {
     const int card = p.cards[static_cast<std::size_t>(i)];
-    if (card >= num_kinds || (cards >> card & 1))
+    if (cards >> card & 1)
       bad(field + ".cards[" + std::to_string(i) + "]", "names a card twice");
     cards |= uint64_t{1} << card;
   }
@@ -450,10 +450,9 @@ State State::from_json(const Json& doc, const Config& config) {
           const bool objective = it.key() == "objectives";
           if (!objective && it.key() != "specialists")
             bad(field + "." + it.key(), "is not \"specialists\" or \"objectives\"");
-          const auto num_kinds = static_cast<int>(objective ? c.objectives.size() : c.specialists.size());
           (objective ? s.objectives_passed_ : s.specialists_passed_)[static_cast<std::size_t>(w)] =
-              objective ? read_passed(it.value(), field + ".objectives", w, n, "objective", num_kinds, oid)
-                        : read_passed(it.value(), field + ".specialists", w, n, "specialist", num_kinds, sid);
+              objective ? read_passed(it.value(), field + ".objectives", w, n, "objective", oid)
+                        : read_passed(it.value(), field + ".specialists", w, n, "specialist", sid);
         }
       }
       has_knowledge = true;
