@@ -37,11 +37,13 @@
 // up (a play, the counts, the final reveal). What a seat saw of the cards it
 // passed reaches further back than any one pass ("player 1 and player 2 each
 // carry one of the two cards I passed"), so each seat also follows the cards
-// it passed and has not seen since as the list of their joint layouts that
-// some history of the hidden picks allows (PassedCards): at every pass each
-// card stays or goes on, no seat keeping more of them than it kept nor
-// passing more than it passed, exactly the ones the seat was given coming to
-// it; a play shows where a card was; no seat holds more than its hand size.
+// it passed and has not seen since (and from the phase-2 reshuffle on the
+// cards then in the other hands: the deck holds only public cards, so they
+// are a set apart) as the list of their joint layouts that some history of
+// the hidden picks allows (PassedCards): at every pass each card stays or goes
+// on, no seat keeping more of them than it kept nor passing more than it
+// passed, exactly the ones the seat was given coming to it; a play shows
+// where a card was; no seat holds more than its hand size.
 //
 // redeterminize(v) moves only the cards v is unsure of, each to a place it may
 // be in, every place keeping its public count, every link of v holding, and
@@ -49,11 +51,12 @@
 // those that leave a deal possible; the true one always does); the other
 // seats' knowledge is relabelled with the cards. So a resample never
 // contradicts what v knows of a card or a link, and for the cards v passed
-// in a draft (specialists and objectives) there is always a history of the
-// secret picks and passes, consistent with everything v saw, that leads to
-// it. Cards v never saw are placed by their sets, the counts and the links
-// alone (worlds are drawn by these rules, not weighted by how many
-// histories lead to each).
+// in a draft (specialists and objectives), and for those it follows since
+// the reshuffle, there is always a history of the secret picks and passes,
+// consistent with everything v saw, that leads to it. The other cards (never
+// seen by v, interchangeable with the deck's) are placed by their sets, the
+// counts and the links (worlds are drawn by these rules, not weighted by how
+// many histories lead to each).
 // In documents: seats[i].knowledge = {"specialists": {id: [places]},
 // "objectives": {id: [places]}, "links": [{"of", "cards", "places", "at_most"}],
 // "passed": {"specialists" | "objectives": {"cards": [ids], "layouts":
@@ -180,7 +183,8 @@ struct Link {
 constexpr int kMaxLinks = 2 * kMaxPlayers;  // of the last pass and the last draw
 using Links = std::array<Link, kMaxLinks>;  // per seat, filled from the front
 
-// What a seat knows of the cards it passed in a draft and has not seen since:
+// What a seat knows of the cards it passed in a draft and has not seen since
+// (and of the cards in the other hands at the phase-2 reshuffle):
 // every joint layout of those cards (which seat holds each: its hand, for
 // objectives its hand or face-down discards) that some history of the hidden
 // picks allows, given what the seat saw at every pass (what it gave, what came
@@ -402,6 +406,7 @@ class State {
   void follow_passed_cards(bool objective, int dir, const std::array<uint64_t, kMaxPlayers>& before,
                            const std::array<uint64_t, kMaxPlayers>& after);
   void fit_passed_cards(bool objective);
+  void follow_other_hands(int viewer);
   std::array<int, kMaxPlayers> region_sizes(bool objective) const;
   int next_seat(int seat, int dir) const { return (seat + dir + num_players_) % num_players_; }
   void init_knowledge();

@@ -708,6 +708,10 @@ void State::know_play(int seat, int card) {
 }
 
 // The public discard becomes the deck: everyone knows what the deck holds.
+// The cards in the other hands are then a set apart (no draw can bring a
+// deck card in their stead before the next pass), so each seat follows them
+// from here like the cards it passed: every way they can lie in the other
+// hands, by their sets and the hand sizes.
 void State::know_reshuffle() {
   for (int v = 0; v < num_players_; ++v)
     for (int i = 0; i < specialist_deck_count_; ++i) {
@@ -716,6 +720,56 @@ void State::know_reshuffle() {
       if (m == 0) m = 1u << may_be::kDeck;
     }
   tighten_knowledge(true, false);
+  for (int v = 0; v < num_players_; ++v) follow_other_hands(v);
+}
+
+void State::follow_other_hands(int v) {
+  const int n = num_players_;
+  PassedCards& p = specialists_passed_[static_cast<std::size_t>(v)];
+  for (;;) {
+    uint64_t followed = 0;
+    for (int j = 0; j < p.num_cards; ++j) followed |= uint64_t{1} << p.cards[static_cast<std::size_t>(j)];
+    // The set is v's to know: every hidden card outside its hand (the deck is public now).
+    std::array<uint8_t, kMaxPassed> hidden{};
+    int num_hidden = 0;
+    for (int c = 0; c < kMaxSpecialists; ++c) {
+      const uint8_t m = specialist_may_be(v, c);
+      if (m != 0 && (m & may_be::kHands) == m && m != 1u << v && !(followed >> c & 1)) {
+        if (p.num_cards + num_hidden == kMaxPassed) break;  // (never: the others hold at most 9)
+        hidden[static_cast<std::size_t>(num_hidden++)] = static_cast<uint8_t>(c);
+      }
+    }
+    PassedCards out = p;
+    for (int i = 0; i < num_hidden; ++i)
+      out.cards[static_cast<std::size_t>(out.num_cards++)] = hidden[static_cast<std::size_t>(i)];
+    out.num_layouts = 0;
+    bool full = false;
+    for (int l = 0; l < p.num_layouts && !full; ++l) {
+      std::array<int, kMaxPlayers> room{};
+      for (int w = 0; w < n; ++w) room[static_cast<std::size_t>(w)] = w == v ? 0 : player(w).hand_size;
+      for (int j = 0; j < p.num_cards; ++j) --room[static_cast<std::size_t>(p.seat_of(l, j))];
+      auto place = [&](auto& self, int i, uint32_t layout) -> void {
+        if (full) return;
+        if (i == num_hidden) {
+          full = !add_layout(out, layout);
+          return;
+        }
+        const int c = hidden[static_cast<std::size_t>(i)];
+        for (int w = 0; w < n; ++w) {
+          if (room[static_cast<std::size_t>(w)] == 0 || !(specialist_may_be(v, c) >> w & 1)) continue;
+          --room[static_cast<std::size_t>(w)];
+          self(self, i + 1, layout | seat_bits(p.num_cards + i, w));
+          ++room[static_cast<std::size_t>(w)];
+        }
+      };
+      place(place, 0, p.layouts[static_cast<std::size_t>(l)]);
+    }
+    if (!full) {
+      p = out;
+      return;
+    }
+    drop_card(p, 0);  // too many layouts: follow one card fewer (the rest stay true)
+  }
 }
 
 // A face-down discard: any objective that may have been in that hand may now be discarded.

@@ -140,6 +140,46 @@ struct Tracker {
     }
   }
 
+  // The phase-2 reshuffle: the deck now holds only public cards, so the cards
+  // in the other hands are a set apart; they are followed too, in every way
+  // the hand sizes allow.
+  void follow_hands(const Hands& hands) {
+    uint64_t tracked = 0;
+    for (int c : cards) tracked |= uint64_t{1} << c;
+    std::vector<int> hidden;
+    for (int w = 0; w < n; ++w)
+      for (int c = 0; c < 64; ++c)
+        if (w != viewer && (hands[static_cast<std::size_t>(w)] >> c & 1) && !(tracked >> c & 1))
+          hidden.push_back(c);
+    std::sort(hidden.begin(), hidden.end());
+    std::set<std::vector<int>> out;
+    for (const auto& l : layouts) {
+      std::array<int, kMaxPlayers> room{};
+      for (int w = 0; w < n; ++w)
+        room[static_cast<std::size_t>(w)] =
+            w == viewer ? 0 : __builtin_popcountll(hands[static_cast<std::size_t>(w)]);
+      for (int w : l) --room[static_cast<std::size_t>(w)];
+      std::vector<int> grown = l;
+      auto place = [&](auto& self, std::size_t i) -> void {
+        if (i == hidden.size()) {
+          out.insert(grown);
+          return;
+        }
+        for (int w = 0; w < n; ++w)
+          if (room[static_cast<std::size_t>(w)] > 0) {
+            --room[static_cast<std::size_t>(w)];
+            grown.push_back(w);
+            self(self, i + 1);
+            grown.pop_back();
+            ++room[static_cast<std::size_t>(w)];
+          }
+      };
+      place(place, 0);
+    }
+    cards.insert(cards.end(), hidden.begin(), hidden.end());
+    layouts = out;
+  }
+
   // A public play: a tracked card played by `seat` was there.
   void play(int seat, int card, const Hands& after) {
     for (std::size_t i = 0; i < cards.size(); ++i)
@@ -188,6 +228,7 @@ struct Table {
   }
   void apply(Action a) {
     const Step step = s.step();
+    const int phase = s.phase();
     const int actor = s.current_player();
     const Hands spec = specialist_hands(s), obj = objective_hands(s);
     act(s, a);
@@ -202,6 +243,10 @@ struct Table {
         t.play(actor, a - A::kPlaySpecialist, spec_after);
       else
         t.fit(spec_after);
+      if (s.phase() != phase) {
+        REQUIRE(s.step() == Step::kDiscardObjectives);  // (before the round's draws)
+        t.follow_hands(spec_after);
+      }
     }
     for (Tracker& t : objectives) {
       // The objective pass ends the draft: the same action deals the specialists.
