@@ -4,9 +4,9 @@
 // of the engine's knowledge model, every card a seat passed: the set of joint
 // places those cards can be in, given what the seat saw at every pass (its
 // own hand, what came to it), how many cards each seat kept and passed, the
-// public plays and the hand sizes. A resampled world must put the cards in
-// one of those joint places.
-#include <map>
+// public plays and the hand sizes (and from the phase-2 reshuffle on, the
+// cards then in the other hands, placed at first in every way the hand sizes
+// allow). A resampled world must put the cards in one of those joint places.
 #include <set>
 #include <vector>
 
