@@ -25,7 +25,8 @@ def load(path):
         figures = {(f["game"], int(f["players"]), f["mode"]): float(f["steps_per_s"]) for f in doc["figures"]}
         return doc.get("meta", {}), figures
     except (OSError, ValueError, KeyError, TypeError) as e:
-        sys.exit(f"bench_compare.sh: {path}: not a scripts/bench.sh result ({type(e).__name__}: {e})")
+        print(f"bench_compare.sh: {path}: not a scripts/bench.sh result ({type(e).__name__}: {e})", file=sys.stderr)
+        sys.exit(2)
 
 base_meta, base = load(base_path)
 new_meta, new = load(new_path)
