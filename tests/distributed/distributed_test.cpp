@@ -351,10 +351,10 @@ TEST_CASE("killing one rank ends the other with an error and leaves the checkpoi
   const fs::path config = write_ppo_config(dir, 100'000'000);
   // A rank timeout far beyond the wait below: rank 0 can only stop in time
   // by seeing the peer's socket close, which its log says (no clock is read).
-  const Job job =
-      launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 24 * 3600), 2, (dir / "job").string());
+  const Job job = launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 24 * 3600), 2,
+                         (dir / "job").string());
   const fs::path ckpt = dir / "run/checkpoints/latest.ckpt";
-  const bool saved = wait_until_exists(ckpt, 1800);  // a hang guard only
+  const bool saved = wait_until_exists(ckpt, 1800);              // a hang guard only
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // a few more updates
   ::kill(job.pids[1], SIGKILL);
   const int status = wait_for(job.pids[0], 600);  // a hang guard only

@@ -214,8 +214,8 @@ TEST_CASE("agent counts beyond the YAML's range are refused on the command line 
   const std::string arena = "arena --game launchpad23 --agent random --games 1 --quiet --no-plot --output '" +
                             (dir / "out") + "' --agent ";
   // Each used to die of std::bad_alloc (or search without end) instead.
-  for (const char* agent : {"ismcts:2147483647", "ismcts:4:heuristic:2147483647",
-                                  "search:x.ckpt:2147483647", "zoo:last_blast:2147483647"}) {
+  for (const char* agent : {"ismcts:2147483647", "ismcts:4:heuristic:2147483647", "search:x.ckpt:2147483647",
+                            "zoo:last_blast:2147483647"}) {
     INFO(agent);
     const CliResult r = run_cli(arena + agent, 30);
     INFO(r.output);
