@@ -190,7 +190,7 @@ void add_arena(CLI::App& app) {
   cmd->add_option("config", opts->config, "arena config, e.g. configs/arena/launchpad23.yaml (optional)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--agent", opts->agents,
-                  "[name=]random | heuristic | checkpoint:PATH[:greedy|:sample] | "
+                  "[NAME=]random | heuristic | checkpoint:PATH[:greedy|:sample] | PATH.ckpt | "
                   "ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]] | search:PATH[:SIMULATIONS] | "
                   "zoo:GAME[:SIMULATIONS] (repeatable; replaces the config's agents)");
   cmd->add_option("--game", opts->game, "game id (game.id)");
@@ -202,12 +202,13 @@ void add_arena(CLI::App& app) {
   cmd->add_option("--parallel", opts->parallel, "games in flight")->check(cli::whole_number(1, 1 << 16));
   cmd->add_option("--threads", opts->threads, "CPU threads")->check(cli::whole_number(1, 256));
   cmd->add_option("--device", opts->device, "cpu or cuda");
-  cmd->add_option("--output", opts->output, "folder for table.txt, report.json, CSVs and arena.png");
+  CLI::Option* output =
+      cmd->add_option("--output", opts->output, "folder for table.txt, report.json, CSVs and arena.png");
   cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");
   cmd->add_flag("--no-plot", opts->no_plot, "skip arena.png");
   cmd->add_flag("--quiet", opts->quiet, "no progress line");
   add_rank_timeout(cmd, opts->rank_timeout);
-  cmd->callback([opts] {
+  cmd->callback([opts, output] {
     report_errors([&] {
       Overrides o = opts->overrides;
       auto flag = [&](const std::string& text, const char* key, const char* name) {
@@ -220,7 +221,7 @@ void add_arena(CLI::App& app) {
       flag(opts->parallel, "parallel", "--parallel");
       flag(opts->threads, "threads", "--threads");
       if (!opts->device.empty()) o.add_text("device", opts->device, "--device");
-      if (!opts->output.empty()) o.add_text("output", opts->output, "--output");
+      if (output->count() > 0) o.add_text("output", opts->output, "--output");  // "" too: refused
       if (opts->no_plot) o.add("plot", "false", "--no-plot");
       if (opts->config.empty() && opts->game.empty())
         throw ConfigError("arena: give a config file or --game");
@@ -230,8 +231,10 @@ void add_arena(CLI::App& app) {
         for (const auto& text : opts->agents) config.agents.push_back(arena::parse_agent(text));
       }
       const dist::Context ranks = join_ranks(opts->rank_timeout);
-      // Rank 0 alone writes the results; a bad --output fails now, not after every game.
-      if (ranks.is_root()) arena::prepare_arena_output(config);
+      // Rank 0 alone writes the results; a bad or busy --output fails now,
+      // not after every game, and stays locked until the results are written.
+      std::unique_ptr<RunFolderLock> output_lock;
+      if (ranks.is_root()) output_lock = arena::prepare_arena_output(config);
       const arena::ArenaRun run = arena::play_arena(config, !opts->quiet && ranks.is_root(), ranks);
       if (!ranks.is_root()) return;  // rank 0 has every game
       arena::write_arena_outputs(config, run);
@@ -262,7 +265,7 @@ void add_export(CLI::App& app) {
   cmd->add_flag("--float32", opts->float32, "keep float32 weights (twice the size)");
   cmd->add_option("--simulations", opts->simulations,
                   "the bot's recommended search simulations (0 = the raw network; stored for zoo:GAME)")
-      ->check(cli::whole_number(0, 10'000'000));
+      ->check(cli::whole_number(0, mcts::kSimulationsRange.max, "0 = the raw network"));
   cmd->callback([opts] {
     report_errors([&] {
       const uint64_t bytes = export_checkpoint(opts->source, opts->target, !opts->float32, opts->simulations);
@@ -296,7 +299,7 @@ void add_bench_search(CLI::App& app) {
   cmd->add_option("--games", opts->games, "games searched together (selfplay.games)")
       ->check(cli::whole_number(1, 1 << 16));
   cmd->add_option("--simulations", opts->simulations, "simulations per search (search.simulations)")
-      ->check(cli::whole_number(1, 1 << 20));
+      ->check(cli::whole_number(mcts::kSimulationsRange.min, mcts::kSimulationsRange.max));
   cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");
   cmd->add_flag("--json", opts->json, "machine-readable output");
   cmd->callback([opts] {

@@ -107,7 +107,7 @@ std::string format_duration(double seconds) {
   return buffer;
 }
 
-RunFolderLock::RunFolderLock(const std::string& dir) {
+RunFolderLock::RunFolderLock(const std::string& dir, const std::string& what) {
   const std::string file = dir + "/.lock";
   fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw Error("cannot open the run folder lock '" + file + "' (" + std::strerror(errno) + ")");
@@ -115,8 +115,9 @@ RunFolderLock::RunFolderLock(const std::string& dir) {
     const int error = errno;
     ::close(fd_);
     throw Error(error == EWOULDBLOCK
-                    ? "run folder '" + dir + "' is in use by another rocketgym train"
-                    : "cannot lock the run folder '" + dir + "' (" + std::strerror(error) + ")");
+                    ? what + " '" + dir + "' is in use by another rocketgym train or arena (it holds " +
+                          file + ")"
+                    : "cannot lock the " + what + " '" + dir + "' (" + std::strerror(error) + ")");
   }
 }
 

@@ -55,11 +55,15 @@ void save_due_snapshots(MinuteSnapshots& snapshots, const std::string& run_dir, 
 
 // An exclusive lock on a run folder (flock on <dir>/.lock) for as long as it
 // lives, so that two trainings never write the same checkpoints and a
-// training may remove the temp files a killed one left. The kernel drops the
-// lock with the process, also after kill -9.
+// training may remove the temp files a killed one left; the arena takes the
+// same lock on its output folder, so that two arenas never replace each
+// other's results. The kernel drops the lock with the process, also after
+// kill -9.
 class RunFolderLock {
  public:
-  explicit RunFolderLock(const std::string& dir);  // Error when another process holds it
+  // Error when another process holds it; `what` names the folder in it
+  // ("run folder", "arena output folder").
+  explicit RunFolderLock(const std::string& dir, const std::string& what = "run folder");
   ~RunFolderLock();
   RunFolderLock(const RunFolderLock&) = delete;
   RunFolderLock& operator=(const RunFolderLock&) = delete;

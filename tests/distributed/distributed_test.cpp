@@ -46,7 +46,8 @@ std::string all_logs(const Job& job) {
 }
 
 // Runs a job to its end; every rank must succeed.
-Job run_ok(const std::vector<std::string>& args, int ranks, const fs::path& logs, double seconds = 300) {
+// `seconds`: a hang guard only, far beyond what a loaded machine needs.
+Job run_ok(const std::vector<std::string>& args, int ranks, const fs::path& logs, double seconds = 1800) {
   const Job job = launch(kRankProgram, args, ranks, logs.string());
   const std::vector<int> statuses = wait_all(job, seconds);
   INFO(all_logs(job));
@@ -348,23 +349,23 @@ TEST_CASE("killing one rank ends the other with an error and leaves the checkpoi
           "[distributed][ranks][faults]") {
   const fs::path dir = folder("kill");
   const fs::path config = write_ppo_config(dir, 100'000'000);
-  const Job job =
-      launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 120), 2, (dir / "job").string());
+  // A rank timeout far beyond the wait below: rank 0 can only stop in time
+  // by seeing the peer's socket close, which its log says (no clock is read).
+  const Job job = launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 24 * 3600), 2,
+                         (dir / "job").string());
   const fs::path ckpt = dir / "run/checkpoints/latest.ckpt";
-  const bool saved = wait_until_exists(ckpt, 240);
+  const bool saved = wait_until_exists(ckpt, 1800);              // a hang guard only
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // a few more updates
   ::kill(job.pids[1], SIGKILL);
-  const auto killed = std::chrono::steady_clock::now();
-  const int status = wait_for(job.pids[0], 60);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count();
+  const int status = wait_for(job.pids[0], 600);  // a hang guard only
   const std::vector<int> statuses = wait_all(job, 10);
   const std::string log = read_text(job.logs[0]);
   INFO(all_logs(job));
   REQUIRE(saved);
-  CHECK(status == 1);   // an error, not a crash or a hang
-  CHECK(seconds < 30);  // well before the 120 s timeout: the peer's socket closed
+  CHECK(status == 1);  // an error, not a crash or a hang
   CHECK(log.find("error: rank 0 of 2") != std::string::npos);
   CHECK(log.find("another rank stopped") != std::string::npos);
+  CHECK(log.find("no answer from another rank") == std::string::npos);  // the socket, not the timeout
   CHECK(statuses[1] == 128 + SIGKILL);
   // The checkpoint loads, and the run resumes from it in one process.
   const CheckpointMeta meta = read_checkpoint_meta(ckpt.string());
@@ -382,18 +383,15 @@ TEST_CASE("a rank that hangs makes the others stop with an error after the timeo
   const Job job =
       launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 10), 2, (dir / "job").string());
   const fs::path ckpt = dir / "run/checkpoints/latest.ckpt";
-  const bool saved = wait_until_exists(ckpt, 240);
+  const bool saved = wait_until_exists(ckpt, 1800);  // a hang guard only
   ::kill(job.pids[1], SIGSTOP);  // alive, sockets open, silent
-  const auto frozen = std::chrono::steady_clock::now();
-  const int status = wait_for(job.pids[0], 90);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - frozen).count();
+  const int status = wait_for(job.pids[0], 600);  // a hang guard only
   ::kill(job.pids[1], SIGKILL);
   wait_all(job, 10);
   INFO(all_logs(job));
   REQUIRE(saved);
   CHECK(status == 1);
-  CHECK(seconds >= 9);  // it waited for the timeout (10 s), not less
-  CHECK(seconds < 60);
+  // The log, not a clock, says why it stopped: the peer went silent past the timeout.
   CHECK(read_text(job.logs[0]).find("within the 10 s timeout") != std::string::npos);
   REQUIRE_NOTHROW(load_checkpoint(ckpt.string()));
   fs::remove_all(dir);
