@@ -262,7 +262,7 @@ void add_export(CLI::App& app) {
   cmd->add_flag("--float32", opts->float32, "keep float32 weights (twice the size)");
   cmd->add_option("--simulations", opts->simulations,
                   "the bot's recommended search simulations (0 = the raw network; stored for zoo:GAME)")
-      ->check(cli::whole_number(0, 10'000'000));
+      ->check(cli::whole_number(0, kMaxZooSimulations));
   cmd->callback([opts] {
     report_errors([&] {
       const uint64_t bytes = export_checkpoint(opts->source, opts->target, !opts->float32, opts->simulations);
