@@ -168,6 +168,29 @@ TEST_CASE("AlphaZero config: search keys that would do nothing are refused, on t
   CHECK(az_config_with("search: {c_puct: 2}\n").search.simulations == 32);  // the trainer's default stays
 }
 
+TEST_CASE("AlphaZero config: self-play keys that would do nothing are refused, on the user's line",
+          "[alphazero]") {
+  // greedy_after stops the gumbel root's noise: with root: puct there is none.
+  CHECK_THROWS_WITH(
+      az_config_with("search: {root: puct}\nselfplay: {greedy_after: 10}\n"),
+      Catch::Contains("a.yaml:4") && Catch::Contains("greedy_after") && Catch::Contains("puct"));
+  CHECK_THROWS_WITH(az_config_with("search: {gumbel_scale: 0}\nselfplay: {greedy_after: 10}\n"),
+                    Catch::Contains("greedy_after") && Catch::Contains("gumbel_scale"));
+  CHECK(az_config_with("selfplay: {greedy_after: 10}\n").greedy_after == 10);
+  // fast_simulations are used only by playout cap randomization (full_search_share < 1).
+  CHECK_THROWS_WITH(az_config_with("selfplay: {fast_simulations: 4}\n"),
+                    Catch::Contains("a.yaml:3") && Catch::Contains("fast_simulations") &&
+                        Catch::Contains("full_search_share"));
+  CHECK(az_config_with("selfplay: {full_search_share: 0.5, fast_simulations: 4}\n").fast_simulations == 4);
+  CHECK_THROWS_WITH(az_config_with("search: {simulations: 4}\nselfplay: {full_search_share: 0.5}\n"),
+                    Catch::Contains("fast_simulations") && Catch::Contains("must not exceed"));
+  // Without playout cap randomization the unused default does not bind the search's size.
+  CHECK(az_config_with("search: {simulations: 4}\n").search.simulations == 4);
+  // The resolved config (every key written) loads back.
+  const AzConfig puct = az_config_with("search: {root: puct}\n");
+  CHECK(AzConfig::from_yaml(ConfigNode::parse(puct.to_yaml(), "resolved.yaml")).to_yaml() == puct.to_yaml());
+}
+
 TEST_CASE("self-play records the search's policy and, at the game's end, every seat's outcome",
           "[alphazero]") {
   using G = launchpad23::Game;

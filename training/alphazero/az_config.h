@@ -18,12 +18,14 @@
 //   selfplay:
 //     games: 128             # self-play games in flight; their leaves share one network batch
 //     greedy_after: 0        # decisions of a game after which the root stops adding Gumbel
-//                            # noise and plays its best move (0 = noise throughout)
+//                            # noise and plays its best move (0 = noise throughout; only
+//                            # with root: gumbel and gumbel_scale > 0, else refused)
 //     samples_per_iteration: 2048  # new positions between training phases
 //     full_search_share: 1.0 # playout cap randomization (Wu 2019, KataGo): this share of
 //                            # decisions gets the full search and becomes a training position;
 //     fast_simulations: 8    # the others get this many simulations and are only played
-//                            # (more games per minute, so outcomes arrive sooner)
+//                            # (more games per minute, so outcomes arrive sooner; set only
+//                            # with full_search_share < 1, at most search.simulations)
 //   replay:
 //     capacity: 100000       # positions kept (oldest dropped first)
 //     min_samples: 4096      # positions before the first training phase
