@@ -1,11 +1,19 @@
 #include "training/config_yaml.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
 namespace rocketgym {
+
+namespace {
+
+// A snapshot time's upper bound (as budget.minutes'): keeps file names short.
+constexpr double kMaxSnapshotMinutes = 1e7;
+
+}  // namespace
 
 void RunSettings::read_run_block(const ConfigNode& root) {
   const ConfigNode r = root.child_or_empty("run");
@@ -26,10 +34,15 @@ void RunSettings::read_run_block(const ConfigNode& root) {
     snapshot_minutes.clear();
     for (const ConfigNode& item : list.items()) {
       const double m = item.yaml().as<double>(-1.0);
-      if (!(m > 0.0) || !std::isfinite(m)) item.fail("a snapshot time must be a positive number of minutes");
+      if (!(m > 0.0 && m <= kMaxSnapshotMinutes))
+        item.fail("a snapshot time must be a positive number of minutes, at most " +
+                  std::to_string(static_cast<int>(kMaxSnapshotMinutes)));
       snapshot_minutes.push_back(m);
     }
     std::sort(snapshot_minutes.begin(), snapshot_minutes.end());
+    // The same time twice is one snapshot.
+    snapshot_minutes.erase(std::unique(snapshot_minutes.begin(), snapshot_minutes.end()),
+                           snapshot_minutes.end());
   }
   plot = r.get_bool("plot", plot);
   ranks = r.get_int("ranks", ranks, 1, 1 << 20);
@@ -56,10 +69,20 @@ MinuteSnapshots::MinuteSnapshots(const std::vector<double>& minutes, double elap
 
 std::string MinuteSnapshots::next_due(double elapsed_seconds) {
   if (done_ >= minutes_.size() || minutes_[done_] * 60.0 > elapsed_seconds) return "";
-  char name[64];
-  std::snprintf(name, sizeof(name), "checkpoints/minute_%03d.ckpt",
-                static_cast<int>(minutes_[done_++] + 0.5));
-  return name;
+  return file_name(minutes_[done_++]);
+}
+
+std::string MinuteSnapshots::file_name(double minutes) {
+  // The shortest decimals that read back as this very number: two different
+  // times never print alike (the name once rounded to whole minutes, and
+  // 0.02, 0.04 and 0.3 minutes all wrote minute_000.ckpt).
+  char digits[64];
+  const auto written = std::to_chars(digits, digits + sizeof(digits), minutes, std::chars_format::fixed);
+  std::string text(digits, written.ptr);
+  const std::size_t point = text.find('.');
+  const std::size_t whole = point == std::string::npos ? text.size() : point;
+  if (whole < 3) text.insert(0, 3 - whole, '0');  // minute_005: names sort by time up to 999 minutes
+  return "checkpoints/minute_" + text + ".ckpt";
 }
 
 void write_game_and_model(YAML::Node& root, const GameSetup& game, const NetConfig& net) {

@@ -20,8 +20,9 @@ namespace rocketgym {
 //   checkpoint_every (iterations), eval_every (iterations between greedy
 //   evaluations vs random and heuristic; 0 = none), eval_games,
 //   snapshot_minutes (also keep checkpoints/minute_<m>.ckpt after m minutes
-//   of training, for the strength-against-compute curve), plot, ranks
-//   (written by the trainer: processes in the run; not read).
+//   of training, for the strength-against-compute curve; fractions of a
+//   minute are allowed), plot, ranks (written by the trainer: processes in
+//   the run; not read).
 // The trainers' configs derive from it, so their code names the fields
 // directly (cfg.run_dir, cfg.seed...).
 struct RunSettings {
@@ -48,9 +49,13 @@ class MinuteSnapshots {
  public:
   MinuteSnapshots() = default;
   MinuteSnapshots(const std::vector<double>& minutes, double elapsed_seconds_before);
-  // The checkpoint file name ("checkpoints/minute_010.ckpt") of the next
-  // snapshot due at `elapsed_seconds`, or empty when none is; call until empty.
+  // The checkpoint file name of the next snapshot due at `elapsed_seconds`,
+  // or empty when none is; call until empty.
   std::string next_due(double elapsed_seconds);
+  // "checkpoints/minute_010.ckpt" for 10 minutes, "checkpoints/minute_000.25.ckpt"
+  // for 0.25: the whole minutes (3 digits at least) and, when there is a
+  // fraction, its shortest exact decimals, so distinct times never share a file.
+  static std::string file_name(double minutes);
 
  private:
   std::vector<double> minutes_;

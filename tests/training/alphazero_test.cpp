@@ -373,7 +373,7 @@ TEST_CASE("a short AlphaZero run writes its folder and resumes where it stopped"
   CHECK(first.steps >= 64);
   const std::string ckpt = (dir / "checkpoints/latest.ckpt").string();
   REQUIRE(std::filesystem::exists(ckpt));
-  CHECK(std::filesystem::exists(dir / "checkpoints/minute_000.ckpt"));
+  CHECK(std::filesystem::exists(dir / "checkpoints/minute_000.000001.ckpt"));
   CHECK(std::filesystem::exists(dir / "config.yaml"));
   CheckpointMeta meta = read_checkpoint_meta(ckpt);
   CHECK(meta.iteration == 1);

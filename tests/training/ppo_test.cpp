@@ -152,10 +152,21 @@ TEST_CASE("minute snapshots are due once each, and a resumed run skips those it 
   MinuteSnapshots resumed({5, 10, 30}, 650.0);  // 10m50s trained before this session
   CHECK(resumed.next_due(700.0).empty());
   CHECK(resumed.next_due(1800.0) == "checkpoints/minute_030.ckpt");
+  // Fractions of a minute get names of their own (0.02, 0.04 and 0.3 all
+  // wrote minute_000.ckpt, each overwriting the one before).
+  MinuteSnapshots fractions({0.02, 0.04, 0.3, 1, 1.5, 1000}, 0.0);
+  CHECK(fractions.next_due(1e9) == "checkpoints/minute_000.02.ckpt");
+  CHECK(fractions.next_due(1e9) == "checkpoints/minute_000.04.ckpt");
+  CHECK(fractions.next_due(1e9) == "checkpoints/minute_000.3.ckpt");
+  CHECK(fractions.next_due(1e9) == "checkpoints/minute_001.ckpt");  // whole minutes keep their old names
+  CHECK(fractions.next_due(1e9) == "checkpoints/minute_001.5.ckpt");
+  CHECK(fractions.next_due(1e9) == "checkpoints/minute_1000.ckpt");
+  CHECK(fractions.next_due(1e9).empty());
+  CHECK(MinuteSnapshots({1e-6}, 0.0).next_due(1.0) == "checkpoints/minute_000.000001.ckpt");
   // Both trainers read the same run: block, snapshot list included.
   const auto ppo = TrainConfig::from_yaml(
-      ConfigNode::parse("game: {id: launchpad23}\nrun: {snapshot_minutes: [20, 5]}\n", "p.yaml"));
-  CHECK(ppo.snapshot_minutes == std::vector<double>{5, 20});
+      ConfigNode::parse("game: {id: launchpad23}\nrun: {snapshot_minutes: [20, 5, 20]}\n", "p.yaml"));
+  CHECK(ppo.snapshot_minutes == std::vector<double>{5, 20});  // the same time twice is one snapshot
   CHECK_THROWS_WITH(TrainConfig::from_yaml(ConfigNode::parse(
                         "game: {id: launchpad23}\nrun: {snapshot_minutes: [5, -1]}\n", "p.yaml")),
                     Catch::Contains("positive number of minutes"));
@@ -213,7 +224,7 @@ TEST_CASE("a short training run writes its folder and resumes where it stopped",
   TrainConfig config = TrainConfig::from_yaml(ConfigNode::parse(yaml, "smoke.yaml"));
   const TrainSummary first = run_training(config, false);
   // The snapshot due at once is written; the one due after 1000 minutes is not.
-  CHECK(std::filesystem::exists(dir / "checkpoints/minute_000.ckpt"));
+  CHECK(std::filesystem::exists(dir / "checkpoints/minute_000.000001.ckpt"));
   CHECK_FALSE(std::filesystem::exists(dir / "checkpoints/minute_1000.ckpt"));
   CHECK_FALSE(first.resumed);
   CHECK(first.updates == 1);

@@ -51,6 +51,7 @@
 //     eval_every: 10         # iterations between evaluations (raw network, greedy) vs random and heuristic
 //     eval_games: 200
 //     snapshot_minutes: []   # also keep checkpoints/minute_<m>.ckpt after m minutes of this run
+//                            # (fractions too: minute_000.25.ckpt)
 //     plot: true
 //     ranks: 1               # written by the trainer: processes in the run (torchrun); not read
 //
