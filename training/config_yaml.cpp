@@ -96,6 +96,66 @@ void write_game_and_model(YAML::Node& root, const GameSetup& game, const NetConf
   root["model"]["channels"] = net.channels;
 }
 
+namespace {
+
+std::string flow_text(const YAML::Node& node) {
+  if (!node.IsDefined()) return "(absent)";
+  if (node.IsNull()) return "null";
+  YAML::Emitter out;
+  out << YAML::Flow << node;
+  std::string text = out.c_str();
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
+void collect_differences(const YAML::Node& first, const YAML::Node& second, const std::string& key,
+                         std::vector<ConfigDifference>& out) {
+  auto differ = [&] { out.push_back({key, flow_text(first), flow_text(second)}); };
+  const bool both_defined = first.IsDefined() && second.IsDefined();
+  if (!both_defined) {
+    if (first.IsDefined() != second.IsDefined()) differ();
+    return;
+  }
+  if (first.IsMap() && second.IsMap()) {
+    auto child = [&](const std::string& name) { return key.empty() ? name : key + "." + name; };
+    for (const auto& entry : first) {
+      const std::string name = entry.first.as<std::string>();
+      collect_differences(entry.second, second[name], child(name), out);
+    }
+    for (const auto& entry : second) {
+      const std::string name = entry.first.as<std::string>();
+      if (!first[name].IsDefined()) collect_differences(first[name], entry.second, child(name), out);
+    }
+  } else if (first.IsSequence() && second.IsSequence() && first.size() == second.size()) {
+    for (std::size_t i = 0; i < first.size(); ++i)
+      collect_differences(first[i], second[i], key + "[" + std::to_string(i) + "]", out);
+  } else if (first.Type() != second.Type() || (first.IsScalar() && first.Scalar() != second.Scalar()) ||
+             first.IsSequence()) {  // lists of different lengths
+    differ();
+  }
+}
+
+}  // namespace
+
+std::vector<ConfigDifference> config_differences(const YAML::Node& first, const YAML::Node& second) {
+  std::vector<ConfigDifference> out;
+  collect_differences(first, second, "", out);
+  return out;
+}
+
+std::string describe_differences(const std::vector<ConfigDifference>& differences,
+                                 const std::string& first_name, const std::string& second_name) {
+  constexpr std::size_t kShown = 4;
+  std::string text;
+  for (std::size_t i = 0; i < differences.size() && i < kShown; ++i) {
+    const ConfigDifference& d = differences[i];
+    text += (i ? "; " : "") + (d.key.empty() ? std::string("the whole document") : d.key) + " (" +
+            first_name + ": " + d.first + ", " + second_name + ": " + d.second + ")";
+  }
+  if (differences.size() > kShown) text += "; and " + std::to_string(differences.size() - kShown) + " more";
+  return text;
+}
+
 std::string resolved_config_text(const YAML::Node& root) {
   YAML::Emitter out;
   out << root;

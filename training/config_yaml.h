@@ -64,6 +64,20 @@ class MinuteSnapshots {
 
 void write_game_and_model(YAML::Node& root, const GameSetup& game, const NetConfig& net);
 
+// One key on which two config documents differ: its dotted path
+// ("model.hidden", "agents[2]") and each side's value as YAML flow text
+// ("(absent)" when a side lacks it).
+struct ConfigDifference {
+  std::string key, first, second;
+};
+// Every difference between two YAML documents (mappings compared by key,
+// lists item by item, scalars by their text), in the first's key order.
+std::vector<ConfigDifference> config_differences(const YAML::Node& first, const YAML::Node& second);
+// "model.hidden (rank 0: 32, rank 1: 64); ..." for messages, the first few
+// of them, each side named as given.
+std::string describe_differences(const std::vector<ConfigDifference>& differences,
+                                 const std::string& first_name, const std::string& second_name);
+
 // The YAML text of `root` under the header every resolved config carries.
 std::string resolved_config_text(const YAML::Node& root);
 

@@ -15,6 +15,7 @@
 #include "training/alphazero/search_bench.h"
 #include "training/alphazero/self_play.h"
 #include "training/mcts/network_evaluator.h"
+#include "training/ppo/trainer.h"
 
 using namespace rocketgym;
 using namespace rocketgym::alphazero;
@@ -430,4 +431,27 @@ TEST_CASE("bench-search reports the self-play it ran", "[alphazero]") {
   CHECK(r.network_share() > 0.0);
   CHECK(r.network_share() < 1.0);
   CHECK_THROWS_AS(alphazero::bench_search(config, "/nonexistent.ckpt", 0.1, 0.0), CheckpointError);
+}
+
+TEST_CASE("each trainer refuses the other's run folder, naming the run's trainer", "[alphazero][resume]") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rocketgym_az_other_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const AzConfig search_based = tiny_config(dir.string());
+  alphazero::run_alphazero(search_based, false);
+  const ppo::TrainConfig ppo_config = ppo::TrainConfig::from_yaml(ConfigNode::parse(
+      "game: {id: launchpad23, players: 2}\nmodel: {hidden: 32, blocks: 1, channels: 8}\n"
+      "ppo: {envs: 8, steps_per_update: 32, epochs: 1, minibatch: 32}\nbudget: {steps: 1, minutes: 0}\n"
+      "run: {dir: \"" +
+          dir.string() + "\", threads: 1, eval_every: 0, plot: false}\n",
+      "ppo.yaml"));
+  // It said "it holds AdamW state, the optimizer is Adam".
+  CHECK_THROWS_WITH(ppo::run_training(ppo_config, false),
+                    Catch::Contains("search-based run") && Catch::Contains("PPO trainer"));
+  std::filesystem::remove_all(dir);
+
+  ppo::run_training(ppo_config, false);
+  CHECK_THROWS_WITH(alphazero::run_alphazero(search_based, false),
+                    Catch::Contains("PPO run") && Catch::Contains("search-based trainer"));
+  std::filesystem::remove_all(dir);
 }
