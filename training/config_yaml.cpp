@@ -85,6 +85,11 @@ std::string MinuteSnapshots::file_name(double minutes) {
   return "checkpoints/minute_" + text + ".ckpt";
 }
 
+const std::vector<std::string>& RunSettings::rank_local_keys() {
+  static const std::vector<std::string> keys{"run.dir", "run.threads", "run.device", "run.plot", "run.ranks"};
+  return keys;
+}
+
 void write_game_and_model(YAML::Node& root, const GameSetup& game, const NetConfig& net) {
   root["game"]["id"] = game.id;
   root["game"]["players"] = game.players;

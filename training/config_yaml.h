@@ -37,6 +37,11 @@ struct RunSettings {
   bool plot = true;
   int ranks = 1;
 
+  // Keys of the resolved config that may differ between the ranks of one
+  // run: each process's own resources, and what only rank 0 uses (its run
+  // folder, its plot). Every other key must be the same on every rank.
+  static const std::vector<std::string>& rank_local_keys();
+
   // Reads `root`'s run: block over these values (ConfigError on an unknown
   // key or a bad value).
   void read_run_block(const ConfigNode& root);

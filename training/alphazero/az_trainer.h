@@ -43,6 +43,7 @@
 #include "training/alphazero/self_play.h"
 #include "training/arena/evaluate.h"
 #include "training/distributed/distributed.h"
+#include "training/distributed/same_config.h"
 #include "training/policy_runner.h"
 #include "training/run_support.h"
 
@@ -68,6 +69,7 @@ class AzTrainer {
 
   TrainSummary run(bool verbose) {
     set_torch_threads(cfg_.threads);
+    dist::require_same_config(ctx_, YAML::Load(cfg_.to_yaml()), RunSettings::rank_local_keys());
     // Rank 0 alone owns the run folder; a second training there (of either
     // algorithm) is refused instead of overwriting this one's files.
     std::optional<RunFolderLock> lock;

@@ -52,6 +52,7 @@
 #include "models/checkpoint.h"
 #include "training/arena/evaluate.h"
 #include "training/distributed/distributed.h"
+#include "training/distributed/same_config.h"
 #include "training/policy_runner.h"
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
@@ -93,6 +94,7 @@ class Trainer {
 
   TrainSummary run(bool verbose) {
     set_torch_threads(cfg_.threads);
+    dist::require_same_config(ctx_, YAML::Load(cfg_.to_yaml()), RunSettings::rank_local_keys());
     // Rank 0 alone owns the run folder (its lock, its files).
     std::optional<RunFolderLock> lock;
     if (ctx_.is_root()) {
