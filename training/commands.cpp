@@ -22,9 +22,14 @@
 #include "training/arena/arena_run.h"
 #include "training/cli/number_checks.h"
 #include "training/distributed/distributed.h"
+#include "training/distributed/same_config.h"
 #include "training/ppo/trainer.h"
 
 namespace rocketgym {
+
+// A zoo file's recommended simulations feed the search: the checkpoint reader
+// (models/, below the search) keeps its own copy of the search's limit.
+static_assert(kMaxZooSimulations == mcts::kSimulationsRange.max);
 
 namespace {
 
@@ -89,6 +94,10 @@ void add_rank_timeout(CLI::App* cmd, std::string& seconds) {
                   "under torchrun: seconds a rank waits for the others before stopping with an error")
       ->check(cli::whole_number(1, 7 * 24 * 3600));
 }
+
+// The arena keys each rank may set for itself: its resources, and what only
+// rank 0 uses (the output folder, the plot).
+const std::vector<std::string> kArenaRankLocalKeys{"threads", "device", "parallel", "output", "plot"};
 
 extern "C" void on_interrupt(int) {
   stop_requested = true;
@@ -225,12 +234,18 @@ void add_arena(CLI::App& app) {
       if (opts->no_plot) o.add("plot", "false", "--no-plot");
       if (opts->config.empty() && opts->game.empty())
         throw ConfigError("arena: give a config file or --game");
-      arena::ArenaConfig config = arena::ArenaConfig::from_yaml(load_with_overrides(opts->config, o));
+      const ConfigNode root = load_with_overrides(opts->config, o);
+      arena::ArenaConfig config = arena::ArenaConfig::from_yaml(root);
       if (!opts->agents.empty()) {
         config.agents.clear();
         for (const auto& text : opts->agents) config.agents.push_back(arena::parse_agent(text));
       }
       const dist::Context ranks = join_ranks(opts->rank_timeout);
+      // The ranks play one schedule: they must agree on the config and the
+      // agents (the --agent texts replace the config's list).
+      YAML::Node shared = YAML::Clone(root.yaml());
+      if (!opts->agents.empty()) shared["agents"] = opts->agents;
+      dist::require_same_config(ranks, shared, kArenaRankLocalKeys);
       // Rank 0 alone writes the results; a bad or busy --output fails now,
       // not after every game, and stays locked until the results are written.
       std::unique_ptr<RunFolderLock> output_lock;

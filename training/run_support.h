@@ -48,6 +48,23 @@ NetSpec net_spec_for(const AnyGame& game, int players, const NetConfig& net);
 // LibTorch's global generator holds now.
 PolicyValueNet fresh_network(const NetSpec& spec, uint64_t run_seed);
 
+// What a resumed run must keep from its checkpoint: who trained it
+// ("ppo" | "alphazero", the checkpoint's extra.algorithm), its network, and
+// the game's rules (GameSetup::resolved_config_text).
+struct RunIdentity {
+  std::string algorithm;
+  NetSpec net;
+  std::string game_config;
+};
+// The trainers' check of a run folder's checkpoint before resuming from it:
+// throws CheckpointError, naming `path` and what differs, when it is a
+// weights-only file (an export or a minute snapshot: no optimizer state,
+// counters or opponent pool), belongs to the other trainer, or was trained
+// with another network (model.*) or under other game rules (the config file
+// or game.overrides changed) than `run` configures. Checkpoints written
+// before the game's rules were recorded are not checked for them.
+void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path, const RunIdentity& run);
+
 // Writes the weights-only snapshots of run.snapshot_minutes due after
 // `elapsed_seconds` of training into <run_dir>/checkpoints/.
 void save_due_snapshots(MinuteSnapshots& snapshots, const std::string& run_dir, double elapsed_seconds,

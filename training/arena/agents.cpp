@@ -226,13 +226,7 @@ void resolve_zoo(AgentSpec& agent) {
   if (agent.kind != "zoo") return;
   agent.path = zoo_path(agent.zoo_game);
   int simulations = agent.zoo_simulations;
-  if (simulations < 0) {
-    const CheckpointMeta meta = read_checkpoint_meta(agent.path);
-    simulations = meta.extra.contains("zoo") ? meta.extra["zoo"].value("simulations", 0) : 0;
-    if (simulations != 0 && !mcts::kSimulationsRange.contains(simulations))
-      throw Error(agent.path + ": the zoo file's recommended " + mcts::kSimulationsRange.rule() +
-                  " (or 0), not " + std::to_string(simulations));
-  }
+  if (simulations < 0) simulations = read_checkpoint_meta(agent.path).zoo_simulations();
   if (simulations == 0) {
     agent.kind = "checkpoint";
     agent.greedy = true;
