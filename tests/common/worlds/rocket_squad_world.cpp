@@ -4,6 +4,10 @@
 //   - "If you ever deplete the draw pile, reshuffle the discards to form a new
 //     deck": everybody saw the discards, so until the next reshuffle the draw
 //     pile holds only cards of that new deck (and cards Jackie put back under it).
+//     Jackie "look at the top 3 cards of the draw pile in secret": when the pile
+//     runs out during her look, the cards she saw first are the old pile's, which
+//     nobody else saw, so the two she puts under the new pile are, to the other
+//     seats, any cards they cannot place (the count of such cards is the fact).
 //   - Jackie "place the other 2 cards face-down underneath the draw pile": the
 //     bottom positions hold the cards that seat looked at; it knows them (and
 //     so does the viewer, when it is that seat) until they are drawn.
@@ -147,10 +151,12 @@ class RocketSquadObserver final : public WorldObserver {
     const auto hands = in_hands_;
     const auto bottom = bottom_;
     const Cards deck = new_deck_, built = built_;
+    const int unknown_under = unknown_under_;
     follow_hands(b, a, s);
     follow_pile(b, a, s);
     follow_boxes(b, a, s);
-    return in_hands_ != hands || bottom_ != bottom || new_deck_ != deck || built_ != built;
+    return in_hands_ != hands || bottom_ != bottom || new_deck_ != deck || built_ != built ||
+           unknown_under_ != unknown_under;
   }
 
   void check(const AnyState& world, std::vector<BrokenFact>& broken) const override {
@@ -237,6 +243,8 @@ class RocketSquadObserver final : public WorldObserver {
       for (const PileFact& f : bottom_) drawn(f, b, a);
       bottom_.clear();
       new_deck(b, s);
+      unknown_under_ = 0;
+      look_spans_reshuffle_ = s.phase() == Phase::kJackieKeep;
       return;
     }
     const int under = b.phase() == Phase::kJackieKeep ? b.jackie().count - 1 : 0;
@@ -251,7 +259,12 @@ class RocketSquadObserver final : public WorldObserver {
     for (int i = 0; i < under; ++i) {
       const CardType card = s.draw_pile().cards[static_cast<std::size_t>(i)];
       kept.push_back({i, b.turn_player(), b.turn_player() == viewer_ ? card : kNoCard});
-      if (have_new_deck_) ++new_deck_[card];  // it came from the top of the pile, perhaps of the old deck
+      // From a look within the new deck, the card is one of it (counted already). From a look
+      // across the reshuffle, it may be one of the old pile, which only the Jackie player saw.
+      if (have_new_deck_ && b.turn_player() == viewer_)
+        ++new_deck_[card];
+      else if (have_new_deck_ && look_spans_reshuffle_)
+        ++unknown_under_;
     }
     bottom_ = kept;
   }
@@ -284,14 +297,22 @@ class RocketSquadObserver final : public WorldObserver {
     if (!have_new_deck_) return;
     Cards pile{};
     add_cards(w.draw_pile(), pile);
-    for (int t = 0; t < kNumCardTypes; ++t)
-      if (pile[static_cast<std::size_t>(t)] > new_deck_[static_cast<std::size_t>(t)])
-        broken.push_back({"the reshuffled discards form the new deck",
-                          "the draw pile was last formed by reshuffling the discards, with at most " +
-                              std::to_string(new_deck_[static_cast<std::size_t>(t)]) + " x " +
-                              card_name(static_cast<CardType>(t)) +
-                              " (and the cards put under it since), but it holds " +
-                              std::to_string(pile[static_cast<std::size_t>(t)])});
+    int extra = 0;  // cards beyond the new deck's: at most the unknown ones Jackie put under
+    std::string first;
+    for (int t = 0; t < kNumCardTypes; ++t) {
+      const int over = pile[static_cast<std::size_t>(t)] - new_deck_[static_cast<std::size_t>(t)];
+      if (over <= 0) continue;
+      extra += over;
+      if (first.empty())
+        first = std::to_string(new_deck_[static_cast<std::size_t>(t)]) + " x " +
+                card_name(static_cast<CardType>(t)) + ", but it holds " +
+                std::to_string(pile[static_cast<std::size_t>(t)]);
+    }
+    if (extra > unknown_under_)
+      broken.push_back({"the reshuffled discards form the new deck",
+                        "the draw pile was last formed by reshuffling the discards, with " +
+                            std::to_string(unknown_under_) +
+                            " unknown cards put under it since (and the known ones), so at most " + first});
   }
 
   void check_bottom(const State& w, std::vector<BrokenFact>& broken) const {
@@ -338,7 +359,9 @@ class RocketSquadObserver final : public WorldObserver {
 
   int viewer_;
   bool have_new_deck_ = false;
-  Cards new_deck_{};  // the draw pile holds only these (see new_deck)
+  Cards new_deck_{};                   // the draw pile holds only these (see new_deck), and
+  int unknown_under_ = 0;              // this many cards of the old pile Jackie put under it
+  bool look_spans_reshuffle_ = false;  // the running Jackie look began in the old pile
   Cards built_{};     // faces of the boxes the viewer built, not seen discarded since
   std::vector<PileFact> bottom_;
   std::vector<HandFact> in_hands_;
