@@ -429,7 +429,6 @@ struct ResampleSlots {
   std::array<uint8_t, kMaxCards> from_deck;
   std::array<uint8_t, kMaxCards> taken;  // holds the card of one of the viewer's whereabouts
   int count = 0;
-  std::array<int, kNumCardTypes> known_boxes{};  // boxes whose face the viewer knows, by card (they stay)
   // Untracked deck cards are any of the deck's (see sort_untracked): a card may move into a
   // marked slot while the deck has room for it, the marked slot's card taking its place.
   std::array<int, kNumCardTypes> deck_room{};
@@ -471,7 +470,6 @@ void State::redeterminize(int viewer, Rng& rng) {
   const auto visit = [&](CardType* c, bool stays, uint8_t from_deck, int hand) {
     if (stays) {
       if (untracked) deck[*c] -= from_deck;
-      if (hand == ResampleSlots::kInBox) ++slots.known_boxes[*c];
       return;
     }
     const int n = slots.count++;
@@ -564,8 +562,9 @@ bool bring(ResampleSlots& slots, int from, int into) {
 
 // Each of the viewer's whereabouts gets a copy of its card in one of its hands (or, for a fact
 // that followed its card into the boxes, a box), swapping it in from a slot of the same kind
-// elsewhere if needed; the facts confined to hands go first, as they have fewer places. Other
-// seats' facts that the new world contradicts are dropped (they were facts about cards the
+// elsewhere if needed; the facts confined to hands go first, as they have fewer places. A box
+// the viewer knows does not count for a fact: it may be a copy the viewer tracks apart (a box
+// it saw built before the fact's card came into the hand). Other seats' facts that the new world contradicts are dropped (they were facts about cards the
 // viewer cannot place).
 void State::keep_whereabouts(int viewer, Rng& rng, ResampleSlots& slots) {
   const auto in = [&](int i, const Whereabouts& f) {
@@ -577,10 +576,6 @@ void State::keep_whereabouts(int viewer, Rng& rng, ResampleSlots& slots) {
     for (int k = 0; k < num_whereabouts_; ++k) {
       const Whereabouts& f = whereabouts_[k];
       if (f.knower != viewer || f.or_boxes != or_boxes) continue;
-      if (f.or_boxes && slots.known_boxes[f.card] > 0) {  // a box the viewer knows holds it
-        --slots.known_boxes[f.card];
-        continue;
-      }
       int found = -1;
       for (int i = 0; i < slots.count && found < 0; ++i)
         if (!slots.taken[i] && in(i, f) && *slots.card[i] == f.card) found = i;
