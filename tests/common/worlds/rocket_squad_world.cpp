@@ -97,6 +97,19 @@ CardType shown_card(Action a) {
   return kNoCard;
 }
 
+// Did the discards become a new draw pile in this transition? The discard pile only grows
+// otherwise, and the draw pile grows only by Jackie's cards put under it. (One transition may
+// reshuffle and then discard as many cards again: a Duct Tape that empties the pile and
+// completes a rocket.)
+bool reshuffled(const State& b, const State& s) {
+  const DiscardPile& was = b.discard_pile();
+  const DiscardPile& now = s.discard_pile();
+  if (now.count < was.count) return true;
+  for (int i = 0; i < was.count; ++i)
+    if (now.cards[static_cast<std::size_t>(i)] != was.cards[static_cast<std::size_t>(i)]) return true;
+  return b.phase() != Phase::kJackieKeep && s.draw_pile().count > b.draw_pile().count;
+}
+
 bool is_block(Action a) { return a == action::kBlockMom || a == action::kBlockGrandma; }
 
 // Jack's effect happens in this transition: sets the victim. The chain ends in
@@ -205,12 +218,12 @@ class RocketSquadObserver final : public WorldObserver {
     const bool box = b.phase() == Phase::kTurn && a >= action::kBuildBox && a < action::kKnockOver;
     // A box leaves the table face up, onto the discard pile (or with it into a new deck).
     const Cards discards_was = discard_cards(b), discards_now = discard_cards(s);
-    const bool reshuffled = s.discard_pile().count < b.discard_pile().count;
+    const bool new_pile = reshuffled(b, s);
     std::vector<HandFact> kept;
     for (HandFact f : in_hands_) {
       const bool from_hand = has(f.hands, actor);
       if (from_hand && box) f.or_boxes = true;  // it may be the box just built
-      const bool box_gone = f.or_boxes && (reshuffled || discards_now[f.card] > discards_was[f.card]);
+      const bool box_gone = f.or_boxes && (new_pile || discards_now[f.card] > discards_was[f.card]);
       const bool gone = (from_hand && (redraw || f.card == shown || discarded[f.card] > 0)) || box_gone;
       if (!gone) kept.push_back(f);
     }
@@ -221,8 +234,7 @@ class RocketSquadObserver final : public WorldObserver {
     if (b.current_player() == viewer_ && b.phase() == Phase::kTurn && a >= action::kBuildBox &&
         a < action::kKnockOver)
       ++built_[static_cast<std::size_t>((a - action::kBuildBox) / kNumLocations)];
-    if (s.discard_pile().count <
-        b.discard_pile().count) {  // reshuffled: what was discarded first is unseen here
+    if (reshuffled(b, s)) {  // what was discarded before the reshuffle is unseen here
       built_ = Cards{};
       return;
     }
@@ -234,12 +246,7 @@ class RocketSquadObserver final : public WorldObserver {
   }
 
   void follow_pile(const State& b, Action a, const State& s) {
-    const DiscardPile& was = b.discard_pile();
-    const DiscardPile& now = s.discard_pile();
-    // The discard pile only grows, except when it is reshuffled into a new deck.
-    bool reshuffled = now.count < was.count;
-    for (int i = 0; i < was.count && !reshuffled; ++i) reshuffled = now.cards[i] != was.cards[i];
-    if (reshuffled) {
+    if (reshuffled(b, s)) {
       for (const PileFact& f : bottom_) drawn(f, b, a);
       bottom_.clear();
       new_deck(b, s);
