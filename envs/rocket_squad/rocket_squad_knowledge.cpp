@@ -422,8 +422,8 @@ void sort_untracked(CardCounts& deck, const CardCounts& hidden, int untracked, R
 }  // namespace
 
 // The slots redeterminize refills: every hidden card the viewer cannot place.
-struct ResampleSlots {
-  static constexpr int8_t kInBox = -2;  // the first `count` entries are filled before use
+struct ResampleSlots {  // the first `count` entries are filled before use
+  static constexpr int8_t kInBox = -2;
   std::array<CardType*, kMaxCards> card;
   std::array<int8_t, kMaxCards> hand;  // the hand the slot is in, kInBox for a box, -1 elsewhere
   std::array<uint8_t, kMaxCards> from_deck;
@@ -564,8 +564,8 @@ bool bring(ResampleSlots& slots, int from, int into) {
 // that followed its card into the boxes, a box), swapping it in from a slot of the same kind
 // elsewhere if needed; the facts confined to hands go first, as they have fewer places. A box
 // the viewer knows does not count for a fact: it may be a copy the viewer tracks apart (a box
-// it saw built before the fact's card came into the hand). Other seats' facts that the new world contradicts are dropped (they were facts about cards the
-// viewer cannot place).
+// it saw built before the fact's card came into the hand). Other seats' facts that the new
+// world contradicts are dropped (they were facts about cards the viewer cannot place).
 void State::keep_whereabouts(int viewer, Rng& rng, ResampleSlots& slots) {
   const auto in = [&](int i, const Whereabouts& f) {
     const int h = slots.hand[i];
