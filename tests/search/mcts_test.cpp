@@ -375,10 +375,10 @@ TEST_CASE("the gamma sampler behind the Dirichlet noise has the right mean", "[s
   Rng rng(3);
   double sum = 0.0;
   const int n = 20000;
-  for (int i = 0; i < n; ++i) sum += detail::sample_gamma(0.3, rng);
+  for (int i = 0; i < n; ++i) sum += mcts::detail::sample_gamma(0.3, rng);
   CHECK(sum / n == Approx(0.3).margin(0.02));  // the mean of Gamma(alpha, 1) is alpha
   sum = 0.0;
-  for (int i = 0; i < n; ++i) sum += detail::sample_gamma(2.5, rng);
+  for (int i = 0; i < n; ++i) sum += mcts::detail::sample_gamma(2.5, rng);
   CHECK(sum / n == Approx(2.5).margin(0.06));
 }
 
