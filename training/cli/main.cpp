@@ -1,4 +1,4 @@
-// rocketgym: the command line. Subcommands: list, play, bench (and train,
+// rocketgym: the command line. Subcommands: list, play, bench, describe (and train,
 // arena when the LibTorch training library is built).
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   rocketgym::cli::add_play_command(app);
 #endif
   rocketgym::cli::add_bench_command(app);
+  rocketgym::cli::add_describe_command(app);
 #ifdef ROCKETGYM_WITH_TRAINING
   rocketgym::add_training_commands(app);
 #endif
