@@ -30,9 +30,10 @@ void encode_distances(const State& s, int viewer, float* out) {
   const int n = s.num_players();
   std::array<int, kSizes> own_cost{}, closest_cost{};
   int closest_opponent = -1, closest_distance = 1 << 20;
+  const auto costs = rocket_distances_by_size(s, s.board());
   for (int k = 0; k < n; ++k) {
     const int seat = (viewer + k) % n;
-    const auto cost = rocket_distance_by_size(s, s.board(), seat);
+    const auto& cost = costs[seat];
     const int distance = *std::min_element(cost.begin(), cost.end());  // rocket_distance
     broadcast(out, 68 + k, static_cast<float>(distance) / 16.0f);
     for (int space = 0; space < kSpaces; ++space)

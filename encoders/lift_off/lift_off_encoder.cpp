@@ -11,11 +11,17 @@ struct Writer {
   int at = 0;
   void value(float v) { out[at++] = v; }
   void one_hot(int index, int size) {
-    for (int i = 0; i < size; ++i) out[at + i] = i == index ? 1.0f : 0.0f;
+    std::fill(out + at, out + at + size, 0.0f);
+    if (index >= 0 && index < size) out[at + index] = 1.0f;
     at += size;
   }
+  // Bit i of `bits` (i < size) sets entry i. Zeros first, then only the set
+  // bits: masks are sparse, and testing all 64 bits one by one was the
+  // largest part of an observation.
   void mask(uint64_t bits, int size) {
-    for (int i = 0; i < size; ++i) out[at + i] = (bits >> i) & 1 ? 1.0f : 0.0f;
+    std::fill(out + at, out + at + size, 0.0f);
+    if (size < 64) bits &= (uint64_t{1} << size) - 1;
+    for (; bits != 0; bits &= bits - 1) out[at + __builtin_ctzll(bits)] = 1.0f;
     at += size;
   }
   template <std::size_t N>
@@ -37,6 +43,18 @@ uint64_t mask_of(const std::array<uint8_t, N>& cards, int n) {
   return m;
 }
 
+// kMaxMissionTypes entries: half the count of each mission title (zero past
+// the config's titles, and all zero without asking when `any` is false: the
+// counts are out-of-line calls, and the draw and the rocket are mostly empty).
+template <class Count>
+void per_mission_type(Writer& w, int types, bool any, Count count) {
+  if (!any) {
+    w.zeros(kMaxMissionTypes);
+    return;
+  }
+  for (int t = 0; t < kMaxMissionTypes; ++t) w.value(t < types ? 0.5f * static_cast<float>(count(t)) : 0.0f);
+}
+
 void encode_global(const State& s, int viewer, Writer& w) {
   const int n = s.num_players();
   auto offset = [&](int seat) { return seat < 0 ? -1 : (seat - viewer + n) % n; };
@@ -53,12 +71,10 @@ void encode_global(const State& s, int viewer, Writer& w) {
   for (int level = 1; level <= kNumLevels; ++level)
     w.value(static_cast<float>(s.mission_deck_size(level)) / kMaxDeckCards);
   const int types = static_cast<int>(s.config().missions.size());
-  for (int t = 0; t < kMaxMissionTypes; ++t)
-    w.value(t < types ? 0.5f * static_cast<float>(s.mission_discard_count(t)) : 0.0f);
+  per_mission_type(w, types, true, [&](int t) { return s.mission_discard_count(t); });
   w.value(static_cast<float>(s.station_next_cost()) / 12.0f);
   w.value(static_cast<float>(s.station_covered()) / 10.0f);
-  for (int t = 0; t < kMaxMissionTypes; ++t)
-    w.value(t < types ? 0.5f * static_cast<float>(s.drawn_count(t)) : 0.0f);
+  per_mission_type(w, types, s.num_drawn() > 0, [&](int t) { return s.drawn_count(t); });
   w.value(static_cast<float>(s.keeps_left()) / 3.0f);
   w.value(static_cast<float>(s.kept_this_draw()) / 3.0f);
   w.one_hot(s.played_card(), kMaxSpecialists);
@@ -69,8 +85,7 @@ void encode_global(const State& s, int viewer, Writer& w) {
   w.value(static_cast<float>(s.exchange_taken()) / 2.0f);
   const bool loading = s.step() == Step::kLoadRocket;
   w.value(loading && s.launch_uses_lab() ? 1.0f : 0.0f);
-  for (int t = 0; t < kMaxMissionTypes; ++t)
-    w.value(t < types ? 0.5f * static_cast<float>(s.loaded_count(t)) : 0.0f);
+  per_mission_type(w, types, s.num_loaded() > 0, [&](int t) { return s.loaded_count(t); });
   w.value(static_cast<float>(s.applied_capacity()) / 6.0f);
   w.value(loading ? static_cast<float>(s.rocket_capacity_now()) / 10.0f : 0.0f);
 }

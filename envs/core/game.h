@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -29,14 +30,48 @@ namespace rocketgym {
 
 using Action = int32_t;
 
+namespace detail {
+
+// The number of non-zero bytes among the eight of `word`.
+inline int nonzero_bytes(uint64_t word) {
+  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
+  const uint64_t top = (((word & kLow7) + kLow7) | word) & ~kLow7;      // bit 7 of each non-zero byte
+  return static_cast<int>(((top >> 7) * 0x0101010101010101ULL) >> 56);  // their sum, in the top byte
+}
+
+}  // namespace detail
+
 // A uniformly random legal action from a legal-actions mask of
-// `num_actions` entries; -1 when none is legal.
+// `num_actions` entries (non-zero = legal); -1 when none is legal. The same
+// action as drawing an index into the list of legal actions: the mask is
+// read eight entries at a time and all-zero words are skipped, because masks
+// are mostly zeros and a byte-by-byte scan cost as much as a step in games
+// with ~1,000 action ids.
 inline Action random_legal_action(const uint8_t* mask, int num_actions, Rng& rng) {
+  const int words = num_actions / 8;
+  auto word_at = [mask](int w) {
+    uint64_t word;
+    std::memcpy(&word, mask + 8 * w, sizeof word);
+    return word;
+  };
   int legal = 0;
-  for (int a = 0; a < num_actions; ++a) legal += mask[a] != 0;
+  for (int w = 0; w < words; ++w)
+    if (const uint64_t word = word_at(w)) legal += detail::nonzero_bytes(word);
+  for (int a = 8 * words; a < num_actions; ++a) legal += mask[a] != 0;
   if (legal == 0) return -1;
   int pick = static_cast<int>(rng.below(static_cast<uint32_t>(legal)));
-  for (int a = 0; a < num_actions; ++a)
+  int a = 8 * words;  // where the byte-by-byte search starts
+  for (int w = 0; w < words; ++w) {
+    const uint64_t word = word_at(w);
+    if (word == 0) continue;
+    const int here = detail::nonzero_bytes(word);
+    if (pick < here) {
+      a = 8 * w;
+      break;
+    }
+    pick -= here;
+  }
+  for (; a < num_actions; ++a)
     if (mask[a] && pick-- == 0) return a;
   return -1;
 }

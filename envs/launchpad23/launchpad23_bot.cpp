@@ -18,13 +18,6 @@ int manhattan(int a, int b) { return std::abs(a / 3 - b / 3) + std::abs(a % 3 - 
 // steal can free them.
 using SpaceSet = uint16_t;
 
-SpaceSet free_spaces(const State& state, const Board& board, int type) {
-  SpaceSet set = 0;
-  for (int space = 0; space < kSpaces; ++space)
-    if (board.spaces[space][type] > 0 && state.owner_of(space) < 0) set |= static_cast<SpaceSet>(1u << space);
-  return set;
-}
-
 // One piece of `type` going from a space (or the Bank) to a space: what a
 // take, steal or move action does. The bot scores every legal action, and the
 // search plays the bot in its playouts, so it reads the board as it would be
@@ -108,9 +101,18 @@ struct PadCost {
   }
 };
 
+// Per piece type, the spaces holding one that are nobody's pad (the pads are
+// looked up once: the encoder calls this for every observation).
 std::array<SpaceSet, kPieceTypes> free_spaces(const State& state, const Board& board) {
+  SpaceSet pads = 0;
+  for (int seat = 0; seat < state.num_players(); ++seat)
+    pads |= static_cast<SpaceSet>(1u << state.pad_of(seat));
   std::array<SpaceSet, kPieceTypes> free{};
-  for (int type = 0; type < kPieceTypes; ++type) free[type] = free_spaces(state, board, type);
+  for (int space = 0; space < kSpaces; ++space) {
+    if ((pads >> space) & 1u) continue;
+    for (int type = 0; type < kPieceTypes; ++type)
+      if (board.spaces[space][type] > 0) free[type] |= static_cast<SpaceSet>(1u << space);
+  }
   return free;
 }
 
@@ -154,8 +156,13 @@ void for_each_scored_action(const State& state, const uint8_t* mask, F&& f) {
 
 }  // namespace
 
-std::array<int, kSizes> rocket_distance_by_size(const State& state, const Board& board, int seat) {
-  return PadCost(state, board, seat, free_spaces(state, board)).by_size();
+std::array<std::array<int, kSizes>, kMaxPlayers> rocket_distances_by_size(const State& state,
+                                                                          const Board& board) {
+  const auto free = free_spaces(state, board);
+  std::array<std::array<int, kSizes>, kMaxPlayers> cost{};
+  for (int seat = 0; seat < state.num_players(); ++seat)
+    cost[seat] = PadCost(state, board, seat, free).by_size();
+  return cost;
 }
 
 int rocket_distance(const State& state, const Board& board, int seat) {

@@ -14,8 +14,10 @@ namespace rocketgym::launchpad23 {
 // piece that has to leave the pad.
 int rocket_distance(const State& state, const Board& board, int seat);
 
-// The same estimate for a rocket of each size (the minimum is rocket_distance).
-std::array<int, kSizes> rocket_distance_by_size(const State& state, const Board& board, int seat);
+// The same estimate for a rocket of each size (the minimum is rocket_distance),
+// for every seat at once ([seat]; the seats past the player count are zero).
+std::array<std::array<int, kSizes>, kMaxPlayers> rocket_distances_by_size(const State& state,
+                                                                          const Board& board);
 
 Action heuristic_action(const State& state, Rng& rng);
 

@@ -200,6 +200,12 @@ void State::pass_hands(int dir, bool first_pick, std::array<uint8_t, 3> Player::
       }
     }
   }
+  std::array<uint64_t, kMaxPlayers> before{};
+  for (int w = 0; w < n; ++w) {
+    at(before, w) = at(passed_mask, w);
+    for (int i = 0; i < at(num_kept, w); ++i) at(before, w) |= uint64_t{1} << at(at(kept, w), i);
+  }
+  follow_passed_cards(objective, dir, before, new_hand);
   tighten_knowledge(!objective, objective);
 }
 

@@ -34,16 +34,36 @@
 // each draw leaves one per hand that drew (of the cards that cannot come from
 // the deck, that hand holds at most the cards it kept from the last round).
 // Links last until the next pass of that kind and resolve as their cards show
-// up (a play, the counts, the final reveal). redeterminize(v) moves only the
-// cards v is unsure of, each to a place it may be in, every place keeping its
-// public count and every link of v holding; the other seats' knowledge is
-// relabelled with the cards. A resample never contradicts what v knows of a
-// card, nor a link; correlations older than the last pass are forgotten, so a
-// resample may still be a world v could rule out by combining older sightings.
+// up (a play, the counts, the final reveal). What a seat saw of the cards it
+// passed reaches further back than any one pass ("player 1 and player 2 each
+// carry one of the two cards I passed"), so each seat also follows the cards
+// it passed and has not seen since (and from the phase-2 reshuffle on the
+// cards then in the other hands: the deck holds only public cards, so they
+// are a set apart) as the list of their joint layouts that some history of
+// the hidden picks allows (PassedCards): at every pass each card stays or goes
+// on, no seat keeping more of them than it kept nor passing more than it
+// passed, exactly the ones the seat was given coming to it; a play shows
+// where a card was; no seat holds more than its hand size.
+//
+// redeterminize(v) moves only the cards v is unsure of, each to a place it may
+// be in, every place keeping its public count, every link of v holding, and
+// the cards v passed laid out as one of their layouts (a random one among
+// those that leave a deal possible; the true one always does); the other
+// seats' knowledge is relabelled with the cards. So a resample never
+// contradicts what v knows of a card or a link, and for the cards v passed
+// in a draft (specialists and objectives), and for those it follows since
+// the reshuffle, there is always a history of the secret picks and passes,
+// consistent with everything v saw, that leads to it. The other cards (never
+// seen by v, interchangeable with the deck's) are placed by their sets, the
+// counts and the links (worlds are drawn by these rules, not weighted by how
+// many histories lead to each).
 // In documents: seats[i].knowledge = {"specialists": {id: [places]},
-// "objectives": {id: [places]}, "links": [{"of", "cards", "places", "at_most"}]}
-// (places "hand<seat>", "deck", "discarded<seat>", "box"); a document without
-// it loads with what each seat's own cards and the table tell it.
+// "objectives": {id: [places]}, "links": [{"of", "cards", "places", "at_most"}],
+// "passed": {"specialists" | "objectives": {"cards": [ids], "layouts":
+// [[seat of each card], ...]}}} (places "hand<seat>", "deck",
+// "discarded<seat>", "box"; "passed" only for a kind the seat follows cards
+// of); a document without knowledge loads with what each seat's own cards and
+// the table tell it, one without "passed" with no passed cards followed.
 //
 // card_places / known_card_places (one entry per physical card):
 //   specialist X: card X;   places: hand of seat w = w, played by w = 4 + w, deck 8, discard 9
@@ -163,6 +183,27 @@ struct Link {
 constexpr int kMaxLinks = 2 * kMaxPlayers;  // of the last pass and the last draw
 using Links = std::array<Link, kMaxLinks>;  // per seat, filled from the front
 
+// What a seat knows of the cards it passed in a draft and has not seen since
+// (and of the cards in the other hands at the phase-2 reshuffle):
+// every joint layout of those cards (which seat holds each: its hand, for
+// objectives its hand or face-down discards) that some history of the hidden
+// picks allows, given what the seat saw at every pass (what it gave, what came
+// to it), how many cards each seat kept and passed, the public plays and the
+// hand sizes. Layout l puts cards[i] with seat (l >> 2i) & 3. With no cards
+// there is one (empty) layout.
+constexpr int kMaxPassed = 12;   // the others' hands hold at most 9 of them
+constexpr int kMaxLayouts = 64;  // past this the seat stops following its oldest card (sound)
+struct PassedCards {
+  std::array<uint8_t, kMaxPassed> cards{};
+  int num_cards = 0;
+  std::array<uint32_t, kMaxLayouts> layouts{};
+  int num_layouts = 1;
+  int seat_of(int layout, int i) const {
+    return static_cast<int>(layouts[static_cast<std::size_t>(layout)] >> (2 * i) & 3);
+  }
+  bool operator==(const PassedCards& o) const;
+};
+
 // What the current player is deciding.
 enum class Step : uint8_t {
   kObjectiveKeep,      // objective draft, first pick
@@ -241,6 +282,12 @@ class State {
   }
   const Links& objective_links(int viewer) const {
     return objective_links_[static_cast<std::size_t>(viewer)];
+  }
+  const PassedCards& specialists_passed(int viewer) const {
+    return specialists_passed_[static_cast<std::size_t>(viewer)];
+  }
+  const PassedCards& objectives_passed(int viewer) const {
+    return objectives_passed_[static_cast<std::size_t>(viewer)];
   }
   // The cards `viewer` knows for certain to be in `seat`'s hand (bit = card index).
   uint64_t known_specialists(int viewer, int seat) const;
@@ -356,6 +403,11 @@ class State {
   void pass_hands(int dir, bool first_pick, std::array<uint8_t, 3> Player::*hand, int Player::*size,
                   std::array<std::array<Mask, N>, kMaxPlayers>& may_be,
                   std::array<Links, kMaxPlayers>& links);
+  void follow_passed_cards(bool objective, int dir, const std::array<uint64_t, kMaxPlayers>& before,
+                           const std::array<uint64_t, kMaxPlayers>& after);
+  void fit_passed_cards(bool objective);
+  void follow_other_hands(int viewer);
+  std::array<int, kMaxPlayers> region_sizes(bool objective) const;
   int next_seat(int seat, int dir) const { return (seat + dir + num_players_) % num_players_; }
   void init_knowledge();
   void know_draws(const std::array<uint64_t, kMaxPlayers>& drawn);
@@ -417,6 +469,7 @@ class State {
   std::array<std::array<uint8_t, kMaxSpecialists>, kMaxPlayers> specialist_may_be_{};
   std::array<std::array<uint16_t, kMaxObjectives>, kMaxPlayers> objective_may_be_{};
   std::array<Links, kMaxPlayers> specialist_links_{}, objective_links_{};  // [seat]
+  std::array<PassedCards, kMaxPlayers> specialists_passed_{}, objectives_passed_{};  // [seat]
 };
 
 }  // namespace rocketgym::lift_off

@@ -191,6 +191,48 @@ void read_links(const Json& j, const std::string& field, Links& specialists, Lin
   }
 }
 
+// Reads {"cards": [ids], "layouts": [[seat of each card], ...]} into the
+// cards a seat passed (see PassedCards). `seat` is the seat whose knowledge it
+// is, `n` the number of players; whether the layouts are true is checked with
+// the knowledge (check_knowledge).
+template <class Lookup>
+PassedCards read_passed(const Json& j, const std::string& field, int seat, int n, const char* kind,
+                        Lookup lookup) {
+  if (!j.is_object()) bad(field, "must be {\"cards\": [...], \"layouts\": [[...], ...]}");
+  PassedCards p;
+  p.num_cards = read_cards(j, field, "cards", p.cards, kMaxPassed, kind, lookup);
+  if (p.num_cards == 0) bad(field + ".cards", "must list at least one card (leave the entry out instead)");
+  uint64_t cards = 0;
+  for (int i = 0; i < p.num_cards; ++i) {
+    const int card = p.cards[static_cast<std::size_t>(i)];
+    if (cards >> card & 1)
+      bad(field + ".cards[" + std::to_string(i) + "]", "names a card twice");
+    cards |= uint64_t{1} << card;
+  }
+  const Json& layouts = member(j, field, "layouts");
+  const std::string at = field + ".layouts";
+  if (!layouts.is_array() || layouts.empty() || static_cast<int>(layouts.size()) > kMaxLayouts)
+    bad(at, "must be a list of 1 to " + std::to_string(kMaxLayouts) + " layouts");
+  p.num_layouts = 0;
+  for (std::size_t l = 0; l < layouts.size(); ++l) {
+    const std::string where = at + "[" + std::to_string(l) + "]";
+    const Json& layout = layouts[l];
+    if (!layout.is_array() || static_cast<int>(layout.size()) != p.num_cards)
+      bad(where, "must give a seat for each of the " + std::to_string(p.num_cards) + " cards");
+    uint32_t code = 0;
+    for (int i = 0; i < p.num_cards; ++i) {
+      const int w =
+          read_int(layout[static_cast<std::size_t>(i)], where + "[" + std::to_string(i) + "]", 0, n - 1);
+      if (w == seat) bad(where, "puts a card in the seat's own hand, where it would see it");
+      code |= static_cast<uint32_t>(w) << (2 * i);
+    }
+    for (int k = 0; k < p.num_layouts; ++k)
+      if (p.layouts[static_cast<std::size_t>(k)] == code) bad(where, "repeats an earlier layout");
+    p.layouts[static_cast<std::size_t>(p.num_layouts++)] = code;
+  }
+  return p;
+}
+
 // A check of the invariants: the message names the field and the reason.
 // Messages are only built when a check fails.
 [[noreturn]] void fail(const std::string& field, const std::string& why) {
@@ -269,6 +311,23 @@ Json State::to_json() const {
                          {"at_most", link.most}});
       }
     j["knowledge"] = {{"specialists", know_s}, {"objectives", know_o}, {"links", links}};
+    Json passed = Json::object();
+    for (const bool objective : {false, true}) {
+      const PassedCards& p = objective ? objectives_passed(s) : specialists_passed(s);
+      if (p.num_cards == 0) continue;
+      Json cards = Json::array(), layouts = Json::array();
+      for (int i = 0; i < p.num_cards; ++i) {
+        const int card = p.cards[static_cast<std::size_t>(i)];
+        cards.push_back(objective ? oid(card) : sid(card));
+      }
+      for (int l = 0; l < p.num_layouts; ++l) {
+        Json layout = Json::array();
+        for (int i = 0; i < p.num_cards; ++i) layout.push_back(p.seat_of(l, i));
+        layouts.push_back(layout);
+      }
+      passed[objective ? "objectives" : "specialists"] = {{"cards", cards}, {"layouts", layouts}};
+    }
+    if (!passed.empty()) j["knowledge"]["passed"] = passed;
     j["missions_launched"] = p.missions_launched;
     j["lab_symbol_used"] = p.lab_symbol_used;
     seats.push_back(j);
@@ -383,6 +442,19 @@ State State::from_json(const Json& doc, const Config& config) {
       if (k.contains("links"))
         read_links(k.at("links"), at + ".knowledge.links", s.specialist_links_[static_cast<std::size_t>(w)],
                    s.objective_links_[static_cast<std::size_t>(w)], sid, oid);
+      if (k.contains("passed")) {
+        const Json& passed = k.at("passed");
+        const std::string field = at + ".knowledge.passed";
+        if (!passed.is_object()) bad(field, "must map \"specialists\" / \"objectives\" to the cards passed");
+        for (auto it = passed.begin(); it != passed.end(); ++it) {
+          const bool objective = it.key() == "objectives";
+          if (!objective && it.key() != "specialists")
+            bad(field + "." + it.key(), "is not \"specialists\" or \"objectives\"");
+          (objective ? s.objectives_passed_ : s.specialists_passed_)[static_cast<std::size_t>(w)] =
+              objective ? read_passed(it.value(), field + ".objectives", w, n, "objective", oid)
+                        : read_passed(it.value(), field + ".specialists", w, n, "specialist", sid);
+        }
+      }
       has_knowledge = true;
     } else {
       legacy_knowledge = true;
@@ -896,6 +968,29 @@ void State::check_knowledge() const {
         }
         if (there > link.most) fail(where(), "is not true: more of its cards are in those places");
       }
+    }
+    // The cards it passed: in other seats' hands (objectives: or discards), laid out as one of its layouts.
+    for (const bool objective : {false, true}) {
+      const PassedCards& p = objective ? objectives_passed(v) : specialists_passed(v);
+      const std::string where =
+          "seats[" + std::to_string(v) + "].knowledge.passed." + (objective ? "objectives" : "specialists");
+      if (p.num_cards < 0 || p.num_cards > kMaxPassed || p.num_layouts < 1 || p.num_layouts > kMaxLayouts ||
+          (p.num_cards == 0 && (p.num_layouts != 1 || p.layouts[0] != 0)))
+        fail(where, "has a count out of range");
+      uint32_t truth = 0;
+      for (int i = 0; i < p.num_cards; ++i) {
+        const int card = p.cards[static_cast<std::size_t>(i)];
+        const int at = objective ? obj_at[card] : spec_at[card];
+        const int seat = at < 0                           ? -1
+                         : at < may_be::kDeck             ? at
+                         : objective && at < may_be::kBox ? at - may_be::kDiscarded
+                                                          : -1;
+        if (seat < 0 || seat == v) fail(where, "follows a card that is not hidden in another seat's hand");
+        truth |= static_cast<uint32_t>(seat) << (2 * i);
+      }
+      if (std::find(p.layouts.begin(), p.layouts.begin() + p.num_layouts, truth) ==
+          p.layouts.begin() + p.num_layouts)
+        fail(where, "leaves out where the cards are");
     }
   }
 }

@@ -1,6 +1,7 @@
 // Lift Off: the knowledge model (what each seat knows about where the hidden
 // cards are) and redeterminization. The model is described at the top of lift_off.h.
 #include <algorithm>
+#include <type_traits>
 
 #include "envs/lift_off/lift_off.h"
 
@@ -133,34 +134,33 @@ struct Slot {
 
 // Places the viewer's linked cards that are dealt now (narrowing `allowed` to
 // one place each) so that every link holds and the other cards can still be
-// dealt (`feasible`). Links may share cards (a pass and a draw), so the linked
-// cards are placed together: a few random layouts first, then every layout in
-// turn from a random one (the true layout is among them).
+// dealt (`feasible`). Links may share cards (a pass and a draw), so the cards
+// are placed together: a search that tries each card's places in a random
+// order and backs up when a link or the deal of the rest fails. False (and
+// `allowed` as it was) when there is no way. `narrowed`: whether `allowed` is
+// narrower than the sets (if not, the rest can always be dealt).
 template <std::size_t NC, class Feasible>
-void place_linked_cards(const Links& links, int num_slots, const std::array<uint8_t, 64>& card,
+bool place_linked_cards(const Links& links, int num_slots, const std::array<uint8_t, 64>& card,
                         std::array<unsigned, 64>& allowed, const std::array<int, kMaxPlaces>& index,
-                        const std::array<int8_t, NC>& place_of, Feasible feasible, Rng& rng) {
-  constexpr int kMaxLinked = 12;  // cards of the last pass's and the last draw's links: a few
+                        const std::array<int, kMaxPlaces>& cap, const std::array<int8_t, NC>& place_of,
+                        bool narrowed, Feasible feasible, Rng& rng) {
   uint64_t all = 0;
   for (const Link& link : links) all |= link.cards;
-  std::array<int, kMaxLinked> slot{};
-  std::array<std::array<int, kMaxPlaces>, kMaxLinked> option{};  // the places each may go to
-  std::array<int, kMaxLinked> options{};
+  std::array<int, 64> slot{};
+  std::array<std::array<int, kMaxPlaces>, 64> option{};  // the places each may go to, in random order
+  std::array<int, 64> options{};
   int linked = 0;
-  long layouts = 1;
-  for (int i = 0; i < num_slots && linked < kMaxLinked; ++i) {
+  for (int i = 0; i < num_slots; ++i) {
     if (!(all >> card[static_cast<std::size_t>(i)] & 1)) continue;
     auto& mine = option[static_cast<std::size_t>(linked)];
     int& count = options[static_cast<std::size_t>(linked)];
     for (int p = 0; p < kMaxPlaces; ++p)
       if ((allowed[static_cast<std::size_t>(i)] >> p & 1) && index[static_cast<std::size_t>(p)] >= 0)
         mine[static_cast<std::size_t>(count++)] = p;
+    rng.shuffle(mine.begin(), mine.begin() + count);
     slot[static_cast<std::size_t>(linked++)] = i;
-    layouts *= count;
   }
-  // Links hold a few cards each, so the layouts are few; were there ever more
-  // than this, the cards would be dealt by their sets alone.
-  if (linked == 0 || layouts > (1 << 16)) return;
+  if (linked == 0) return !narrowed || feasible();  // (the sets alone always leave a deal)
   // Cards of a link that are not dealt now are where they are.
   std::array<int, kMaxLinks> room{};
   for (std::size_t l = 0; l < links.size(); ++l) {
@@ -173,38 +173,46 @@ void place_linked_cards(const Links& links, int num_slots, const std::array<uint
         room[l] -= !dealt;
       }
   }
+  std::array<int, kMaxPlaces> used_place{};
   const auto before = allowed;
-  auto try_layout = [&](long code) {
-    std::array<int, kMaxLinks> used{};
-    for (int j = 0; j < linked; ++j) {
-      const auto jj = static_cast<std::size_t>(j);
-      const int p = option[jj][static_cast<std::size_t>(code % options[jj])];
-      code /= options[jj];
-      allowed[static_cast<std::size_t>(slot[jj])] = 1u << p;
-      const int c = card[static_cast<std::size_t>(slot[jj])];
+  // Depth-first: card j goes to one of its places with room left everywhere;
+  // the deal of the rest is checked once every linked card has a place.
+  auto search = [&](auto& self, int j) -> bool {
+    if (j == linked) return feasible();
+    const auto jj = static_cast<std::size_t>(j);
+    const auto i = static_cast<std::size_t>(slot[jj]);
+    const int c = card[i];
+    for (int o = 0; o < options[jj]; ++o) {
+      const int p = option[jj][static_cast<std::size_t>(o)];
+      const auto q = static_cast<std::size_t>(index[static_cast<std::size_t>(p)]);
+      if (used_place[q] == cap[q]) continue;
+      bool fits = true;
       for (std::size_t l = 0; l < links.size(); ++l)
-        used[l] += (links[l].cards >> c & 1) && (links[l].to >> p & 1);
+        fits = fits && !((links[l].cards >> c & 1) && (links[l].to >> p & 1) && room[l] == 0);
+      if (!fits) continue;
+      for (std::size_t l = 0; l < links.size(); ++l)
+        room[l] -= (links[l].cards >> c & 1) && (links[l].to >> p & 1);
+      ++used_place[q];
+      allowed[i] = 1u << p;
+      if (self(self, j + 1)) return true;
+      allowed[i] = before[i];
+      --used_place[q];
+      for (std::size_t l = 0; l < links.size(); ++l)
+        room[l] += (links[l].cards >> c & 1) && (links[l].to >> p & 1);
     }
-    for (std::size_t l = 0; l < links.size(); ++l)
-      if (links[l].cards != 0 && used[l] > room[l]) {
-        allowed = before;
-        return false;
-      }
-    if (feasible()) return true;
-    allowed = before;
     return false;
   };
-  for (int attempt = 0; attempt < 16; ++attempt)
-    if (try_layout(static_cast<long>(rng.below(static_cast<uint32_t>(layouts))))) return;
-  const long first = static_cast<long>(rng.below(static_cast<uint32_t>(layouts)));
-  for (long k = 0; k < layouts; ++k)
-    if (try_layout((first + k) % layouts)) return;
+  if ((!narrowed || feasible()) && search(search, 0)) return true;  // (a first check saves a hopeless search)
+  allowed = before;
+  return false;
 }
 
 // Deals the cards of `slots` again: every card to a place it may be in, in the
 // eyes of `viewer`, every place receiving as many cards as it held, and every
-// link of the viewer holding. First each link picks which of its cards go to
-// its places (a random choice among those that leave a deal possible); then
+// link of the viewer holding, the cards the viewer passed in one of their
+// layouts it cannot rule out. First a random such layout (the true one always
+// works) and the linked cards' places (a search among those that leave a deal
+// possible) are chosen; then
 // cards are taken in random order and each goes to a random free slot among
 // its places (kept only if the rest can still be dealt), so with no
 // constraints this is a plain shuffle. The other seats' knowledge follows the
@@ -213,7 +221,8 @@ void place_linked_cards(const Links& links, int num_slots, const std::array<uint
 template <class Mask, std::size_t NC>
 void deal_again(int viewer, int n, std::array<Slot, 64>& slots, int num_slots,
                 std::array<std::array<Mask, NC>, kMaxPlayers>& may_be, std::array<Links, kMaxPlayers>& links,
-                const std::array<int8_t, NC>& place_of, Rng& rng) {
+                std::array<PassedCards, kMaxPlayers>& passed, const std::array<int8_t, NC>& place_of,
+                Rng& rng) {
   if (num_slots == 0) return;
   const auto& mine = may_be[static_cast<std::size_t>(viewer)];
   auto at = [](auto& array, int i) -> auto& { return array[static_cast<std::size_t>(i)]; };
@@ -245,7 +254,36 @@ void deal_again(int viewer, int n, std::array<Slot, 64>& slots, int num_slots,
     for (int i = 0; i < num_slots; ++i) ++at(count, compress(at(allowed, i)));
     return Slack(count, cap, k).ok();
   };
-  place_linked_cards(at(links, viewer), num_slots, card, allowed, index, place_of, feasible, rng);
+  constexpr bool objective = std::is_same_v<Mask, uint16_t>;
+  const PassedCards& seen = at(passed, viewer);
+  // Narrows the passed cards to the seats of layout l; false if a card cannot be there.
+  bool narrowed = false;
+  auto take_layout = [&](int l) {
+    narrowed = false;
+    for (int j = 0; j < seen.num_cards; ++j) {
+      const int c = at(seen.cards, j), w = seen.seat_of(l, j);
+      const unsigned region = (1u << w) | (objective ? 1u << (may_be::kDiscarded + w) : 0u);
+      int i = 0;
+      while (i < num_slots && at(card, i) != c) ++i;
+      if (i == num_slots) {
+        if (place_of[c] < 0 || !(region >> place_of[c] & 1)) return false;  // not dealt: where it is
+      } else {
+        narrowed = narrowed || (at(allowed, i) & ~region) != 0;
+        if ((at(allowed, i) &= region) == 0) return false;
+      }
+    }
+    return true;
+  };
+  std::array<int, kMaxLayouts> layout_order{};
+  for (int l = 0; l < seen.num_layouts; ++l) at(layout_order, l) = l;
+  rng.shuffle(layout_order.begin(), layout_order.begin() + seen.num_layouts);
+  const auto base = allowed;
+  for (int o = 0; o < seen.num_layouts; ++o) {
+    if (take_layout(at(layout_order, o)) && place_linked_cards(at(links, viewer), num_slots, card, allowed,
+                                                               index, cap, place_of, narrowed, feasible, rng))
+      break;
+    allowed = base;
+  }
   std::array<uint8_t, 64> type{};
   std::fill(count.begin(), count.begin() + (1 << k), 0);
   for (int i = 0; i < num_slots; ++i) {
@@ -304,6 +342,8 @@ void deal_again(int viewer, int n, std::array<Slot, 64>& slots, int num_slots,
         if (link.cards >> c & 1) cards |= uint64_t{1} << relabel[c];
       link.cards = cards;
     }
+    PassedCards& theirs = at(passed, u);
+    for (int j = 0; j < theirs.num_cards; ++j) at(theirs.cards, j) = relabel[at(theirs.cards, j)];
   }
 }
 
@@ -425,6 +465,8 @@ void State::default_knowledge() {
   for (auto& m : objective_may_be_) m.fill(0);
   specialist_links_ = {};
   objective_links_ = {};
+  specialists_passed_ = {};
+  objectives_passed_ = {};
   const auto spec_count = specialist_place_counts();
   const auto obj_count = objective_place_counts();
   for (int v = 0; v < num_players_; ++v) {
@@ -496,9 +538,164 @@ void State::know_draws(const std::array<uint64_t, kMaxPlayers>& drawn) {
   tighten_knowledge(true, false);
 }
 
+// ---------------------------------------------------------------- the cards a seat passed
+
+namespace {
+
+uint32_t seat_bits(int i, int seat) { return static_cast<uint32_t>(seat) << (2 * i); }
+
+// Adds a layout unless it is there; false if there is no room left.
+bool add_layout(PassedCards& p, uint32_t layout) {
+  for (int l = 0; l < p.num_layouts; ++l)
+    if (p.layouts[static_cast<std::size_t>(l)] == layout) return true;
+  if (p.num_layouts == kMaxLayouts) return false;
+  p.layouts[static_cast<std::size_t>(p.num_layouts++)] = layout;
+  return true;
+}
+
+// Keeps the layouts `keep` accepts.
+template <class Keep>
+void keep_layouts(PassedCards& p, Keep keep) {
+  int k = 0;
+  for (int l = 0; l < p.num_layouts; ++l)
+    if (keep(p.layouts[static_cast<std::size_t>(l)]))
+      p.layouts[static_cast<std::size_t>(k++)] = p.layouts[static_cast<std::size_t>(l)];
+  p.num_layouts = k;
+}
+
+// The seat sees card i now (it came back, or was played): it leaves the layouts.
+void drop_card(PassedCards& p, int i) {
+  PassedCards out;
+  out.num_layouts = 0;
+  for (int j = 0; j < p.num_cards; ++j)
+    if (j != i) out.cards[static_cast<std::size_t>(out.num_cards++)] = p.cards[static_cast<std::size_t>(j)];
+  const uint32_t low = (1u << (2 * i)) - 1;
+  for (int l = 0; l < p.num_layouts; ++l) {
+    const uint32_t layout = p.layouts[static_cast<std::size_t>(l)];
+    add_layout(out, (layout & low) | (layout >> 2 & ~low));  // fewer layouts than before: always room
+  }
+  p = out;
+}
+
+int index_of(const PassedCards& p, int card) {
+  for (int j = 0; j < p.num_cards; ++j)
+    if (p.cards[static_cast<std::size_t>(j)] == card) return j;
+  return -1;
+}
+
+}  // namespace
+
+bool PassedCards::operator==(const PassedCards& o) const {
+  return num_cards == o.num_cards && num_layouts == o.num_layouts &&
+         std::equal(cards.begin(), cards.begin() + num_cards, o.cards.begin()) &&
+         std::equal(layouts.begin(), layouts.begin() + num_layouts, o.layouts.begin());
+}
+
+// Cards each seat holds of a kind: its hand (objectives: and face-down discards).
+std::array<int, kMaxPlayers> State::region_sizes(bool objective) const {
+  std::array<int, kMaxPlayers> size{};
+  for (int w = 0; w < num_players_; ++w)
+    size[static_cast<std::size_t>(w)] =
+        objective ? player(w).num_objectives + player(w).num_discarded_objectives : player(w).hand_size;
+  return size;
+}
+
+// No seat holds more of the passed cards than it holds cards.
+void State::fit_passed_cards(bool objective) {
+  const auto size = region_sizes(objective);
+  for (PassedCards& p : objective ? objectives_passed_ : specialists_passed_)
+    keep_layouts(p, [&](uint32_t layout) {
+      std::array<int, kMaxPlayers> held{};
+      for (int j = 0; j < p.num_cards; ++j) ++held[layout >> (2 * j) & 3];
+      for (int w = 0; w < num_players_; ++w)
+        if (held[static_cast<std::size_t>(w)] > size[static_cast<std::size_t>(w)]) return false;
+      return true;
+    });
+}
+
+// A pass, in the eyes of each seat v: every card it follows stays with its
+// holder or goes on to the next seat, no holder keeping more of them than it
+// kept nor passing more than it passed, and exactly the ones v was given came
+// to v (the cards v saw the giver pass, of those it did not follow, were in the
+// giver's hand too). Then the cards that came to v leave the layouts and the
+// cards v passed join them, in the receiver's hand.
+void State::follow_passed_cards(bool objective, int dir, const std::array<uint64_t, kMaxPlayers>& before,
+                                const std::array<uint64_t, kMaxPlayers>& after) {
+  const int n = num_players_;
+  auto at = [](auto& array, int i) -> auto& { return array[static_cast<std::size_t>(i)]; };
+  std::array<int, kMaxPlayers> kept{}, passed{};
+  for (int w = 0; w < n; ++w) {
+    at(kept, w) = __builtin_popcountll(at(before, w) & at(after, w));
+    at(passed, w) = __builtin_popcountll(at(before, w) & ~at(after, w));
+  }
+  for (int v = 0; v < n; ++v) {
+    PassedCards& p = at(objective ? objectives_passed_ : specialists_passed_, v);
+    const int giver = next_seat(v, -dir);
+    const uint64_t seen = at(before, giver) & ~at(after, giver);
+    PassedCards next;
+    // Every way the followed cards can move; false when the layouts do not fit.
+    auto advance = [&] {
+      uint64_t followed = 0;
+      for (int j = 0; j < p.num_cards; ++j) followed |= uint64_t{1} << at(p.cards, j);
+      const int giver_room = __builtin_popcountll(at(before, giver)) - __builtin_popcountll(seen & ~followed);
+      next = p;
+      next.num_layouts = 0;
+      bool full = false;
+      for (int l = 0; l < p.num_layouts && !full; ++l) {
+        const uint32_t layout = at(p.layouts, l);
+        int at_giver = 0;
+        for (int j = 0; j < p.num_cards; ++j) at_giver += p.seat_of(l, j) == giver;
+        if (at_giver > giver_room) continue;
+        std::array<int, kMaxPlayers> stay{}, go{};
+        auto move = [&](auto& self, int j, uint32_t to) -> void {  // card by card
+          if (full) return;
+          if (j == p.num_cards) {
+            full = !add_layout(next, to);
+            return;
+          }
+          const int w = static_cast<int>(layout >> (2 * j) & 3);
+          const bool came = w == giver && (seen >> at(p.cards, j) & 1);  // v saw it come: it went on
+          if (!came && at(stay, w) < at(kept, w)) {
+            ++at(stay, w);
+            self(self, j + 1, to | seat_bits(j, w));
+            --at(stay, w);
+          }
+          const int dest = next_seat(w, dir);
+          if ((dest == v) == came && at(go, w) < at(passed, w)) {
+            ++at(go, w);
+            self(self, j + 1, to | seat_bits(j, dest));
+            --at(go, w);
+          }
+        };
+        move(move, 0, 0);
+      }
+      return !full;
+    };
+    // Past kMaxLayouts the seat stops following its oldest passed card (the
+    // layouts of the others stay true: this only forgets).
+    while (!advance()) drop_card(p, 0);
+    p = next;
+    for (int j = p.num_cards - 1; j >= 0; --j)
+      if (at(after, v) >> at(p.cards, j) & 1) drop_card(p, j);
+    const uint64_t given = at(before, v) & ~at(after, v);
+    for (uint64_t bits = given; bits != 0; bits &= bits - 1) {
+      if (p.num_cards == kMaxPassed) drop_card(p, 0);  // (never: the others hold at most 9)
+      const int j = p.num_cards;
+      at(p.cards, p.num_cards++) = static_cast<uint8_t>(__builtin_ctzll(bits));
+      for (int l = 0; l < p.num_layouts; ++l) at(p.layouts, l) |= seat_bits(j, next_seat(v, dir));
+    }
+  }
+  fit_passed_cards(objective);
+}
+
 // A played card is public; if it was linked, the link learns whether it was in its hand.
 void State::know_play(int seat, int card) {
   for (int v = 0; v < num_players_; ++v) {
+    PassedCards& p = specialists_passed_[static_cast<std::size_t>(v)];
+    if (const int j = index_of(p, card); j >= 0) {
+      keep_layouts(p, [&](uint32_t layout) { return static_cast<int>(layout >> (2 * j) & 3) == seat; });
+      drop_card(p, j);
+    }
     specialist_may_be_[static_cast<std::size_t>(v)][static_cast<std::size_t>(card)] = 0;
     for (Link& link : specialist_links_[static_cast<std::size_t>(v)])
       if (link.cards >> card & 1) {
@@ -506,10 +703,15 @@ void State::know_play(int seat, int card) {
         if (link.to >> seat & 1) --link.most;
       }
   }
+  fit_passed_cards(false);
   tighten_knowledge(true, false);
 }
 
 // The public discard becomes the deck: everyone knows what the deck holds.
+// The cards in the other hands are then a set apart (no draw can bring a
+// deck card in their stead before the next pass), so each seat follows them
+// from here like the cards it passed: every way they can lie in the other
+// hands, by their sets and the hand sizes.
 void State::know_reshuffle() {
   for (int v = 0; v < num_players_; ++v)
     for (int i = 0; i < specialist_deck_count_; ++i) {
@@ -518,6 +720,56 @@ void State::know_reshuffle() {
       if (m == 0) m = 1u << may_be::kDeck;
     }
   tighten_knowledge(true, false);
+  for (int v = 0; v < num_players_; ++v) follow_other_hands(v);
+}
+
+void State::follow_other_hands(int v) {
+  const int n = num_players_;
+  PassedCards& p = specialists_passed_[static_cast<std::size_t>(v)];
+  for (;;) {
+    uint64_t followed = 0;
+    for (int j = 0; j < p.num_cards; ++j) followed |= uint64_t{1} << p.cards[static_cast<std::size_t>(j)];
+    // The set is v's to know: every hidden card outside its hand (the deck is public now).
+    std::array<uint8_t, kMaxPassed> hidden{};
+    int num_hidden = 0;
+    for (int c = 0; c < kMaxSpecialists; ++c) {
+      const uint8_t m = specialist_may_be(v, c);
+      if (m != 0 && (m & may_be::kHands) == m && m != 1u << v && !(followed >> c & 1)) {
+        if (p.num_cards + num_hidden == kMaxPassed) break;  // (never: the others hold at most 9)
+        hidden[static_cast<std::size_t>(num_hidden++)] = static_cast<uint8_t>(c);
+      }
+    }
+    PassedCards out = p;
+    for (int i = 0; i < num_hidden; ++i)
+      out.cards[static_cast<std::size_t>(out.num_cards++)] = hidden[static_cast<std::size_t>(i)];
+    out.num_layouts = 0;
+    bool full = false;
+    for (int l = 0; l < p.num_layouts && !full; ++l) {
+      std::array<int, kMaxPlayers> room{};
+      for (int w = 0; w < n; ++w) room[static_cast<std::size_t>(w)] = w == v ? 0 : player(w).hand_size;
+      for (int j = 0; j < p.num_cards; ++j) --room[static_cast<std::size_t>(p.seat_of(l, j))];
+      auto place = [&](auto& self, int i, uint32_t layout) -> void {
+        if (full) return;
+        if (i == num_hidden) {
+          full = !add_layout(out, layout);
+          return;
+        }
+        const int c = hidden[static_cast<std::size_t>(i)];
+        for (int w = 0; w < n; ++w) {
+          if (room[static_cast<std::size_t>(w)] == 0 || !(specialist_may_be(v, c) >> w & 1)) continue;
+          --room[static_cast<std::size_t>(w)];
+          self(self, i + 1, layout | seat_bits(p.num_cards + i, w));
+          ++room[static_cast<std::size_t>(w)];
+        }
+      };
+      place(place, 0, p.layouts[static_cast<std::size_t>(l)]);
+    }
+    if (!full) {
+      p = out;
+      return;
+    }
+    drop_card(p, 0);  // too many layouts: follow one card fewer (the rest stay true)
+  }
 }
 
 // A face-down discard: any objective that may have been in that hand may now be discarded.
@@ -539,6 +791,8 @@ void State::know_objective_discard(int seat, int card) {
 void State::reveal_hands() {
   specialist_links_ = {};
   objective_links_ = {};
+  specialists_passed_ = {};
+  objectives_passed_ = {};
   for (int v = 0; v < num_players_; ++v)
     for (int w = 0; w < num_players_; ++w) {
       const Player& p = player(w);
@@ -582,7 +836,8 @@ void State::redeterminize(int viewer, Rng& rng) {
   for (int w = 0; w < num_players_; ++w)
     for (int i = 0; i < player(w).hand_size; ++i)
       specialist_at[player(w).hand[static_cast<std::size_t>(i)]] = static_cast<int8_t>(may_be::kHand + w);
-  deal_again(viewer, num_players_, slots, num, specialist_may_be_, specialist_links_, specialist_at, rng);
+  deal_again(viewer, num_players_, slots, num, specialist_may_be_, specialist_links_, specialists_passed_,
+             specialist_at, rng);
   rng.shuffle(specialist_deck_.begin(), specialist_deck_.begin() + specialist_deck_count_);
 
   num = 0;
@@ -612,7 +867,8 @@ void State::redeterminize(int viewer, Rng& rng) {
       objective_at[p.discarded_objectives[static_cast<std::size_t>(i)]] =
           static_cast<int8_t>(may_be::kDiscarded + w);
   }
-  deal_again(viewer, num_players_, slots, num, objective_may_be_, objective_links_, objective_at, rng);
+  deal_again(viewer, num_players_, slots, num, objective_may_be_, objective_links_, objectives_passed_,
+             objective_at, rng);
 
   // Mission deck orders are hidden; their contents are public.
   for (std::size_t l = 0; l < kNumLevels; ++l)

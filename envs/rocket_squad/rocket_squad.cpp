@@ -25,8 +25,8 @@ State::State(const Config& config, int num_players, uint64_t seed)
   for (int round = 0; round < config.hand_size; ++round)
     for (int p = 0; p < num_players; ++p) {
       CardType card;
-      uint8_t known;
-      if (draw_card(bit(p), card, known)) add_to_hand(p, card, known);
+      uint8_t known, mark;
+      if (draw_card(bit(p), card, known, mark)) add_to_hand(p, card, known, mark);
     }
   turn_number_ = 0;
   start_turn(0);  // ruling: seat 0 starts
@@ -364,14 +364,18 @@ void State::apply(Action a) {
       // Only the Jackie player sees which card is kept; the others know only what they knew
       // of the looked-at cards (see leave_region).
       const CardType kept = jackie_.cards[keep];
+      const uint8_t kept_mark = leave_marked_region(jackie_.from_deck.data(), jackie_.count, kept, false);
+      std::copy(jackie_.from_deck.begin() + keep + 1, jackie_.from_deck.begin() + jackie_.count,
+                jackie_.from_deck.begin() + keep);
       const uint8_t kept_known =
           leave_region(jackie_.cards.data(), jackie_.known_by.data(), nullptr, jackie_.count, keep,
                        static_cast<uint8_t>(all_seats() & ~bit(p)), bit(p));
-      add_to_hand(p, kept, kept_known);
+      add_to_hand(p, kept, kept_known, kept_mark);
       // The rest go to the bottom in the chosen order: the Jackie player knows where each
       // is; the others (if they knew them) only that they are in the pile.
       const auto put_bottom = [&](int i) {
-        put_under_draw_pile(jackie_.cards[i], bit(p), static_cast<uint8_t>(jackie_.known_by[i] & ~bit(p)));
+        put_under_draw_pile(jackie_.cards[i], bit(p), static_cast<uint8_t>(jackie_.known_by[i] & ~bit(p)),
+                            jackie_.from_deck[i]);
       };
       if (jackie_.count == 2) {
         // order 0: the card with the lower index ends at the very bottom (so it is put there last).
@@ -386,7 +390,8 @@ void State::apply(Action a) {
     }
     case Phase::kAcePass:
       --ace_.count;
-      build_box(decider_, a - kAceBuild, ace_.boxes[ace_.count], ace_.box_known_by[ace_.count]);
+      build_box(decider_, a - kAceBuild, ace_.boxes[ace_.count], ace_.box_known_by[ace_.count],
+                ace_.box_from_deck[ace_.count]);
       ace_.skips = 0;
       ace_.next_seat = static_cast<int8_t>((decider_ + ace_.direction + num_players_) % num_players_);
       advance();
@@ -406,8 +411,8 @@ void State::play_turn_action(Action a) {
     discard_hand(p);
     for (int i = 0; i < config_->hand_size; ++i) {
       CardType card;
-      uint8_t known;
-      if (draw_card(bit(p), card, known)) add_to_hand(p, card, known);
+      uint8_t known, mark;
+      if (draw_card(bit(p), card, known, mark)) add_to_hand(p, card, known, mark);
     }
     redraw_used_ = true;
     return;
@@ -425,13 +430,14 @@ void State::play_turn_action(Action a) {
     // Face down: the builder knows the box; the others only if they knew the hand's every card
     // and all were the same.
     const CardType card = static_cast<CardType>((a - kBuildBox) / kNumLocations);
-    const uint8_t known = take_from_hand(p, card, /*seen_by=*/0);
-    build_box(p, (a - kBuildBox) % kNumLocations, card, known);
+    uint8_t mark;
+    const uint8_t known = take_from_hand(p, card, /*seen_by=*/0, &mark);
+    build_box(p, (a - kBuildBox) % kNumLocations, card, known, mark);
     return advance();
   }
   if (a < kPlayDad) {
     Rocket& r = rockets_[p][a - kKnockOver];
-    while (r.num_boxes > 0) discard(remove_top_box(p, a - kKnockOver));  // the Joker leaves with the first
+    while (r.num_boxes > 0) discard_top_box(p, a - kKnockOver);  // the Joker leaves with the first
     return advance();
   }
   // A Character or Item card: it goes on the table and waits for the reaction chain. Mom
@@ -511,35 +517,38 @@ void State::apply_effect(CardType card, Action a) {
   if (a >= kPlayDad && a < kPlayJack) {  // take the top box, build it on an own rocket
     const int offset = (a - kPlayDad) / 16 + 1, target_loc = (a - kPlayDad) % 16 / 4,
               own_loc = (a - kPlayDad) % 4;
-    uint8_t known;  // the box is moved face down: whoever knew its face still does
-    const CardType box = remove_top_box(seat(offset), target_loc, known);
-    build_box(p, own_loc, box, known);
+    uint8_t known, mark;  // the box is moved face down: whoever knew its face still does
+    const CardType box = remove_top_box(seat(offset), target_loc, known, mark);
+    build_box(p, own_loc, box, known, mark);
   } else if (a >= kPlayJack && a < kPlayUncle) {  // steal a card at random
     const int victim = seat(a - kPlayJack + 1);
     if (hands_[victim].count > 0) {
       // The thief and the victim see the card; the other players do not.
       const int i = static_cast<int>(rng_.below(hands_[victim].count));
       const CardType stolen = hands_[victim].cards[i];
-      add_to_hand(p, stolen, take_from_hand(victim, i, bit(p)));
+      uint8_t mark;
+      const uint8_t known = take_from_hand(victim, i, bit(p), &mark, /*to_hand=*/p);
+      add_to_hand(p, stolen, known, mark);
     }
   } else if (a >= kPlayUncle && a < kPlayJackie) {  // move boxes between own rockets
     const int from = (a - kPlayUncle) / 48, to = (a - kPlayUncle) % 48 / kMaxValue,
               count = (a - kPlayUncle) % kMaxValue + 1;
     for (int k = 0; k < count; ++k) {
-      uint8_t known;
-      const CardType box = remove_top_box(p, from, known);
-      build_box(p, to, box, known);
+      uint8_t known, mark;
+      const CardType box = remove_top_box(p, from, known, mark);
+      build_box(p, to, box, known, mark);
     }
   } else if (a == kPlayJackie) {  // look at the top 3 cards
     jackie_ = JackieLook{};
     CardType drawn;
-    uint8_t known;
-    while (jackie_.count < kJackieLook && draw_card(bit(p), drawn, known)) {
+    uint8_t known, mark;
+    while (jackie_.count < kJackieLook && draw_card(bit(p), drawn, known, mark)) {
       jackie_.cards[jackie_.count] = drawn;
+      jackie_.from_deck[jackie_.count] = mark;
       jackie_.known_by[jackie_.count++] = known;
     }
     if (jackie_.count == 1) {  // nothing to choose
-      add_to_hand(p, jackie_.cards[0], jackie_.known_by[0]);
+      add_to_hand(p, jackie_.cards[0], jackie_.known_by[0], jackie_.from_deck[0]);
       jackie_ = JackieLook{};
     } else if (jackie_.count > 1) {
       phase_ = Phase::kJackieKeep;
@@ -552,7 +561,8 @@ void State::apply_effect(CardType card, Action a) {
     const int offset = (a - kAceDog) / 8 + 1, loc = (a - kAceDog) % 8 / 2;
     ace_ = AcePass{};
     while (rockets_[seat(offset)][loc].num_boxes > 0) {
-      ace_.boxes[ace_.count] = remove_top_box(seat(offset), loc, ace_.box_known_by[ace_.count]);
+      ace_.boxes[ace_.count] =
+          remove_top_box(seat(offset), loc, ace_.box_known_by[ace_.count], ace_.box_from_deck[ace_.count]);
       ++ace_.count;
     }
     ace_.active = true;
@@ -568,13 +578,13 @@ void State::apply_effect(CardType card, Action a) {
   } else if (a >= kPlayDuctTape && a < kPlayBalloons) {  // two boxes from the draw pile, unseen
     for (int k = 0; k < 2; ++k) {
       CardType drawn;
-      uint8_t known;
-      if (draw_card(/*seen_by=*/0, drawn, known)) build_box(p, a - kPlayDuctTape, drawn, known);
+      uint8_t known, mark;
+      if (draw_card(/*seen_by=*/0, drawn, known, mark)) build_box(p, a - kPlayDuctTape, drawn, known, mark);
     }
   } else if (a >= kPlayBalloons && a < kBalloonsScare) {  // one box off each named rocket
     int code = a - kPlayBalloons;
     for (int offset = 1; offset <= 3; ++offset, code /= 5)
-      if (code % 5 != kNoTarget) discard(remove_top_box(seat(offset), code % 5));
+      if (code % 5 != kNoTarget) discard_top_box(seat(offset), code % 5);
   }
   discard(card);
 }
@@ -635,8 +645,9 @@ void State::launch(int p, int location) {
   Rocket& r = rockets_[p][location];
   while (r.num_boxes > 0) {  // face up: nothing about them stays secret
     --r.num_boxes;
-    discard(r.boxes[r.num_boxes]);
+    discard_face_up(r.boxes[r.num_boxes], r.box_from_deck[r.num_boxes]);
     r.box_known_by[r.num_boxes] = 0;
+    r.box_from_deck[r.num_boxes] = 0;
   }
   if (r.joker) {
     r.joker = false;
@@ -655,7 +666,10 @@ void State::launch(int p, int location) {
 bool State::step_ace_pass() {
   const int n = num_players_;
   if (ace_.count == 0 || ace_.skips >= n) {  // done, or nobody can take the rest
-    while (ace_.count > 0) discard(ace_.boxes[--ace_.count]);
+    while (ace_.count > 0) {
+      --ace_.count;
+      discard_face_up(ace_.boxes[ace_.count], ace_.box_from_deck[ace_.count]);
+    }
     ace_ = AcePass{};
     return false;
   }
@@ -669,7 +683,7 @@ bool State::step_ace_pass() {
   }
   if (options == 1) {
     --ace_.count;
-    build_box(s, only, ace_.boxes[ace_.count], ace_.box_known_by[ace_.count]);
+    build_box(s, only, ace_.boxes[ace_.count], ace_.box_known_by[ace_.count], ace_.box_from_deck[ace_.count]);
     ace_.skips = 0;
   } else {
     ++ace_.skips;
@@ -689,8 +703,9 @@ void State::end_turn() {
     discard_hand(p);
   } else {
     CardType card;
-    uint8_t known;
-    while (h.count < config_->hand_size && draw_card(bit(p), card, known)) add_to_hand(p, card, known);
+    uint8_t known, mark;
+    while (h.count < config_->hand_size && draw_card(bit(p), card, known, mark))
+      add_to_hand(p, card, known, mark);
   }
   had_turn_ |= bit(p);
   int next = (p + 1) % n;
@@ -733,11 +748,13 @@ void State::finish_game(bool truncated) {
 // The discard pile, draw pile and hands with their knowledge masks: rocket_squad_knowledge.cpp.
 
 // Any effect that removes a box scares away the Joker on that rocket.
-CardType State::remove_top_box(int p, int location, uint8_t& known_by) {
+CardType State::remove_top_box(int p, int location, uint8_t& known_by, uint8_t& from_deck) {
   Rocket& r = rockets_[p][location];
   --r.num_boxes;
   known_by = r.box_known_by[r.num_boxes];
+  from_deck = r.box_from_deck[r.num_boxes];
   r.box_known_by[r.num_boxes] = 0;
+  r.box_from_deck[r.num_boxes] = 0;
   if (r.joker) {
     r.joker = false;
     discard(kJoker);

@@ -64,8 +64,32 @@
 // copy of that card there; a seat that did not (a box built from the hand, a draw, Jack's
 // steal seen by a third player) forgets one copy of every card it knew there, unless it knew
 // every card there and all were the same: then it knows the card, and where it went.
-// redeterminize(viewer) keeps every card the viewer knows in its place (boxes, the bottom
-// of the pile: at its position) and resamples the rest.
+// These per-place facts are lower bounds (what observations and known_card_places show). Two
+// more facts, used only to resample, keep what the lower bounds lose:
+//   Deck        the current deck (the cards shuffled into the pile at the start or by the latest
+//               reshuffle: everybody saw the discards) and, on every slot, a public from_deck
+//               mark: a card drawn from it that the table could not see. The deck's cards are
+//               exactly the marked slots' cards plus `untracked` ones: when a hand mixing marked
+//               and unmarked cards loses a card the table cannot place (a box, a steal, or a
+//               card face up that could be either), the hand's marks are dropped and counted
+//               as untracked. A face-up card from marked slots only leaves the deck.
+//   Whereabouts a card a seat knew in a hand that Jack stole from unseen by that seat: it is in
+//               the victim's or the thief's hand (extended by later steals, forgotten when the
+//               seat cannot tell any more).
+// redeterminize(viewer) samples a world the viewer cannot rule out by any of these facts:
+// every card the viewer knows stays in its place (boxes, pile positions: at their position;
+// cards counted in the pile: in it); the marked slots get the deck's cards (less those the
+// viewer placed, less the untracked ones, chosen among the hidden cards, first the copies the
+// deck must have lost) and the other hidden slots get the rest, so the pile (and the cards
+// drawn from it unseen) never holds a card that was not in the discards it was shuffled from
+// (only the rare cards a Jackie look took across a reshuffle are unmarked there); each of the viewer's
+// whereabouts keeps its card in one of its hands; the pile's positions keep who knows them (another seat's
+// Jackie cards stay at the bottom) and only their contents change; a player being asked keeps
+// a card that lets them be asked. Known limits (over-approximations, never a leak): cards
+// older than the latest reshuffle are interchangeable among their slots; after a hand lost
+// track of its deck cards, those and the untracked ones may land in any unmarked slot; a
+// whereabouts card may be any card of the thief's hand, not just the stolen one.
+
 #pragma once
 
 #include <array>
@@ -200,6 +224,7 @@ struct Rocket {
   uint8_t num_boxes = 0;
   std::array<CardType, kMaxValue> boxes{};        // faces, bottom first; hidden
   std::array<uint8_t, kMaxValue> box_known_by{};  // seats that know each face (its builder)
+  std::array<uint8_t, kMaxValue> box_from_deck{};  // 1: a card of the current deck (see Deck)
 
   bool has_booster() const { return booster != kNoCard; }
   int need() const { return has_booster() ? booster_value(booster) : 0; }
@@ -215,6 +240,7 @@ struct Rocket {
 struct Hand {
   std::array<CardType, kMaxHand> cards{};
   std::array<uint8_t, kMaxHand> known_by{};
+  std::array<uint8_t, kMaxHand> from_deck{};  // 1: a card of the current deck (see Deck)
   uint8_t count = 0;
 };
 
@@ -225,8 +251,29 @@ struct DrawPile {
   std::array<CardType, kMaxCards> cards{};
   std::array<uint8_t, kMaxCards> known_by{};
   std::array<uint8_t, kMaxCards> counted_by{};
+  std::array<uint8_t, kMaxCards> from_deck{};  // 1: a card of the current deck (see Deck)
   uint8_t count = 0;
 };
+
+// The current deck: the cards shuffled into the draw pile at the start or by the latest
+// reshuffle (everybody saw the discards, so everybody knows them). Public bookkeeping: every
+// card of the deck that nobody saw leave it is in a slot marked from_deck (the pile, or a hand,
+// box or Jackie look it was drawn into) or is one of `untracked` cards that left such slots
+// without the table knowing which card it was (a hand mixing deck cards with older ones played
+// or gave away a card that could be either: the hand's marks are dropped and counted here).
+struct Deck {
+  std::array<uint8_t, kNumCardTypes> cards{};  // the deck's cards not yet seen leave it
+  uint8_t untracked = 0;
+};
+
+// A card `knower` knew to be in a hand that lost a card to Jack unseen by `knower`: it is in
+// one of `hands` (a seat mask: the victim's, the thief's, and later thieves').
+struct Whereabouts {
+  CardType card = kNoCard;
+  uint8_t knower = 0;
+  uint8_t hands = 0;
+};
+constexpr int kMaxWhereabouts = 16;
 
 struct DiscardPile {  // face up, public
   std::array<CardType, kMaxCards> cards{};
@@ -253,15 +300,18 @@ struct AcePass {  // boxes knocked off by Ace, passed around the table one at a 
   uint8_t count = 0;
   std::array<CardType, kMaxValue> boxes{};
   std::array<uint8_t, kMaxValue> box_known_by{};  // seats that know each face
+  std::array<uint8_t, kMaxValue> box_from_deck{};
 };
 
 struct JackieLook {  // the cards the turn player looks at (top first)
   uint8_t count = 0;
   std::array<CardType, kJackieLook> cards{};
   std::array<uint8_t, kJackieLook> known_by{};  // the turn player, and whoever knew the pile's top
+  std::array<uint8_t, kJackieLook> from_deck{};
 };
 
 struct DocumentFields;  // one object of a JSON document being read (rocket_squad_io.cpp)
+struct ResampleSlots;   // the slots redeterminize fills (rocket_squad_knowledge.cpp)
 
 class State {
  public:
@@ -309,6 +359,9 @@ class State {
   const AcePass& ace() const { return ace_; }
   const JackieLook& jackie() const { return jackie_; }
   int crew_location() const { return crew_location_; }
+  const Deck& deck() const { return deck_; }
+  int num_whereabouts() const { return num_whereabouts_; }
+  const Whereabouts& whereabouts(int i) const { return whereabouts_[i]; }
   bool end_triggered() const { return end_triggered_; }
   int trigger_seat() const { return trigger_seat_; }
   bool owes_final_turn(int p) const { return (final_owed_ >> p) & 1; }
@@ -357,26 +410,40 @@ class State {
   void finish_game(bool truncated);
 
   // Card movement. `seen_by`: the seats that see which card moves; the returned or passed
-  // `known_by` masks say who knows the card after the move (rocket_squad_knowledge.cpp).
-  bool draw_card(uint8_t seen_by, CardType& out, uint8_t& known_by);  // reshuffles when needed
+  // `known_by` masks say who knows the card after the move, `from_deck` whether it is a card of
+  // the current deck as far as the table can tell (rocket_squad_knowledge.cpp).
+  bool draw_card(uint8_t seen_by, CardType& out, uint8_t& known_by, uint8_t& from_deck);  // reshuffles
   void reshuffle();
   int cards_available() const { return draw_.count + discard_.count; }
   void discard(CardType t) { discard_.cards[discard_.count++] = t; }
-  uint8_t take_from_hand(int p, int index, uint8_t seen_by);
-  uint8_t take_from_hand(int p, CardType t, uint8_t seen_by);  // any copy of t
+  // A hidden card from a slot everybody can point at (a box, Ace's boxes) turns face up.
+  void discard_face_up(CardType t, uint8_t from_deck);
+  // Removes card `index` of player p's hand. `to_hand`: the hand it goes to unseen by the
+  // others (Jack), -1 otherwise. `from_deck` (if given) returns the card's deck mark.
+  uint8_t take_from_hand(int p, int index, uint8_t seen_by, uint8_t* from_deck = nullptr, int to_hand = -1);
+  uint8_t take_from_hand(int p, CardType t, uint8_t seen_by, uint8_t* from_deck = nullptr);  // any copy of t
   void discard_hand(int p);
-  void add_to_hand(int p, CardType t, uint8_t known_by);
-  void build_box(int p, int location, CardType t, uint8_t known_by) {
+  void add_to_hand(int p, CardType t, uint8_t known_by, uint8_t from_deck);
+  void build_box(int p, int location, CardType t, uint8_t known_by, uint8_t from_deck) {
     Rocket& r = rockets_[p][location];
     r.box_known_by[r.num_boxes] = known_by;
+    r.box_from_deck[r.num_boxes] = from_deck;
     r.boxes[r.num_boxes++] = t;
   }
-  CardType remove_top_box(int p, int location, uint8_t& known_by);  // scares away the Joker
-  CardType remove_top_box(int p, int location) {
-    uint8_t ignored;
-    return remove_top_box(p, location, ignored);
+  // Scares away the Joker.
+  CardType remove_top_box(int p, int location, uint8_t& known_by, uint8_t& from_deck);
+  void discard_top_box(int p, int location) {
+    uint8_t known_by, from_deck;
+    const CardType t = remove_top_box(p, location, known_by, from_deck);
+    discard_face_up(t, from_deck);
   }
-  void put_under_draw_pile(CardType t, uint8_t known_by, uint8_t counted_by);
+  void put_under_draw_pile(CardType t, uint8_t known_by, uint8_t counted_by, uint8_t from_deck);
+  // A card leaves a region (`marks`: its slots' deck marks) without the table seeing which slot:
+  // returns the card's deck mark, and when the table cannot tell, drops the region's marks.
+  uint8_t leave_marked_region(uint8_t* marks, int count, CardType card, bool face_up);
+  // Whereabouts facts (see Whereabouts) when a card leaves hand p.
+  void update_whereabouts(int p, CardType card, uint8_t seen_by, int to_hand);
+  void add_whereabouts(CardType card, int knower, uint8_t hands);
   int free_locations(int p, int& only) const;
   uint8_t all_seats() const { return static_cast<uint8_t>((1u << num_players_) - 1); }
 
@@ -388,12 +455,14 @@ class State {
   static uint8_t leave_region(CardType* cards, uint8_t* counted, uint8_t* placed, uint8_t& count, int index,
                               uint8_t trackers, uint8_t seen_by);
   void check_knowledge_invariants() const;
+  void check_deck_invariants() const;
 
   // Reading and checking a document (rocket_squad_io.cpp).
   void read_turn_fields(const DocumentFields& f);
   void read_card_fields(const DocumentFields& f);
   void read_rocket(const DocumentFields& f, Rocket& r) const;
   void read_chain(const DocumentFields& f);
+  void read_deck(const DocumentFields& f);
   void check_turn_fields() const;
   void check_turn_order() const;
   void check_end_fields() const;
@@ -401,6 +470,7 @@ class State {
   std::string decision_text(int viewer) const;
   void list_places(int viewer, CardPlaces& out) const;  // viewer -1: the truth
   void shuffle_unplaced_draw_pile(int viewer, Rng& rng);
+  void keep_whereabouts(int viewer, Rng& rng, ResampleSlots& slots);
 
   const Config* config_ = nullptr;
   int8_t num_players_ = 2;
@@ -426,6 +496,9 @@ class State {
   Chain chain_;
   AcePass ace_;
   JackieLook jackie_;
+  Deck deck_;
+  std::array<Whereabouts, kMaxWhereabouts> whereabouts_{};
+  uint8_t num_whereabouts_ = 0;
 };
 
 }  // namespace rocketgym::rocket_squad

@@ -139,6 +139,24 @@ void read_masks(const Fields& f, const char* key, std::array<uint8_t, N>& out, i
   }
 }
 
+// One deck mark (0 or 1) per card; a missing list means `fallback` for every card.
+template <std::size_t N>
+void read_marks(const Fields& f, const char* key, std::array<uint8_t, N>& out, int count, uint8_t fallback) {
+  if (!f.has(key)) {
+    std::fill(out.begin(), out.begin() + count, fallback);
+    return;
+  }
+  const Json& list = f.at(key);
+  const std::string field = f.name(key);
+  if (!list.is_array() || static_cast<int>(list.size()) != count)
+    reject(field, "must list one deck mark (0 or 1) per card (" + std::to_string(count) + ")");
+  for (int i = 0; i < count; ++i) {
+    const int v = read_as<int>(list[static_cast<std::size_t>(i)], field);
+    if (v != 0 && v != 1) reject(field + "[" + std::to_string(i) + "]", "a deck mark is 0 or 1");
+    out[static_cast<std::size_t>(i)] = static_cast<uint8_t>(v);
+  }
+}
+
 int read_location(const Fields& f, const char* key) {
   const std::string name = f.text_or(key, "");
   for (int loc = 0; loc < kNumLocations; ++loc)
@@ -178,12 +196,27 @@ Json State::to_json() const {
   doc["draw_pile"] = card_list(draw_.cards.data(), draw_.count);  // bottom first
   doc["draw_known_by"] = mask_list(draw_.known_by, draw_.count);
   doc["draw_counted_by"] = mask_list(draw_.counted_by, draw_.count);
+  doc["draw_from_deck"] = mask_list(draw_.from_deck, draw_.count);
+  Json deck = Json::array();
+  for (int t = 0; t < kNumCardTypes; ++t)
+    for (int k = 0; k < deck_.cards[t]; ++k) deck.push_back(card_name(static_cast<CardType>(t)));
+  doc["deck"] = {{"cards", deck}, {"untracked", deck_.untracked}};
+  Json where = Json::array();
+  for (int i = 0; i < num_whereabouts_; ++i) {
+    const Whereabouts& w = whereabouts_[i];
+    Json hands = Json::array();
+    for (int p = 0; p < num_players_; ++p)
+      if ((w.hands >> p) & 1) hands.push_back(p);
+    where.push_back({{"card", card_name(w.card)}, {"knower", w.knower}, {"hands", hands}});
+  }
+  doc["whereabouts"] = where;
   doc["discard_pile"] = card_list(discard_.cards.data(), discard_.count);
   Json hands = Json::array(), rockets = Json::array();
   for (int p = 0; p < n; ++p) {
     const Hand& h = hands_[p];
-    hands.push_back(
-        {{"cards", card_list(h.cards.data(), h.count)}, {"known_by", mask_list(h.known_by, h.count)}});
+    hands.push_back({{"cards", card_list(h.cards.data(), h.count)},
+                     {"known_by", mask_list(h.known_by, h.count)},
+                     {"from_deck", mask_list(h.from_deck, h.count)}});
     Json area;
     for (int loc = 0; loc < kNumLocations; ++loc) {
       const Rocket& r = rockets_[p][loc];
@@ -195,6 +228,7 @@ Json State::to_json() const {
       rj["friend"] = r.friend_beside;
       rj["boxes"] = card_list(r.boxes.data(), r.num_boxes);
       rj["boxes_known_by"] = mask_list(r.box_known_by, r.num_boxes);
+      rj["boxes_from_deck"] = mask_list(r.box_from_deck, r.num_boxes);
       area[location_name(loc)] = rj;
     }
     rockets.push_back(area);
@@ -212,10 +246,12 @@ Json State::to_json() const {
                   {"next_seat", ace_.next_seat},
                   {"skips", ace_.skips},
                   {"boxes", card_list(ace_.boxes.data(), ace_.count)},
-                  {"boxes_known_by", mask_list(ace_.box_known_by, ace_.count)}};
+                  {"boxes_known_by", mask_list(ace_.box_known_by, ace_.count)},
+                  {"boxes_from_deck", mask_list(ace_.box_from_deck, ace_.count)}};
   }
   doc["jackie"] = card_list(jackie_.cards.data(), jackie_.count);
   doc["jackie_known_by"] = mask_list(jackie_.known_by, jackie_.count);
+  doc["jackie_from_deck"] = mask_list(jackie_.from_deck, jackie_.count);
   doc["rng"] = rng_to_json(rng_);
   return doc;
 }
@@ -245,6 +281,9 @@ State State::from_json(const Json& doc, const Config& config) {
           "draw_pile",
           "draw_known_by",
           "draw_counted_by",
+          "draw_from_deck",
+          "deck",
+          "whereabouts",
           "discard_pile",
           "hands",
           "rockets",
@@ -252,6 +291,7 @@ State State::from_json(const Json& doc, const Config& config) {
           "ace",
           "jackie",
           "jackie_known_by",
+          "jackie_from_deck",
           "rng"});
   if (f.has("game") && f.text_or("game", "") != "rocket_squad") reject("game", "is not rocket_squad");
   State s;
@@ -310,6 +350,7 @@ void State::read_card_fields(const Fields& f) {
     if (draw_.known_by[i] & draw_.counted_by[i])
       reject("draw_counted_by[" + std::to_string(i) + "]",
              "a seat that knows the card's position (draw_known_by) is listed again");
+  read_marks(f, "draw_from_deck", draw_.from_deck, draw_.count, 1);
   discard_.count = read_cards(f.at("discard_pile"), "discard_pile", discard_.cards, kMaxCards);
 
   const Json& hands = f.at("hands");
@@ -319,10 +360,11 @@ void State::read_card_fields(const Fields& f) {
     reject("rockets", "needs one entry per player");
   for (int p = 0; p < n; ++p) {
     const Fields hf(hands[static_cast<std::size_t>(p)], "hands[" + std::to_string(p) + "]");
-    hf.only({"cards", "known_by"});
+    hf.only({"cards", "known_by", "from_deck"});
     Hand& h = hands_[p];
     h.count = read_cards(hf.at("cards"), hf.name("cards"), h.cards, config_->hand_size);
     read_masks(hf, "known_by", h.known_by, h.count, static_cast<uint8_t>(seats & ~bit(p)), 0);
+    read_marks(hf, "from_deck", h.from_deck, h.count, 0);
     const Fields area(rockets[static_cast<std::size_t>(p)], "rockets[" + std::to_string(p) + "]");
     for (const auto& item : area.obj.items())
       if (std::none_of(kBoosterLocations, kBoosterLocations + kNumLocations,
@@ -335,7 +377,7 @@ void State::read_card_fields(const Fields& f) {
   if (f.has("chain") && !f.at("chain").is_null()) read_chain(Fields(f.at("chain"), "chain"));
   if (f.has("ace") && !f.at("ace").is_null()) {
     const Fields af(f.at("ace"), "ace");
-    af.only({"direction", "next_seat", "skips", "boxes", "boxes_known_by"});
+    af.only({"direction", "next_seat", "skips", "boxes", "boxes_known_by", "boxes_from_deck"});
     ace_.active = true;
     ace_.direction = static_cast<int8_t>(af.integer("direction", -1, 1));
     if (ace_.direction == 0) reject("ace.direction", "must be 1 or -1");
@@ -343,6 +385,7 @@ void State::read_card_fields(const Fields& f) {
     ace_.skips = static_cast<uint8_t>(af.integer_or("skips", 0, 0, n - 1));
     ace_.count = read_cards(af.at("boxes"), "ace.boxes", ace_.boxes, kMaxValue);
     read_masks(af, "boxes_known_by", ace_.box_known_by, ace_.count, seats, 0);
+    read_marks(af, "boxes_from_deck", ace_.box_from_deck, ace_.count, 0);
   }
   if (f.has("jackie")) {
     jackie_.count = read_cards(f.at("jackie"), "jackie", jackie_.cards, kJackieLook);
@@ -351,13 +394,50 @@ void State::read_card_fields(const Fields& f) {
       if (!((jackie_.known_by[i] >> turn_player_) & 1))
         reject("jackie_known_by[" + std::to_string(i) + "]",
                "the turn player looks at this card and must know it");
-  } else if (f.has("jackie_known_by")) {
-    reject("jackie_known_by", "given without 'jackie'");
+    read_marks(f, "jackie_from_deck", jackie_.from_deck, jackie_.count, 0);
+  } else if (f.has("jackie_known_by") || f.has("jackie_from_deck")) {
+    reject(f.has("jackie_known_by") ? "jackie_known_by" : "jackie_from_deck", "given without 'jackie'");
+  }
+  read_deck(f);
+}
+
+// The current deck (default: the draw pile's marked cards, none untracked) and the whereabouts
+// facts; check_invariants checks them against the slots.
+void State::read_deck(const DocumentFields& f) {
+  if (f.has("deck")) {
+    const Fields df(f.at("deck"), "deck");
+    df.only({"cards", "untracked"});
+    std::array<CardType, kMaxCards> cards{};
+    const int n = read_cards(df.at("cards"), df.name("cards"), cards, kMaxCards);
+    for (int i = 0; i < n; ++i) ++deck_.cards[cards[i]];
+    deck_.untracked = static_cast<uint8_t>(df.integer_or("untracked", 0, 0, kMaxCards));
+  } else {
+    for (int i = 0; i < draw_.count; ++i) deck_.cards[draw_.cards[i]] += draw_.from_deck[i];
+  }
+  if (!f.has("whereabouts")) return;
+  const Json& list = f.at("whereabouts");
+  if (!list.is_array() || static_cast<int>(list.size()) > kMaxWhereabouts)
+    reject("whereabouts", "must be a list of at most " + std::to_string(kMaxWhereabouts) + " facts");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Fields wf(list[i], "whereabouts[" + std::to_string(i) + "]");
+    wf.only({"card", "knower", "hands"});
+    Whereabouts& w = whereabouts_[num_whereabouts_++];
+    w.card = read_card(wf.at("card"), wf.name("card"));
+    w.knower = static_cast<uint8_t>(wf.integer("knower", 0, num_players_ - 1));
+    const Json& hands = wf.at("hands");
+    if (!hands.is_array() || hands.empty())
+      reject(wf.name("hands"), "must list the seats whose hands hold the card");
+    for (const Json& h : hands) {
+      const int p = read_as<int>(h, wf.name("hands"));
+      if (p < 0 || p >= num_players_ || p == w.knower)
+        reject(wf.name("hands"), "seat " + std::to_string(p) + " is not another player in the game");
+      w.hands = static_cast<uint8_t>(w.hands | bit(p));
+    }
   }
 }
 
 void State::read_rocket(const Fields& rf, Rocket& r) const {
-  rf.only({"booster", "launched", "crew", "joker", "friend", "boxes", "boxes_known_by"});
+  rf.only({"booster", "launched", "crew", "joker", "friend", "boxes", "boxes_known_by", "boxes_from_deck"});
   if (rf.has("booster") && !rf.at("booster").is_null()) {
     r.booster = read_card(rf.at("booster"), rf.name("booster"));
     if (!is_booster(r.booster)) reject(rf.name("booster"), "'" + card_name(r.booster) + "' is not a booster");
@@ -368,6 +448,7 @@ void State::read_rocket(const Fields& rf, Rocket& r) const {
   r.friend_beside = rf.flag_or("friend", false);
   r.num_boxes = rf.has("boxes") ? read_cards(rf.at("boxes"), rf.name("boxes"), r.boxes, kMaxValue) : 0;
   read_masks(rf, "boxes_known_by", r.box_known_by, r.num_boxes, all_seats(), 0);
+  read_marks(rf, "boxes_from_deck", r.box_from_deck, r.num_boxes, 0);
 }
 
 void State::read_chain(const Fields& cf) {

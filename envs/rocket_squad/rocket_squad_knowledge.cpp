@@ -97,72 +97,176 @@ uint8_t State::leave_region(CardType* cards, uint8_t* counted, uint8_t* placed, 
 // ---------------------------------------------------------------------------------------------
 
 // Ruling 12: an empty draw pile is replaced by the shuffled discards (if any). Everybody saw
-// the discards, so everybody knows which cards the new pile holds, but not their order.
+// the discards, so everybody knows which cards the new pile holds, but not their order: they
+// are the new deck, and the cards drawn before are no longer its.
 void State::reshuffle() {
   std::copy(discard_.cards.begin(), discard_.cards.begin() + discard_.count, draw_.cards.begin());
   std::fill(draw_.known_by.begin(), draw_.known_by.begin() + discard_.count, 0);
   std::fill(draw_.counted_by.begin(), draw_.counted_by.begin() + discard_.count, all_seats());
+  std::fill(draw_.from_deck.begin(), draw_.from_deck.begin() + discard_.count, 1);
   draw_.count = discard_.count;
   discard_.count = 0;
   rng_.shuffle(draw_.cards.begin(), draw_.cards.begin() + draw_.count);
+  deck_ = Deck{};
+  for (int i = 0; i < draw_.count; ++i) ++deck_.cards[draw_.cards[i]];
+  for (Hand& h : hands_) h.from_deck.fill(0);
+  for (auto& area : rockets_)
+    for (Rocket& r : area) r.box_from_deck.fill(0);
+  ace_.box_from_deck.fill(0);
+  jackie_.from_deck.fill(0);
 }
 
 // Draws the top card; `seen_by` are the seats that look at it. `known_by` returns every seat
-// that knows which card it is.
-bool State::draw_card(uint8_t seen_by, CardType& out, uint8_t& known_by) {
+// that knows which card it is, `from_deck` whether it is (as far as the table knows) a card of
+// the current deck.
+bool State::draw_card(uint8_t seen_by, CardType& out, uint8_t& known_by, uint8_t& from_deck) {
   if (draw_.count == 0) reshuffle();
   if (draw_.count == 0) return false;
   const int top = draw_.count - 1;
   out = draw_.cards[top];
+  from_deck = draw_.from_deck[top];
+  draw_.from_deck[top] = 0;
   known_by = leave_region(draw_.cards.data(), draw_.counted_by.data(), draw_.known_by.data(), draw_.count,
                           top, all_seats(), seen_by);
-  if (draw_.count == 0) reshuffle();  // "if you ever deplete the draw pile"
+  if (draw_.count == 0) {  // "if you ever deplete the draw pile": the card is the old deck's
+    reshuffle();
+    from_deck = 0;
+  }
   return true;
 }
 
 // Jackie: a card goes under the draw pile (every position above it moves up by one).
-void State::put_under_draw_pile(CardType t, uint8_t known_by, uint8_t counted_by) {
+void State::put_under_draw_pile(CardType t, uint8_t known_by, uint8_t counted_by, uint8_t from_deck) {
   const int n = draw_.count;
   std::copy_backward(draw_.cards.begin(), draw_.cards.begin() + n, draw_.cards.begin() + n + 1);
   std::copy_backward(draw_.known_by.begin(), draw_.known_by.begin() + n, draw_.known_by.begin() + n + 1);
   std::copy_backward(draw_.counted_by.begin(), draw_.counted_by.begin() + n,
                      draw_.counted_by.begin() + n + 1);
+  std::copy_backward(draw_.from_deck.begin(), draw_.from_deck.begin() + n, draw_.from_deck.begin() + n + 1);
   draw_.cards[0] = t;
   draw_.known_by[0] = known_by;
   draw_.counted_by[0] = static_cast<uint8_t>(counted_by & ~known_by);
+  draw_.from_deck[0] = from_deck;
   ++draw_.count;
 }
 
-// Removes card `index` of player p's hand. `seen_by`: who else sees which card it is (all
-// seats for a card played face up, nobody for a box). Returns who knows the card, p included.
-uint8_t State::take_from_hand(int p, int index, uint8_t seen_by) {
-  Hand& h = hands_[p];
-  return static_cast<uint8_t>(leave_region(h.cards.data(), h.known_by.data(), nullptr, h.count, index,
-                                           static_cast<uint8_t>(all_seats() & ~bit(p)), seen_by) |
-                              bit(p));
+void State::discard_face_up(CardType t, uint8_t from_deck) {
+  discard(t);
+  if (from_deck) --deck_.cards[t];  // the table saw this deck card leave
 }
 
-uint8_t State::take_from_hand(int p, CardType t, uint8_t seen_by) {
+// A card leaves a region without the table seeing which slot (face up: it sees the card go). If the region
+// holds only deck cards, the card is one; if it holds none, or the card cannot be one (no copy
+// left in the deck), it is not. Otherwise nobody but its owner can tell: the region's deck cards
+// become untracked (the deck keeps its cards; the resampler places them anywhere hidden).
+uint8_t State::leave_marked_region(uint8_t* marks, int count, CardType card, bool face_up) {
+  int marked = 0;
+  for (int i = 0; i < count; ++i) marked += marks[i];
+  if (marked == 0) return 0;
+  if (marked == count) {
+    if (face_up) --deck_.cards[card];
+    return 1;
+  }
+  if (face_up && deck_.cards[card] == 0) return 0;
+  deck_.untracked = static_cast<uint8_t>(deck_.untracked + marked);
+  std::fill(marks, marks + count, 0);
+  return 0;
+}
+
+// Removes card `index` of player p's hand. `seen_by`: who else sees which card it is (all
+// seats for a card played face up, nobody for a box, the thief for Jack). Returns who knows
+// the card, p included.
+uint8_t State::take_from_hand(int p, int index, uint8_t seen_by, uint8_t* from_deck, int to_hand) {
+  Hand& h = hands_[p];
+  const CardType card = h.cards[index];
+  const uint8_t others = static_cast<uint8_t>(all_seats() & ~bit(p));
+  update_whereabouts(p, card, seen_by, to_hand);
+  // Face up: the table sees the card leave the hidden cards (not so a card everybody else sees
+  // stolen in a 2-player game: it stays hidden in the thief's hand).
+  const bool face_up = (seen_by & others) == others && to_hand < 0;
+  const uint8_t mark = leave_marked_region(h.from_deck.data(), h.count, card, face_up);
+  std::copy(h.from_deck.begin() + index + 1, h.from_deck.begin() + h.count, h.from_deck.begin() + index);
+  h.from_deck[h.count - 1] = 0;
+  if (from_deck) *from_deck = mark;
+  Hand before;  // for Jack's whereabouts below
+  if (to_hand >= 0) before = h;
+  const uint8_t knows = static_cast<uint8_t>(
+      leave_region(h.cards.data(), h.known_by.data(), nullptr, h.count, index, others, seen_by) | bit(p));
+  if (to_hand < 0) return knows;
+  // Jack: a card a third seat knew in the victim's hand and can no longer count there is in
+  // the victim's hand or the thief's.
+  for (int w = 0; w < num_players_; ++w) {
+    if (!has(others, w) || has(seen_by, w) || w == to_hand) continue;
+    std::array<int, kNumCardTypes> lost{};
+    for (int i = 0; i < before.count; ++i) lost[before.cards[i]] += has(before.known_by[i], w);
+    for (int i = 0; i < h.count; ++i) lost[h.cards[i]] -= has(h.known_by[i], w);
+    if (has(knows, w)) --lost[card];
+    for (int i = 0; i < before.count; ++i)
+      for (; lost[before.cards[i]] > 0; --lost[before.cards[i]])
+        add_whereabouts(before.cards[i], w, static_cast<uint8_t>(bit(p) | bit(to_hand)));
+  }
+  return knows;
+}
+
+uint8_t State::take_from_hand(int p, CardType t, uint8_t seen_by, uint8_t* from_deck) {
   const Hand& h = hands_[p];
   const int index =
       static_cast<int>(std::find(h.cards.begin(), h.cards.begin() + h.count, t) - h.cards.begin());
-  return take_from_hand(p, index, seen_by);
+  return take_from_hand(p, index, seen_by, from_deck);
 }
 
 void State::discard_hand(int p) {  // face up: nothing of it stays hidden
   Hand& h = hands_[p];
+  int marked = 0;
+  for (int i = 0; i < h.count; ++i) marked += h.from_deck[i];
   for (int i = 0; i < h.count; ++i) {
+    update_whereabouts(p, h.cards[i], all_seats(), -1);
+    // All deck cards, or none: the table knows which left the deck; a mix: it does not.
+    if (marked == h.count) --deck_.cards[h.cards[i]];
     discard(h.cards[i]);
     h.known_by[i] = 0;
+    h.from_deck[i] = 0;
   }
+  if (marked < h.count) deck_.untracked = static_cast<uint8_t>(deck_.untracked + marked);
   h.count = 0;
 }
 
-void State::add_to_hand(int p, CardType t, uint8_t known_by) {
+void State::add_to_hand(int p, CardType t, uint8_t known_by, uint8_t from_deck) {
   Hand& h = hands_[p];
   h.cards[h.count] = t;
   h.known_by[h.count] = static_cast<uint8_t>(known_by & all_seats() & ~bit(p));
+  h.from_deck[h.count] = from_deck;
   ++h.count;
+}
+
+// A card leaves hand p: every fact that places a card in p either survives (its knower saw a
+// different card leave), follows the card (Jack, unseen by its knower) or is forgotten (the
+// knower saw a card like it leave, or the card went into a box unseen).
+void State::update_whereabouts(int p, CardType card, uint8_t seen_by, int to_hand) {
+  for (int i = 0; i < num_whereabouts_;) {
+    Whereabouts& f = whereabouts_[i];
+    bool keep = true;
+    if (has(f.hands, p)) {
+      if (has(seen_by, f.knower))
+        keep = f.card != card;
+      else if (to_hand >= 0)
+        f.hands = static_cast<uint8_t>(f.hands | bit(to_hand));
+      else
+        keep = false;
+    }
+    if (keep) {
+      ++i;
+    } else {
+      std::copy(whereabouts_.begin() + i + 1, whereabouts_.begin() + num_whereabouts_,
+                whereabouts_.begin() + i);
+      --num_whereabouts_;
+    }
+  }
+}
+
+void State::add_whereabouts(CardType card, int knower, uint8_t hands) {
+  if (num_whereabouts_ == kMaxWhereabouts) return;  // forgotten, like any fact the model drops
+  whereabouts_[num_whereabouts_++] = Whereabouts{card, static_cast<uint8_t>(knower), hands};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -229,18 +333,98 @@ void State::check_knowledge_invariants() const {
   for (int i = 0; i < jackie_.count; ++i)
     if ((jackie_.known_by[i] & ~seats) || !has(jackie_.known_by[i], turn_player_))
       fail("the Jackie player must know the cards it looks at (and only seats in the game)");
+  check_deck_invariants();
+  for (int i = 0; i < num_whereabouts_; ++i) {
+    const Whereabouts& f = whereabouts_[i];
+    if (f.card >= kNumCardTypes || f.knower >= num_players_ || !f.hands || (f.hands & ~seats) ||
+        has(f.hands, f.knower))
+      fail("whereabouts " + std::to_string(i) + ": a card, a seat in the game and other seats' hands");
+    int copies = 0;
+    for (int p = 0; p < num_players_; ++p)
+      if (has(f.hands, p)) copies += hand_count(p, f.card);
+    if (copies == 0) fail("whereabouts " + std::to_string(i) + ": the card is in none of its hands");
+  }
+}
+
+// Every slot marked from_deck holds a card of the deck, and the deck's cards are those slots'
+// and the untracked ones.
+void State::check_deck_invariants() const {
+  const auto fail = [](const std::string& what) { throw InvariantViolation("rocket_squad: " + what); };
+  std::array<int, kNumCardTypes> left{};
+  for (int t = 0; t < kNumCardTypes; ++t) left[t] = deck_.cards[t];
+  int marked = 0;
+  const auto mark = [&](CardType t, uint8_t from_deck) {
+    if (from_deck > 1) fail("a deck mark is 0 or 1");
+    if (from_deck && --left[t] < 0)
+      fail("more " + card_name(t) + " marked from the deck than the deck holds");
+    marked += from_deck;
+  };
+  for (int i = 0; i < draw_.count; ++i) mark(draw_.cards[i], draw_.from_deck[i]);
+  for (int p = 0; p < num_players_; ++p) {
+    for (int i = 0; i < hands_[p].count; ++i) mark(hands_[p].cards[i], hands_[p].from_deck[i]);
+    for (const Rocket& r : rockets_[p])
+      for (int i = 0; i < r.num_boxes; ++i) mark(r.boxes[i], r.box_from_deck[i]);
+  }
+  for (int i = 0; i < ace_.count; ++i) mark(ace_.boxes[i], ace_.box_from_deck[i]);
+  for (int i = 0; i < jackie_.count; ++i) mark(jackie_.cards[i], jackie_.from_deck[i]);
+  int total = 0;
+  for (int t = 0; t < kNumCardTypes; ++t) total += deck_.cards[t];
+  if (total != marked + deck_.untracked)
+    fail("the deck holds " + std::to_string(total) + " cards: " + std::to_string(marked) + " marked and " +
+         std::to_string(deck_.untracked) + " untracked");
 }
 
 // ---------------------------------------------------------------------------------------------
 // Resampling for search
 // ---------------------------------------------------------------------------------------------
 
-// Resamples every card `viewer` does not know: the draw pile except the cards whose position
-// they know, the other hands except the cards they know there, the faces of the boxes they do
-// not know, and likewise for Ace's boxes and another player's Jackie look. Cards the viewer
-// knows only to be somewhere in the draw pile stay in it, at random positions. A player who is
-// being asked (block, Crew) keeps one card that lets them be asked, so the resampled world
-// asks the same player.
+namespace {
+using CardCounts = std::array<int, kNumCardTypes>;
+
+// With `untracked` deck cards, the hidden cards (`hidden`: counts) split into the deck's cards
+// for the marked slots (`deck`, less the untracked ones: first the copies the deck must have
+// lost, as no such copy is hidden, then any at random) and the rest.
+void sort_untracked(CardCounts& deck, const CardCounts& hidden, int untracked, Rng& rng, CardType* marked,
+                    int& num_marked, CardType* other, int& num_other) {
+  std::array<CardType, kMaxCards> pool;
+  int spare = 0;
+  for (int t = 0; t < kNumCardTypes; ++t) {
+    const int lost = std::max(0, deck[t] - hidden[t]);
+    deck[t] -= lost;
+    untracked -= lost;
+    for (int k = 0; k < deck[t]; ++k) pool[spare++] = static_cast<CardType>(t);
+  }
+  for (int k = 0; k < untracked && k < spare; ++k) {
+    std::swap(pool[k], pool[k + static_cast<int>(rng.below(static_cast<uint32_t>(spare - k)))]);
+    --deck[pool[k]];
+  }
+  for (int t = 0; t < kNumCardTypes; ++t) {
+    for (int k = 0; k < deck[t]; ++k) marked[num_marked++] = static_cast<CardType>(t);
+    for (int k = deck[t]; k < hidden[t]; ++k) other[num_other++] = static_cast<CardType>(t);
+  }
+}
+}  // namespace
+
+// The slots redeterminize refills: every hidden card the viewer cannot place.
+struct ResampleSlots {  // the first `count` entries are filled before use
+  std::array<CardType*, kMaxCards> card;
+  std::array<int8_t, kMaxCards> hand;  // the hand the slot is in, -1 elsewhere
+  std::array<uint8_t, kMaxCards> from_deck;
+  std::array<uint8_t, kMaxCards> taken;  // holds the card of one of the viewer's whereabouts
+  int count = 0;
+};
+
+// Resamples every card `viewer` does not know, as one world the viewer cannot rule out:
+//  - cards the viewer knows stay (its hand, boxes it knows, pile positions it knows), and the
+//    cards it knows to be in the pile stay in it, at random positions;
+//  - the slots marked from_deck get cards of the deck (less those the viewer placed), the others
+//    the remaining hidden cards; `untracked` deck cards are chosen among the hidden ones
+//    (first those the deck must have lost: copies the viewer cannot find hidden);
+//  - a card of the viewer's whereabouts stays in one of its hands;
+//  - the draw pile's positions keep who knows them (another seat's Jackie cards stay at the
+//    bottom) and whether they hold a deck card; only their contents change;
+//  - a player being asked (block, Crew) keeps one card that lets them be asked, so the
+//    resampled world asks the same player.
 void State::redeterminize(int viewer, Rng& rng) {
   const auto unknown = [&](uint8_t mask) { return !has(mask, viewer); };
   int pinned_player = -1, pinned_slot = -1;
@@ -254,52 +438,125 @@ void State::redeterminize(int viewer, Rng& rng) {
       if (keeps) pinned_slot = i;
     }
   }
-  std::array<CardType*, kMaxCards> slots;  // filled before use
-  int n = 0;
-  bool counts_pile_cards = false;
-  for (int i = 0; i < draw_.count; ++i) {
-    if (unknown(draw_.known_by[i] | draw_.counted_by[i])) slots[n++] = &draw_.cards[i];
+  ResampleSlots slots;
+  bool counts_pile_cards = false;  // the viewer knows cards to be in the pile, not where
+  // With untracked deck cards: the deck's cards to place, and the cards of the slots.
+  const bool untracked = deck_.untracked > 0;
+  CardCounts deck, hidden;
+  if (untracked) {
+    std::copy(deck_.cards.begin(), deck_.cards.end(), deck.begin());
+    hidden.fill(0);
+  }
+  const auto visit = [&](CardType* c, bool stays, uint8_t from_deck, int hand) {
+    if (stays) {
+      if (untracked) deck[*c] -= from_deck;
+      return;
+    }
+    const int n = slots.count++;
+    slots.card[n] = c;
+    slots.hand[n] = static_cast<int8_t>(hand);
+    slots.from_deck[n] = from_deck;
+    if (untracked) ++hidden[*c];
+  };
+  for (int i = 0; i < draw_.count; ++i) {  // counted cards stay in the pile (shuffled below)
+    visit(&draw_.cards[i], !unknown(draw_.known_by[i] | draw_.counted_by[i]), draw_.from_deck[i], -1);
     counts_pile_cards = counts_pile_cards || !unknown(draw_.counted_by[i]);
   }
   for (int p = 0; p < num_players_; ++p) {
-    if (p == viewer) continue;
     Hand& h = hands_[p];
     for (int i = 0; i < h.count; ++i)
-      if (unknown(h.known_by[i]) && !(p == pinned_player && i == pinned_slot)) slots[n++] = &h.cards[i];
-  }
-  for (int p = 0; p < num_players_; ++p)
+      visit(&h.cards[i], p == viewer || !unknown(h.known_by[i]) || (p == pinned_player && i == pinned_slot),
+            h.from_deck[i], p);
     for (Rocket& r : rockets_[p])
       for (int i = 0; i < r.num_boxes; ++i)
-        if (unknown(r.box_known_by[i])) slots[n++] = &r.boxes[i];
+        visit(&r.boxes[i], !unknown(r.box_known_by[i]), r.box_from_deck[i], -1);
+  }
   for (int i = 0; i < ace_.count; ++i)
-    if (unknown(ace_.box_known_by[i])) slots[n++] = &ace_.boxes[i];
+    visit(&ace_.boxes[i], !unknown(ace_.box_known_by[i]), ace_.box_from_deck[i], -1);
   for (int i = 0; i < jackie_.count; ++i)
-    if (unknown(jackie_.known_by[i])) slots[n++] = &jackie_.cards[i];
+    visit(&jackie_.cards[i], !unknown(jackie_.known_by[i]), jackie_.from_deck[i], -1);
 
-  std::array<CardType, kMaxCards> cards;
-  for (int i = 0; i < n; ++i) cards[i] = *slots[i];
-  rng.shuffle(cards.begin(), cards.begin() + n);
-  for (int i = 0; i < n; ++i) *slots[i] = cards[i];
-  // Without such cards, the shuffle above already put the pile's unknown positions in a random order.
+  // Deal: deck cards to the marked slots, the other hidden cards to the rest.
+  std::array<CardType, kMaxCards> marked, other;
+  int num_marked = 0, num_other = 0;
+  if (!untracked) {  // the marked slots hold exactly the deck's cards the viewer cannot place
+    for (int i = 0; i < slots.count; ++i)
+      (slots.from_deck[i] ? marked[num_marked++] : other[num_other++]) = *slots.card[i];
+  } else {
+    sort_untracked(deck, hidden, deck_.untracked, rng, marked.data(), num_marked, other.data(), num_other);
+  }
+  rng.shuffle(marked.begin(), marked.begin() + num_marked);
+  rng.shuffle(other.begin(), other.begin() + num_other);
+  int next_marked = 0, next_other = 0;
+  for (int i = 0; i < slots.count; ++i) {
+    if (slots.from_deck[i] ? next_marked >= num_marked : next_other >= num_other)
+      throw InvariantViolation(
+          "rocket_squad: redeterminize: the deck's bookkeeping does not match its slots");
+    *slots.card[i] = slots.from_deck[i] ? marked[next_marked++] : other[next_other++];
+  }
+  keep_whereabouts(viewer, rng, slots);
+  // Without such cards, the deal above already put the pile's unknown positions in a random order.
   if (counts_pile_cards) shuffle_unplaced_draw_pile(viewer, rng);
   rng_.reseed(rng.next());
 }
 
-// The positions of the draw pile the viewer does not know get their cards in a random order;
-// each card keeps what the seats know about it.
-void State::shuffle_unplaced_draw_pile(int viewer, Rng& rng) {
-  std::array<uint8_t, kMaxCards> positions{};
-  int n = 0;
-  for (int i = 0; i < draw_.count; ++i)
-    if (!has(draw_.known_by[i], viewer)) positions[n++] = static_cast<uint8_t>(i);
-  std::array<uint8_t, kMaxCards> order = positions;
-  rng.shuffle(order.begin(), order.begin() + n);
-  const DrawPile before = draw_;
-  for (int k = 0; k < n; ++k) {
-    draw_.cards[positions[k]] = before.cards[order[k]];
-    draw_.known_by[positions[k]] = before.known_by[order[k]];
-    draw_.counted_by[positions[k]] = before.counted_by[order[k]];
+// Each of the viewer's whereabouts gets a copy of its card in one of its hands (swapping it in
+// from a slot of the same kind elsewhere if needed); other seats' facts that the new world
+// contradicts are dropped (they were facts about cards the viewer cannot place).
+void State::keep_whereabouts(int viewer, Rng& rng, ResampleSlots& slots) {
+  const auto in = [&](int i, uint8_t hands) { return slots.hand[i] >= 0 && has(hands, slots.hand[i]); };
+  std::fill(slots.taken.begin(), slots.taken.begin() + slots.count, 0);
+  for (int k = 0; k < num_whereabouts_; ++k) {
+    const Whereabouts& f = whereabouts_[k];
+    if (f.knower != viewer) continue;
+    int found = -1;
+    for (int i = 0; i < slots.count && found < 0; ++i)
+      if (!slots.taken[i] && in(i, f.hands) && *slots.card[i] == f.card) found = i;
+    const int start = slots.count ? static_cast<int>(rng.below(static_cast<uint32_t>(slots.count))) : 0;
+    for (int step = 0; step < slots.count && found < 0; ++step) {
+      const int into = (start + step) % slots.count;
+      if (slots.taken[into] || !in(into, f.hands)) continue;
+      for (int from = 0; from < slots.count && found < 0; ++from)
+        if (!slots.taken[from] && !in(from, f.hands) && slots.from_deck[from] == slots.from_deck[into] &&
+            *slots.card[from] == f.card) {
+          std::swap(*slots.card[from], *slots.card[into]);
+          found = into;
+        }
+    }
+    if (found >= 0) slots.taken[found] = 1;
   }
+  for (int k = 0; k < num_whereabouts_;) {
+    const Whereabouts& f = whereabouts_[k];
+    int copies = 0;
+    for (int p = 0; p < num_players_; ++p) copies += has(f.hands, p) ? hand_count(p, f.card) : 0;
+    if (copies > 0) {
+      ++k;
+    } else {
+      std::copy(whereabouts_.begin() + k + 1, whereabouts_.begin() + num_whereabouts_,
+                whereabouts_.begin() + k);
+      --num_whereabouts_;
+    }
+  }
+}
+
+// The positions of the draw pile the viewer does not know get their cards in a random order,
+// among positions of the same kind (deck card or not). A position keeps who knows it (another
+// seat's Jackie cards stay at the bottom) and its deck mark; a card keeps who counts it (a seat
+// that now knows its position no longer just counts it).
+void State::shuffle_unplaced_draw_pile(int viewer, Rng& rng) {
+  for (uint8_t kind = 0; kind <= 1; ++kind) {
+    std::array<uint8_t, kMaxCards> positions;  // the first n are filled
+    int n = 0;
+    for (int i = 0; i < draw_.count; ++i)
+      if (!has(draw_.known_by[i], viewer) && draw_.from_deck[i] == kind)
+        positions[n++] = static_cast<uint8_t>(i);
+    for (int k = n - 1; k > 0; --k) {  // Fisher-Yates over those positions
+      const int i = positions[k], j = positions[rng.below(static_cast<uint32_t>(k + 1))];
+      std::swap(draw_.cards[i], draw_.cards[j]);
+      std::swap(draw_.counted_by[i], draw_.counted_by[j]);
+    }
+  }
+  for (int i = 0; i < draw_.count; ++i) draw_.counted_by[i] &= static_cast<uint8_t>(~draw_.known_by[i]);
 }
 
 }  // namespace rocketgym::rocket_squad

@@ -97,9 +97,11 @@ def bench_py_single(game, players, seconds):
 
 def bench_cli(cli, game, n, players, threads, steps):
     """vector-env steps/s reported by `rocketgym bench`, or None when it cannot run."""
+    mode = "vector_1" if threads == 1 else "vector_2"
     try:
         out = subprocess.run([cli, "bench", game, "--json", "--envs", str(n), "--players", str(players),
-                              "--steps", str(int(steps))], capture_output=True, text=True, timeout=600, check=True)
+                              "--steps", str(int(steps)), "--modes", mode],
+                             capture_output=True, text=True, timeout=600, check=True)
         result = json.loads(out.stdout)
     except (OSError, subprocess.SubprocessError, ValueError):
         return None

@@ -72,34 +72,10 @@ void check_round_trips(const AnyGame& game, const AnyState& s, Rng& rng) {
 
 std::string describe(const CardPlace& c) { return "card " + std::to_string(c.card) + " in place " + std::to_string(c.place); }
 
-// The knowledge model (envs/core/knowledge.h): what `viewer` knows is true,
-// and a resample for `viewer` keeps it true and keeps it known. (Card
-// conservation is each game's own invariant, checked on the resample above.)
-void check_knowledge(const AnyState& s, const AnyState& resampled, int viewer) {
-  CardPlaces truth = s.card_places();
-  CardPlaces known = s.known_card_places(viewer);
-  if (const CardPlace* bad = first_unsupported(known, truth))
-    FAIL("viewer " << viewer << " 'knows' " << describe(*bad) << ", which is not there");
-  CardPlaces known_after = resampled.known_card_places(viewer);
-  std::sort(known_after.begin(), known_after.end());
-  if (known_after != known) FAIL("redeterminize changed what viewer " << viewer << " knows about the cards");
-  CardPlaces truth_after = resampled.card_places();
-  if (const CardPlace* bad = first_unsupported(known, truth_after))
-    FAIL("redeterminize moved " << describe(*bad) << ", which viewer " << viewer << " knows to be there");
-}
-
 void check_no_leak(const AnyState& s, int viewer, uint64_t seed) {
-  INFO("viewer " << viewer);
-  const auto seen = s.encode(viewer);
-  const std::string text = s.observation_string(viewer);
   auto resampled = s.clone();
   resampled->redeterminize(viewer, seed);
-  REQUIRE_NOTHROW(resampled->check_invariants());
-  REQUIRE(resampled->encode(viewer) == seen);
-  REQUIRE(resampled->observation_string(viewer) == text);
-  REQUIRE(resampled->current_player() == s.current_player());
-  if (s.current_player() == viewer) REQUIRE(resampled->legal_actions() == s.legal_actions());
-  check_knowledge(s, *resampled, viewer);
+  check_resampled_world(s, *resampled, viewer);
 }
 
 void check_terminal(const AnyState& s) {
@@ -165,6 +141,28 @@ Playout play_random(const AnyGame& game, int players, uint64_t seed, const Confo
 }
 
 }  // namespace
+
+// The knowledge model (envs/core/knowledge.h): what `viewer` knows is true,
+// and a resample for `viewer` keeps it true and keeps it known. (Card
+// conservation is each game's own invariant, checked on the resample above.)
+void check_resampled_world(const AnyState& s, const AnyState& resampled, int viewer) {
+  INFO("viewer " << viewer);
+  REQUIRE_NOTHROW(resampled.check_invariants());
+  REQUIRE(resampled.encode(viewer) == s.encode(viewer));
+  REQUIRE(resampled.observation_string(viewer) == s.observation_string(viewer));
+  REQUIRE(resampled.current_player() == s.current_player());
+  if (s.current_player() == viewer) REQUIRE(resampled.legal_actions() == s.legal_actions());
+  CardPlaces truth = s.card_places();
+  CardPlaces known = s.known_card_places(viewer);
+  if (const CardPlace* bad = first_unsupported(known, truth))
+    FAIL("viewer " << viewer << " 'knows' " << describe(*bad) << ", which is not there");
+  CardPlaces known_after = resampled.known_card_places(viewer);
+  std::sort(known_after.begin(), known_after.end());
+  if (known_after != known) FAIL("redeterminize changed what viewer " << viewer << " knows about the cards");
+  CardPlaces truth_after = resampled.card_places();
+  if (const CardPlace* bad = first_unsupported(known, truth_after))
+    FAIL("redeterminize moved " << describe(*bad) << ", which viewer " << viewer << " knows to be there");
+}
 
 void run_conformance(const std::string& game_id, int players, const ConformanceOptions& opt) {
   auto game = load_game(game_id, "", opt.overrides);

@@ -6,6 +6,10 @@
 #include <cstdint>
 #include <string>
 
+namespace rocketgym {
+class AnyState;
+}
+
 namespace rocketgym::testing {
 
 struct ConformanceOptions {
@@ -19,5 +23,11 @@ struct ConformanceOptions {
 // Runs every check; fails the current Catch2 test case with a message naming
 // the game, seed and move on the first violation.
 void run_conformance(const std::string& game_id, int num_players, const ConformanceOptions& options);
+
+// The checks every resample passes: `world` (s redeterminized for `viewer`)
+// passes the invariants, shows `viewer` the same observation, text view,
+// current player and (on its turn) legal actions as `s`, and keeps every card
+// the knowledge model says `viewer` knows where it is.
+void check_resampled_world(const AnyState& s, const AnyState& world, int viewer);
 
 }  // namespace rocketgym::testing

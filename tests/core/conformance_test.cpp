@@ -8,6 +8,7 @@
 #include <string>
 
 #include "envs/core/game.h"
+#include "tests/common/world_consistency.h"
 
 using namespace rocketgym;
 
@@ -23,6 +24,23 @@ TEST_CASE("every registered game passes the conformance suite", "[conformance]")
     for (int players = info.min_players; players <= info.max_players; ++players) {
       DYNAMIC_SECTION(id << " with " << players << " players") {
         testing::run_conformance(id, players, options);
+      }
+    }
+  }
+}
+
+// Issue 29: every resampled world could have produced the viewer's history
+// (tests/common/world_consistency.h), for every game and player count.
+TEST_CASE("resampled worlds keep what the viewer has seen", "[conformance][worlds]") {
+  const char* only = std::getenv("ROCKETGYM_CONFORMANCE_GAME");
+  testing::WorldOptions options;
+  if (const char* n = std::getenv("ROCKETGYM_CONFORMANCE_GAMES")) options.num_games = std::atoi(n);
+  for (const auto& id : Registry::instance().ids()) {
+    if (only && id != only) continue;
+    const GameInfo& info = Registry::instance().find(id).info;
+    for (int players = info.min_players; players <= info.max_players; ++players) {
+      DYNAMIC_SECTION(id << " with " << players << " players") {
+        testing::run_world_consistency(id, players, options);
       }
     }
   }

@@ -37,6 +37,30 @@ TEST_CASE("rng: seeded, copyable, unbiased range") {
   REQUIRE_THROWS_AS(rng_from_json(Json::parse("[1,2,3]")), SerializationError);
 }
 
+TEST_CASE("random_legal_action: the legal action of the drawn index, on any mask") {
+  // The plain definition: list the legal actions, draw an index.
+  auto listed = [](const std::vector<uint8_t>& mask, Rng& rng) -> Action {
+    std::vector<Action> legal;
+    for (int a = 0; a < static_cast<int>(mask.size()); ++a)
+      if (mask[static_cast<std::size_t>(a)]) legal.push_back(a);
+    if (legal.empty()) return -1;
+    return legal[rng.below(static_cast<uint32_t>(legal.size()))];
+  };
+  Rng shape(5);
+  for (int trial = 0; trial < 3000; ++trial) {
+    // Sizes around the 8-entry words, densities from empty to full, and
+    // non-zero entries other than 1 (every non-zero byte is legal).
+    std::vector<uint8_t> mask(shape.below(40) + (trial % 3 == 0 ? 400 : 0));
+    const uint32_t density = shape.below(101);
+    for (auto& m : mask)
+      m = shape.below(100) < density ? static_cast<uint8_t>(1 + shape.below(255) * (trial % 2)) : 0;
+    Rng a(static_cast<uint64_t>(trial)), b(static_cast<uint64_t>(trial));
+    INFO("trial " << trial << ", " << mask.size() << " actions");
+    REQUIRE(random_legal_action(mask.data(), static_cast<int>(mask.size()), a) == listed(mask, b));
+    REQUIRE(a == b);
+  }
+}
+
 TEST_CASE("derived seeds differ per index") {
   std::set<uint64_t> seen;
   for (uint64_t i = 0; i < 1000; ++i) seen.insert(derive_seed(7, i));

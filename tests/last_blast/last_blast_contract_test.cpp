@@ -66,6 +66,31 @@ TEST_CASE("contract: bad YAML is a ConfigError naming the line and key", "[last_
   REQUIRE_THROWS_AS(config_with("\nreward: rank", "\nreward: glory"), ConfigError);
 }
 
+// legal_actions_mask asks is_legal only for the actions that can be legal in
+// the current phase; every other action must be illegal too.
+TEST_CASE("contract: the legal mask is is_legal of every action, at every decision",
+          "[last_blast][contract]") {
+  for (const Config* config : {&standard_config(), &alternate_config()}) {
+    for (int players = kMinPlayers; players <= kMaxPlayers; ++players) {
+      Rng rng(static_cast<uint64_t>(players));
+      for (uint64_t game = 0; game < 10; ++game) {
+        State s(*config, players, derive_seed(77, game));
+        std::array<uint8_t, kNumActions> mask{};
+        for (int decision = 0; !s.is_terminal(); ++decision) {
+          s.legal_actions_mask(mask.data());
+          for (Action a = 0; a < kNumActions; ++a)
+            if ((mask[a] != 0) != s.is_legal(a))
+              FAIL(players << " players, game " << game << ", decision " << decision << ": action " << a
+                           << " masked " << int(mask[a]) << ", is_legal " << s.is_legal(a));
+          s.apply(random_legal_action(mask.data(), kNumActions, rng));
+        }
+        s.legal_actions_mask(mask.data());
+        REQUIRE(std::count(mask.begin(), mask.end(), 1) == 0);
+      }
+    }
+  }
+}
+
 TEST_CASE("contract: an illegal action throws IllegalAction and changes nothing", "[last_blast][contract]") {
   State s(standard_config(), 3, 9);
   const std::string before = s.to_json().dump();

@@ -313,3 +313,67 @@ TEST_CASE(
     CHECK(a1 != b1);
   }
 }
+
+TEST_CASE("knowledge: 4 players, two cards passed along stay in two different hands after the next pass",
+          "[lift_off][knowledge]") {
+  // Player 0 passes a and b to player 1, who passes a on to player 2; both
+  // carry them into round 2 (each carries one card).
+  State s = at_specialist_draft(4, 31, A::kDraftLeft);
+  const auto dealt = s.player(0).hand;
+  const int a = dealt[1], b = dealt[2];
+  for (int p = 0; p < 4; ++p) act(s, A::kKeepSpecialist + s.player(s.current_player()).hand[0]);
+  for (int p = 0; p < 4; ++p) {
+    const int seat = s.current_player();
+    act(s, A::kPassSpecialist + (seat == 1 ? a : s.player(seat).hand[0]));
+  }
+  Rng rng(8);
+  while (!(s.round() == 2 && s.step() == Step::kChooseDirection)) {
+    if (s.step() == Step::kPlaySpecialist) {
+      const Player& p = s.player(s.current_player());
+      int card = p.hand[0];
+      for (int i = 0; i < p.hand_size; ++i)
+        if (p.hand[static_cast<std::size_t>(i)] != a && p.hand[static_cast<std::size_t>(i)] != b)
+          card = p.hand[static_cast<std::size_t>(i)];
+      act(s, A::kPlaySpecialist + card);
+    } else {
+      act(s, heuristic_action(s, rng));
+    }
+  }
+  REQUIRE(holds_specialist(s, 1, b));
+  REQUIRE(holds_specialist(s, 2, a));
+  auto one_each = [&](const State& t, int x, int y) {
+    return (holds_specialist(t, x, a) && holds_specialist(t, y, b)) ||
+           (holds_specialist(t, x, b) && holds_specialist(t, y, a));
+  };
+  for (uint64_t seed = 0; seed < kResamples; ++seed) CHECK(one_each(resampled(s, 0, seed), 1, 2));
+  // Round 2, left again: players 1 and 2 keep their carried card. Player 2
+  // then holds one of the two and may be given the other; player 3 can be
+  // given at most the one player 2 held, and player 1 keeps at most one.
+  act(s, A::kDraftLeft);
+  for (int p = 0; p < 4; ++p) {
+    const int seat = s.current_player();
+    const Player& hand = s.player(seat);
+    int keep = hand.hand[0];
+    for (int i = 0; i < hand.hand_size; ++i)
+      if (hand.hand[static_cast<std::size_t>(i)] == a || hand.hand[static_cast<std::size_t>(i)] == b)
+        keep = hand.hand[static_cast<std::size_t>(i)];
+    act(s, A::kKeepSpecialist + keep);
+  }
+  REQUIRE(holds_specialist(s, 1, b));
+  REQUIRE(holds_specialist(s, 2, a));
+  std::array<int, 4> both_in{};
+  bool moved = false;
+  for (uint64_t seed = 0; seed < kResamples; ++seed) {
+    const State t = resampled(s, 0, seed);
+    for (int w = 1; w < 4; ++w) both_in[static_cast<std::size_t>(w)] += one_each(t, w, w);
+    const bool anywhere =
+        (holds_specialist(t, 1, a) || holds_specialist(t, 2, a) || holds_specialist(t, 3, a)) &&
+        (holds_specialist(t, 1, b) || holds_specialist(t, 2, b) || holds_specialist(t, 3, b));
+    CHECK(anywhere);
+    moved = moved || !one_each(t, 1, 2);
+  }
+  CHECK(both_in[1] == 0);
+  CHECK(both_in[3] == 0);
+  CHECK(both_in[2] > 0);  // possible: player 2 kept one and was given the other
+  CHECK(moved);
+}

@@ -565,3 +565,62 @@ TEST_CASE("validation: links must be true and name another seat's hand", "[lift_
       doc, [&](Json& d) { link_of(d)["cards"].push_back(d["specialist_deck"][0]); },
       "seats[0].knowledge.links");
 }
+
+TEST_CASE("validation: the cards a seat passed round-trip, and their layouts must be true",
+          "[lift_off][validation]") {
+  const Json doc = reached(4, 5, [](const State& s) {
+    return s.step() == Step::kSpecialistPass && s.specialists_passed(0).num_cards >= 2 &&
+           s.specialists_passed(0).num_layouts >= 2;
+  });
+  const State s = State::from_json(doc, cfg());
+  for (int v = 0; v < 4; ++v) {
+    CHECK(s.specialists_passed(v) == State::from_json(doc, cfg()).specialists_passed(v));
+    CHECK(s.objectives_passed(v) == State::from_json(doc, cfg()).objectives_passed(v));
+  }
+  CHECK(State::from_json(doc, cfg()).to_json() == doc);
+  auto passed = [](Json& d) -> Json& { return seat_of(d, 0)["knowledge"]["passed"]["specialists"]; };
+  // The layout the cards are in is one of them: leaving it out is an error.
+  const PassedCards& p = s.specialists_passed(0);
+  std::vector<int> truth;
+  for (int i = 0; i < p.num_cards; ++i)
+    for (int w = 0; w < 4; ++w)
+      if (in_hand(s, w, cfg().specialists[p.cards[static_cast<std::size_t>(i)]].id)) truth.push_back(w);
+  rejects(
+      doc,
+      [&](Json& d) {
+        Json kept = Json::array();
+        for (const auto& layout : passed(d)["layouts"])
+          if (layout.get<std::vector<int>>() != truth) kept.push_back(layout);
+        passed(d)["layouts"] = kept;
+      },
+      "seats[0].knowledge.passed");
+  rejects(
+      doc, [&](Json& d) { passed(d)["layouts"][0][0] = 0; },
+      "seats[0].knowledge.passed.specialists.layouts[0]");
+  rejects(
+      doc, [&](Json& d) { passed(d)["layouts"][0][0] = 7; },
+      "seats[0].knowledge.passed.specialists.layouts[0][0]");
+  rejects(
+      doc, [&](Json& d) { passed(d)["layouts"][0].push_back(1); },
+      "seats[0].knowledge.passed.specialists.layouts[0]");
+  rejects(
+      doc, [&](Json& d) { passed(d)["layouts"].push_back(passed(d)["layouts"][0]); },
+      "seats[0].knowledge.passed.specialists.layouts[");
+  rejects(
+      doc, [&](Json& d) { passed(d)["cards"][0] = d["specialist_deck"][0]; }, "seats[0].knowledge.passed");
+  rejects(
+      doc, [&](Json& d) { passed(d)["cards"][1] = passed(d)["cards"][0]; },
+      "seats[0].knowledge.passed.specialists.cards[1]");
+  rejects(
+      doc, [&](Json& d) { passed(d)["cards"] = Json::array(); },
+      "seats[0].knowledge.passed.specialists.cards");
+  rejects(
+      doc, [&](Json& d) { seat_of(d, 0)["knowledge"]["passed"]["missions"] = passed(d); },
+      "seats[0].knowledge.passed.missions");
+  rejects(
+      doc, [&](Json& d) { passed(d)["layouts"] = "all"; }, "seats[0].knowledge.passed.specialists.layouts");
+  // Without the entry the seat simply follows no passed cards.
+  Json plain = doc;
+  seat_of(plain, 0)["knowledge"].erase("passed");
+  CHECK(State::from_json(plain, cfg()).specialists_passed(0).num_cards == 0);
+}

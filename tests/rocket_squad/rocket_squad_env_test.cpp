@@ -398,6 +398,7 @@ TEST_CASE("json: every inconsistent field is rejected, and the error names it", 
         d["draw_pile"].erase(0);
         d["draw_known_by"].erase(0);
         d["draw_counted_by"].erase(0);
+        d["draw_from_deck"].erase(0);
       },
       "appears");  // card conservation
   rejects(

@@ -275,6 +275,7 @@ TEST_CASE("deck exhaustion: the discards are shuffled into a new draw pile", "[r
   doc["draw_pile"] = Json::array();
   doc["draw_known_by"] = Json::array();
   doc["draw_counted_by"] = Json::array();
+  reset_deck(doc);
   State s = State::from_json(doc, default_config());
   s.apply(action::kEndTurn);
   REQUIRE(s.hand(0).count == 4);

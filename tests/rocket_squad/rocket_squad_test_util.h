@@ -103,6 +103,18 @@ inline State position(const std::string& text, const Config& config = default_co
   return State::from_json(doc, config);
 }
 
+// For a document whose draw pile was edited by hand: drop the deck bookkeeping, so that it
+// takes its default (the draw pile is the whole current deck).
+inline void reset_deck(Json& doc) {
+  doc.erase("draw_from_deck");
+  doc.erase("deck");
+  doc.erase("jackie_from_deck");
+  for (Json& h : doc["hands"]) h.erase("from_deck");
+  for (Json& area : doc["rockets"])
+    for (auto& item : area.items()) item.value().erase("boxes_from_deck");
+  if (doc.contains("ace") && doc["ace"].is_object()) doc["ace"].erase("boxes_from_deck");
+}
+
 inline std::vector<Action> legal(const State& s) {
   std::vector<uint8_t> mask(action::kNumActions);
   s.legal_actions_mask(mask.data());
