@@ -10,7 +10,7 @@ std::vector<ActionRange> action_ranges() {
   using namespace actions;
   return {
       {kKeepObjective, kMaxObjectives, "keep objective",
-       "objective draft, first pick: keep objective card id − 0"},
+       "objective draft, first pick: keep objective number id (0 = the first of the config's objectives)"},
       {kPassObjective, kMaxObjectives, "pass objective",
        "objective draft, second pick: pass objective id − 32"},
       {kDraftLeft, 1, "pass specialists left", "start player: the specialist draft passes clockwise"},
@@ -23,7 +23,7 @@ std::vector<ActionRange> action_ranges() {
       {kPlaySpecialist, kMaxSpecialists, "play specialist", "play specialist id − 162 from hand"},
       {kTakeMoney, 1, "use no action", "take money instead of the specialist's actions"},
       {kEndSpecialist, 1, "finish this specialist", "end the specialist's turn"},
-      {kMoney6, 1, "money (others gain", "the money action: gain money, the others gain some"},
+      {kMoney6, 1, "others gain", "the money action: gain money, the others gain some"},
       {kRewardL1, 3, "reward for level", "reward for level 1, 2, 3 missions in space"},
       {kBuyTech, 3, "buy 1", "buy one red, yellow, blue tech"},
       {kBulkBuy, 3, "bulk buy 1", "bulk buy one red, yellow, blue tech"},
