@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "generated/version.h"
 #include "training/cli/commands.h"
 #ifdef ROCKETGYM_WITH_TRAINING
 #include "training/commands.h"
@@ -11,6 +12,8 @@
 int main(int argc, char** argv) {
   CLI::App app{"rocketgym: rocket-themed tabletop games as reinforcement-learning environments"};
   app.require_subcommand(1);
+  app.set_version_flag("--version",
+                       std::string("rocketgym ") + ROCKETGYM_VERSION + " (commit " + ROCKETGYM_COMMIT + ")");
   rocketgym::cli::add_list_command(app);
 #ifdef ROCKETGYM_WITH_TRAINING
   rocketgym::cli::add_play_command(app, rocketgym::make_seat_bot);
