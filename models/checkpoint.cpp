@@ -9,10 +9,13 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string_view>
 #include <utility>
+
+#include "envs/core/game.h"
 
 namespace rocketgym {
 
@@ -494,7 +497,9 @@ void load_optimizer_section(SectionReader& in, torch::optim::Optimizer& optimize
 
 CheckpointMeta parse_meta(const std::string& text, const std::string& path) {
   try {
-    return CheckpointMeta::from_json(Json::parse(text));
+    CheckpointMeta meta = CheckpointMeta::from_json(Json::parse(text));
+    meta.source = path;
+    return meta;
   } catch (const nlohmann::json::exception& e) {
     throw CheckpointError("checkpoint '" + path + "' has unreadable metadata: " + e.what());
   } catch (const SerializationError& e) {
@@ -590,6 +595,8 @@ CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
   m.step = json_get<int64_t>(doc, "step");
   m.iteration = json_get<int64_t>(doc, "iteration");
   m.extra = json_get<Json>(doc, "extra");
+  if (!m.extra.is_object())
+    throw SerializationError("field 'extra' must be a mapping, not " + m.extra.dump());
   if (doc.contains("weights")) {  // absent in files written before exports existed: float32
     const auto weights = json_get<std::string>(doc, "weights");
     if (weights != "float16" && weights != "float32")
@@ -597,6 +604,83 @@ CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
     m.half_precision = weights == "float16";
   }
   return m;
+}
+
+namespace {
+
+// A field of `extra` by its dotted key ("zoo.simulations"), or null when absent.
+const Json* extra_field(const Json& extra, const std::string& key) {
+  const Json* at = &extra;
+  std::size_t begin = 0;
+  for (;;) {
+    const std::size_t dot = key.find('.', begin);
+    const std::string part = key.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin);
+    if (!at->is_object() || !at->contains(part)) return nullptr;
+    at = &(*at)[part];
+    if (dot == std::string::npos) return at;
+    begin = dot + 1;
+  }
+}
+
+[[noreturn]] void bad_extra(const CheckpointMeta& meta, const std::string& key, const Json& value,
+                            const std::string& expected) {
+  const std::string file = meta.source.empty() ? "checkpoint metadata" : "checkpoint '" + meta.source + "'";
+  std::string shown = value.dump();
+  if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
+  throw CheckpointError(file + ": extra." + key + " is " + shown + ", expected " + expected +
+                        " (was the file edited? rewrite it with rocketgym export or retrain)");
+}
+
+}  // namespace
+
+int64_t CheckpointMeta::extra_count(const char* key, int64_t fallback) const {
+  const Json* value = extra_field(extra, key);
+  if (!value) return fallback;
+  if (!value->is_number_integer() || (!value->is_number_unsigned() && value->get<int64_t>() < 0) ||
+      (value->is_number_unsigned() && value->get_ref<const Json::number_unsigned_t&>() >
+                                          static_cast<uint64_t>(std::numeric_limits<int64_t>::max())))
+    bad_extra(*this, key, *value, "a whole number >= 0");
+  return value->is_number_unsigned() ? static_cast<int64_t>(value->get_ref<const Json::number_unsigned_t&>())
+                                     : value->get_ref<const Json::number_integer_t&>();
+}
+
+double CheckpointMeta::extra_number(const char* key, double fallback, double lo, double hi) const {
+  const Json* value = extra_field(extra, key);
+  if (!value) return fallback;
+  const double v = value->is_number() ? value->get<double>() : lo - 1.0;
+  if (!value->is_number() || !(v >= lo && v <= hi))
+    bad_extra(*this, key, *value, "a number in [" + Json(lo).dump() + ", " + Json(hi).dump() + "]");
+  return v;
+}
+
+std::string CheckpointMeta::extra_text(const char* key, const std::string& fallback) const {
+  const Json* value = extra_field(extra, key);
+  if (!value) return fallback;
+  if (!value->is_string()) bad_extra(*this, key, *value, "a text");
+  return value->get<std::string>();
+}
+
+std::vector<std::string> CheckpointMeta::extra_texts(const char* key) const {
+  const Json* value = extra_field(extra, key);
+  if (!value) return {};
+  std::vector<std::string> out;
+  if (value->is_array())
+    for (const Json& item : *value) {
+      if (!item.is_string()) break;
+      out.push_back(item.get<std::string>());
+    }
+  if (!value->is_array() || out.size() != value->size()) bad_extra(*this, key, *value, "a list of texts");
+  return out;
+}
+
+int CheckpointMeta::zoo_simulations() const {
+  if (const Json* zoo = extra_field(extra, "zoo"); zoo && !zoo->is_object())
+    bad_extra(*this, "zoo", *zoo, "a mapping such as {\"simulations\": 64}");
+  const int64_t simulations = extra_count("zoo.simulations", 0);
+  if (simulations > kMaxZooSimulations)
+    bad_extra(*this, "zoo.simulations", *extra_field(extra, "zoo.simulations"),
+              "at most " + std::to_string(kMaxZooSimulations) + " simulations");
+  return static_cast<int>(simulations);
 }
 
 void save_checkpoint(const std::string& path, const CheckpointMeta& meta, PolicyValueNet& net,
@@ -689,6 +773,12 @@ void check_checkpoint_matches(const CheckpointMeta& meta, const std::string& pat
   if (meta.game != game)
     throw CheckpointError("checkpoint '" + path + "' was trained for game '" + meta.game + "', not '" + game +
                           "'");
+  const int version = Registry::instance().find(game).info.version;
+  if (meta.game_version != version)
+    throw CheckpointError("checkpoint '" + path + "' was trained for version " +
+                          std::to_string(meta.game_version) + " of " + game +
+                          " (its rules and encoding); this build has version " + std::to_string(version) +
+                          ": retrain, or use it with the rocketgym it was trained with");
   if (meta.num_players != num_players)
     throw CheckpointError("checkpoint '" + path + "' was trained for " + std::to_string(meta.num_players) +
                           " players, not " + std::to_string(num_players));

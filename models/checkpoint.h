@@ -54,6 +54,9 @@ struct CheckpointError : Error {
 // Larger files are refused before reading (the largest preset network is
 // under 100 MB).
 constexpr uint64_t kMaxCheckpointBytes = uint64_t{4} << 30;
+// The most search simulations a zoo file may recommend (as `rocketgym export
+// --simulations` and a search block's `simulations` allow).
+constexpr int kMaxZooSimulations = 10'000'000;
 
 struct CheckpointMeta {
   std::string game;  // game id
@@ -69,10 +72,22 @@ struct CheckpointMeta {
   // The stored weights' precision: false = float32; true = float16, for
   // exported bots (half the size; loaded back as float32).
   bool half_precision = false;
+  std::string source;  // the file it was read from, for messages (not stored)
 
   NetSpec net_spec() const;
   Json to_json() const;
   static CheckpointMeta from_json(const Json& doc);  // throws SerializationError
+
+  // Checked reads of `extra`, which a user may have edited: an absent key
+  // gives the fallback; a value of another type or out of range is a
+  // CheckpointError naming the file and the key (e.g. "extra.episodes").
+  int64_t extra_count(const char* key, int64_t fallback) const;  // a whole number >= 0
+  double extra_number(const char* key, double fallback, double lo, double hi) const;
+  std::string extra_text(const char* key, const std::string& fallback) const;
+  std::vector<std::string> extra_texts(const char* key) const;  // a list of strings; absent: none
+  // The search simulations a zoo file recommends (extra.zoo.simulations, 0 to
+  // kMaxZooSimulations; 0 = the raw network), 0 when it names none.
+  int zoo_simulations() const;
 };
 
 // Writes atomically (temp file, fsync, rename); creates missing parent
@@ -117,7 +132,9 @@ uint64_t export_checkpoint(const std::string& source, const std::string& target,
                            int simulations);
 
 // Throws CheckpointError unless the checkpoint was trained for this game,
-// player count, observation shape and action count.
+// this game's current version (GameInfo::version, from the registry: bumped
+// when the rules or the encoding change), player count, observation shape and
+// action count.
 void check_checkpoint_matches(const CheckpointMeta& meta, const std::string& path, const std::string& game,
                               int num_players, const std::vector<int>& observation_shape, int num_actions);
 

@@ -23,7 +23,7 @@ bin=build/rocketgym
   --set 'run.snapshot_minutes=[5, 10, 20, 30]'
 agents=(--agent random --agent heuristic)
 for snapshot in "$run"/checkpoints/minute_*.ckpt; do
-  m=$(basename "$snapshot" .ckpt | sed 's/minute_0*//')
+  m=$(basename "$snapshot" .ckpt | sed 's/minute_0*\([0-9]\)/\1/')  # minute_005 -> 5, minute_000.5 -> 0.5
   agents+=(--agent "m$m=checkpoint:$snapshot")
 done
 "$bin" arena --game "$game" "${agents[@]}" --games 100 --threads "$threads" --quiet --no-plot \

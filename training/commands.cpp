@@ -22,9 +22,14 @@
 #include "training/arena/arena_run.h"
 #include "training/cli/number_checks.h"
 #include "training/distributed/distributed.h"
+#include "training/distributed/same_config.h"
 #include "training/ppo/trainer.h"
 
 namespace rocketgym {
+
+// A zoo file's recommended simulations feed the search: the checkpoint reader
+// (models/, below the search) keeps its own copy of the search's limit.
+static_assert(kMaxZooSimulations == mcts::kSimulationsRange.max);
 
 namespace {
 
@@ -89,6 +94,10 @@ void add_rank_timeout(CLI::App* cmd, std::string& seconds) {
                   "under torchrun: seconds a rank waits for the others before stopping with an error")
       ->check(cli::whole_number(1, 7 * 24 * 3600));
 }
+
+// The arena keys each rank may set for itself: its resources, and what only
+// rank 0 uses (the output folder, the plot).
+const std::vector<std::string> kArenaRankLocalKeys{"threads", "device", "parallel", "output", "plot"};
 
 extern "C" void on_interrupt(int) {
   stop_requested = true;
@@ -190,7 +199,7 @@ void add_arena(CLI::App& app) {
   cmd->add_option("config", opts->config, "arena config, e.g. configs/arena/launchpad23.yaml (optional)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--agent", opts->agents,
-                  "[name=]random | heuristic | checkpoint:PATH[:greedy|:sample] | "
+                  "[NAME=]random | heuristic | checkpoint:PATH[:greedy|:sample] | PATH.ckpt | "
                   "ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]] | search:PATH[:SIMULATIONS] | "
                   "zoo:GAME[:SIMULATIONS] (repeatable; replaces the config's agents)");
   cmd->add_option("--game", opts->game, "game id (game.id)");
@@ -202,12 +211,13 @@ void add_arena(CLI::App& app) {
   cmd->add_option("--parallel", opts->parallel, "games in flight")->check(cli::whole_number(1, 1 << 16));
   cmd->add_option("--threads", opts->threads, "CPU threads")->check(cli::whole_number(1, 256));
   cmd->add_option("--device", opts->device, "cpu or cuda");
-  cmd->add_option("--output", opts->output, "folder for table.txt, report.json, CSVs and arena.png");
+  CLI::Option* output =
+      cmd->add_option("--output", opts->output, "folder for table.txt, report.json, CSVs and arena.png");
   cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");
   cmd->add_flag("--no-plot", opts->no_plot, "skip arena.png");
   cmd->add_flag("--quiet", opts->quiet, "no progress line");
   add_rank_timeout(cmd, opts->rank_timeout);
-  cmd->callback([opts] {
+  cmd->callback([opts, output] {
     report_errors([&] {
       Overrides o = opts->overrides;
       auto flag = [&](const std::string& text, const char* key, const char* name) {
@@ -220,18 +230,26 @@ void add_arena(CLI::App& app) {
       flag(opts->parallel, "parallel", "--parallel");
       flag(opts->threads, "threads", "--threads");
       if (!opts->device.empty()) o.add_text("device", opts->device, "--device");
-      if (!opts->output.empty()) o.add_text("output", opts->output, "--output");
+      if (output->count() > 0) o.add_text("output", opts->output, "--output");  // "" too: refused
       if (opts->no_plot) o.add("plot", "false", "--no-plot");
       if (opts->config.empty() && opts->game.empty())
         throw ConfigError("arena: give a config file or --game");
-      arena::ArenaConfig config = arena::ArenaConfig::from_yaml(load_with_overrides(opts->config, o));
+      const ConfigNode root = load_with_overrides(opts->config, o);
+      arena::ArenaConfig config = arena::ArenaConfig::from_yaml(root);
       if (!opts->agents.empty()) {
         config.agents.clear();
         for (const auto& text : opts->agents) config.agents.push_back(arena::parse_agent(text));
       }
       const dist::Context ranks = join_ranks(opts->rank_timeout);
-      // Rank 0 alone writes the results; a bad --output fails now, not after every game.
-      if (ranks.is_root()) arena::prepare_arena_output(config);
+      // The ranks play one schedule: they must agree on the config and the
+      // agents (the --agent texts replace the config's list).
+      YAML::Node shared = YAML::Clone(root.yaml());
+      if (!opts->agents.empty()) shared["agents"] = opts->agents;
+      dist::require_same_config(ranks, shared, kArenaRankLocalKeys);
+      // Rank 0 alone writes the results; a bad or busy --output fails now,
+      // not after every game, and stays locked until the results are written.
+      std::unique_ptr<RunFolderLock> output_lock;
+      if (ranks.is_root()) output_lock = arena::prepare_arena_output(config);
       const arena::ArenaRun run = arena::play_arena(config, !opts->quiet && ranks.is_root(), ranks);
       if (!ranks.is_root()) return;  // rank 0 has every game
       arena::write_arena_outputs(config, run);
@@ -262,7 +280,7 @@ void add_export(CLI::App& app) {
   cmd->add_flag("--float32", opts->float32, "keep float32 weights (twice the size)");
   cmd->add_option("--simulations", opts->simulations,
                   "the bot's recommended search simulations (0 = the raw network; stored for zoo:GAME)")
-      ->check(cli::whole_number(0, 10'000'000));
+      ->check(cli::whole_number(0, mcts::kSimulationsRange.max, "0 = the raw network"));
   cmd->callback([opts] {
     report_errors([&] {
       const uint64_t bytes = export_checkpoint(opts->source, opts->target, !opts->float32, opts->simulations);
@@ -296,7 +314,7 @@ void add_bench_search(CLI::App& app) {
   cmd->add_option("--games", opts->games, "games searched together (selfplay.games)")
       ->check(cli::whole_number(1, 1 << 16));
   cmd->add_option("--simulations", opts->simulations, "simulations per search (search.simulations)")
-      ->check(cli::whole_number(1, 1 << 20));
+      ->check(cli::whole_number(mcts::kSimulationsRange.min, mcts::kSimulationsRange.max));
   cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");
   cmd->add_flag("--json", opts->json, "machine-readable output");
   cmd->callback([opts] {

@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "envs/core/game_config.h"
+
 namespace rocketgym {
 
 GameSetup GameSetup::from_yaml(const ConfigNode& node) {
@@ -25,6 +27,10 @@ GameSetup GameSetup::from_yaml(const ConfigNode& node) {
 }
 
 std::shared_ptr<AnyGame> GameSetup::load() const { return load_game(id, config_file, overrides); }
+
+std::string GameSetup::resolved_config_text() const {
+  return YAML::Dump(resolve_game_config(id, config_file, overrides).yaml());
+}
 
 std::string GameSetup::overrides_text() const {
   return overrides.is_null() ? "" : YAML::Dump(overrides.yaml());

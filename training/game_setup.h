@@ -27,6 +27,10 @@ struct GameSetup {
 
   static GameSetup from_yaml(const ConfigNode& node);  // checks the id and player count
   std::shared_ptr<AnyGame> load() const;
+  // The game's config as load() reads it (the config file with the
+  // overrides merged), as YAML text: what a checkpoint records of the rules
+  // it was trained under.
+  std::string resolved_config_text() const;
   Json to_json() const;
 };
 

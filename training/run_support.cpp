@@ -107,7 +107,7 @@ std::string format_duration(double seconds) {
   return buffer;
 }
 
-RunFolderLock::RunFolderLock(const std::string& dir) {
+RunFolderLock::RunFolderLock(const std::string& dir, const std::string& what) {
   const std::string file = dir + "/.lock";
   fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw Error("cannot open the run folder lock '" + file + "' (" + std::strerror(errno) + ")");
@@ -115,8 +115,9 @@ RunFolderLock::RunFolderLock(const std::string& dir) {
     const int error = errno;
     ::close(fd_);
     throw Error(error == EWOULDBLOCK
-                    ? "run folder '" + dir + "' is in use by another rocketgym train"
-                    : "cannot lock the run folder '" + dir + "' (" + std::strerror(error) + ")");
+                    ? what + " '" + dir + "' is in use by another rocketgym train or arena (it holds " +
+                          file + ")"
+                    : "cannot lock the " + what + " '" + dir + "' (" + std::strerror(error) + ")");
   }
 }
 
@@ -129,6 +130,72 @@ void save_due_snapshots(MinuteSnapshots& snapshots, const std::string& run_dir, 
   for (std::string name = snapshots.next_due(elapsed_seconds); !name.empty();
        name = snapshots.next_due(elapsed_seconds))
     save_checkpoint(run_dir + "/" + name, meta, net, nullptr);
+}
+
+namespace {
+
+std::string trainer_name(const std::string& algorithm) {
+  return algorithm == "alphazero" ? "the search-based trainer (algorithm: alphazero)" : "the PPO trainer";
+}
+
+std::string run_name(const std::string& algorithm) {
+  return algorithm == "alphazero" ? "a search-based run (algorithm: alphazero)"
+                                  : "a PPO run (algorithm: ppo)";
+}
+
+// The model keys on which two networks differ (channels only for conv trunks).
+std::vector<ConfigDifference> network_differences(const NetSpec& saved, const NetSpec& wanted) {
+  std::vector<ConfigDifference> out;
+  auto compare = [&](const char* key, const std::string& a, const std::string& b) {
+    if (a != b) out.push_back({std::string("model.") + key, a, b});
+  };
+  compare("kind", saved.resolved_kind(), wanted.resolved_kind());
+  compare("hidden", std::to_string(saved.config.hidden), std::to_string(wanted.config.hidden));
+  compare("blocks", std::to_string(saved.config.blocks), std::to_string(wanted.config.blocks));
+  if (saved.resolved_kind() == "conv" && wanted.resolved_kind() == "conv")
+    compare("channels", std::to_string(saved.config.channels), std::to_string(wanted.config.channels));
+  return out;
+}
+
+}  // namespace
+
+void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path, const RunIdentity& run) {
+  const CheckpointMeta& meta = checkpoint.meta;
+  const std::string restart = " Start a new run in another run.dir, or";
+  if (checkpoint.optimizer_state.empty())
+    throw CheckpointError(
+        "'" + path +
+        "' is a weights-only checkpoint (written by rocketgym export, or a minute snapshot): it has no "
+        "optimizer state, counters or opponent pool, so a run cannot resume from it. Put the run's own "
+        "latest.ckpt back, or train in another run.dir; the file itself plays as an arena agent "
+        "(--agent checkpoint:" +
+        path + " or search:" + path + ")");
+  // PPO checkpoints written before extra.algorithm existed have none.
+  const std::string algorithm = meta.extra_text("algorithm", "ppo");
+  if (algorithm != run.algorithm)
+    throw CheckpointError("'" + path + "' belongs to " + run_name(algorithm) + ", so " +
+                          trainer_name(run.algorithm) + " cannot resume it." + restart +
+                          " resume it with its own config (config.yaml next to checkpoints/)");
+  const std::vector<ConfigDifference> net = network_differences(meta.net_spec(), run.net);
+  if (!net.empty())
+    throw CheckpointError("'" + path + "' holds another network than the config describes: " +
+                          describe_differences(net, "the checkpoint", "the config") +
+                          ". A resumed run keeps its network." + restart +
+                          " set the model block back to the checkpoint's");
+  const std::string saved_rules = meta.extra_text("game_config", "");
+  if (saved_rules.empty()) return;  // written before the rules were recorded
+  std::vector<ConfigDifference> rules;
+  try {
+    rules = config_differences(YAML::Load(saved_rules), YAML::Load(run.game_config));
+  } catch (const YAML::Exception& e) {
+    throw CheckpointError("'" + path + "': extra.game_config is not readable YAML (" + e.what() + ")");
+  }
+  if (!rules.empty())
+    throw CheckpointError("'" + path + "' was trained under other game rules than the config gives: " +
+                          describe_differences(rules, "the checkpoint", "the config") +
+                          " (game.overrides or the game's config file changed). Resuming would train on "
+                          "other rules and overwrite config.yaml." +
+                          restart + " set the game's config back to the checkpoint's");
 }
 
 NetSpec net_spec_for(const AnyGame& game, int players, const NetConfig& net) {

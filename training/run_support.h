@@ -48,6 +48,23 @@ NetSpec net_spec_for(const AnyGame& game, int players, const NetConfig& net);
 // LibTorch's global generator holds now.
 PolicyValueNet fresh_network(const NetSpec& spec, uint64_t run_seed);
 
+// What a resumed run must keep from its checkpoint: who trained it
+// ("ppo" | "alphazero", the checkpoint's extra.algorithm), its network, and
+// the game's rules (GameSetup::resolved_config_text).
+struct RunIdentity {
+  std::string algorithm;
+  NetSpec net;
+  std::string game_config;
+};
+// The trainers' check of a run folder's checkpoint before resuming from it:
+// throws CheckpointError, naming `path` and what differs, when it is a
+// weights-only file (an export or a minute snapshot: no optimizer state,
+// counters or opponent pool), belongs to the other trainer, or was trained
+// with another network (model.*) or under other game rules (the config file
+// or game.overrides changed) than `run` configures. Checkpoints written
+// before the game's rules were recorded are not checked for them.
+void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path, const RunIdentity& run);
+
 // Writes the weights-only snapshots of run.snapshot_minutes due after
 // `elapsed_seconds` of training into <run_dir>/checkpoints/.
 void save_due_snapshots(MinuteSnapshots& snapshots, const std::string& run_dir, double elapsed_seconds,
@@ -55,11 +72,15 @@ void save_due_snapshots(MinuteSnapshots& snapshots, const std::string& run_dir, 
 
 // An exclusive lock on a run folder (flock on <dir>/.lock) for as long as it
 // lives, so that two trainings never write the same checkpoints and a
-// training may remove the temp files a killed one left. The kernel drops the
-// lock with the process, also after kill -9.
+// training may remove the temp files a killed one left; the arena takes the
+// same lock on its output folder, so that two arenas never replace each
+// other's results. The kernel drops the lock with the process, also after
+// kill -9.
 class RunFolderLock {
  public:
-  explicit RunFolderLock(const std::string& dir);  // Error when another process holds it
+  // Error when another process holds it; `what` names the folder in it
+  // ("run folder", "arena output folder").
+  explicit RunFolderLock(const std::string& dir, const std::string& what = "run folder");
   ~RunFolderLock();
   RunFolderLock(const RunFolderLock&) = delete;
   RunFolderLock& operator=(const RunFolderLock&) = delete;

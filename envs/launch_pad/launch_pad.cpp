@@ -137,6 +137,7 @@ State::State(const Config& config, int num_players, uint64_t seed)
     launch_pad_region_ = bottom + launch_pads;
     rng_.shuffle(draw_pile_.begin(), draw_pile_.begin() + launch_pad_region_);
   }
+  for (int seat = 0; seat < num_players_; ++seat) deck_from_scratch(seat);  // the whole deck, dealt from
   turn_player_ = 0;  // "the player who is most excited to play goes first": seat 0
   begin_turn();
 }
@@ -709,8 +710,7 @@ void State::play_action_card(const Decoded& d) {
       // The thief sees what it takes and the victim what it loses; nobody else does.
       auto steal_from = [&](int offset) {
         const int victim = seat_at(offset);
-        const uint32_t seen_by = (1u << me) | (1u << victim);
-        give_to_hand(me, steal_random_card(victim, seen_by), seen_by);
+        steal_random_card(victim, me, (1u << me) | (1u << victim));
       };
       if (d.a < 3) {
         steal_from(d.a + 1);
@@ -823,6 +823,7 @@ int State::draw_one(int seat) {
     const int card = pop_draw_pile(seat);
     if (card < 0) return -1;
     if (card != kLaunchPad) {
+      deck_card_drawn(seat, card);
       give_to_hand(seat, card, 1u << seat);
       return card;
     }
@@ -839,6 +840,7 @@ int State::pop_draw_pile(int seat) {
       draw_pile_[static_cast<std::size_t>(i)] = discard_pile_[static_cast<std::size_t>(i)];
     draw_size_ = discard_size_;
     discard_size_ = 0;
+    start_new_deck();
     everyone_knows_draw_pile(0, draw_size_);
     for (; launch_pads_aside_ > 0; --launch_pads_aside_)
       draw_pile_[static_cast<std::size_t>(draw_size_++)] = kLaunchPad;
@@ -868,18 +870,23 @@ void State::place_launch_pad_card(int seat) {
   }
 }
 
-void State::take_from_hand(int seat, int card, uint32_t seen_by) {
+uint32_t State::take_from_hand(int seat, int card, uint32_t seen_by) {
+  const uint32_t unseen_draw_for = deck_card_left_hand(seat, card, seen_by);  // from the hand as it was
   PlayerArea& p = area_mut(seat);
   --p.hand[static_cast<std::size_t>(card)];
   --p.hand_size;
   forget(kPlaceHand + seat, card, seen_by);
+  return unseen_draw_for;
 }
 
-void State::give_to_hand(int seat, int card, uint32_t seen_by) {
+void State::give_to_hand(int seat, int card, uint32_t seen_by, uint32_t unseen_draw_for) {
   PlayerArea& p = area_mut(seat);
   ++p.hand[static_cast<std::size_t>(card)];
   ++p.hand_size;
   learn(kPlaceHand + seat, card, seen_by);
+  for (int v = 0; v < num_players_; ++v)
+    if ((unseen_draw_for >> v) & 1u)
+      ++deck_in_hand_[static_cast<std::size_t>(v)][static_cast<std::size_t>(seat)];
 }
 
 void State::discard_from_hand(int seat, int card) {
@@ -921,7 +928,94 @@ void State::forget(int place, int card, uint32_t seen_by) {
 }
 
 void State::everyone_knows_draw_pile(int from, int to) {
-  for (int i = from; i < to; ++i) learn(kPlaceDrawPile, draw_pile_[static_cast<std::size_t>(i)], everyone());
+  for (int i = from; i < to; ++i) {
+    const int card = draw_pile_[static_cast<std::size_t>(i)];
+    learn(kPlaceDrawPile, card, everyone());
+    if (card == kLaunchPad) continue;  // counted from the table
+    for (int v = 0; v < num_players_; ++v)
+      ++deck_[static_cast<std::size_t>(v)][static_cast<std::size_t>(card)];
+  }
+}
+
+// Ruling 6: the discard pile becomes the new draw pile, its deck; the cards
+// drawn before are no longer any seat's concern.
+void State::start_new_deck() {
+  deck_ = {};
+  deck_in_hand_ = {};
+  deck_untracked_ = {};
+}
+
+// What `viewer` knows of the deck when it knows only its hand and what it
+// names in the other hands: every other card hidden from it is a deck card,
+// and the other hands' unnamed cards are unseen draws. True in any world; the
+// start of the game (the deal was drawn from the whole deck), and what a seat
+// keeps of the deck after a world is resampled for another.
+void State::deck_from_scratch(int viewer) {
+  const auto v = static_cast<std::size_t>(viewer);
+  auto& deck = deck_[v];
+  deck = {};
+  for (int i = 0; i < draw_size_; ++i)
+    if (draw_pile_[static_cast<std::size_t>(i)] != kLaunchPad)
+      ++deck[draw_pile_[static_cast<std::size_t>(i)]];
+  deck_in_hand_[v] = {};
+  deck_untracked_[v] = 0;
+  for (int seat = 0; seat < num_players_; ++seat) {
+    if (seat == viewer) continue;
+    for (int t = 0; t < kNumCardTypes; ++t) {
+      const int unnamed = area(seat).hand[static_cast<std::size_t>(t)] -
+                          known_[v][static_cast<std::size_t>(kPlaceHand + seat)][static_cast<std::size_t>(t)];
+      deck[static_cast<std::size_t>(t)] = static_cast<uint8_t>(deck[static_cast<std::size_t>(t)] + unnamed);
+      deck_in_hand_[v][static_cast<std::size_t>(seat)] =
+          static_cast<uint8_t>(deck_in_hand_[v][static_cast<std::size_t>(seat)] + unnamed);
+    }
+  }
+}
+
+// `seat` drew `card` from the pile: it names it at once; to everyone else it is
+// one more unseen draw in that hand.
+void State::deck_card_drawn(int seat, int card) {
+  for (int v = 0; v < num_players_; ++v) {
+    if (v == seat)
+      --deck_[static_cast<std::size_t>(v)][static_cast<std::size_t>(card)];
+    else
+      ++deck_in_hand_[static_cast<std::size_t>(v)][static_cast<std::size_t>(seat)];
+  }
+}
+
+// `card` is about to leave `seat`'s hand, seen by `seen_by`. For each other
+// seat v with unseen draws in that hand, was it one of them? Seen: yes when no
+// other card of the hand can be it (all the cards v does not name there are
+// unseen draws, and v names no copy of `card` there); no when no copy of it is
+// left in the deck as v follows it. Unseen (Thief): yes when the hand holds
+// unseen draws only, and it stays an unseen draw in the hand it goes to (the
+// seats returned). When v cannot tell, it loses track of that hand's draws.
+uint32_t State::deck_card_left_hand(int seat, int card, uint32_t seen_by) {
+  uint32_t unseen_draw_for = 0;
+  const int size = area(seat).hand_size;
+  for (int v = 0; v < num_players_; ++v) {
+    uint8_t& draws = deck_in_hand_[static_cast<std::size_t>(v)][static_cast<std::size_t>(seat)];
+    if (v == seat || draws == 0) continue;
+    const auto& named = known_[static_cast<std::size_t>(v)][static_cast<std::size_t>(kPlaceHand + seat)];
+    int num_named = 0;
+    for (uint8_t k : named) num_named += k;
+    if ((seen_by >> v) & 1u) {
+      uint8_t& in_deck = deck_[static_cast<std::size_t>(v)][static_cast<std::size_t>(card)];
+      if (in_deck == 0) continue;  // not a deck card
+      if (num_named + draws == size && named[static_cast<std::size_t>(card)] == 0) {
+        --in_deck;
+        --draws;
+        continue;
+      }
+    } else if (draws == size) {
+      --draws;
+      unseen_draw_for |= 1u << v;
+      continue;
+    }
+    deck_untracked_[static_cast<std::size_t>(v)] =
+        static_cast<uint8_t>(deck_untracked_[static_cast<std::size_t>(v)] + draws);
+    draws = 0;
+  }
+  return unseen_draw_for;
 }
 
 void State::push_discard(int card) {
@@ -968,15 +1062,14 @@ void State::put_ordered_on_discard_pile() {
   }
 }
 
-// Thief: a uniformly random card of the victim's hand (a chance outcome).
-int State::steal_random_card(int from_seat, uint32_t seen_by) {
+// Thief: a uniformly random card of the victim's hand (a chance outcome) goes to the thief's.
+void State::steal_random_card(int from_seat, int to_seat, uint32_t seen_by) {
   const PlayerArea& victim = area(from_seat);
   int pick = static_cast<int>(rng_.below(static_cast<uint32_t>(victim.hand_size)));
   int card = 0;
   while (pick >= victim.hand[static_cast<std::size_t>(card)])
     pick -= victim.hand[static_cast<std::size_t>(card++)];
-  take_from_hand(from_seat, card, seen_by);
-  return card;
+  give_to_hand(to_seat, card, seen_by, take_from_hand(from_seat, card, seen_by));
 }
 
 // Surplus (ruling 15): the next player, clockwise from the Surplus player, who

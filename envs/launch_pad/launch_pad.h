@@ -61,7 +61,23 @@
 // type: "place p holds at least k copies of t" (known_count). When a card
 // leaves a place, a seat that saw which card it was lowers that type's count;
 // a seat that did not lowers every count of that place (it may have been any).
-// redeterminize(v) keeps these cards where they are and re-deals only the rest.
+// The deck (ruling 6): when the discard pile is shuffled into a new draw pile,
+// everybody knows which cards the pile holds, only not their order, and Recycle
+// Bin adds ten known cards to it. Every seat v therefore follows the cards of
+// this deck it cannot place (deck_cards): those still in the pile, those
+// another seat drew unseen (deck_in_hand: how many of that hand's cards are
+// such draws, their types unknown to v) and those v lost track of (a card left
+// a hand holding deck cards and others, and v could not tell which it was).
+// At the start the deck is every card outside v's hand. A seat's own draws
+// leave its count of the deck at once.
+// redeterminize(v) keeps the cards v knows where they are (its hand, the
+// copies it names in other hands and in the pile) and re-deals only the rest,
+// keeping every hand's size. It guarantees: the draw pile holds only cards of
+// the deck; the pile and the other hands' unseen draws hold exactly the deck's
+// cards v cannot place, less as many as v lost track of (first those that can
+// no longer be hidden, then others at random: they are dealt with the other
+// unknown cards to the rest of the hands); the Launch Pad cards lie within the
+// bottom part of the pile where they are known to be (ruling 2).
 #pragma once
 
 #include <array>
@@ -185,6 +201,17 @@ class State {
   // Copies of `card` that `viewer` knows to be in the hidden place `place`
   // (kPlaceHand + seat or kPlaceDrawPile); its own hand counts as known.
   int known_count(int viewer, int place, int card) const;
+  // The deck as `viewer` follows it (see the knowledge model above): copies of
+  // `card` of the current deck it cannot place, how many cards of `seat`'s
+  // hand it knows to be unseen draws from the deck, and how many deck cards it
+  // lost track of.
+  int deck_cards(int viewer, int card) const {
+    return deck_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(card)];
+  }
+  int deck_in_hand(int viewer, int seat) const {
+    return deck_in_hand_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(seat)];
+  }
+  int deck_untracked(int viewer) const { return deck_untracked_[static_cast<std::size_t>(viewer)]; }
   bool rocket_complete(const Rocket& r) const;
   // True when `by` may not play Abort Mission, Sabotage or Vacuum on this rocket.
   bool rocket_protected(int owner, int slot, int by) const;
@@ -246,17 +273,27 @@ class State {
   void push_discard(int card);
   // Cards in and out of hands. `seen_by`: the seats that see which card it is
   // (everyone() for a card played, discarded or taken face up).
-  void take_from_hand(int seat, int card, uint32_t seen_by);
-  void give_to_hand(int seat, int card, uint32_t seen_by);
+  // take_from_hand returns the seats for which the card is an unseen deck
+  // draw of a type they do not know (Thief, from a hand of such cards only);
+  // give_to_hand's `unseen_draw_for` carries that into the receiving hand.
+  uint32_t take_from_hand(int seat, int card, uint32_t seen_by);
+  void give_to_hand(int seat, int card, uint32_t seen_by, uint32_t unseen_draw_for = 0);
   uint32_t everyone() const { return (1u << num_players_) - 1u; }
   // Knowledge bookkeeping for the hidden places (kPlaceHand + seat, kPlaceDrawPile).
   void learn(int place, int card, uint32_t seen_by);
   void forget(int place, int card, uint32_t seen_by);
-  void everyone_knows_draw_pile(int from, int to);  // draw pile cards [from, to) were face up before
+  // Draw pile cards [from, to) were face up before: everyone knows they are in
+  // the pile, and they join its deck.
+  void everyone_knows_draw_pile(int from, int to);
+  void start_new_deck();               // the discard pile becomes the draw pile
+  void deck_from_scratch(int viewer);  // the deck as every card `viewer` cannot place
+  void deck_card_drawn(int seat, int card);
+  uint32_t deck_card_left_hand(int seat, int card, uint32_t seen_by);
   // from_json's parts: reading the turn's bookkeeping and the knowledge, and
   // the checks that tie the fields together.
   void read_turn_bookkeeping(const Json& doc);
   void read_knowledge(const Json& knowledge);
+  void read_deck_knowledge(int viewer, const Json& deck, const std::string& path);
   void read_discard_order(const Json& order);
   void validate_loaded() const;
   void validate_game_clock() const;
@@ -264,14 +301,17 @@ class State {
   void validate_advance_step() const;
   void validate_hand_sizes() const;
   void check_knowledge_invariants() const;
+  void check_deck_invariants(int viewer) const;
   void keep_knowledge_true(int viewer);
+  using Counts = std::array<int, kNumCardTypes>;  // copies of each card type
+  void unplaced_cards(int viewer, Counts& hidden, Counts& deck) const;
   void public_card_places(CardPlaces& out) const;
   std::string describe(int shown_hand, int viewer) const;  // to_string and observation_string
   void stage_rocket_bonuses(Rocket& r);
   void finish_staged_discards();
   void choose_next_discard(int card);
   void put_ordered_on_discard_pile();
-  int steal_random_card(int from_seat, uint32_t seen_by);
+  void steal_random_card(int from_seat, int to_seat, uint32_t seen_by);
   void continue_surplus();
   void shuffle_draw_pile();
 
@@ -312,6 +352,14 @@ class State {
   // Never more than the place holds; Launch Pad cards in the draw pile are
   // counted from the table, not here.
   std::array<std::array<std::array<uint8_t, kNumCardTypes>, kNumHiddenPlaces>, kMaxPlayers> known_{};
+  // The deck as each seat v follows it (the knowledge model above): deck_[v][t]
+  // copies of t of the deck that v cannot place, deck_in_hand_[v][seat] of
+  // seat's cards drawn from it unseen by v, deck_untracked_[v] deck cards v
+  // lost track of. Always deck_[v] = the pile's cards (Launch Pad cards aside)
+  // + the unseen draws + the untracked cards.
+  std::array<std::array<uint8_t, kNumCardTypes>, kMaxPlayers> deck_{};
+  std::array<std::array<uint8_t, kMaxPlayers>, kMaxPlayers> deck_in_hand_{};
+  std::array<uint8_t, kMaxPlayers> deck_untracked_{};
   int decisions_ = 0;
   bool truncated_ = false;
   Rng rng_;

@@ -295,16 +295,24 @@ Json State::to_json() const {
   for (int i = 0; i < ordered_size_; ++i) order.push_back(card_key(ordered_[static_cast<std::size_t>(i)]));
   doc["discard_order"] = order;  // top first
   // knowledge[v]: the cards seat v knows to be in each other hand and in the
-  // draw pile (its own hand is left empty; Launch Pad cards are not listed).
+  // draw pile (its own hand is left empty; Launch Pad cards are not listed),
+  // and the deck as v follows it: its cards v cannot place, the unseen draws
+  // in each hand, the deck cards v lost track of.
   Json knowledge = Json::array();
   for (int v = 0; v < num_players_; ++v) {
     Json hands_known = Json::array();
     for (int seat = 0; seat < num_players_; ++seat)
       hands_known.push_back(
           card_counts_to_json(known_[static_cast<std::size_t>(v)][static_cast<std::size_t>(seat)]));
+    Json in_hands = Json::array();
+    for (int seat = 0; seat < num_players_; ++seat) in_hands.push_back(deck_in_hand(v, seat));
     knowledge.push_back(
         {{"hands", hands_known},
-         {"draw_pile", card_counts_to_json(known_[static_cast<std::size_t>(v)][kPlaceDrawPile])}});
+         {"draw_pile", card_counts_to_json(known_[static_cast<std::size_t>(v)][kPlaceDrawPile])},
+         {"deck",
+          {{"cards", card_counts_to_json(deck_[static_cast<std::size_t>(v)])},
+           {"in_hands", in_hands},
+           {"untracked", deck_untracked(v)}}}});
   }
   doc["knowledge"] = knowledge;
   doc["decisions"] = decisions_;
@@ -318,7 +326,9 @@ Json State::to_json() const {
 // no repeats, every card of the deck in exactly one place, the step and its
 // pending decision in agreement, a player to move with something to do.
 // "knowledge" may be left out (documents older than it): nobody knows
-// anything beyond their own hand and the table then. So may "discard_order"
+// anything beyond their own hand and the table then. So may each seat's
+// "deck": the seat then follows the deck from scratch (every card it cannot
+// place is a deck card). So may "discard_order"
 // (likewise): no card's place in the discard order is chosen yet.
 State State::from_json(const Json& doc, const Config& config) {
   if (!doc.is_object()) bad("(document)", "must be a JSON object");
@@ -327,6 +337,7 @@ State State::from_json(const Json& doc, const Config& config) {
   State s(config, 2, 0);
   s.players_ = {};
   s.known_ = {};
+  s.start_new_deck();
   s.num_players_ = int_field(doc, "", "players", 2, kMaxPlayers);
   const int n = s.num_players_;
   s.turn_player_ = int_field(doc, "", "turn", 0, n - 1);
@@ -361,7 +372,10 @@ State State::from_json(const Json& doc, const Config& config) {
   } catch (const SerializationError& e) {
     bad("rng", e.what());
   }
-  if (doc.contains("knowledge")) s.read_knowledge(doc["knowledge"]);
+  if (doc.contains("knowledge"))
+    s.read_knowledge(doc["knowledge"]);
+  else
+    for (int v = 0; v < n; ++v) s.deck_from_scratch(v);
   s.validate_loaded();
   return s;
 }
@@ -426,6 +440,39 @@ void State::read_knowledge(const Json& j) {
     if (known[kPlaceDrawPile][kLaunchPad] > 0)
       bad(where, "Launch Pad cards in the draw pile are counted from the table, not listed here");
     check_known_within(known[kPlaceDrawPile], in_draw, where, "the draw pile");
+  }
+  // The decks last: following the deck from scratch reads what v names in every hand.
+  for (int v = 0; v < num_players_; ++v) {
+    const Json& entry = j[static_cast<std::size_t>(v)];
+    if (entry.contains("deck"))
+      read_deck_knowledge(v, entry["deck"],
+                          member(element("knowledge", static_cast<std::size_t>(v)), "deck"));
+    else
+      deck_from_scratch(v);
+  }
+}
+
+// knowledge[v].deck: {"cards": {card: count}, "in_hands": [count per seat], "untracked": count}.
+void State::read_deck_knowledge(int viewer, const Json& j, const std::string& path) {
+  const auto v = static_cast<std::size_t>(viewer);
+  deck_[v] = card_counts_from_json(field(j, path, "cards"), member(path, "cards"));
+  if (deck_[v][kLaunchPad] > 0)
+    bad(member(path, "cards"),
+        "Launch Pad cards in the draw pile are counted from the table, not listed here");
+  const Json& in_hands = list_field(j, path, "in_hands");
+  if (in_hands.size() != static_cast<std::size_t>(num_players_))
+    bad(member(path, "in_hands"), "needs one entry per player");
+  for (int seat = 0; seat < num_players_; ++seat) {
+    const std::string where = element(member(path, "in_hands"), static_cast<std::size_t>(seat));
+    const int n = int_value(in_hands[static_cast<std::size_t>(seat)], where, 0, area(seat).hand_size);
+    if (seat == viewer && n > 0) bad(where, "must be 0: a seat sees its own draws");
+    deck_in_hand_[v][static_cast<std::size_t>(seat)] = static_cast<uint8_t>(n);
+  }
+  deck_untracked_[v] = static_cast<uint8_t>(int_field(j, path, "untracked", 0, kMaxCards));
+  try {
+    check_deck_invariants(viewer);
+  } catch (const InvariantViolation& e) {
+    bad(path, e.what());
   }
 }
 
@@ -633,6 +680,46 @@ void State::check_invariants() const {
   check_knowledge_invariants();
 }
 
+namespace {
+
+using Counts = std::array<int, kNumCardTypes>;  // as State::Counts
+
+// Appends `counts[t]` copies of each type t to out[n...]; returns the new n.
+int lay_out(const Counts& counts, std::array<uint8_t, kMaxCards>& out, int n) {
+  for (int t = 0; t < kNumCardTypes; ++t)
+    for (int k = 0; k < counts[static_cast<std::size_t>(t)]; ++k)
+      out[static_cast<std::size_t>(n++)] = static_cast<uint8_t>(t);
+  return n;
+}
+
+// The copies of each type that the deck holds beyond the hidden cards cannot be
+// hidden: they are among the `untracked` deck cards and out of view now.
+int deck_cards_out_of_view(const Counts& deck, const Counts& hidden) {
+  int out = 0;
+  for (int t = 0; t < kNumCardTypes; ++t)
+    out += std::max(0, deck[static_cast<std::size_t>(t)] - hidden[static_cast<std::size_t>(t)]);
+  return out;
+}
+
+// Takes the `untracked` cards out of `deck` (they may be anywhere): first the
+// copies that cannot be hidden, then others at random.
+void drop_untracked(Counts& deck, const Counts& hidden, int untracked, Rng& rng) {
+  for (int t = 0; t < kNumCardTypes; ++t) {
+    const int out = std::max(0, deck[static_cast<std::size_t>(t)] - hidden[static_cast<std::size_t>(t)]);
+    deck[static_cast<std::size_t>(t)] -= out;
+    untracked -= out;
+  }
+  std::array<uint8_t, kMaxCards> cards{};
+  const int n = lay_out(deck, cards, 0);
+  for (int k = 0; k < untracked && k < n; ++k) {
+    const int j = k + static_cast<int>(rng.below(static_cast<uint32_t>(n - k)));
+    std::swap(cards[static_cast<std::size_t>(k)], cards[static_cast<std::size_t>(j)]);
+    --deck[cards[static_cast<std::size_t>(k)]];
+  }
+}
+
+}  // namespace
+
 // What a seat knows is true: never more copies than the place holds; nothing
 // stored for its own hand, for seats not at the table, or for Launch Pad cards.
 void State::check_knowledge_invariants() const {
@@ -656,60 +743,128 @@ void State::check_knowledge_invariants() const {
                " in a place that holds " + std::to_string(held));
       }
     }
+    check_deck_invariants(v);
   }
+}
+
+// The deck as seat v follows it adds up: the pile's cards, the unseen draws
+// (among the cards v does not name in each other hand) and the cards v lost
+// track of, which include every copy the deck holds beyond what v cannot place.
+void State::check_deck_invariants(int v) const {
+  auto fail = [v](const std::string& what) {
+    throw InvariantViolation("launch_pad: knowledge: seat " + std::to_string(v) + "'s deck: " + what);
+  };
+  const auto& deck = deck_[static_cast<std::size_t>(v)];
+  const auto& draws = deck_in_hand_[static_cast<std::size_t>(v)];
+  if (v >= num_players_) {
+    if (deck != std::array<uint8_t, kNumCardTypes>{} || draws != std::array<uint8_t, kMaxPlayers>{} ||
+        deck_untracked_[static_cast<std::size_t>(v)] != 0)
+      fail("recorded for a seat not at the table");
+    return;
+  }
+  if (deck[kLaunchPad] > 0) fail("Launch Pad cards are counted from the table, not in the deck");
+  int total = deck_untracked_[static_cast<std::size_t>(v)];
+  for (int seat = 0; seat < kMaxPlayers; ++seat) {
+    const int n = draws[static_cast<std::size_t>(seat)];
+    if (n > 0 && (seat == v || seat >= num_players_))
+      fail("unseen draws recorded in its own hand or no hand");
+    if (n == 0) continue;
+    int named = 0;
+    for (uint8_t k : known_[static_cast<std::size_t>(v)][static_cast<std::size_t>(kPlaceHand + seat)])
+      named += k;
+    if (named + n > area(seat).hand_size)
+      fail("more unseen draws in player " + std::to_string(seat) +
+           "'s hand than cards it does not name there");
+    total += n;
+  }
+  Counts pile{};
+  for (int i = 0; i < draw_size_; ++i) ++pile[draw_pile_[static_cast<std::size_t>(i)]];
+  pile[kLaunchPad] = 0;
+  int size = 0;
+  for (int t = 0; t < kNumCardTypes; ++t) {
+    if (pile[static_cast<std::size_t>(t)] > deck[static_cast<std::size_t>(t)])
+      fail(std::string("the draw pile holds more ") + card_name(t) + " than the deck");
+    total += pile[static_cast<std::size_t>(t)];
+    size += deck[static_cast<std::size_t>(t)];
+  }
+  if (size != total)
+    fail("holds " + std::to_string(size) + " cards, not the " + std::to_string(total) +
+         " of the draw pile, the unseen draws and the untracked ones");
+  Counts hidden{}, cards{};
+  unplaced_cards(v, hidden, cards);
+  if (deck_cards_out_of_view(cards, hidden) > deck_untracked_[static_cast<std::size_t>(v)])
+    fail("holds cards that are neither hidden nor untracked");
 }
 
 // ---------------------------------------------------------------- hidden information
 
+// What `viewer` cannot place, in the places it cannot see (ruling 20): the
+// cards it does not name in the other hands and in the draw pile (Launch Pad
+// cards aside). `deck`: the deck's cards among them as far as `viewer` follows
+// it (the ones it lost track of still counted).
+void State::unplaced_cards(int viewer, Counts& hidden, Counts& deck) const {
+  const auto& known = known_[static_cast<std::size_t>(viewer)];
+  hidden = {};
+  for (int seat = 0; seat < num_players_; ++seat)
+    if (seat != viewer)
+      for (int t = 0; t < kNumCardTypes; ++t)
+        hidden[static_cast<std::size_t>(t)] +=
+            area(seat).hand[static_cast<std::size_t>(t)] -
+            known[static_cast<std::size_t>(seat)][static_cast<std::size_t>(t)];
+  for (int i = 0; i < draw_size_; ++i) ++hidden[draw_pile_[static_cast<std::size_t>(i)]];
+  hidden[kLaunchPad] = 0;
+  for (int t = 0; t < kNumCardTypes; ++t) {
+    hidden[static_cast<std::size_t>(t)] -= known[kPlaceDrawPile][static_cast<std::size_t>(t)];
+    deck[static_cast<std::size_t>(t)] = deck_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(t)] -
+                                        known[kPlaceDrawPile][static_cast<std::size_t>(t)];
+  }
+}
+
 // A resample of what `viewer` cannot see (ruling 20): the other hands and the
 // draw pile. The copies `viewer` knows to be in a hand or in the draw pile
-// (known_) stay there; every other card of those places is pooled and dealt
-// again at random, keeping each hand size and the draw pile size. The draw
-// pile's order is new (nobody knows it), with the Launch Pad cards at random
-// places within the bottom part where they are known to lie.
+// (known_) stay there. Of the other cards of those places, the deck's (ruling
+// 6: as `viewer` follows it, less the ones it lost track of) are dealt to the
+// rest of the draw pile and to the other hands' unseen draws, and the others
+// to the rest of those hands; each hand keeps its size, the pile its size.
+// The draw pile's order is new (nobody knows it), with the Launch Pad cards at
+// random places within the bottom part where they are known to lie.
 void State::redeterminize(int viewer, Rng& rng) {
   const auto& known = known_[static_cast<std::size_t>(viewer)];
-  std::array<uint8_t, kNumCardTypes> in_draw{};
-  int pads = 0;
-  for (int i = 0; i < draw_size_; ++i) {
-    const int c = draw_pile_[static_cast<std::size_t>(i)];
-    if (c == kLaunchPad)
-      ++pads;
-    else
-      ++in_draw[static_cast<std::size_t>(c)];
-  }
-  // The pool: every card whose place `viewer` does not know.
-  std::array<uint8_t, kMaxCards> pool{};
-  int n = 0;
-  auto pool_unknown = [&](const std::array<uint8_t, kNumCardTypes>& held, int place) {
-    for (int t = 0; t < kNumCardTypes; ++t)
-      for (int k = known[static_cast<std::size_t>(place)][static_cast<std::size_t>(t)];
-           k < held[static_cast<std::size_t>(t)]; ++k)
-        pool[static_cast<std::size_t>(n++)] = static_cast<uint8_t>(t);
-  };
-  for (int seat = 0; seat < num_players_; ++seat)
-    if (seat != viewer) pool_unknown(area(seat).hand, kPlaceHand + seat);
-  pool_unknown(in_draw, kPlaceDrawPile);
-  rng.shuffle(pool.begin(), pool.begin() + n);
-  int next = 0;
-  // Each other hand: the copies `viewer` knows, topped up from the pool.
+  Counts hidden{}, deck{};
+  unplaced_cards(viewer, hidden, deck);
+  drop_untracked(deck, hidden, deck_untracked_[static_cast<std::size_t>(viewer)], rng);
+  Counts others{};
+  for (int t = 0; t < kNumCardTypes; ++t)
+    others[static_cast<std::size_t>(t)] =
+        hidden[static_cast<std::size_t>(t)] - deck[static_cast<std::size_t>(t)];
+  std::array<uint8_t, kMaxCards> deck_pool{}, other_pool{};
+  const int num_deck = lay_out(deck, deck_pool, 0);
+  const int num_other = lay_out(others, other_pool, 0);
+  rng.shuffle(deck_pool.begin(), deck_pool.begin() + num_deck);
+  rng.shuffle(other_pool.begin(), other_pool.begin() + num_other);
+  int next_deck = 0, next_other = 0;
+  // Each other hand: the copies `viewer` knows, its unseen draws from the deck, the rest.
   for (int seat = 0; seat < num_players_; ++seat) {
     if (seat == viewer) continue;
     PlayerArea& p = area_mut(seat);
     p.hand = known[static_cast<std::size_t>(kPlaceHand + seat)];
     int size = 0;
     for (int c : p.hand) size += c;
-    for (; size < p.hand_size; ++size) ++p.hand[pool[static_cast<std::size_t>(next++)]];
+    for (int k = 0; k < deck_in_hand(viewer, seat); ++k, ++size)
+      ++p.hand[deck_pool[static_cast<std::size_t>(next_deck++)]];
+    for (; size < p.hand_size; ++size) ++p.hand[other_pool[static_cast<std::size_t>(next_other++)]];
   }
-  // The draw pile: the copies `viewer` knows and the rest of the pool, shuffled.
+  // The draw pile: the copies `viewer` knows and the rest of the deck, shuffled.
   std::array<uint8_t, kMaxCards> cards{};
   int m = 0;
   for (int t = 0; t < kNumCardTypes; ++t)
     for (int k = 0; k < known[kPlaceDrawPile][static_cast<std::size_t>(t)]; ++k)
       cards[static_cast<std::size_t>(m++)] = static_cast<uint8_t>(t);
-  while (next < n) cards[static_cast<std::size_t>(m++)] = pool[static_cast<std::size_t>(next++)];
+  while (next_deck < num_deck)
+    cards[static_cast<std::size_t>(m++)] = deck_pool[static_cast<std::size_t>(next_deck++)];
   rng.shuffle(cards.begin(), cards.begin() + m);
   // Choose the Launch Pad positions among the bottom `launch_pad_region_` cards.
+  const int pads = launch_pads_in_draw_pile();
   std::array<uint8_t, kMaxCards> positions{};
   for (int i = 0; i < launch_pad_region_; ++i)
     positions[static_cast<std::size_t>(i)] = static_cast<uint8_t>(i);
@@ -729,7 +884,8 @@ void State::redeterminize(int viewer, Rng& rng) {
 
 // After a resample for `viewer`, what the other seats are recorded to know
 // must still be true in the new world: each count is cut to what the place
-// now holds (`viewer`'s own knowledge is true by construction).
+// now holds, and each follows the deck from scratch (its own hand, which it
+// drew, may have changed). `viewer`'s own knowledge is true by construction.
 void State::keep_knowledge_true(int viewer) {
   std::array<uint8_t, kNumCardTypes> in_draw{};
   for (int i = 0; i < draw_size_; ++i) ++in_draw[draw_pile_[static_cast<std::size_t>(i)]];
@@ -744,6 +900,7 @@ void State::keep_knowledge_true(int viewer) {
         counts[static_cast<std::size_t>(t)] =
             std::min(counts[static_cast<std::size_t>(t)], held[static_cast<std::size_t>(t)]);
     }
+    deck_from_scratch(v);
   }
 }
 

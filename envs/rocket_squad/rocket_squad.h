@@ -73,22 +73,29 @@
 //               and unmarked cards loses a card the table cannot place (a box, a steal, or a
 //               card face up that could be either), the hand's marks are dropped and counted
 //               as untracked. A face-up card from marked slots only leaves the deck.
-//   Whereabouts a card a seat knew in a hand that Jack stole from unseen by that seat: it is in
-//               the victim's or the thief's hand (extended by later steals, forgotten when the
-//               seat cannot tell any more).
+//   Whereabouts a card a seat knew in a hand that lost a card unseen by that seat: after Jack,
+//               it is in the victim's or the thief's hand (extended by later steals); after a
+//               box built face down from such a hand, it may also be a box (`or_boxes`: any box,
+//               until a box of that card leaves the table face up). Forgotten when the seat
+//               cannot tell any more (it saw a card like it leave one of the hands).
 // redeterminize(viewer) samples a world the viewer cannot rule out by any of these facts:
 // every card the viewer knows stays in its place (boxes, pile positions: at their position;
 // cards counted in the pile: in it); the marked slots get the deck's cards (less those the
 // viewer placed, less the untracked ones, chosen among the hidden cards, first the copies the
 // deck must have lost) and the other hidden slots get the rest, so the pile (and the cards
 // drawn from it unseen) never holds a card that was not in the discards it was shuffled from
-// (only the rare cards a Jackie look took across a reshuffle are unmarked there); each of the viewer's
-// whereabouts keeps its card in one of its hands; the pile's positions keep who knows them (another seat's
-// Jackie cards stay at the bottom) and only their contents change; a player being asked keeps
-// a card that lets them be asked. Known limits (over-approximations, never a leak): cards
-// older than the latest reshuffle are interchangeable among their slots; after a hand lost
-// track of its deck cards, those and the untracked ones may land in any unmarked slot; a
-// whereabouts card may be any card of the thief's hand, not just the stolen one.
+// (the cards a Jackie look took from the old pile before it ran out are old cards, unmarked:
+// only the Jackie player saw them); each of the viewer's whereabouts keeps its card in one of
+// its hands (or boxes), swapped in from a slot of the same kind, or from a marked slot when
+// the card may be an untracked deck card (another untracked card takes the marked slot); the
+// pile's positions keep who knows them (another seat's Jackie cards stay at the bottom) and
+// only their contents change; a player being asked keeps a card that lets them be asked.
+// Known limits (over-approximations, never a leak): cards older than the latest reshuffle are
+// interchangeable among their slots; after a hand lost track of its deck cards, those and the
+// untracked ones may land in any unmarked slot; a whereabouts card may be any card of the
+// thief's hand, not just the stolen one, and, once it may be a box, any box, not only those
+// built from its hands; whereabouts are kept greedily (facts confined to hands first), so
+// several facts about one card may, rarely, not all be kept (then the world drops them).
 
 #pragma once
 
@@ -266,12 +273,15 @@ struct Deck {
   uint8_t untracked = 0;
 };
 
-// A card `knower` knew to be in a hand that lost a card to Jack unseen by `knower`: it is in
-// one of `hands` (a seat mask: the victim's, the thief's, and later thieves').
+// A card `knower` knew to be in a hand that lost a card unseen by `knower`: it is in one of
+// `hands` (a seat mask: the victim's, the thief's, and later thieves'), or, once one of those
+// hands built a box face down, `or_boxes`: possibly in a box (any box on the table or passed by
+// Ace, an over-approximation of "the boxes built from those hands since").
 struct Whereabouts {
   CardType card = kNoCard;
   uint8_t knower = 0;
   uint8_t hands = 0;
+  bool or_boxes = false;
 };
 constexpr int kMaxWhereabouts = 16;
 
@@ -443,7 +453,10 @@ class State {
   uint8_t leave_marked_region(uint8_t* marks, int count, CardType card, bool face_up);
   // Whereabouts facts (see Whereabouts) when a card leaves hand p.
   void update_whereabouts(int p, CardType card, uint8_t seen_by, int to_hand);
-  void add_whereabouts(CardType card, int knower, uint8_t hands);
+  void add_whereabouts(CardType card, int knower, uint8_t hands, bool or_boxes);
+  void erase_whereabouts(int i);
+  int whereabouts_copies(const Whereabouts& f) const;  // copies of its card where it may be
+  int boxes_holding(CardType t) const;                 // face-down boxes of t (rockets, Ace)
   int free_locations(int p, int& only) const;
   uint8_t all_seats() const { return static_cast<uint8_t>((1u << num_players_) - 1); }
 

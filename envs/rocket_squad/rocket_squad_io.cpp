@@ -207,7 +207,9 @@ Json State::to_json() const {
     Json hands = Json::array();
     for (int p = 0; p < num_players_; ++p)
       if ((w.hands >> p) & 1) hands.push_back(p);
-    where.push_back({{"card", card_name(w.card)}, {"knower", w.knower}, {"hands", hands}});
+    Json fact = {{"card", card_name(w.card)}, {"knower", w.knower}, {"hands", hands}};
+    if (w.or_boxes) fact["or_boxes"] = true;
+    where.push_back(fact);
   }
   doc["whereabouts"] = where;
   doc["discard_pile"] = card_list(discard_.cards.data(), discard_.count);
@@ -420,10 +422,11 @@ void State::read_deck(const DocumentFields& f) {
     reject("whereabouts", "must be a list of at most " + std::to_string(kMaxWhereabouts) + " facts");
   for (std::size_t i = 0; i < list.size(); ++i) {
     const Fields wf(list[i], "whereabouts[" + std::to_string(i) + "]");
-    wf.only({"card", "knower", "hands"});
+    wf.only({"card", "knower", "hands", "or_boxes"});
     Whereabouts& w = whereabouts_[num_whereabouts_++];
     w.card = read_card(wf.at("card"), wf.name("card"));
     w.knower = static_cast<uint8_t>(wf.integer("knower", 0, num_players_ - 1));
+    w.or_boxes = wf.flag_or("or_boxes", false);
     const Json& hands = wf.at("hands");
     if (!hands.is_array() || hands.empty())
       reject(wf.name("hands"), "must list the seats whose hands hold the card");

@@ -153,6 +153,9 @@ void State::put_under_draw_pile(CardType t, uint8_t known_by, uint8_t counted_by
 void State::discard_face_up(CardType t, uint8_t from_deck) {
   discard(t);
   if (from_deck) --deck_.cards[t];  // the table saw this deck card leave
+  // The box may have been the card a whereabouts fact followed into the boxes: nobody can tell.
+  for (int i = num_whereabouts_ - 1; i >= 0; --i)
+    if (whereabouts_[i].or_boxes && whereabouts_[i].card == t) erase_whereabouts(i);
 }
 
 // A card leaves a region without the table seeing which slot (face up: it sees the card go). If the region
@@ -188,22 +191,23 @@ uint8_t State::take_from_hand(int p, int index, uint8_t seen_by, uint8_t* from_d
   std::copy(h.from_deck.begin() + index + 1, h.from_deck.begin() + h.count, h.from_deck.begin() + index);
   h.from_deck[h.count - 1] = 0;
   if (from_deck) *from_deck = mark;
-  Hand before;  // for Jack's whereabouts below
-  if (to_hand >= 0) before = h;
+  const uint8_t unseen = static_cast<uint8_t>(others & ~seen_by & ~(to_hand >= 0 ? bit(to_hand) : 0));
+  Hand before;  // for the whereabouts below
+  if (unseen) before = h;
   const uint8_t knows = static_cast<uint8_t>(
       leave_region(h.cards.data(), h.known_by.data(), nullptr, h.count, index, others, seen_by) | bit(p));
-  if (to_hand < 0) return knows;
-  // Jack: a card a third seat knew in the victim's hand and can no longer count there is in
-  // the victim's hand or the thief's.
+  // A card a seat knew in the hand and can no longer count there is still in it, or it is the
+  // card that left: in the thief's hand (Jack), or the box just built face down.
   for (int w = 0; w < num_players_; ++w) {
-    if (!has(others, w) || has(seen_by, w) || w == to_hand) continue;
+    if (!has(unseen, w)) continue;
     std::array<int, kNumCardTypes> lost{};
     for (int i = 0; i < before.count; ++i) lost[before.cards[i]] += has(before.known_by[i], w);
     for (int i = 0; i < h.count; ++i) lost[h.cards[i]] -= has(h.known_by[i], w);
     if (has(knows, w)) --lost[card];
     for (int i = 0; i < before.count; ++i)
       for (; lost[before.cards[i]] > 0; --lost[before.cards[i]])
-        add_whereabouts(before.cards[i], w, static_cast<uint8_t>(bit(p) | bit(to_hand)));
+        add_whereabouts(before.cards[i], w, static_cast<uint8_t>(bit(p) | (to_hand >= 0 ? bit(to_hand) : 0)),
+                        /*or_boxes=*/to_hand < 0);
   }
   return knows;
 }
@@ -240,33 +244,44 @@ void State::add_to_hand(int p, CardType t, uint8_t known_by, uint8_t from_deck) 
 }
 
 // A card leaves hand p: every fact that places a card in p either survives (its knower saw a
-// different card leave), follows the card (Jack, unseen by its knower) or is forgotten (the
-// knower saw a card like it leave, or the card went into a box unseen).
+// different card leave), follows the card unseen by its knower (Jack: into the thief's hand; a
+// box built face down: into the boxes) or is forgotten (the knower saw a card like it leave).
 void State::update_whereabouts(int p, CardType card, uint8_t seen_by, int to_hand) {
-  for (int i = 0; i < num_whereabouts_;) {
+  for (int i = num_whereabouts_ - 1; i >= 0; --i) {
     Whereabouts& f = whereabouts_[i];
-    bool keep = true;
-    if (has(f.hands, p)) {
-      if (has(seen_by, f.knower))
-        keep = f.card != card;
-      else if (to_hand >= 0)
-        f.hands = static_cast<uint8_t>(f.hands | bit(to_hand));
-      else
-        keep = false;
-    }
-    if (keep) {
-      ++i;
+    if (!has(f.hands, p)) continue;
+    if (has(seen_by, f.knower)) {
+      if (f.card == card) erase_whereabouts(i);
+    } else if (to_hand >= 0) {
+      f.hands = static_cast<uint8_t>(f.hands | bit(to_hand));
     } else {
-      std::copy(whereabouts_.begin() + i + 1, whereabouts_.begin() + num_whereabouts_,
-                whereabouts_.begin() + i);
-      --num_whereabouts_;
+      f.or_boxes = true;
     }
   }
 }
 
-void State::add_whereabouts(CardType card, int knower, uint8_t hands) {
+void State::add_whereabouts(CardType card, int knower, uint8_t hands, bool or_boxes) {
   if (num_whereabouts_ == kMaxWhereabouts) return;  // forgotten, like any fact the model drops
-  whereabouts_[num_whereabouts_++] = Whereabouts{card, static_cast<uint8_t>(knower), hands};
+  whereabouts_[num_whereabouts_++] = Whereabouts{card, static_cast<uint8_t>(knower), hands, or_boxes};
+}
+
+void State::erase_whereabouts(int i) {
+  std::copy(whereabouts_.begin() + i + 1, whereabouts_.begin() + num_whereabouts_, whereabouts_.begin() + i);
+  --num_whereabouts_;
+}
+
+int State::boxes_holding(CardType t) const {
+  int n = 0;
+  for (int p = 0; p < num_players_; ++p)
+    for (const Rocket& r : rockets_[p])
+      n += static_cast<int>(std::count(r.boxes.begin(), r.boxes.begin() + r.num_boxes, t));
+  return n + static_cast<int>(std::count(ace_.boxes.begin(), ace_.boxes.begin() + ace_.count, t));
+}
+
+int State::whereabouts_copies(const Whereabouts& f) const {
+  int copies = f.or_boxes ? boxes_holding(f.card) : 0;
+  for (int p = 0; p < num_players_; ++p) copies += has(f.hands, p) ? hand_count(p, f.card) : 0;
+  return copies;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -339,10 +354,8 @@ void State::check_knowledge_invariants() const {
     if (f.card >= kNumCardTypes || f.knower >= num_players_ || !f.hands || (f.hands & ~seats) ||
         has(f.hands, f.knower))
       fail("whereabouts " + std::to_string(i) + ": a card, a seat in the game and other seats' hands");
-    int copies = 0;
-    for (int p = 0; p < num_players_; ++p)
-      if (has(f.hands, p)) copies += hand_count(p, f.card);
-    if (copies == 0) fail("whereabouts " + std::to_string(i) + ": the card is in none of its hands");
+    if (whereabouts_copies(f) == 0)
+      fail("whereabouts " + std::to_string(i) + ": the card is in none of its hands (or boxes)");
   }
 }
 
@@ -383,9 +396,10 @@ using CardCounts = std::array<int, kNumCardTypes>;
 
 // With `untracked` deck cards, the hidden cards (`hidden`: counts) split into the deck's cards
 // for the marked slots (`deck`, less the untracked ones: first the copies the deck must have
-// lost, as no such copy is hidden, then any at random) and the rest.
+// lost, as no such copy is hidden, then any at random) and the rest. `room`: per card, the
+// deck's copies dealt as untracked, which could as well be in a marked slot.
 void sort_untracked(CardCounts& deck, const CardCounts& hidden, int untracked, Rng& rng, CardType* marked,
-                    int& num_marked, CardType* other, int& num_other) {
+                    int& num_marked, CardType* other, int& num_other, CardCounts& room) {
   std::array<CardType, kMaxCards> pool;
   int spare = 0;
   for (int t = 0; t < kNumCardTypes; ++t) {
@@ -394,9 +408,11 @@ void sort_untracked(CardCounts& deck, const CardCounts& hidden, int untracked, R
     untracked -= lost;
     for (int k = 0; k < deck[t]; ++k) pool[spare++] = static_cast<CardType>(t);
   }
+  room.fill(0);
   for (int k = 0; k < untracked && k < spare; ++k) {
     std::swap(pool[k], pool[k + static_cast<int>(rng.below(static_cast<uint32_t>(spare - k)))]);
     --deck[pool[k]];
+    ++room[pool[k]];
   }
   for (int t = 0; t < kNumCardTypes; ++t) {
     for (int k = 0; k < deck[t]; ++k) marked[num_marked++] = static_cast<CardType>(t);
@@ -407,11 +423,15 @@ void sort_untracked(CardCounts& deck, const CardCounts& hidden, int untracked, R
 
 // The slots redeterminize refills: every hidden card the viewer cannot place.
 struct ResampleSlots {  // the first `count` entries are filled before use
+  static constexpr int8_t kInBox = -2;
   std::array<CardType*, kMaxCards> card;
-  std::array<int8_t, kMaxCards> hand;  // the hand the slot is in, -1 elsewhere
+  std::array<int8_t, kMaxCards> hand;  // the hand the slot is in, kInBox for a box, -1 elsewhere
   std::array<uint8_t, kMaxCards> from_deck;
   std::array<uint8_t, kMaxCards> taken;  // holds the card of one of the viewer's whereabouts
   int count = 0;
+  // Untracked deck cards are any of the deck's (see sort_untracked): a card may move into a
+  // marked slot while the deck has room for it, the marked slot's card taking its place.
+  std::array<int, kNumCardTypes> deck_room{};
 };
 
 // Resamples every card `viewer` does not know, as one world the viewer cannot rule out:
@@ -469,10 +489,10 @@ void State::redeterminize(int viewer, Rng& rng) {
             h.from_deck[i], p);
     for (Rocket& r : rockets_[p])
       for (int i = 0; i < r.num_boxes; ++i)
-        visit(&r.boxes[i], !unknown(r.box_known_by[i]), r.box_from_deck[i], -1);
+        visit(&r.boxes[i], !unknown(r.box_known_by[i]), r.box_from_deck[i], ResampleSlots::kInBox);
   }
   for (int i = 0; i < ace_.count; ++i)
-    visit(&ace_.boxes[i], !unknown(ace_.box_known_by[i]), ace_.box_from_deck[i], -1);
+    visit(&ace_.boxes[i], !unknown(ace_.box_known_by[i]), ace_.box_from_deck[i], ResampleSlots::kInBox);
   for (int i = 0; i < jackie_.count; ++i)
     visit(&jackie_.cards[i], !unknown(jackie_.known_by[i]), jackie_.from_deck[i], -1);
 
@@ -483,7 +503,8 @@ void State::redeterminize(int viewer, Rng& rng) {
     for (int i = 0; i < slots.count; ++i)
       (slots.from_deck[i] ? marked[num_marked++] : other[num_other++]) = *slots.card[i];
   } else {
-    sort_untracked(deck, hidden, deck_.untracked, rng, marked.data(), num_marked, other.data(), num_other);
+    sort_untracked(deck, hidden, deck_.untracked, rng, marked.data(), num_marked, other.data(), num_other,
+                   slots.deck_room);
   }
   rng.shuffle(marked.begin(), marked.begin() + num_marked);
   rng.shuffle(other.begin(), other.begin() + num_other);
@@ -500,43 +521,76 @@ void State::redeterminize(int viewer, Rng& rng) {
   rng_.reseed(rng.next());
 }
 
-// Each of the viewer's whereabouts gets a copy of its card in one of its hands (swapping it in
-// from a slot of the same kind elsewhere if needed); other seats' facts that the new world
-// contradicts are dropped (they were facts about cards the viewer cannot place).
+namespace {
+// Swapping the cards of two slots keeps the deck's bookkeeping when both are of one kind, or
+// when the card going into the marked one may be an untracked deck card (that one's card then
+// becomes untracked). Updates the deck's room for such a swap.
+bool may_swap(ResampleSlots& slots, int a, int b) {
+  if (slots.from_deck[a] == slots.from_deck[b]) return true;
+  const int marked = slots.from_deck[a] ? a : b, unmarked = slots.from_deck[a] ? b : a;
+  const CardType coming = *slots.card[unmarked];
+  if (slots.deck_room[coming] == 0) return false;
+  --slots.deck_room[coming];
+  ++slots.deck_room[*slots.card[marked]];
+  return true;
+}
+
+// Moves the card of slot `from` into slot `into` (its card going elsewhere), keeping the deck's
+// bookkeeping: a swap (may_swap), or, for a tracked deck card going into an unmarked slot whose
+// card the deck cannot take, a three-way move: an untracked deck card from a third unmarked slot
+// takes the marked slot, that slot takes the card `into` held.
+bool bring(ResampleSlots& slots, int from, int into) {
+  if (may_swap(slots, from, into)) {
+    std::swap(*slots.card[from], *slots.card[into]);
+    return true;
+  }
+  if (!slots.from_deck[from]) return false;
+  for (int u = 0; u < slots.count; ++u) {
+    CardType& spare = *slots.card[u];
+    if (u == into || slots.taken[u] || slots.from_deck[u] || slots.deck_room[spare] == 0) continue;
+    const CardType card = *slots.card[from];
+    --slots.deck_room[spare];
+    ++slots.deck_room[card];
+    *slots.card[from] = spare;
+    spare = *slots.card[into];
+    *slots.card[into] = card;
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
+// Each of the viewer's whereabouts gets a copy of its card in one of its hands (or, for a fact
+// that followed its card into the boxes, a box), swapping it in from a slot of the same kind
+// elsewhere if needed; the facts confined to hands go first, as they have fewer places. A box
+// the viewer knows does not count for a fact: it may be a copy the viewer tracks apart (a box
+// it saw built before the fact's card came into the hand). Other seats' facts that the new
+// world contradicts are dropped (they were facts about cards the viewer cannot place).
 void State::keep_whereabouts(int viewer, Rng& rng, ResampleSlots& slots) {
-  const auto in = [&](int i, uint8_t hands) { return slots.hand[i] >= 0 && has(hands, slots.hand[i]); };
+  const auto in = [&](int i, const Whereabouts& f) {
+    const int h = slots.hand[i];
+    return h >= 0 ? has(f.hands, h) : f.or_boxes && h == ResampleSlots::kInBox;
+  };
   std::fill(slots.taken.begin(), slots.taken.begin() + slots.count, 0);
-  for (int k = 0; k < num_whereabouts_; ++k) {
-    const Whereabouts& f = whereabouts_[k];
-    if (f.knower != viewer) continue;
-    int found = -1;
-    for (int i = 0; i < slots.count && found < 0; ++i)
-      if (!slots.taken[i] && in(i, f.hands) && *slots.card[i] == f.card) found = i;
-    const int start = slots.count ? static_cast<int>(rng.below(static_cast<uint32_t>(slots.count))) : 0;
-    for (int step = 0; step < slots.count && found < 0; ++step) {
-      const int into = (start + step) % slots.count;
-      if (slots.taken[into] || !in(into, f.hands)) continue;
-      for (int from = 0; from < slots.count && found < 0; ++from)
-        if (!slots.taken[from] && !in(from, f.hands) && slots.from_deck[from] == slots.from_deck[into] &&
-            *slots.card[from] == f.card) {
-          std::swap(*slots.card[from], *slots.card[into]);
-          found = into;
-        }
+  for (const bool or_boxes : {false, true})
+    for (int k = 0; k < num_whereabouts_; ++k) {
+      const Whereabouts& f = whereabouts_[k];
+      if (f.knower != viewer || f.or_boxes != or_boxes) continue;
+      int found = -1;
+      for (int i = 0; i < slots.count && found < 0; ++i)
+        if (!slots.taken[i] && in(i, f) && *slots.card[i] == f.card) found = i;
+      const int start = slots.count ? static_cast<int>(rng.below(static_cast<uint32_t>(slots.count))) : 0;
+      for (int step = 0; step < slots.count && found < 0; ++step) {
+        const int into = (start + step) % slots.count;
+        if (slots.taken[into] || !in(into, f)) continue;
+        for (int from = 0; from < slots.count && found < 0; ++from)
+          if (!slots.taken[from] && !in(from, f) && *slots.card[from] == f.card && bring(slots, from, into))
+            found = into;
+      }
+      if (found >= 0) slots.taken[found] = 1;
     }
-    if (found >= 0) slots.taken[found] = 1;
-  }
-  for (int k = 0; k < num_whereabouts_;) {
-    const Whereabouts& f = whereabouts_[k];
-    int copies = 0;
-    for (int p = 0; p < num_players_; ++p) copies += has(f.hands, p) ? hand_count(p, f.card) : 0;
-    if (copies > 0) {
-      ++k;
-    } else {
-      std::copy(whereabouts_.begin() + k + 1, whereabouts_.begin() + num_whereabouts_,
-                whereabouts_.begin() + k);
-      --num_whereabouts_;
-    }
-  }
+  for (int k = num_whereabouts_ - 1; k >= 0; --k)
+    if (whereabouts_copies(whereabouts_[k]) == 0) erase_whereabouts(k);
 }
 
 // The positions of the draw pile the viewer does not know get their cards in a random order,

@@ -36,9 +36,11 @@ except ImportError:  # source checkout with the default build folder
 
 
 def timed(fn, seconds):
-    """Calls fn() (which returns the steps it made) until `seconds` pass; returns steps per second."""
+    """Calls fn() (which returns the steps it made) until `seconds` pass, at least once however loaded
+    the machine is (a rate is never 0 for want of a call); returns steps per second."""
     fn()  # warm-up
-    steps, start = 0, time.perf_counter()
+    start = time.perf_counter()
+    steps = fn()
     while time.perf_counter() - start < seconds:
         steps += fn()
     return steps / (time.perf_counter() - start)

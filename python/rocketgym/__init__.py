@@ -78,6 +78,10 @@ def load_agent(spec: str, game=None, num_players: int = 2, config: ConfigArg = N
     for); ``config`` as for ``load_game``. The agent's ``act(state, seed=0)`` picks a move for the
     player to move; ``evaluate(observations, masks)`` returns the network's policy and values for a
     batch (float32 observations, bool/uint8 masks).
+
+    The spec follows the arena's grammar and limits (``training/README.md``). An agent may be shared
+    by several threads: its ``act`` and ``evaluate`` calls take turns. For moves in parallel, load one
+    agent per thread.
     """
     try:
         from . import _agents

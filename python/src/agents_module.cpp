@@ -80,12 +80,16 @@ py::tuple evaluate(Agent& a, const py::array& observations, const py::array& mas
   return py::make_tuple(probabilities, values);
 }
 
+// The agent reads a copy of the state taken while the GIL is held: with the
+// GIL released, another Python thread could step `state` during the search.
+// Calls from several threads on one agent take turns (AnyAgent's lock).
 Action act(Agent& a, const AnyState& state, uint64_t seed) {
   if (state.num_players() != a.num_players)
     throw Error("the agent plays " + std::to_string(a.num_players) + "-player games; this state has " +
                 std::to_string(state.num_players()) + " players");
+  const std::unique_ptr<AnyState> copy = state.clone();
   py::gil_scoped_release release;
-  return a.agent->act(state, seed);
+  return a.agent->act(*copy, seed);
 }
 
 }  // namespace
@@ -99,11 +103,12 @@ PYBIND11_MODULE(_agents, m) {
   py::class_<Agent>(m, "Agent", "A bot that picks moves: a checkpoint, a search agent or a zoo bot.")
       .def("act", &act, py::arg("state"), py::arg("seed") = 0,
            "The move for the player to move in `state` (a rocketgym.State of the agent's game). "
-           "`seed` drives sampling and search.")
+           "`seed` drives sampling and search. Thread-safe: calls on one agent from several threads take "
+           "turns (for moves in parallel, load one agent per thread).")
       .def("evaluate", &evaluate, py::arg("observations"), py::arg("masks"),
            "The network's masked policy [B, num_actions] and value per seat [B, num_players] "
            "(relative to the seat each row was encoded for), for float32 observations and bool/uint8/int8 "
-           "masks.")
+           "masks. Thread-safe like act().")
       .def_property_readonly("name", [](const Agent& a) { return a.agent->spec().name; })
       .def_property_readonly("kind", [](const Agent& a) { return a.agent->spec().kind; })
       .def_property_readonly("game_id", [](const Agent& a) { return a.game->info().id; })

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -21,6 +22,32 @@ namespace rocketgym::python {
 
 namespace {
 
+// Tests only: shows that step() releases the GIL without timing anything.
+// After _hold_next_step(), the next step() waits, GIL released, until
+// another Python thread calls _release_held_step(), which that thread can
+// only run if the GIL really is free (else the test hangs and times out).
+struct StepGate {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool hold = false;     // the next step waits
+  bool waiting = false;  // a step is waiting now
+
+  void pass() {  // called by step() with the GIL released
+    std::unique_lock<std::mutex> lock(mutex);
+    if (!hold) return;
+    waiting = true;
+    changed.wait(lock, [this] { return !hold; });
+    waiting = false;
+  }
+  bool release() {  // false while no step is waiting
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!waiting) return false;
+    hold = false;
+    changed.notify_all();
+    return true;
+  }
+};
+
 // The C++ vector env plus what the binding needs around it.
 struct VectorEnvHandle {
   std::shared_ptr<AnyGame> game;
@@ -29,6 +56,11 @@ struct VectorEnvHandle {
   std::vector<Action> sampled;    // scratch for sample/heuristic actions
   std::vector<uint8_t> finished;  // terminated | truncated after the last step (Gymnasium's "_final_obs")
   std::mutex busy;                // the GIL is released while stepping
+  // Tests only (VectorEnv._after_actions_copied): called, GIL held, once
+  // step() has its private copy of the actions and before any env steps, so
+  // that a test can rewrite the caller's array at exactly that moment.
+  py::object after_actions_copied = py::none();
+  StepGate gate;  // tests only: holds a step with the GIL released
 };
 
 // Two Python threads stepping one env at once would race inside C++: the
@@ -125,7 +157,9 @@ std::unique_ptr<VectorEnvHandle> make_vector_env(std::shared_ptr<AnyGame> game, 
 void step(VectorEnvHandle& h, py::handle actions_arg) {
   ExclusiveUse use(h.busy);
   const Action* actions = checked_actions(h, actions_arg);
+  if (!h.after_actions_copied.is_none()) h.after_actions_copied();
   py::gil_scoped_release release;
+  h.gate.pass();
   h.env->step(actions);
   const uint8_t* terminated = h.env->terminated();
   const uint8_t* truncated = h.env->truncated();
@@ -202,6 +236,18 @@ void bind_vector_env(py::module_& m) {
             ExclusiveUse use(h.busy);
             h.env->set_num_threads(n);
           })
+      .def_readwrite("_after_actions_copied", &H::after_actions_copied,
+                     "Tests only: a callable run by step() after it copied the actions, before stepping.")
+      .def(
+          "_hold_next_step",
+          [](H& h) {
+            const std::lock_guard<std::mutex> lock(h.gate.mutex);
+            h.gate.hold = true;
+          },
+          "Tests only: the next step() waits, GIL released, for _release_held_step() from another thread.")
+      .def(
+          "_release_held_step", [](H& h) { return h.gate.release(); },
+          "Tests only: lets a held step() go on; False while no step is waiting.")
       .def("reset", &reset, py::arg("seed"),
            "Restarts every env; env i's episode k uses episode_seed(seed, i, k).")
       .def("step", &step, py::arg("actions"),

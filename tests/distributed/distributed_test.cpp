@@ -20,6 +20,7 @@
 
 #include "models/checkpoint.h"
 #include "tests/distributed/launcher.h"
+#include "training/distributed/same_config.h"
 
 using namespace rocketgym;
 using namespace rocketgym::testing;
@@ -45,8 +46,22 @@ std::string all_logs(const Job& job) {
   return text;
 }
 
+// Runs a job to its end; every rank must fail with an error (exit status 1,
+// not a crash) whose message contains each of `words`.
+void run_refused(const std::vector<std::string>& args, int ranks, const fs::path& logs,
+                 const std::vector<std::string>& words) {
+  const Job job = launch(kRankProgram, args, ranks, logs.string());
+  const std::vector<int> statuses = wait_all(job, 120);
+  INFO(all_logs(job));
+  for (std::size_t r = 0; r < statuses.size(); ++r) {
+    CHECK(statuses[r] == 1);
+    for (const std::string& word : words) CHECK(read_text(job.logs[r]).find(word) != std::string::npos);
+  }
+}
+
 // Runs a job to its end; every rank must succeed.
-Job run_ok(const std::vector<std::string>& args, int ranks, const fs::path& logs, double seconds = 300) {
+// `seconds`: a hang guard only, far beyond what a loaded machine needs.
+Job run_ok(const std::vector<std::string>& args, int ranks, const fs::path& logs, double seconds = 1800) {
   const Job job = launch(kRankProgram, args, ranks, logs.string());
   const std::vector<int> statuses = wait_all(job, seconds);
   INFO(all_logs(job));
@@ -210,6 +225,58 @@ TEST_CASE("a one-process context needs no store and its collectives change nothi
   fs::remove_all(dir);
 }
 
+TEST_CASE("rank 0 names the keys on which another rank's config differs", "[distributed]") {
+  const std::vector<std::string> local{"run.threads"};
+  const YAML::Node base = YAML::Load("model: {hidden: 32}\nppo: {learning_rate: 0.001}\nrun: {threads: 1}\n");
+  YAML::Node other = YAML::Clone(base);
+  other["run"]["threads"] = 4;  // rank-local: may differ
+  const std::string zero = dist::shared_config_text(base, local);
+  CHECK(dist::config_mismatch({zero, dist::shared_config_text(other, local)}, local).empty());
+  other["ppo"]["learning_rate"] = 0.01;
+  other["model"]["blocks"] = 3;
+  const std::string message =
+      dist::config_mismatch({zero, zero, dist::shared_config_text(other, local)}, local);
+  CHECK_THAT(message, Catch::Contains("rank 2's config differs from rank 0's") &&
+                          Catch::Contains("ppo.learning_rate (rank 0: 0.001, rank 2: 0.01)") &&
+                          Catch::Contains("model.blocks (rank 0: (absent), rank 2: 3)") &&
+                          Catch::Contains("only run.threads may differ"));
+  CHECK(message.find("rank 1") == std::string::npos);
+}
+
+TEST_CASE("ranks whose configs differ all stop with an error naming the key", "[distributed][ranks]") {
+  const fs::path dir = folder("differ");
+  const fs::path base = write_ppo_config(dir, 64);
+  const std::string text = read_text(base.string());
+  auto per_rank = [&](const std::vector<std::pair<std::string, std::string>>& replacements) {
+    std::string changed = text;
+    for (const auto& [replaced, by] : replacements)
+      changed.replace(changed.find(replaced), replaced.size(), by);
+    std::ofstream(dir / "ppo0.yaml") << text;
+    std::ofstream(dir / "ppo1.yaml") << changed;
+    return train_args(dir / "ppo{rank}.yaml", dir / "run", 64);
+  };
+  // Another network: rank 1 died in the first collective (gloo::EnforceNotMet).
+  run_refused(per_rank({{"hidden: 32", "hidden: 48"}}), 2, dir / "model",
+              {"rank 1's config differs from rank 0's", "model.hidden (rank 0: 32, rank 1: 48)"});
+  // Another learning rate: the ranks trained diverging replicas without a word.
+  run_refused(per_rank({{"epochs: 2", "epochs: 2, learning_rate: 0.001"}}), 2, dir / "rate",
+              {"ppo.learning_rate (rank 0: ", "rank 1: 0.001)"});
+  CHECK_FALSE(fs::exists(dir / "run/checkpoints/latest.ckpt"));
+  // Only rank 0's run folder and plot are used, and threads are each process's own.
+  run_ok(per_rank({{"threads: 1", "threads: 2"}, {"plot: false", "plot: true"}}), 2, dir / "local");
+
+  // An arena rank given other rules merged that game's results into the table.
+  std::ofstream(dir / "arena0.yaml") << "game: {id: launchpad23}\n";
+  std::ofstream(dir / "arena1.yaml") << "game: {id: launchpad23, overrides: {max_turns: 50}}\n";
+  run_refused({"arena", (dir / "arena{rank}.yaml").string(), "--agent", "random", "--agent", "heuristic",
+               "--games", "2", "--threads", "1", "--no-plot", "--output", (dir / "arena").string()},
+              2, dir / "arena", {"game.overrides (rank 0: (absent), rank 1: {max_turns: 50})"});
+  run_refused({"arena", "--game", "launchpad23", "--agent", "random", "--agent", "heuristic", "--agent",
+               "{rank}=random", "--games", "2", "--no-plot", "--output", (dir / "arena").string()},
+              2, dir / "agents", {"agents[2] (rank 0: 0=random, rank 1: 1=random)"});
+  fs::remove_all(dir);
+}
+
 TEST_CASE("one update on 2 ranks with half the data each equals the 1-rank update on the union",
           "[distributed][ranks]") {
   const fs::path dir = folder("update");
@@ -348,23 +415,23 @@ TEST_CASE("killing one rank ends the other with an error and leaves the checkpoi
           "[distributed][ranks][faults]") {
   const fs::path dir = folder("kill");
   const fs::path config = write_ppo_config(dir, 100'000'000);
-  const Job job =
-      launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 120), 2, (dir / "job").string());
+  // A rank timeout far beyond the wait below: rank 0 can only stop in time
+  // by seeing the peer's socket close, which its log says (no clock is read).
+  const Job job = launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 24 * 3600), 2,
+                         (dir / "job").string());
   const fs::path ckpt = dir / "run/checkpoints/latest.ckpt";
-  const bool saved = wait_until_exists(ckpt, 240);
+  const bool saved = wait_until_exists(ckpt, 1800);              // a hang guard only
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // a few more updates
   ::kill(job.pids[1], SIGKILL);
-  const auto killed = std::chrono::steady_clock::now();
-  const int status = wait_for(job.pids[0], 60);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count();
+  const int status = wait_for(job.pids[0], 600);  // a hang guard only
   const std::vector<int> statuses = wait_all(job, 10);
   const std::string log = read_text(job.logs[0]);
   INFO(all_logs(job));
   REQUIRE(saved);
-  CHECK(status == 1);   // an error, not a crash or a hang
-  CHECK(seconds < 30);  // well before the 120 s timeout: the peer's socket closed
+  CHECK(status == 1);  // an error, not a crash or a hang
   CHECK(log.find("error: rank 0 of 2") != std::string::npos);
   CHECK(log.find("another rank stopped") != std::string::npos);
+  CHECK(log.find("no answer from another rank") == std::string::npos);  // the socket, not the timeout
   CHECK(statuses[1] == 128 + SIGKILL);
   // The checkpoint loads, and the run resumes from it in one process.
   const CheckpointMeta meta = read_checkpoint_meta(ckpt.string());
@@ -382,18 +449,15 @@ TEST_CASE("a rank that hangs makes the others stop with an error after the timeo
   const Job job =
       launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 10), 2, (dir / "job").string());
   const fs::path ckpt = dir / "run/checkpoints/latest.ckpt";
-  const bool saved = wait_until_exists(ckpt, 240);
+  const bool saved = wait_until_exists(ckpt, 1800);  // a hang guard only
   ::kill(job.pids[1], SIGSTOP);  // alive, sockets open, silent
-  const auto frozen = std::chrono::steady_clock::now();
-  const int status = wait_for(job.pids[0], 90);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - frozen).count();
+  const int status = wait_for(job.pids[0], 600);  // a hang guard only
   ::kill(job.pids[1], SIGKILL);
   wait_all(job, 10);
   INFO(all_logs(job));
   REQUIRE(saved);
   CHECK(status == 1);
-  CHECK(seconds >= 9);  // it waited for the timeout (10 s), not less
-  CHECK(seconds < 60);
+  // The log, not a clock, says why it stopped: the peer went silent past the timeout.
   CHECK(read_text(job.logs[0]).find("within the 10 s timeout") != std::string::npos);
   REQUIRE_NOTHROW(load_checkpoint(ckpt.string()));
   fs::remove_all(dir);

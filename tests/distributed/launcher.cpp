@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 namespace rocketgym::testing {
 
@@ -69,7 +70,13 @@ Job launch(const std::string& program, const std::vector<std::string>& args, int
     std::vector<char*> envp, argv{const_cast<char*>(program.c_str())};
     for (auto& e : environment) envp.push_back(e.data());
     envp.push_back(nullptr);
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    std::vector<std::string> own_args;
+    for (std::string a : args) {
+      for (std::size_t at = a.find("{rank}"); at != std::string::npos; at = a.find("{rank}"))
+        a.replace(at, 6, std::to_string(rank));
+      own_args.push_back(std::move(a));
+    }
+    for (auto& a : own_args) argv.push_back(a.data());
     argv.push_back(nullptr);
     const pid_t pid = ::fork();
     if (pid < 0) throw std::runtime_error("launch: fork failed");

@@ -20,7 +20,8 @@ struct Job {
 int free_port();
 
 // Starts `ranks` processes of `program args`; ranks == 0 starts one process
-// without any of torchrun's variables (a plain one-process run).
+// without any of torchrun's variables (a plain one-process run). "{rank}" in
+// an argument becomes the process's rank (e.g. a config file per rank).
 Job launch(const std::string& program, const std::vector<std::string>& args, int ranks,
            const std::string& log_prefix);
 

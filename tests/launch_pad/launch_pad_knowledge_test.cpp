@@ -294,6 +294,52 @@ TEST_CASE("knowledge: the discard pile shuffled into a new draw pile is known to
   REQUIRE(hand_may_change(s, 1, 0));  // player 1 did not see what player 0 drew
 }
 
+TEST_CASE(
+    "knowledge: a refilled draw pile and the cards drawn from it unseen hold exactly the refill (ruling 6)") {
+  // Players 0 and 1 hold every Mission Controller and Jack of All Trades; all
+  // other cards but player 2's Metal are in the discard pile. Player 1's turn:
+  // the empty draw pile is refilled from the discard pile, and player 1 draws
+  // three cards from it that player 2 does not see.
+  const Json doc = everything_discarded(complete_document(standard(), 3, R"({"turn": 0, "step": "discard",
+      "hands": [{"mission_controller": 5}, {"jack_of_all_trades": 3}, {"metal": 1}]})"));
+  State s = State::from_json(doc, standard());
+  s.apply(act::kEndTurn);
+  REQUIRE(s.step() == Step::kDrawChoice);
+  std::array<int, kNumCardTypes> refill{};
+  for (int i = 0; i < s.discard_pile_size(); ++i) ++refill[static_cast<std::size_t>(s.discard_pile_card(i))];
+  s.apply(act::kDrawFromPile);
+  REQUIRE(s.area(1).hand_size == 6);
+  REQUIRE(s.discard_pile_size() == 0);
+  const auto before_refill = [](int card) { return card == kMissionController || card == kJackOfAllTrades; };
+  bool draws_vary = false;
+  for (int trial = 0; trial < 200; ++trial) {
+    const State w = resample(s, 2, trial);
+    // The pile and the cards of the other hands not held before the refill.
+    std::array<int, kNumCardTypes> from_refill{};
+    for (int i = 0; i < w.draw_pile_size(); ++i) ++from_refill[static_cast<std::size_t>(w.draw_pile_card(i))];
+    std::array<int, 2> drawn{};  // per hand, the cards of the refill
+    for (int seat = 0; seat < 2; ++seat)
+      for (int t = 0; t < kNumCardTypes; ++t)
+        if (!before_refill(t)) {
+          from_refill[static_cast<std::size_t>(t)] += hand(w, seat, t);
+          drawn[static_cast<std::size_t>(seat)] += hand(w, seat, t);
+        }
+    from_refill[kLaunchPad] = 0;
+    INFO("trial " << trial);
+    REQUIRE(from_refill == refill);
+    REQUIRE(drawn[0] == 0);  // player 0 drew nothing since the refill
+    REQUIRE(drawn[1] == 3);  // player 1's three unseen draws
+    draws_vary = draws_vary || w.area(1).hand != s.area(1).hand;
+  }
+  REQUIRE(draws_vary);  // player 2 does not know which three cards player 1 drew
+  // Player 1 knows its draws: its resamples hold the rest of the refill in the pile.
+  for (int trial = 0; trial < 20; ++trial)
+    for (int t = 0; t < kNumCardTypes; ++t)
+      if (t != kLaunchPad)
+        REQUIRE(draw_pile_count(resample(s, 1, trial), t) ==
+                refill[static_cast<std::size_t>(t)] - (before_refill(t) ? 0 : hand(s, 1, t)));
+}
+
 TEST_CASE("knowledge: Recycle Bin's ten cards are known to be in the draw pile") {
   State s = position(2, R"({"hands": [{"recycle_bin": 1, "metal": 1}, {"fuel": 2}],
       "discard_pile": ["fuel", "fuel", "overtime", "security_system", "galactic", "galactic", "intrepid",
@@ -355,6 +401,95 @@ TEST_CASE("knowledge: what a seat knows survives the state document; impossible 
                       Catch::Contains("'knowledge[0].hands[2]'") && Catch::Contains("unicorn"));
   REQUIRE_THROWS_WITH(load([](Json& d) { d["knowledge"][0].erase("draw_pile"); }),
                       Catch::Contains("'knowledge[0].draw_pile'") && Catch::Contains("missing"));
+}
+
+TEST_CASE("knowledge: deck cards played face up or taken by Thief from a hand of unseen draws only") {
+  // From the deal, every card a seat cannot place is an unseen draw of the deck.
+  State s = position(3, R"({"hands": [{"thief": 1, "metal": 1}, {"fuel": 3}, {"oxygen": 2}]})");
+  REQUIRE(s.deck_in_hand(2, 0) == 2);
+  REQUIRE(s.deck_in_hand(2, 1) == 3);
+  const int thieves = s.deck_cards(2, kThief);
+  s.apply(act::thief_one(1));  // two cards from player 1, unseen by player 2
+  // The Thief card was one of player 0's draws; the two stolen cards stay unseen draws, now in player 0's
+  // hand.
+  REQUIRE(s.deck_cards(2, kThief) == thieves - 1);
+  REQUIRE(s.deck_in_hand(2, 0) == 3);
+  REQUIRE(s.deck_in_hand(2, 1) == 1);
+  REQUIRE(s.deck_untracked(2) == 0);
+  // Player 1 saw its cards go: they are no deck cards to it, they are named in player 0's hand.
+  REQUIRE(s.deck_in_hand(1, 0) == 1);
+  REQUIRE(known_in_hand(s, 1, 0, kFuel) == 2);
+  // A hand mixing unseen draws with named cards plays a card of a type it names: player 2 loses track.
+  State t = oxygen_taken_from_discard_pile();  // player 1: the Oxygen named, five cards unseen
+  REQUIRE(t.deck_in_hand(2, 1) == 5);
+  t.apply(act::kStopPlaying);
+  t.apply(act::discard(kOxygen));
+  REQUIRE(t.deck_in_hand(2, 1) == 0);
+  REQUIRE(t.deck_untracked(2) == 5);
+}
+
+TEST_CASE("knowledge: the deck each seat follows survives the state document; impossible decks are refused") {
+  // After a refill player 1 drew three cards unseen (as in the test above).
+  const Json start = everything_discarded(complete_document(standard(), 3, R"({"turn": 0, "step": "discard",
+      "hands": [{"mission_controller": 5}, {"jack_of_all_trades": 3}, {"metal": 1}]})"));
+  State s = State::from_json(start, standard());
+  s.apply(act::kEndTurn);
+  s.apply(act::kDrawFromPile);
+  REQUIRE(s.deck_in_hand(2, 1) == 3);
+  REQUIRE(s.deck_in_hand(2, 0) == 0);
+  REQUIRE(s.deck_in_hand(1, 1) == 0);  // a seat names its own draws
+  REQUIRE(s.deck_untracked(2) == 0);
+  const Json doc = s.to_json();
+  REQUIRE(doc["knowledge"][2]["deck"]["in_hands"] == Json{0, 3, 0});
+  const State loaded = State::from_json(doc, standard());
+  REQUIRE(loaded.to_json() == doc);
+  auto load = [&](const std::function<void(Json&)>& edit) {
+    Json d = doc;
+    edit(d);
+    return State::from_json(d, standard());
+  };
+  // Left out (a document from before the deck was followed): every card a seat
+  // cannot place is a deck card, the other hands' cards unseen draws.
+  const State old = load([](Json& d) {
+    for (auto& k : d["knowledge"]) k.erase("deck");
+  });
+  REQUIRE(old.deck_in_hand(2, 0) == 5);
+  REQUIRE(old.deck_in_hand(2, 1) == 6);
+  REQUIRE(old.deck_cards(2, kMissionController) == 5);
+  REQUIRE_THROWS_WITH(load([](Json& d) { d["knowledge"][2]["deck"]["in_hands"][2] = 1; }),
+                      Catch::Contains("'knowledge[2].deck.in_hands[2]'") && Catch::Contains("own draws"));
+  REQUIRE_THROWS_WITH(load([](Json& d) { d["knowledge"][2]["deck"]["in_hands"][1] = 7; }),
+                      Catch::Contains("'knowledge[2].deck.in_hands[1]'") && Catch::Contains("out of range"));
+  REQUIRE_THROWS_WITH(
+      load([](Json& d) {
+        d["knowledge"][2]["deck"]["in_hands"] = Json{0, 3};
+      }),
+      Catch::Contains("'knowledge[2].deck.in_hands'") && Catch::Contains("one entry per player"));
+  REQUIRE_THROWS_WITH(load([](Json& d) { d["knowledge"][2]["deck"]["cards"]["launch_pad"] = 1; }),
+                      Catch::Contains("'knowledge[2].deck.cards'"));
+  REQUIRE_THROWS_WITH(load([](Json& d) { d["knowledge"][2]["deck"]["cards"]["metal"] = 500; }),
+                      Catch::Contains("'knowledge[2].deck.cards.metal'") && Catch::Contains("out of range"));
+  // A deck that does not add up to the pile, the unseen draws and the untracked cards.
+  REQUIRE_THROWS_WITH(load([](Json& d) { d["knowledge"][2]["deck"]["untracked"] = 2; }),
+                      Catch::Contains("'knowledge[2].deck'") && Catch::Contains("holds"));
+  REQUIRE_THROWS_WITH(load([](Json& d) { d["knowledge"][2]["deck"]["untracked"] = -1; }),
+                      Catch::Contains("'knowledge[2].deck.untracked'"));
+  // The pile holding more of a card than the deck.
+  REQUIRE_THROWS_WITH(load([](Json& d) {
+                        d["knowledge"][2]["deck"]["cards"]["fuel"] = 0;
+                        d["knowledge"][2]["deck"]["untracked"] = 30;
+                      }),
+                      Catch::Contains("'knowledge[2].deck'") && Catch::Contains("more Fuel than the deck"));
+  // Deck cards that are neither hidden from player 2 nor untracked (player 2 holds the 28th Metal).
+  REQUIRE_THROWS_WITH(
+      load([](Json& d) {
+        d["knowledge"][2]["deck"]["cards"]["metal"] =
+            d["knowledge"][2]["deck"]["cards"]["metal"].get<int>() + 2;
+        d["knowledge"][2]["deck"]["in_hands"] = Json{2, 3, 0};
+      }),
+      Catch::Contains("'knowledge[2].deck'") && Catch::Contains("neither hidden nor untracked"));
+  REQUIRE_THROWS_WITH(load([](Json& d) { d["knowledge"][2]["deck"].erase("cards"); }),
+                      Catch::Contains("'knowledge[2].deck.cards'") && Catch::Contains("missing"));
 }
 
 TEST_CASE("knowledge: resamples keep every seat's knowledge true, in random games of every variant") {

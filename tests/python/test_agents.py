@@ -3,6 +3,7 @@
 import os
 import pathlib
 import subprocess
+import threading
 
 import numpy as np
 import pytest
@@ -135,3 +136,56 @@ def test_missing_zoo_or_checkpoint_is_a_clear_error(tmp_path, monkeypatch):
     (tmp_path / "junk.ckpt").write_bytes(os.urandom(100))
     with pytest.raises(rg.Error):
         rg.load_agent(f"checkpoint:{tmp_path}/junk.ckpt")
+
+
+@pytest.mark.parametrize("spec", ["zoo:launchpad23", "zoo:launchpad23:0", "checkpoint", "ismcts:8:heuristic"])
+def test_one_agent_shared_by_threads_plays_the_moves_it_plays_alone(zoo, spec):
+    # act() runs with the GIL released; calls on one agent take turns instead of sharing its buffers.
+    if spec == "checkpoint":
+        spec = f"checkpoint:{zoo / 'launchpad23.ckpt'}:sample"
+    agent = rg.load_agent(spec, game="launchpad23")
+    positions, alone = [], []
+    state = rg.load_game("launchpad23").new_state(2, 5)
+    for move in range(16):
+        if state.is_terminal():
+            break
+        positions.append(state.clone())
+        alone.append(agent.act(state, seed=move))
+        state.apply(alone[-1])
+    start = threading.Barrier(4)
+    seen = [[] for _ in range(4)]
+
+    def play(t):
+        start.wait()  # all four call act() together
+        for _ in range(3):
+            seen[t].extend(agent.act(p, seed=i) for i, p in enumerate(positions))
+
+    threads = [threading.Thread(target=play, args=(t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for moves in seen:
+        assert moves == alone * 3
+
+
+def test_agent_counts_have_the_command_lines_and_the_yamls_range():
+    with pytest.raises(rg.Error, match="simulations must be a whole number from 1 to 10000000"):
+        rg.load_agent("ismcts:2147483647", game="launchpad23")
+    with pytest.raises(rg.Error, match=r"playouts per leaf \(rollouts\) must be a whole number from 1 to 100000"):
+        rg.load_agent("ismcts:2:heuristic:2147483647", game="launchpad23")
+    assert rg.load_agent("ismcts:10000000", game="launchpad23").kind == "ismcts"
+
+
+def test_paths_and_zoo_names_are_taken_as_written(zoo, tmp_path):
+    bot = zoo / "launchpad23.ckpt"
+    with pytest.raises(rg.Error, match="NUL"):  # used to load `bot`, the path cut at the NUL
+        rg.load_agent(f"checkpoint:{bot}\0ignored")
+    with pytest.raises(rg.Error, match="game id"):  # used to load <zoo>/../<zoo name>/launchpad23.ckpt
+        rg.load_agent(f"zoo:../{zoo.name}/launchpad23", game="launchpad23")
+    assert rg.load_agent(str(bot)).kind == "checkpoint"  # a bare checkpoint path
+    folder = tmp_path / "lr=3e-4"
+    folder.mkdir()
+    (folder / "bot.ckpt").write_bytes(bot.read_bytes())
+    agent = rg.load_agent(f"checkpoint:{folder / 'bot.ckpt'}")  # '=' in a path is not a name
+    assert agent.kind == "checkpoint" and agent.name == "bot"

@@ -34,38 +34,46 @@ def assert_clean_exit(result):
 
 
 def test_rewriting_the_actions_during_a_step_cannot_abort_the_interpreter(game_id):
-    # A second thread keeps writing illegal ids into the very array being stepped. The env must
-    # either step the actions it validated or raise IllegalAction, never die in the OpenMP loop.
+    # A second thread writes illegal ids into the very array being stepped. The env must either step
+    # the actions it validated or raise IllegalAction, never die in the OpenMP loop. Both outcomes are
+    # forced, not left to the scheduler: the vandal thread writes only when told to, and
+    # `_after_actions_copied` (a test hook) tells it to at the moment step() has copied the actions
+    # and no env has stepped yet.
     out = assert_clean_exit(run_child(game_id, """
-        import threading, time
-        sys.setswitchinterval(1e-4)
+        import threading
         vec = rg.make_vec(GAME, 256, num_threads=2, seed=1)
-        actions = np.zeros(256, dtype=np.int32)
-        stop = False
+        twin = rg.make_vec(GAME, 256, num_threads=2, seed=1)  # stepped with the same legal actions
+        actions = vec.sample_actions()
+        legal = actions.copy()
+        # An id illegal in env 0, so that a step of the rewritten array must be refused.
+        bad = np.int32(np.flatnonzero(vec.action_masks[0] == 0)[0])
+        go, written = threading.Event(), threading.Event()
         def vandal():
-            bad = np.int32(vec.num_actions - 1)
-            while not stop:
-                actions[:] = bad
-                actions[:] = 0
+            go.wait()
+            actions[:] = bad
+            written.set()
         thread = threading.Thread(target=vandal)
         thread.start()
-        stepped = refused = 0
-        start = time.monotonic()
-        try:
-            while time.monotonic() - start < 3:
-                vec.sample_actions(out=actions)
-                try:
-                    vec.step(actions)
-                    stepped += 1
-                except rg.IllegalAction:
-                    refused += 1
-        finally:
-            stop = True
-            thread.join()
-        print(stepped, refused)
+        def rewrite_now():  # runs inside step(), after the copy: let the vandal write, wait for it
+            go.set()
+            written.wait()
+        vec._env._after_actions_copied = rewrite_now
+        vec.step(actions)  # outcome 1: the validated copy is stepped, the rewrite comes too late
+        vec._env._after_actions_copied = None
+        thread.join()
+        assert (actions == bad).all(), "the vandal thread did not rewrite the array"
+        twin.step(legal)
+        assert np.array_equal(vec.observations, twin.observations)
+        assert np.array_equal(vec.episode_steps, twin.episode_steps)
+        before = vec.observations.copy()
+        try:  # outcome 2: the rewritten array is validated, and refused before any env steps
+            vec.step(actions)
+            print("stepped")
+        except rg.IllegalAction as e:
+            print("refused")
+        assert np.array_equal(vec.observations, before)
     """))
-    stepped, refused = map(int, out.split())
-    assert stepped > 0
+    assert out.split() == ["refused"]
 
 
 def test_an_impossible_thread_count_is_refused(game_id):

@@ -49,13 +49,13 @@ TEST_CASE("gumbel: Sequential Halving's visit schedule, worked by hand", "[searc
   std::vector<int32_t> schedule;
   // 4 moves, 8 simulations: log2(4) = 2 phases; the first gives each of the 4
   // one visit (8 / (2 * 4) = 1), the second each of the best 2 two more.
-  detail::considered_visits(4, 8, schedule);
+  mcts::detail::considered_visits(4, 8, schedule);
   CHECK(schedule == std::vector<int32_t>{0, 0, 0, 0, 1, 1, 2, 2});
   // 2 moves, 6 simulations: one phase of 3 visits each.
-  detail::considered_visits(2, 6, schedule);
+  mcts::detail::considered_visits(2, 6, schedule);
   CHECK(schedule == std::vector<int32_t>{0, 0, 1, 1, 2, 2});
   // One move: all simulations go to it.
-  detail::considered_visits(1, 3, schedule);
+  mcts::detail::considered_visits(1, 3, schedule);
   CHECK(schedule == std::vector<int32_t>{0, 1, 2});
 }
 

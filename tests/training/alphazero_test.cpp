@@ -15,6 +15,7 @@
 #include "training/alphazero/search_bench.h"
 #include "training/alphazero/self_play.h"
 #include "training/mcts/network_evaluator.h"
+#include "training/ppo/trainer.h"
 
 using namespace rocketgym;
 using namespace rocketgym::alphazero;
@@ -166,6 +167,29 @@ TEST_CASE("AlphaZero config: search keys that would do nothing are refused, on t
   CHECK_THROWS_WITH(az_config_with("search:\n  c_puct: many\n"),
                     Catch::Contains("a.yaml:4") && Catch::Contains("c_puct"));
   CHECK(az_config_with("search: {c_puct: 2}\n").search.simulations == 32);  // the trainer's default stays
+}
+
+TEST_CASE("AlphaZero config: self-play keys that would do nothing are refused, on the user's line",
+          "[alphazero]") {
+  // greedy_after stops the gumbel root's noise: with root: puct there is none.
+  CHECK_THROWS_WITH(
+      az_config_with("search: {root: puct}\nselfplay: {greedy_after: 10}\n"),
+      Catch::Contains("a.yaml:4") && Catch::Contains("greedy_after") && Catch::Contains("puct"));
+  CHECK_THROWS_WITH(az_config_with("search: {gumbel_scale: 0}\nselfplay: {greedy_after: 10}\n"),
+                    Catch::Contains("greedy_after") && Catch::Contains("gumbel_scale"));
+  CHECK(az_config_with("selfplay: {greedy_after: 10}\n").greedy_after == 10);
+  // fast_simulations are used only by playout cap randomization (full_search_share < 1).
+  CHECK_THROWS_WITH(az_config_with("selfplay: {fast_simulations: 4}\n"),
+                    Catch::Contains("a.yaml:3") && Catch::Contains("fast_simulations") &&
+                        Catch::Contains("full_search_share"));
+  CHECK(az_config_with("selfplay: {full_search_share: 0.5, fast_simulations: 4}\n").fast_simulations == 4);
+  CHECK_THROWS_WITH(az_config_with("search: {simulations: 4}\nselfplay: {full_search_share: 0.5}\n"),
+                    Catch::Contains("fast_simulations") && Catch::Contains("must not exceed"));
+  // Without playout cap randomization the unused default does not bind the search's size.
+  CHECK(az_config_with("search: {simulations: 4}\n").search.simulations == 4);
+  // The resolved config (every key written) loads back.
+  const AzConfig puct = az_config_with("search: {root: puct}\n");
+  CHECK(AzConfig::from_yaml(ConfigNode::parse(puct.to_yaml(), "resolved.yaml")).to_yaml() == puct.to_yaml());
 }
 
 TEST_CASE("self-play records the search's policy and, at the game's end, every seat's outcome",
@@ -350,7 +374,7 @@ TEST_CASE("a short AlphaZero run writes its folder and resumes where it stopped"
   CHECK(first.steps >= 64);
   const std::string ckpt = (dir / "checkpoints/latest.ckpt").string();
   REQUIRE(std::filesystem::exists(ckpt));
-  CHECK(std::filesystem::exists(dir / "checkpoints/minute_000.ckpt"));
+  CHECK(std::filesystem::exists(dir / "checkpoints/minute_000.000001.ckpt"));
   CHECK(std::filesystem::exists(dir / "config.yaml"));
   CheckpointMeta meta = read_checkpoint_meta(ckpt);
   CHECK(meta.iteration == 1);
@@ -407,4 +431,27 @@ TEST_CASE("bench-search reports the self-play it ran", "[alphazero]") {
   CHECK(r.network_share() > 0.0);
   CHECK(r.network_share() < 1.0);
   CHECK_THROWS_AS(alphazero::bench_search(config, "/nonexistent.ckpt", 0.1, 0.0), CheckpointError);
+}
+
+TEST_CASE("each trainer refuses the other's run folder, naming the run's trainer", "[alphazero][resume]") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rocketgym_az_other_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const AzConfig search_based = tiny_config(dir.string());
+  alphazero::run_alphazero(search_based, false);
+  const ppo::TrainConfig ppo_config = ppo::TrainConfig::from_yaml(ConfigNode::parse(
+      "game: {id: launchpad23, players: 2}\nmodel: {hidden: 32, blocks: 1, channels: 8}\n"
+      "ppo: {envs: 8, steps_per_update: 32, epochs: 1, minibatch: 32}\nbudget: {steps: 1, minutes: 0}\n"
+      "run: {dir: \"" +
+          dir.string() + "\", threads: 1, eval_every: 0, plot: false}\n",
+      "ppo.yaml"));
+  // It said "it holds AdamW state, the optimizer is Adam".
+  CHECK_THROWS_WITH(ppo::run_training(ppo_config, false),
+                    Catch::Contains("search-based run") && Catch::Contains("PPO trainer"));
+  std::filesystem::remove_all(dir);
+
+  ppo::run_training(ppo_config, false);
+  CHECK_THROWS_WITH(alphazero::run_alphazero(search_based, false),
+                    Catch::Contains("PPO run") && Catch::Contains("search-based trainer"));
+  std::filesystem::remove_all(dir);
 }

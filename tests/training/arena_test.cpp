@@ -7,7 +7,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
+#include <sstream>
+#include <thread>
 
 #include "envs/launchpad23/launchpad23_game.h"
 #include "models/checkpoint.h"
@@ -296,11 +300,15 @@ TEST_CASE("an arena output folder that cannot be written is refused before playi
   CHECK_THROWS_WITH(prepare_arena_output(config), Catch::Contains(config.output));
   config.output = (dir / "a_file").string();
   CHECK_THROWS_WITH(prepare_arena_output(config), Catch::Contains("a_file"));
-  // A writable folder is created and left without the probe file.
+  // A writable folder is created and left with its lock but without the probe file.
   config.output = (dir / "new" / "results").string();
-  CHECK_NOTHROW(prepare_arena_output(config));
+  std::unique_ptr<RunFolderLock> lock;
+  CHECK_NOTHROW(lock = prepare_arena_output(config));
   CHECK(std::filesystem::is_directory(config.output));
-  CHECK(std::filesystem::is_empty(config.output));
+  std::set<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(config.output))
+    left.insert(entry.path().filename().string());
+  CHECK(left == std::set<std::string>{".lock"});
   // Writing the results names the file it could not write.
   CHECK_THROWS_WITH(write_text_file((dir / "a_file" / "x.txt").string(), "text"), Catch::Contains("x.txt"));
   std::filesystem::remove_all(dir);
@@ -350,4 +358,183 @@ TEST_CASE("every arena config in configs/arena loads", "[arena]") {
     ++loaded;
   }
   CHECK(loaded >= 6);
+}
+
+TEST_CASE("two arenas never share an output folder", "[arena]") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rocketgym_arena_lock_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ArenaConfig config;
+  config.game.id = "launchpad23";
+  config.output = dir.string();
+  {
+    const RunFolderLock held(dir.string());  // another arena (or a training) writing there
+    CHECK_THROWS_WITH(prepare_arena_output(config),
+                      Catch::Contains("arena output folder '" + dir.string() + "'") &&
+                          Catch::Contains("in use by another rocketgym"));
+  }
+  const std::unique_ptr<RunFolderLock> first = prepare_arena_output(config);  // released with its holder
+  CHECK_THROWS_WITH(prepare_arena_output(config), Catch::Contains(dir.string()) && Catch::Contains("in use"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the arena's output folder must be named", "[arena]") {
+  const auto root = ConfigNode::parse("game: {id: launchpad23}\noutput: \"\"\n", "o.yaml");
+  CHECK_THROWS_WITH(ArenaConfig::from_yaml(root),
+                    Catch::Contains("o.yaml") && Catch::Contains("output") && Catch::Contains("empty"));
+}
+
+namespace {
+
+// Splits RFC 4180 CSV text into rows of fields (quoted fields may hold ',', '"' and line breaks).
+std::vector<std::vector<std::string>> read_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows(1, std::vector<std::string>(1));
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted && c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+      rows.back().back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (!quoted && c == ',') {
+      rows.back().emplace_back();
+    } else if (!quoted && c == '\n') {
+      rows.emplace_back(1);
+    } else {
+      rows.back().back() += c;
+    }
+  }
+  if (rows.back() == std::vector<std::string>(1)) rows.pop_back();  // after the last line break
+  return rows;
+}
+
+std::string read_file(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("agent names with commas, quotes or line breaks keep their CSV columns", "[arena]") {
+  const std::vector<std::string> names{"a,b", "say \"hi\"", "two\nlines"};
+  std::vector<GameRecord> games{game2(0, 1, 1, -1), game2(1, 2, 0, 0), game2(2, 0, -1, 1)};
+  const ArenaReport report = analyze(games, names, 2);
+  const auto dir = std::filesystem::temp_directory_path() / ("rocketgym_csv_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  write_csv(report, games, dir.string());
+  for (const char* file : {"agents.csv", "head_to_head.csv", "seats.csv", "games.csv"}) {
+    INFO(file);
+    const auto rows = read_csv(read_file(dir / file));
+    REQUIRE(rows.size() >= 2);
+    for (const auto& row : rows) CHECK(row.size() == rows.front().size());
+  }
+  const auto agents = read_csv(read_file(dir / "agents.csv"));
+  std::set<std::string> written;
+  for (std::size_t r = 1; r < agents.size(); ++r) written.insert(agents[r][0]);
+  CHECK(written == std::set<std::string>(names.begin(), names.end()));
+  const auto played = read_csv(read_file(dir / "games.csv"));
+  CHECK(played[1][5] == "a,b");
+  CHECK(played[1][6] == "say \"hi\"");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("every count from the command line, YAML or Python has the YAML's range", "[arena]") {
+  // ismcts:2147483647 used to reserve buffers for that many simulations: std::bad_alloc.
+  CHECK_THROWS_WITH(parse_agent("ismcts:2147483647"), Catch::Contains("simulations") &&
+                                                          Catch::Contains("1 to 10000000") &&
+                                                          Catch::Contains("'2147483647'"));
+  CHECK_THROWS_WITH(parse_agent("ismcts:20:heuristic:2147483647"),
+                    Catch::Contains("playouts per leaf") && Catch::Contains("1 to 100000"));
+  CHECK_THROWS_WITH(parse_agent("search:x.ckpt:2147483647"), Catch::Contains("1 to 10000000"));
+  CHECK_THROWS_WITH(parse_agent("zoo:last_blast:2147483647"), Catch::Contains("1 to 10000000"));
+  CHECK_THROWS_WITH(parse_agent("ismcts:99999999999999999999"), Catch::Contains("1 to 10000000"));
+  CHECK_THROWS_WITH(parse_agent("ismcts:-3"), Catch::Contains("1 to 10000000"));
+  CHECK(parse_agent("ismcts:10000000").mcts.simulations == mcts::kSimulationsRange.max);
+  CHECK(parse_agent("ismcts:1:heuristic:100000").mcts.rollouts == mcts::kRolloutsRange.max);
+  // The YAML takes the same ranges, from the same table.
+  const auto yaml = [](const std::string& mcts_block) {
+    return parse_agent(ConfigNode::parse("{kind: ismcts, mcts: " + mcts_block + "}", "a.yaml"));
+  };
+  CHECK(yaml("{simulations: 10000000}").mcts.simulations == 10'000'000);
+  CHECK_THROWS_WITH(yaml("{simulations: 10000001}"),
+                    Catch::Contains("a.yaml") && Catch::Contains("simulations"));
+  CHECK_THROWS_WITH(yaml("{max_nodes: 2147483647}"), Catch::Contains("max_nodes"));
+  // Options built in code are checked against it too.
+  mcts::Options options;
+  options.simulations = 2147483647;
+  CHECK_THROWS_WITH(options.validate(),
+                    Catch::Contains("simulations must be a whole number from 1 to 10000000"));
+  options.simulations = 1;
+  options.max_nodes = mcts::kMaxNodesRange.max + 1;
+  CHECK_THROWS_WITH(options.validate(), Catch::Contains("max_nodes"));
+}
+
+TEST_CASE("the agent grammar: names, bare checkpoint paths, '=' in paths, zoo ids, NUL", "[arena]") {
+  AgentSpec a = parse_agent("checkpoint:runs/lr=3e-4/checkpoints/latest.ckpt");  // '=' in the path
+  CHECK(a.name.empty());
+  CHECK(a.kind == "checkpoint");
+  CHECK(a.path == "runs/lr=3e-4/checkpoints/latest.ckpt");
+  a = parse_agent("runs/x/checkpoints/latest.ckpt");  // a bare path: checkpoint:PATH, greedy
+  CHECK(a.kind == "checkpoint");
+  CHECK(a.path == "runs/x/checkpoints/latest.ckpt");
+  CHECK(a.greedy);
+  a = parse_agent("best=runs/lr=3e-4/a:b.ckpt");  // a plain name, then a bare path with '=' and ':'
+  CHECK(a.name == "best");
+  CHECK(a.path == "runs/lr=3e-4/a:b.ckpt");
+  a = parse_agent("ppo-2.1=checkpoint:x.ckpt:sample");
+  CHECK(a.name == "ppo-2.1");
+  CHECK_FALSE(a.greedy);
+  CHECK_THROWS_WITH(parse_agent("my bot=random"), Catch::Contains("unknown kind"));
+  for (const char* escape : {"zoo:../../..", "zoo:../secret", "zoo:a/b", "zoo:.."}) {
+    INFO(escape);
+    CHECK_THROWS_WITH(parse_agent(escape), Catch::Contains("game id") && Catch::Contains("not a path"));
+  }
+  CHECK_THROWS_WITH(zoo_path("../../etc"), Catch::Contains("not a path"));
+  CHECK_THROWS_WITH(parse_agent(ConfigNode::parse("{kind: zoo, game: ../x}", "z.yaml")),
+                    Catch::Contains("z.yaml") && Catch::Contains("not a path"));
+  CHECK_THROWS_WITH(parse_agent(std::string("checkpoint:a.ckpt\0/etc/passwd", 29)), Catch::Contains("NUL"));
+}
+
+TEST_CASE("one agent called from several threads plays the moves it plays alone", "[arena]") {
+  const std::string file = std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/models/zoo/last_blast.ckpt";
+  if (!std::filesystem::exists(file)) return;
+  bool built = true;
+  try {
+    Registry::instance().find("last_blast");
+  } catch (const Error&) {
+    built = false;
+  }
+  if (!built) return;
+  const auto game = load_game("last_blast");
+  const int players = read_checkpoint_meta(file).num_players;
+  for (const std::string& spec :
+       std::vector<std::string>{"checkpoint:" + file, "search:" + file + ":4", "ismcts:8"}) {
+    INFO(spec);
+    auto agent = make_agent(parse_agent(spec), *game, players);
+    // Positions along one game, and the move the agent picks alone at each.
+    std::vector<std::unique_ptr<AnyState>> positions;
+    std::vector<Action> alone;
+    auto state = game->new_state(players, 3);
+    for (int move = 0; move < 24 && !state->is_terminal(); ++move) {
+      positions.push_back(state->clone());
+      alone.push_back(agent->act(*state, static_cast<uint64_t>(move)));
+      state->apply(alone.back());
+    }
+    constexpr int kThreads = 4, kRounds = 5;
+    std::vector<std::vector<Action>> seen(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        for (int round = 0; round < kRounds; ++round)
+          for (std::size_t i = 0; i < positions.size(); ++i)
+            seen[t].push_back(agent->act(*positions[i], static_cast<uint64_t>(i)));
+      });
+    for (auto& thread : threads) thread.join();
+    for (int t = 0; t < kThreads; ++t)
+      for (std::size_t k = 0; k < seen[t].size(); ++k) CHECK(seen[t][k] == alone[k % positions.size()]);
+  }
 }

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "training/run_support.h"
+
 namespace {
 
 struct CliResult {
@@ -204,4 +206,62 @@ TEST_CASE("checkpoint agents must be regular files", "[cli]") {
   INFO(blocked.output);
   CHECK(blocked.status == 1);
   CHECK_THAT(blocked.output, Catch::Contains("not a regular file"));
+}
+
+TEST_CASE("agent counts beyond the YAML's range are refused on the command line too", "[cli]") {
+  if (!have_cli()) return;
+  const TempDir dir("agent_counts");
+  const std::string arena = "arena --game launchpad23 --agent random --games 1 --quiet --no-plot --output '" +
+                            (dir / "out") + "' --agent ";
+  // Each used to die of std::bad_alloc (or search without end) instead.
+  for (const char* agent : {"ismcts:2147483647", "ismcts:4:heuristic:2147483647", "search:x.ckpt:2147483647",
+                            "zoo:last_blast:2147483647"}) {
+    INFO(agent);
+    const CliResult r = run_cli(arena + agent, 30);
+    INFO(r.output);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains(agent) && Catch::Contains("must be a whole number from 1 to"));
+    CHECK_THAT(r.output, !Catch::Contains("bad_alloc"));
+  }
+  const CliResult play = run_cli("play launchpad23 --seats random,ismcts:2147483647", 30);
+  INFO(play.output);
+  CHECK(play.status == 1);
+  CHECK_THAT(play.output, Catch::Contains("1 to 10000000"));
+}
+
+TEST_CASE("an empty --output is refused, not read as the default folder", "[cli]") {
+  if (!have_cli()) return;
+  const TempDir dir("empty_output");
+  const CliResult r =
+      run_cli("arena --game launchpad23 --agent random --agent random --games 1 --no-plot --output ''");
+  INFO(r.output);
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("--output") && Catch::Contains("empty"));
+  CHECK_THAT(r.output, !Catch::Contains("games/s"));  // no game was played
+}
+
+TEST_CASE("an arena stops at once on an output folder another arena is using", "[cli]") {
+  if (!have_cli()) return;
+  const TempDir dir("busy_output");
+  const std::string output = dir / "results";
+  std::filesystem::create_directories(output);
+  const rocketgym::RunFolderLock other_arena(output);  // as the first arena holds it while it plays
+  const CliResult r = run_cli(
+      "arena --game launchpad23 --agent random --agent heuristic --games 2 --no-plot "
+      "--output '" +
+      output + "'");
+  INFO(r.output);
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("arena output folder '" + output + "'") && Catch::Contains("in use"));
+  CHECK_FALSE(std::filesystem::exists(output + "/report.json"));
+}
+
+TEST_CASE("play takes a checkpoint file as a seat, as its help says", "[cli]") {
+  if (!have_cli()) return;
+  const std::string zoo = std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/models/zoo/last_blast.ckpt";
+  if (!std::filesystem::exists(zoo)) return;
+  const CliResult r = run_cli("play last_blast --seed 3 --seats 'random," + zoo + "'");
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("player 1 (" + zoo + "): score"));
 }

@@ -152,10 +152,21 @@ TEST_CASE("minute snapshots are due once each, and a resumed run skips those it 
   MinuteSnapshots resumed({5, 10, 30}, 650.0);  // 10m50s trained before this session
   CHECK(resumed.next_due(700.0).empty());
   CHECK(resumed.next_due(1800.0) == "checkpoints/minute_030.ckpt");
+  // Fractions of a minute get names of their own (0.02, 0.04 and 0.3 all
+  // wrote minute_000.ckpt, each overwriting the one before).
+  MinuteSnapshots fractions({0.02, 0.04, 0.3, 1, 1.5, 1000}, 0.0);
+  CHECK(fractions.next_due(1e9) == "checkpoints/minute_000.02.ckpt");
+  CHECK(fractions.next_due(1e9) == "checkpoints/minute_000.04.ckpt");
+  CHECK(fractions.next_due(1e9) == "checkpoints/minute_000.3.ckpt");
+  CHECK(fractions.next_due(1e9) == "checkpoints/minute_001.ckpt");  // whole minutes keep their old names
+  CHECK(fractions.next_due(1e9) == "checkpoints/minute_001.5.ckpt");
+  CHECK(fractions.next_due(1e9) == "checkpoints/minute_1000.ckpt");
+  CHECK(fractions.next_due(1e9).empty());
+  CHECK(MinuteSnapshots({1e-6}, 0.0).next_due(1.0) == "checkpoints/minute_000.000001.ckpt");
   // Both trainers read the same run: block, snapshot list included.
   const auto ppo = TrainConfig::from_yaml(
-      ConfigNode::parse("game: {id: launchpad23}\nrun: {snapshot_minutes: [20, 5]}\n", "p.yaml"));
-  CHECK(ppo.snapshot_minutes == std::vector<double>{5, 20});
+      ConfigNode::parse("game: {id: launchpad23}\nrun: {snapshot_minutes: [20, 5, 20]}\n", "p.yaml"));
+  CHECK(ppo.snapshot_minutes == std::vector<double>{5, 20});  // the same time twice is one snapshot
   CHECK_THROWS_WITH(TrainConfig::from_yaml(ConfigNode::parse(
                         "game: {id: launchpad23}\nrun: {snapshot_minutes: [5, -1]}\n", "p.yaml")),
                     Catch::Contains("positive number of minutes"));
@@ -213,7 +224,7 @@ TEST_CASE("a short training run writes its folder and resumes where it stopped",
   TrainConfig config = TrainConfig::from_yaml(ConfigNode::parse(yaml, "smoke.yaml"));
   const TrainSummary first = run_training(config, false);
   // The snapshot due at once is written; the one due after 1000 minutes is not.
-  CHECK(std::filesystem::exists(dir / "checkpoints/minute_000.ckpt"));
+  CHECK(std::filesystem::exists(dir / "checkpoints/minute_000.000001.ckpt"));
   CHECK_FALSE(std::filesystem::exists(dir / "checkpoints/minute_1000.ckpt"));
   CHECK_FALSE(first.resumed);
   CHECK(first.updates == 1);
@@ -411,5 +422,70 @@ TEST_CASE("two trainings never share a run folder", "[ppo][pool]") {
     CHECK_THROWS_WITH(one_more_update(config), Catch::Contains("in use by another rocketgym train"));
   }
   CHECK_NOTHROW(one_more_update(config));  // released with its holder
+  std::filesystem::remove_all(dir);
+}
+
+// --- issue 30: what a resumed run must keep ------------------------------------
+
+namespace {
+
+std::string text_of(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("a resumed run refuses another network, other game rules and a weights-only file",
+          "[ppo][resume]") {
+  const auto dir = fresh_dir("resume_checks");
+  TrainConfig config = pool_run_config(dir);
+  one_more_update(config);
+  const std::string latest = (dir / "checkpoints/latest.ckpt").string();
+  const std::string written = text_of(dir / "config.yaml");
+  // The checkpoint records the rules it was trained under.
+  const CheckpointMeta meta = read_checkpoint_meta(latest);
+  REQUIRE(meta.extra.contains("game_config"));
+  CHECK(meta.extra["game_config"].get<std::string>().find("max_turns: 200") != std::string::npos);
+
+  // `--set model.hidden=128` on a resume was ignored without a word.
+  TrainConfig wider = config;
+  wider.net.hidden = 128;
+  CHECK_THROWS_WITH(one_more_update(wider),
+                    Catch::Contains("model.hidden (the checkpoint: 16, the config: 128)"));
+  // Other rules trained on them and overwrote config.yaml, recording the
+  // earlier rules nowhere.
+  TrainConfig shorter = config;
+  shorter.game.overrides = ConfigNode::parse("max_turns: 50\n", "rules.yaml");
+  CHECK_THROWS_WITH(one_more_update(shorter),
+                    Catch::Contains("other game rules") &&
+                        Catch::Contains("max_turns (the checkpoint: 200, the config: 50)"));
+  CHECK(text_of(dir / "config.yaml") == written);
+  CHECK(read_checkpoint_meta(latest).iteration == 1);
+
+  // A weights-only export in place of latest.ckpt resumed with a fresh
+  // optimizer and an empty pool.
+  export_checkpoint(latest, (dir / "exported.ckpt").string(), true, -1);
+  std::filesystem::copy_file(dir / "exported.ckpt", latest,
+                             std::filesystem::copy_options::overwrite_existing);
+  CHECK_THROWS_WITH(one_more_update(config), Catch::Contains(latest) && Catch::Contains("weights-only") &&
+                                                 Catch::Contains("--agent checkpoint:"));
+  CHECK(text_of(dir / "config.yaml") == written);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("edited counters in a run's checkpoint are refused naming the file and the key", "[ppo][resume]") {
+  const auto dir = fresh_dir("resume_edited");
+  TrainConfig config = pool_run_config(dir);
+  one_more_update(config);
+  const std::string latest = (dir / "checkpoints/latest.ckpt").string();
+  LoadedCheckpoint loaded = load_checkpoint(latest);
+  torch::optim::Adam adam(loaded.net->parameters());
+  loaded.meta.extra["episodes"] = "abc";
+  save_checkpoint(latest, loaded.meta, loaded.net, &adam);
+  CHECK_THROWS_WITH(one_more_update(config), Catch::Contains(latest) && Catch::Contains("extra.episodes") &&
+                                                 Catch::Contains("\"abc\""));
   std::filesystem::remove_all(dir);
 }

@@ -35,6 +35,31 @@ mcts::Options parse_search(const ConfigNode& node) {
   return o;
 }
 
+// Refuses self-play keys that would do nothing, as check_unused_keys does
+// for the search block (values at their defaults pass, so a resolved config
+// reloads): greedy_after stops the gumbel root's noise, so it needs that root
+// with noise; fast_simulations are the searches of playout cap
+// randomization, which runs only with full_search_share < 1.
+void check_unused_selfplay_keys(const ConfigNode& node, const AzConfig& c) {
+  const AzConfig defaults;
+  if (c.greedy_after != defaults.greedy_after) {
+    if (c.search.root != mcts::RootSelection::kGumbel)
+      node.fail_key("greedy_after",
+                    "stops the gumbel root's noise; this search has root: puct, so it would do nothing");
+    if (c.search.gumbel_scale == 0.0)
+      node.fail_key("greedy_after", "stops the gumbel root's noise; search.gumbel_scale is 0 (no noise)");
+  }
+  if (c.full_search_share >= 1.0) {
+    if (c.fast_simulations != defaults.fast_simulations)
+      node.fail_key(
+          "fast_simulations",
+          "are the searches of the decisions that get no full search; with full_search_share 1 "
+          "every decision gets the full search, so set full_search_share below 1 or remove this key");
+  } else if (c.fast_simulations > c.search.simulations) {
+    node.fail_key("fast_simulations", "must not exceed search.simulations");
+  }
+}
+
 }  // namespace
 
 AzConfig AzConfig::from_yaml(const ConfigNode& root) {
@@ -53,9 +78,8 @@ AzConfig AzConfig::from_yaml(const ConfigNode& root) {
     c.samples_per_iteration = s.get_int("samples_per_iteration", c.samples_per_iteration, 1, 1 << 24);
     c.full_search_share = s.get_double("full_search_share", c.full_search_share, 1e-3, 1.0);
     c.fast_simulations = s.get_int("fast_simulations", c.fast_simulations, 1, 1 << 20);
+    check_unused_selfplay_keys(s, c);
   }
-  if (c.fast_simulations > c.search.simulations)
-    root.fail_key("selfplay", "fast_simulations must not exceed search.simulations");
   if (const ConfigNode r = root.child_or_empty("replay"); !r.is_null()) {
     r.expect_keys({"capacity", "min_samples"});
     c.capacity = r.get_int("capacity", c.capacity, 1, 1 << 26);

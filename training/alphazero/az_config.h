@@ -18,12 +18,14 @@
 //   selfplay:
 //     games: 128             # self-play games in flight; their leaves share one network batch
 //     greedy_after: 0        # decisions of a game after which the root stops adding Gumbel
-//                            # noise and plays its best move (0 = noise throughout)
+//                            # noise and plays its best move (0 = noise throughout; only
+//                            # with root: gumbel and gumbel_scale > 0, else refused)
 //     samples_per_iteration: 2048  # new positions between training phases
 //     full_search_share: 1.0 # playout cap randomization (Wu 2019, KataGo): this share of
 //                            # decisions gets the full search and becomes a training position;
 //     fast_simulations: 8    # the others get this many simulations and are only played
-//                            # (more games per minute, so outcomes arrive sooner)
+//                            # (more games per minute, so outcomes arrive sooner; set only
+//                            # with full_search_share < 1, at most search.simulations)
 //   replay:
 //     capacity: 100000       # positions kept (oldest dropped first)
 //     min_samples: 4096      # positions before the first training phase
@@ -49,6 +51,7 @@
 //     eval_every: 10         # iterations between evaluations (raw network, greedy) vs random and heuristic
 //     eval_games: 200
 //     snapshot_minutes: []   # also keep checkpoints/minute_<m>.ckpt after m minutes of this run
+//                            # (fractions too: minute_000.25.ckpt)
 //     plot: true
 //     ranks: 1               # written by the trainer: processes in the run (torchrun); not read
 //

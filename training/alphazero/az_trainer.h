@@ -43,6 +43,7 @@
 #include "training/alphazero/self_play.h"
 #include "training/arena/evaluate.h"
 #include "training/distributed/distributed.h"
+#include "training/distributed/same_config.h"
 #include "training/policy_runner.h"
 #include "training/run_support.h"
 
@@ -62,11 +63,13 @@ class AzTrainer {
         num_actions_(G::info().num_actions) {
     spec_ = net_spec_for(*game_, players_, cfg_.net);
     obs_size_ = spec_.observation_size();
+    game_config_ = cfg_.game.resolved_config_text();
     snapshots_ = MinuteSnapshots(cfg_.snapshot_minutes, 0.0);  // a resume skips those passed
   }
 
   TrainSummary run(bool verbose) {
     set_torch_threads(cfg_.threads);
+    dist::require_same_config(ctx_, YAML::Load(cfg_.to_yaml()), RunSettings::rank_local_keys());
     // Rank 0 alone owns the run folder; a second training there (of either
     // algorithm) is refused instead of overwriting this one's files.
     std::optional<RunFolderLock> lock;
@@ -162,19 +165,20 @@ class AzTrainer {
     }
     LoadedCheckpoint ckpt = load_checkpoint(*local, device_);
     check_checkpoint_matches(ckpt.meta, path, G::info().id, players_, spec_.observation_shape, num_actions_);
+    check_resumable(ckpt, path, {"alphazero", spec_, game_config_});
     net_ = ckpt.net;
     net_->eval();
-    spec_ = ckpt.meta.net_spec();  // the checkpoint's network wins over the config's model block
+    spec_ = ckpt.meta.net_spec();  // the same network as the config's model block ("auto" resolved)
     cfg_.net = spec_.config;
     make_optimizer();
     load_optimizer_state(ckpt, *optimizer_);
     steps_ = ckpt.meta.step;
     iterations_ = ckpt.meta.iteration;
-    const Json& extra = ckpt.meta.extra;
-    games_ = extra.value("games", int64_t{0});
-    elapsed_before_ = extra.value("elapsed_seconds", 0.0);
-    eval_random_ = extra.value("eval_vs_random", -1.0);
-    eval_heuristic_ = extra.value("eval_vs_heuristic", -1.0);
+    const CheckpointMeta& saved = ckpt.meta;
+    games_ = saved.extra_count("games", 0);
+    elapsed_before_ = saved.extra_number("elapsed_seconds", 0.0, 0.0, 1e12);
+    eval_random_ = saved.extra_number("eval_vs_random", -1.0, -1.0, 1.0);  // -1: not evaluated yet
+    eval_heuristic_ = saved.extra_number("eval_vs_heuristic", -1.0, -1.0, 1.0);
     if (ctx_.is_root()) truncate_metrics(cfg_.run_dir + "/metrics.csv", iterations_);
     snapshots_ = MinuteSnapshots(cfg_.snapshot_minutes, elapsed_before_);
     if (verbose && ctx_.is_root())
@@ -204,7 +208,8 @@ class AzTrainer {
                    {"elapsed_seconds", elapsed_seconds},
                    {"eval_vs_random", eval_random_},
                    {"eval_vs_heuristic", eval_heuristic_},
-                   {"seed", cfg_.seed}};
+                   {"seed", cfg_.seed},
+                   {"game_config", game_config_}};
     return m;
   }
 
@@ -399,6 +404,7 @@ class AzTrainer {
   std::ofstream metrics_;
   int64_t steps_ = 0, iterations_ = 0, games_ = 0, last_eval_iteration_ = 0;
   MinuteSnapshots snapshots_;
+  std::string game_config_;  // the game's rules as this run reads them (GameSetup::resolved_config_text)
   double elapsed_before_ = 0.0, eval_random_ = -1.0, eval_heuristic_ = -1.0;
 };
 

@@ -1,11 +1,13 @@
 #include "training/arena/agents.h"
 
-#include "models/checkpoint.h"
-
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
+
+#include "models/checkpoint.h"
 
 namespace rocketgym::arena {
 
@@ -23,27 +25,73 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
-int parse_positive(const std::string& text, const std::string& what, const char* counted = "simulations") {
-  try {
-    std::size_t used = 0;
-    const int v = std::stoi(text, &used);
-    if (used == text.size() && v >= 1) return v;
-  } catch (const std::exception&) {
-  }
-  throw ConfigError("agent '" + what + "': '" + text + "' is not a positive number of " + counted);
+// A count typed in an agent spec, in the range the YAML keys take (the table
+// in training/mcts/mcts.h).
+int parse_count(const std::string& text, const mcts::CountRange& range, const std::string& spec,
+                const std::string& label = "") {
+  long long value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end || !range.contains(value))
+    throw ConfigError("agent '" + spec + "': " + range.rule(label) + ", not '" + text + "'");
+  return static_cast<int>(value);
+}
+
+bool is_plain_name(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '+' ||
+           c == '#';
+  });
+}
+
+bool is_kind(const std::string& word) {
+  for (const char* kind : {"random", "heuristic", "checkpoint", "ismcts", "search", "zoo"})
+    if (word == kind) return true;
+  return false;
+}
+
+bool ends_with(const std::string& text, const std::string& tail) {
+  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// A zoo bot is named by its game id: a path or ".." there would make
+// zoo_path() read a file outside the zoo folder.
+const std::string& checked_zoo_id(const std::string& id) {
+  const bool plain = !id.empty() && std::all_of(id.begin(), id.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+  if (!plain)
+    throw ConfigError("zoo bot '" + id + "': name it by a game id (letters, digits and '_'), not a path");
+  return id;
+}
+
+// A path the operating system reads as written: a NUL (YAML's "\0" escape) would
+// cut it short.
+void check_path(const ConfigNode& node, const char* key, const std::string& path) {
+  if (path.find('\0') != std::string::npos) node.fail_key(key, "the path contains a NUL character");
 }
 
 }  // namespace
 
 AgentSpec parse_agent(const std::string& text) {
+  if (text.find('\0') != std::string::npos)
+    throw ConfigError("agent '" + text.substr(0, text.find('\0')) +
+                      "...': the spec contains a NUL character");
   AgentSpec a;
   std::string body = text;
-  if (const auto eq = text.find('='); eq != std::string::npos) {
+  // `name=` only when the name is a plain one, so that a path holding '='
+  // (checkpoint:runs/lr=3e-4/latest.ckpt) is not split.
+  if (const auto eq = text.find('='); eq != std::string::npos && is_plain_name(text.substr(0, eq))) {
     a.name = text.substr(0, eq);
     body = text.substr(eq + 1);
   }
   const auto parts = split(body, ':');
   if (parts.empty() || parts[0].empty()) throw ConfigError("agent '" + text + "': missing kind");
+  if (!is_kind(parts[0]) && ends_with(body, ".ckpt")) {
+    a.kind = "checkpoint";  // a bare checkpoint path: checkpoint:PATH, greedy
+    a.path = body;
+    return a;
+  }
   a.kind = parts[0];
   auto expect_at_most = [&](std::size_t n) {
     if (parts.size() > n) throw ConfigError("agent '" + text + "': too many ':' arguments for " + a.kind);
@@ -63,13 +111,14 @@ AgentSpec parse_agent(const std::string& text) {
   } else if (a.kind == "ismcts") {
     const bool heuristic = parts.size() >= 3 && parts[2] == "heuristic";
     expect_at_most(heuristic ? 4 : 3);
-    if (parts.size() >= 2) a.mcts.simulations = parse_positive(parts[1], text);
+    if (parts.size() >= 2) a.mcts.simulations = parse_count(parts[1], mcts::kSimulationsRange, text);
     if (heuristic) {
       // Playouts by the game's heuristic bot, half the prior on its move: the
       // setting measured for Launchpad 23 (configs/arena/launchpad23_search.yaml).
       a.mcts.rollout_policy = mcts::RolloutPolicy::kHeuristic;
       a.mcts.heuristic_prior = 0.5;
-      if (parts.size() == 4) a.mcts.rollouts = parse_positive(parts[3], text, "playouts per leaf");
+      if (parts.size() == 4)
+        a.mcts.rollouts = parse_count(parts[3], mcts::kRolloutsRange, text, "playouts per leaf (rollouts)");
     } else if (parts.size() == 3) {
       a.path = parts[2];  // a checkpoint as evaluator (./heuristic for a file of that name)
     }
@@ -78,15 +127,17 @@ AgentSpec parse_agent(const std::string& text) {
     if (parts.size() < 2 || parts[1].empty()) throw ConfigError("agent '" + text + "': search needs a path");
     a.path = parts[1];
     a.kind = "ismcts";
-    a.mcts = play_search_options(parts.size() == 3 ? parse_positive(parts[2], text) : kDefaultSearchSimulations);
+    a.mcts = play_search_options(parts.size() == 3 ? parse_count(parts[2], mcts::kSimulationsRange, text)
+                                                   : kDefaultSearchSimulations);
   } else if (a.kind == "zoo") {
     expect_at_most(3);
     if (parts.size() < 2 || parts[1].empty()) throw ConfigError("agent '" + text + "': zoo needs a game id");
-    a.zoo_game = parts[1];
-    if (parts.size() == 3) a.zoo_simulations = parts[2] == "0" ? 0 : parse_positive(parts[2], text);
+    a.zoo_game = checked_zoo_id(parts[1]);
+    if (parts.size() == 3)
+      a.zoo_simulations = parts[2] == "0" ? 0 : parse_count(parts[2], mcts::kSimulationsRange, text);
   } else {
     throw ConfigError("agent '" + text + "': unknown kind '" + a.kind +
-                      "' (random, heuristic, checkpoint:PATH[:greedy|:sample], "
+                      "' (random, heuristic, checkpoint:PATH[:greedy|:sample], a path ending in .ckpt, "
                       "ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]], "
                       "search:PATH[:SIMULATIONS], zoo:GAME[:SIMULATIONS])");
   }
@@ -104,8 +155,14 @@ AgentSpec parse_agent(const ConfigNode& node) {
   if (a.kind == "zoo") {
     if (node.has("path") || node.has("mode") || node.has("mcts") || node.has("checkpoint"))
       node.fail("a zoo agent takes only 'game' and 'simulations'");
-    a.zoo_game = node.get_string("game");
-    a.zoo_simulations = node.get_int("simulations", -1, 0, 10'000'000);
+    const std::string game = node.get_string("game");
+    try {
+      a.zoo_game = checked_zoo_id(game);
+    } catch (const Error& e) {
+      node.fail_key("game", e.what());
+    }
+    a.zoo_simulations =
+        node.get_int("simulations", -1, 0, mcts::kSimulationsRange.max);  // 0: the raw network
     return a;
   }
   if (a.kind == "search") {
@@ -113,12 +170,14 @@ AgentSpec parse_agent(const ConfigNode& node) {
       node.fail("a search agent takes only 'path' and 'simulations'");
     a.kind = "ismcts";
     a.path = node.get_string("path");
-    a.mcts = play_search_options(node.get_int("simulations", kDefaultSearchSimulations, 1, 10'000'000));
+    a.mcts = play_search_options(mcts::get_count(node, mcts::kSimulationsRange, kDefaultSearchSimulations));
+    check_path(node, "path", a.path);
     return a;
   }
   if (a.kind == "checkpoint") {
     a.path = node.get_string("path");
     a.greedy = node.get_choice("mode", "greedy", {"greedy", "sample"}) == "greedy";
+    check_path(node, "path", a.path);
   } else if (node.has("path") || node.has("mode")) {
     node.fail("'path' and 'mode' belong to checkpoint agents");
   }
@@ -132,6 +191,7 @@ AgentSpec parse_agent(const ConfigNode& node) {
       node.fail_key("mcts", e.what());
     }
     a.path = node.get_string("checkpoint", "");
+    check_path(node, "checkpoint", a.path);
     if (node.has("mcts")) mcts::check_unused_keys(node.child("mcts"), a.mcts, !a.path.empty());
   } else if (node.has("mcts") || node.has("checkpoint")) {
     node.fail("'mcts' and 'checkpoint' belong to ismcts agents");
@@ -140,6 +200,7 @@ AgentSpec parse_agent(const ConfigNode& node) {
 }
 
 std::string zoo_path(const std::string& game_id) {
+  checked_zoo_id(game_id);
   std::vector<std::string> tried;
   if (const char* dir = std::getenv("ROCKETGYM_ZOO_DIR")) tried.push_back(std::string(dir) + "/" + game_id + ".ckpt");
 #ifdef ROCKETGYM_TRAINING_SOURCE_DIR
@@ -165,10 +226,7 @@ void resolve_zoo(AgentSpec& agent) {
   if (agent.kind != "zoo") return;
   agent.path = zoo_path(agent.zoo_game);
   int simulations = agent.zoo_simulations;
-  if (simulations < 0) {
-    const CheckpointMeta meta = read_checkpoint_meta(agent.path);
-    simulations = meta.extra.contains("zoo") ? meta.extra["zoo"].value("simulations", 0) : 0;
-  }
+  if (simulations < 0) simulations = read_checkpoint_meta(agent.path).zoo_simulations();
   if (simulations == 0) {
     agent.kind = "checkpoint";
     agent.greedy = true;

@@ -18,9 +18,17 @@
 // In YAML (configs/arena/*.yaml), one mapping per agent:
 //   - {name: ppo, kind: checkpoint, path: runs/x/checkpoints/latest.ckpt, mode: greedy}
 //   - {name: search, kind: ismcts, mcts: {simulations: 200}, checkpoint: ""}
-// On the command line, `[name=]kind[:argument...]`:
-//   random | heuristic | checkpoint:PATH[:greedy|:sample] | ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]]
-//   search:PATH[:SIMULATIONS] | zoo:GAME[:SIMULATIONS]
+// On the command line (and in Python's rocketgym.load_agent), `[NAME=]AGENT`:
+//   AGENT: random | heuristic | checkpoint:PATH[:greedy|:sample] | PATH.ckpt (= checkpoint:PATH.ckpt)
+//          | ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]] | search:PATH[:SIMULATIONS]
+//          | zoo:GAME[:SIMULATIONS]
+//   NAME:  letters, digits and _ - . + # only; text before the first '=' that
+//          is not such a name belongs to AGENT, so checkpoint:runs/lr=3e-4/x.ckpt
+//          is a path (write ./a=b.ckpt for a file a=b.ckpt in this folder).
+//   GAME:  a game id (letters, digits, _), never a path.
+//   SIMULATIONS and PLAYOUTS are in the ranges of the YAML keys simulations
+//   and rollouts (mcts::kSimulationsRange, mcts::kRolloutsRange); a path may
+//   not hold a NUL character.
 // and in YAML {kind: search, path: ..., simulations: 64}, {kind: zoo, game: last_blast}.
 #pragma once
 

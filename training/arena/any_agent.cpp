@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "envs/core/game_model.h"
@@ -40,6 +41,7 @@ class TypedAgent final : public AnyAgent {
                   std::to_string(model->num_players()));
     const State& state = model->state();
     if (state.is_terminal()) throw Error("agent '" + spec_.name + "': the game is over, there is no move to choose");
+    const std::lock_guard<std::mutex> turn(busy_);
     Rng rng(seed);
     if (spec_.kind == "heuristic") return G::heuristic_action(state, rng);
     if (spec_.kind == "random") {
@@ -59,6 +61,7 @@ class TypedAgent final : public AnyAgent {
   void evaluate(const float* observations, const uint8_t* masks, int count, float* probabilities,
                 float* values) override {
     if (!runner_) throw Error("agent '" + spec_.name + "' (" + spec_.kind + ") has no network to evaluate");
+    const std::lock_guard<std::mutex> turn(busy_);
     const int obs_size = spec_.net->spec().observation_size(), actions = G::info().num_actions;
     for (int first = 0; first < count; first += kBatch) {
       const int n = std::min(kBatch, count - first);
@@ -87,6 +90,9 @@ class TypedAgent final : public AnyAgent {
   std::unique_ptr<mcts::Search<G>> search_;
   std::unique_ptr<mcts::NetworkEvaluator<G>> network_;
   std::unique_ptr<mcts::RolloutEvaluator<G>> rollouts_;
+  // Held for a whole act() or evaluate(): they share mask_, the runner's
+  // buffers and the search (Python calls them with the GIL released).
+  std::mutex busy_;
 };
 
 }  // namespace

@@ -17,6 +17,10 @@
 
 namespace rocketgym::arena {
 
+// Threads: act() and evaluate() may be called on one agent from several
+// threads at once; the calls take turns (an agent has one set of network
+// buffers and one search tree). For moves in parallel, load one agent per
+// thread.
 class AnyAgent {
  public:
   virtual ~AnyAgent() = default;

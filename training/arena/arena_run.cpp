@@ -33,6 +33,7 @@ ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
   c.threads = root.get_int("threads", c.threads, 1, 256);
   c.device = root.get_choice("device", c.device, {"cpu", "cuda"});
   c.output = root.get_string("output", c.output);
+  if (c.output.empty()) root.fail_key("output", "must name a folder, not be empty");
   c.plot = root.get_bool("plot", c.plot);
   return c;
 }
@@ -108,13 +109,14 @@ ArenaRun play_arena(const ArenaConfig& config, bool verbose, const dist::Context
   return run;
 }
 
-void prepare_arena_output(const ArenaConfig& config) {
+std::unique_ptr<RunFolderLock> prepare_arena_output(const ArenaConfig& config) {
   const std::filesystem::path dir(config.output);
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (!std::filesystem::is_directory(dir))
     throw Error("arena output folder '" + config.output + "' cannot be created" +
                 (error ? ": " + error.message() : std::string(": it is not a folder")));
+  auto lock = std::make_unique<RunFolderLock>(config.output, "arena output folder");
   const std::filesystem::path probe = dir / (".rocketgym_write_test_" + std::to_string(::getpid()));
   bool written = false;
   {
@@ -129,6 +131,7 @@ void prepare_arena_output(const ArenaConfig& config) {
     if (std::filesystem::exists(file) && !std::ofstream(file, std::ios::app))  // app: leaves it as it is
       throw Error("cannot replace '" + file.string() + "' in the arena output folder");
   }
+  return lock;
 }
 
 void write_arena_outputs(const ArenaConfig& config, const ArenaRun& run) {

@@ -12,6 +12,7 @@
 //   plot: true        # arena.png next to the tables (needs /usr/bin/python3 with matplotlib)
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "training/arena/results.h"
 #include "training/distributed/distributed.h"
 #include "training/game_setup.h"
+#include "training/run_support.h"
 
 namespace rocketgym::arena {
 
@@ -42,10 +44,12 @@ struct ArenaRun {
   std::vector<GameRecord> games;
 };
 
-// Creates config.output and checks that the result files can be written
-// there (a probe file, and any result file already there), so that a bad
-// output folder is an Error before the games are played, not after.
-void prepare_arena_output(const ArenaConfig& config);
+// Creates config.output, locks it (the run-folder lock, <output>/.lock) and
+// checks that the result files can be written there (a probe file, and any
+// result file already there), so that a bad output folder, or one another
+// arena or training is using, is an Error before the games are played, not
+// after. Keep the lock until write_arena_outputs() is done.
+[[nodiscard]] std::unique_ptr<RunFolderLock> prepare_arena_output(const ArenaConfig& config);
 // Plays the whole schedule; prints progress to stderr when `verbose`. In a
 // distributed run every rank calls it and plays its part of the schedule
 // (arena_ranks.h); rank 0 gets the whole run, the others an empty one.

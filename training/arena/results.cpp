@@ -9,6 +9,8 @@
 #include <numeric>
 #include <sstream>
 
+#include "training/csv_writer.h"
+
 namespace rocketgym::arena {
 
 float win_share(const GameRecord& game, int seat) {
@@ -291,48 +293,51 @@ Json report_to_json(const ArenaReport& r) {
 void write_csv(const ArenaReport& r, const std::vector<GameRecord>& games, const std::string& folder) {
   std::filesystem::create_directories(folder);
   {
-    std::ostringstream out;
-    out << "agent,rating,games,wins,win_rate,win_rate_low,win_rate_high,mean_return\n";
+    CsvWriter csv;
+    csv.row("agent", "rating", "games", "wins", "win_rate", "win_rate_low", "win_rate_high", "mean_return");
     for (const auto& a : r.agents)
-      out << a.name << "," << a.rating << "," << a.games << "," << a.wins << "," << a.win_rate << ","
-          << a.win_interval.low << "," << a.win_interval.high << "," << a.mean_return << "\n";
-    write_text_file(folder + "/agents.csv", out.str());
+      csv.row(a.name, a.rating, a.games, a.wins, a.win_rate, a.win_interval.low, a.win_interval.high,
+              a.mean_return);
+    write_text_file(folder + "/agents.csv", csv.str());
   }
   {
-    std::ostringstream out;
-    out << "agent,opponent,pairs,score,score_low,score_high\n";
+    CsvWriter csv;
+    csv.row("agent", "opponent", "pairs", "score", "score_low", "score_high");
     for (std::size_t i = 0; i < r.agents.size(); ++i)
       for (std::size_t j = 0; j < r.agents.size(); ++j)
         if (r.head_to_head_count[i][j]) {
           const Interval ci = head_to_head_interval(r, i, j);
-          out << r.agents[i].name << "," << r.agents[j].name << "," << r.head_to_head_count[i][j] << ","
-              << r.head_to_head[i][j] << "," << ci.low << "," << ci.high << "\n";
+          csv.row(r.agents[i].name, r.agents[j].name, r.head_to_head_count[i][j], r.head_to_head[i][j],
+                  ci.low, ci.high);
         }
-    write_text_file(folder + "/head_to_head.csv", out.str());
+    write_text_file(folder + "/head_to_head.csv", csv.str());
   }
   {
-    std::ostringstream out;
-    out << "seat,games,win_rate,win_rate_low,win_rate_high,advantage,mean_return\n";
+    CsvWriter csv;
+    csv.row("seat", "games", "win_rate", "win_rate_low", "win_rate_high", "advantage", "mean_return");
     for (std::size_t s = 0; s < r.seats.size(); ++s)
-      out << s << "," << r.seats[s].games << "," << r.seats[s].win_rate << "," << r.seats[s].win_interval.low
-          << "," << r.seats[s].win_interval.high << "," << r.seats[s].advantage << ","
-          << r.seats[s].mean_return << "\n";
-    write_text_file(folder + "/seats.csv", out.str());
+      csv.row(s, r.seats[s].games, r.seats[s].win_rate, r.seats[s].win_interval.low,
+              r.seats[s].win_interval.high, r.seats[s].advantage, r.seats[s].mean_return);
+    write_text_file(folder + "/seats.csv", csv.str());
   }
   {
-    std::ostringstream out;
-    out << "lineup,rotation,seed,truncated,decisions";
-    for (int s = 0; s < r.num_players; ++s) out << ",agent" << s;
-    for (int s = 0; s < r.num_players; ++s) out << ",return" << s;
-    out << "\n";
+    CsvWriter csv;
+    csv << "lineup"
+        << "rotation"
+        << "seed"
+        << "truncated"
+        << "decisions";
+    for (int s = 0; s < r.num_players; ++s) csv << "agent" + std::to_string(s);
+    for (int s = 0; s < r.num_players; ++s) csv << "return" + std::to_string(s);
+    csv.end_row();
     for (const auto& g : games) {
-      out << g.lineup << "," << g.rotation << "," << g.seed << "," << g.truncated << "," << g.decisions;
+      csv << g.lineup << g.rotation << g.seed << g.truncated << g.decisions;
       for (int s = 0; s < g.num_players; ++s)
-        out << "," << r.agents[static_cast<std::size_t>(g.agent[static_cast<std::size_t>(s)])].name;
-      for (int s = 0; s < g.num_players; ++s) out << "," << g.returns[static_cast<std::size_t>(s)];
-      out << "\n";
+        csv << r.agents[static_cast<std::size_t>(g.agent[static_cast<std::size_t>(s)])].name;
+      for (int s = 0; s < g.num_players; ++s) csv << g.returns[static_cast<std::size_t>(s)];
+      csv.end_row();
     }
-    write_text_file(folder + "/games.csv", out.str());
+    write_text_file(folder + "/games.csv", csv.str());
   }
 }
 

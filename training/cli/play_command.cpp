@@ -132,8 +132,9 @@ void add_play_command(CLI::App& app, SeatBotFactory make_bot) {
   cmd->add_option("game", opt->game, "Game id (see `rocketgym list`)")->required();
   cmd->add_option("-p,--players", opt->players, "Number of players")->check(whole_number(1, 64));
   cmd->add_option("--seats", opt->seats,
-                  "Comma-separated seats: human, random, heuristic, or an agent such as zoo:GAME, "
-                  "search:PATH[:SIMS] or a checkpoint path (default: human then heuristic bots)");
+                  "Comma-separated seats: human, random, heuristic, or an arena agent such as zoo:GAME, "
+                  "search:PATH[:SIMS], checkpoint:PATH[:sample] or a checkpoint file PATH.ckpt "
+                  "(default: human then heuristic bots)");
   cmd->add_option("--seed", opt->seed, "Seed (0 = random)")
       ->check(whole_number(0, std::numeric_limits<int64_t>::max(), "0 = a random seed"));
   cmd->add_option("--config", opt->config_file, "Game config YAML (default: configs/games/<game>.yaml)");

@@ -63,6 +63,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "envs/core/config.h"
@@ -93,6 +94,29 @@ enum class RolloutPolicy { kRandom, kHeuristic };
 //           with a handful of simulations, where visit counts say little.
 //           Below the root the search is PUCT either way.
 enum class RootSelection { kPuct, kGumbel };
+
+// The allowed range of every count a search takes, wherever it comes from:
+// a YAML mcts: block, an agent spec on the command line or from Python's
+// rocketgym.load_agent, `rocketgym export --simulations`. One table, so that
+// no path accepts what another refuses. The caps bound what a search
+// reserves: buffers per simulation (the root's schedule, the descent path)
+// and per node (the node arena).
+struct CountRange {
+  const char* name;
+  int min, max;
+
+  bool contains(long long value) const { return value >= min && value <= max; }
+  // "simulations must be a whole number from 1 to 10000000"; `label` names
+  // the count where the key is not its name (an agent spec's PLAYOUTS).
+  std::string rule(const std::string& label = "") const {
+    return (label.empty() ? std::string(name) : label) + " must be a whole number from " +
+           std::to_string(min) + " to " + std::to_string(max);
+  }
+};
+inline constexpr CountRange kSimulationsRange{"simulations", 1, 10'000'000};
+inline constexpr CountRange kRolloutsRange{"rollouts", 1, 100'000};
+inline constexpr CountRange kGumbelConsideredRange{"gumbel_considered", 1, 100'000};
+inline constexpr CountRange kMaxNodesRange{"max_nodes", 2, 1 << 25};  // ~1.6 GB of nodes at 5 seats
 
 struct Options {
   int simulations = 200;  // simulations per move
@@ -135,9 +159,11 @@ struct Options {
   // Throws Error naming the first bad field.
   void validate() const {
     auto fail = [](const std::string& what) { throw Error("mcts options: " + what); };
-    if (simulations < 1) fail("simulations must be at least 1");
+    for (const auto& [range, value] :
+         {std::pair{kSimulationsRange, simulations}, std::pair{kRolloutsRange, rollouts},
+          std::pair{kGumbelConsideredRange, gumbel_considered}, std::pair{kMaxNodesRange, max_nodes}})
+      if (!range.contains(value)) fail(range.rule() + ", not " + std::to_string(value));
     if (!(c_puct >= 0.0) || !std::isfinite(c_puct)) fail("c_puct must be a finite number >= 0");
-    if (rollouts < 1) fail("rollouts must be at least 1");
     if (!(rollout_epsilon >= 0.0 && rollout_epsilon <= 1.0)) fail("rollout_epsilon must be in [0, 1]");
     if (!(heuristic_prior >= 0.0 && heuristic_prior <= 1.0)) fail("heuristic_prior must be in [0, 1]");
     if (!(playout_weight >= 0.0 && playout_weight <= 1.0)) fail("playout_weight must be in [0, 1]");
@@ -147,8 +173,6 @@ struct Options {
     if (!(dirichlet_alpha > 0.0) || !std::isfinite(dirichlet_alpha)) fail("dirichlet_alpha must be > 0");
     if (!(dirichlet_fraction >= 0.0 && dirichlet_fraction <= 1.0))
       fail("dirichlet_fraction must be in [0, 1]");
-    if (max_nodes < 2) fail("max_nodes must be at least 2");
-    if (gumbel_considered < 1) fail("gumbel_considered must be at least 1");
     if (!(gumbel_scale >= 0.0) || !std::isfinite(gumbel_scale)) fail("gumbel_scale must be a finite number >= 0");
     if (!(c_visit >= 0.0) || !std::isfinite(c_visit)) fail("c_visit must be a finite number >= 0");
     if (!(c_scale >= 0.0) || !std::isfinite(c_scale)) fail("c_scale must be a finite number >= 0");
@@ -160,6 +184,11 @@ struct Options {
           "sets its noise)");
   }
 };
+
+// A count from a YAML mapping, its key and range from the table above.
+inline int get_count(const ConfigNode& node, const CountRange& range, int fallback) {
+  return node.get_int(range.name, fallback, range.min, range.max);
+}
 
 // Reads search options from a YAML mapping (e.g. an arena agent's `mcts:`
 // block), starting from the caller's defaults; unknown keys and bad values
@@ -176,9 +205,9 @@ inline Options parse_options(const ConfigNode& node, const Options& defaults = O
                     "heuristic_prior", "playout_weight", "prior_temperature", "temperature",
                     "dirichlet_alpha", "dirichlet_fraction", "max_nodes", "search_forced_moves", "root",
                     "gumbel_considered", "gumbel_scale", "c_visit", "c_scale"});
-  o.simulations = node.get_int("simulations", o.simulations, 1, 10'000'000);
+  o.simulations = get_count(node, kSimulationsRange, o.simulations);
   o.c_puct = node.get_double("c_puct", o.c_puct, 0.0, 1e6);
-  o.rollouts = node.get_int("rollouts", o.rollouts, 1, 100'000);
+  o.rollouts = get_count(node, kRolloutsRange, o.rollouts);
   const bool heuristic_playouts = o.rollout_policy == RolloutPolicy::kHeuristic;
   o.rollout_policy = node.get_choice("rollout_policy", heuristic_playouts ? "heuristic" : "random",
                                      {"random", "heuristic"}) == "heuristic"
@@ -191,13 +220,13 @@ inline Options parse_options(const ConfigNode& node, const Options& defaults = O
   o.temperature = node.get_double("temperature", o.temperature, 0.0, 1e6);
   o.dirichlet_alpha = node.get_double("dirichlet_alpha", o.dirichlet_alpha, 1e-6, 1e6);
   o.dirichlet_fraction = node.get_double("dirichlet_fraction", o.dirichlet_fraction, 0.0, 1.0);
-  o.max_nodes = node.get_int("max_nodes", o.max_nodes, 2, std::numeric_limits<int>::max());
+  o.max_nodes = get_count(node, kMaxNodesRange, o.max_nodes);
   o.search_forced_moves = node.get_bool("search_forced_moves", o.search_forced_moves);
   const bool gumbel_root = o.root == RootSelection::kGumbel;
   o.root = node.get_choice("root", gumbel_root ? "gumbel" : "puct", {"puct", "gumbel"}) == "gumbel"
                ? RootSelection::kGumbel
                : RootSelection::kPuct;
-  o.gumbel_considered = node.get_int("gumbel_considered", o.gumbel_considered, 1, 100'000);
+  o.gumbel_considered = get_count(node, kGumbelConsideredRange, o.gumbel_considered);
   o.gumbel_scale = node.get_double("gumbel_scale", o.gumbel_scale, 0.0, 1e6);
   o.c_visit = node.get_double("c_visit", o.c_visit, 0.0, 1e9);
   o.c_scale = node.get_double("c_scale", o.c_scale, 0.0, 1e9);

@@ -39,6 +39,7 @@
 //     eval_every: 10         # updates between greedy evaluations vs random and heuristic
 //     eval_games: 200        # games per evaluation and opponent
 //     snapshot_minutes: []   # also keep checkpoints/minute_<m>.ckpt after m minutes of training
+//                            # (fractions too: minute_000.25.ckpt)
 //     plot: true             # learning_curve.png (needs /usr/bin/python3 with matplotlib)
 //     ranks: 1               # written by the trainer: processes in the run (torchrun); not read
 //

@@ -52,6 +52,7 @@
 #include "models/checkpoint.h"
 #include "training/arena/evaluate.h"
 #include "training/distributed/distributed.h"
+#include "training/distributed/same_config.h"
 #include "training/policy_runner.h"
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
@@ -84,6 +85,7 @@ class Trainer {
         num_actions_(G::info().num_actions) {
     spec_ = net_spec_for(*game_, players_, cfg_.net);
     obs_size_ = spec_.observation_size();
+    game_config_ = cfg_.game.resolved_config_text();
     snapshots_ = MinuteSnapshots(cfg_.snapshot_minutes, 0.0);  // a resume skips those passed
     if (cfg_.shaping != 0.0 && !HasShapingPotential<G>::value)
       throw ConfigError("ppo.shaping: " + G::info().id +
@@ -92,6 +94,7 @@ class Trainer {
 
   TrainSummary run(bool verbose) {
     set_torch_threads(cfg_.threads);
+    dist::require_same_config(ctx_, YAML::Load(cfg_.to_yaml()), RunSettings::rank_local_keys());
     // Rank 0 alone owns the run folder (its lock, its files).
     std::optional<RunFolderLock> lock;
     if (ctx_.is_root()) {
@@ -221,21 +224,22 @@ class Trainer {
     }
     LoadedCheckpoint ckpt = load_checkpoint(*local, device_);
     check_checkpoint_matches(ckpt.meta, path, G::info().id, players_, spec_.observation_shape, num_actions_);
+    check_resumable(ckpt, path, {"ppo", spec_, game_config_});
     net_ = ckpt.net;
-    spec_ = ckpt.meta.net_spec();  // the checkpoint's network wins over the config's model block
+    spec_ = ckpt.meta.net_spec();  // the same network as the config's model block ("auto" resolved)
     cfg_.net = spec_.config;
     make_optimizer();
     load_optimizer_state(ckpt, *optimizer_);
     steps_ = ckpt.meta.step;
     updates_ = ckpt.meta.iteration;
-    const Json& extra = ckpt.meta.extra;
-    episodes_ = extra.value("episodes", int64_t{0});
-    env_steps_ = extra.value("env_steps", int64_t{0});
-    elapsed_before_ = extra.value("elapsed_seconds", 0.0);
+    const CheckpointMeta& saved = ckpt.meta;
+    episodes_ = saved.extra_count("episodes", 0);
+    env_steps_ = saved.extra_count("env_steps", 0);
+    elapsed_before_ = saved.extra_number("elapsed_seconds", 0.0, 0.0, 1e12);
     snapshots_ = MinuteSnapshots(cfg_.snapshot_minutes, elapsed_before_);
-    eval_random_ = extra.value("eval_vs_random", -1.0);
-    eval_heuristic_ = extra.value("eval_vs_heuristic", -1.0);
-    load_pool(extra.value("pool", std::vector<std::string>{}));
+    eval_random_ = saved.extra_number("eval_vs_random", -1.0, -1.0, 1.0);  // -1: not evaluated yet
+    eval_heuristic_ = saved.extra_number("eval_vs_heuristic", -1.0, -1.0, 1.0);
+    load_pool(saved.extra_texts("pool"));
     if (ctx_.is_root()) truncate_metrics(cfg_.run_dir + "/metrics.csv", updates_);
     if (verbose && ctx_.is_root())
       std::fprintf(stderr, "resuming %s at update %lld, %lld learner steps, %zu snapshots in the pool\n",
@@ -329,10 +333,15 @@ class Trainer {
     m.net = spec_.config;
     m.step = steps_;
     m.iteration = updates_;
-    m.extra = Json{
-        {"episodes", episodes_}, {"env_steps", env_steps_},        {"elapsed_seconds", elapsed_seconds},
-        {"pool", pool_files_},   {"eval_vs_random", eval_random_}, {"eval_vs_heuristic", eval_heuristic_},
-        {"seed", cfg_.seed}};
+    m.extra = Json{{"algorithm", "ppo"},
+                   {"episodes", episodes_},
+                   {"env_steps", env_steps_},
+                   {"elapsed_seconds", elapsed_seconds},
+                   {"pool", pool_files_},
+                   {"eval_vs_random", eval_random_},
+                   {"eval_vs_heuristic", eval_heuristic_},
+                   {"seed", cfg_.seed},
+                   {"game_config", game_config_}};
     return m;
   }
 
@@ -662,6 +671,7 @@ class Trainer {
   torch::Device device_;
   int players_, num_actions_, obs_size_ = 0;
   MinuteSnapshots snapshots_;
+  std::string game_config_;  // the game's rules as this run reads them (GameSetup::resolved_config_text)
   NetSpec spec_;
   PolicyValueNet net_{nullptr};
   std::unique_ptr<torch::optim::Adam> optimizer_;

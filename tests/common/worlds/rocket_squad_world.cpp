@@ -4,6 +4,10 @@
 //   - "If you ever deplete the draw pile, reshuffle the discards to form a new
 //     deck": everybody saw the discards, so until the next reshuffle the draw
 //     pile holds only cards of that new deck (and cards Jackie put back under it).
+//     Jackie "look at the top 3 cards of the draw pile in secret": when the pile
+//     runs out during her look, the cards she saw first are the old pile's, which
+//     nobody else saw, so the two she puts under the new pile are, to the other
+//     seats, any cards they cannot place (the count of such cards is the fact).
 //   - Jackie "place the other 2 cards face-down underneath the draw pile": the
 //     bottom positions hold the cards that seat looked at; it knows them (and
 //     so does the viewer, when it is that seat) until they are drawn.
@@ -93,6 +97,19 @@ CardType shown_card(Action a) {
   return kNoCard;
 }
 
+// Did the discards become a new draw pile in this transition? The discard pile only grows
+// otherwise, and the draw pile grows only by Jackie's cards put under it. (One transition may
+// reshuffle and then discard as many cards again: a Duct Tape that empties the pile and
+// completes a rocket.)
+bool reshuffled(const State& b, const State& s) {
+  const DiscardPile& was = b.discard_pile();
+  const DiscardPile& now = s.discard_pile();
+  if (now.count < was.count) return true;
+  for (int i = 0; i < was.count; ++i)
+    if (now.cards[static_cast<std::size_t>(i)] != was.cards[static_cast<std::size_t>(i)]) return true;
+  return b.phase() != Phase::kJackieKeep && s.draw_pile().count > b.draw_pile().count;
+}
+
 bool is_block(Action a) { return a == action::kBlockMom || a == action::kBlockGrandma; }
 
 // Jack's effect happens in this transition: sets the victim. The chain ends in
@@ -147,10 +164,12 @@ class RocketSquadObserver final : public WorldObserver {
     const auto hands = in_hands_;
     const auto bottom = bottom_;
     const Cards deck = new_deck_, built = built_;
+    const int unknown_under = unknown_under_;
     follow_hands(b, a, s);
     follow_pile(b, a, s);
     follow_boxes(b, a, s);
-    return in_hands_ != hands || bottom_ != bottom || new_deck_ != deck || built_ != built;
+    return in_hands_ != hands || bottom_ != bottom || new_deck_ != deck || built_ != built ||
+           unknown_under_ != unknown_under;
   }
 
   void check(const AnyState& world, std::vector<BrokenFact>& broken) const override {
@@ -199,12 +218,12 @@ class RocketSquadObserver final : public WorldObserver {
     const bool box = b.phase() == Phase::kTurn && a >= action::kBuildBox && a < action::kKnockOver;
     // A box leaves the table face up, onto the discard pile (or with it into a new deck).
     const Cards discards_was = discard_cards(b), discards_now = discard_cards(s);
-    const bool reshuffled = s.discard_pile().count < b.discard_pile().count;
+    const bool new_pile = reshuffled(b, s);
     std::vector<HandFact> kept;
     for (HandFact f : in_hands_) {
       const bool from_hand = has(f.hands, actor);
       if (from_hand && box) f.or_boxes = true;  // it may be the box just built
-      const bool box_gone = f.or_boxes && (reshuffled || discards_now[f.card] > discards_was[f.card]);
+      const bool box_gone = f.or_boxes && (new_pile || discards_now[f.card] > discards_was[f.card]);
       const bool gone = (from_hand && (redraw || f.card == shown || discarded[f.card] > 0)) || box_gone;
       if (!gone) kept.push_back(f);
     }
@@ -215,8 +234,7 @@ class RocketSquadObserver final : public WorldObserver {
     if (b.current_player() == viewer_ && b.phase() == Phase::kTurn && a >= action::kBuildBox &&
         a < action::kKnockOver)
       ++built_[static_cast<std::size_t>((a - action::kBuildBox) / kNumLocations)];
-    if (s.discard_pile().count <
-        b.discard_pile().count) {  // reshuffled: what was discarded first is unseen here
+    if (reshuffled(b, s)) {  // what was discarded before the reshuffle is unseen here
       built_ = Cards{};
       return;
     }
@@ -228,15 +246,12 @@ class RocketSquadObserver final : public WorldObserver {
   }
 
   void follow_pile(const State& b, Action a, const State& s) {
-    const DiscardPile& was = b.discard_pile();
-    const DiscardPile& now = s.discard_pile();
-    // The discard pile only grows, except when it is reshuffled into a new deck.
-    bool reshuffled = now.count < was.count;
-    for (int i = 0; i < was.count && !reshuffled; ++i) reshuffled = now.cards[i] != was.cards[i];
-    if (reshuffled) {
+    if (reshuffled(b, s)) {
       for (const PileFact& f : bottom_) drawn(f, b, a);
       bottom_.clear();
       new_deck(b, s);
+      unknown_under_ = 0;
+      look_spans_reshuffle_ = s.phase() == Phase::kJackieKeep;
       return;
     }
     const int under = b.phase() == Phase::kJackieKeep ? b.jackie().count - 1 : 0;
@@ -251,7 +266,12 @@ class RocketSquadObserver final : public WorldObserver {
     for (int i = 0; i < under; ++i) {
       const CardType card = s.draw_pile().cards[static_cast<std::size_t>(i)];
       kept.push_back({i, b.turn_player(), b.turn_player() == viewer_ ? card : kNoCard});
-      if (have_new_deck_) ++new_deck_[card];  // it came from the top of the pile, perhaps of the old deck
+      // From a look within the new deck, the card is one of it (counted already). From a look
+      // across the reshuffle, it may be one of the old pile, which only the Jackie player saw.
+      if (have_new_deck_ && b.turn_player() == viewer_)
+        ++new_deck_[card];
+      else if (have_new_deck_ && look_spans_reshuffle_)
+        ++unknown_under_;
     }
     bottom_ = kept;
   }
@@ -284,14 +304,22 @@ class RocketSquadObserver final : public WorldObserver {
     if (!have_new_deck_) return;
     Cards pile{};
     add_cards(w.draw_pile(), pile);
-    for (int t = 0; t < kNumCardTypes; ++t)
-      if (pile[static_cast<std::size_t>(t)] > new_deck_[static_cast<std::size_t>(t)])
-        broken.push_back({"the reshuffled discards form the new deck",
-                          "the draw pile was last formed by reshuffling the discards, with at most " +
-                              std::to_string(new_deck_[static_cast<std::size_t>(t)]) + " x " +
-                              card_name(static_cast<CardType>(t)) +
-                              " (and the cards put under it since), but it holds " +
-                              std::to_string(pile[static_cast<std::size_t>(t)])});
+    int extra = 0;  // cards beyond the new deck's: at most the unknown ones Jackie put under
+    std::string first;
+    for (int t = 0; t < kNumCardTypes; ++t) {
+      const int over = pile[static_cast<std::size_t>(t)] - new_deck_[static_cast<std::size_t>(t)];
+      if (over <= 0) continue;
+      extra += over;
+      if (first.empty())
+        first = std::to_string(new_deck_[static_cast<std::size_t>(t)]) + " x " +
+                card_name(static_cast<CardType>(t)) + ", but it holds " +
+                std::to_string(pile[static_cast<std::size_t>(t)]);
+    }
+    if (extra > unknown_under_)
+      broken.push_back({"the reshuffled discards form the new deck",
+                        "the draw pile was last formed by reshuffling the discards, with " +
+                            std::to_string(unknown_under_) +
+                            " unknown cards put under it since (and the known ones), so at most " + first});
   }
 
   void check_bottom(const State& w, std::vector<BrokenFact>& broken) const {
@@ -338,7 +366,9 @@ class RocketSquadObserver final : public WorldObserver {
 
   int viewer_;
   bool have_new_deck_ = false;
-  Cards new_deck_{};  // the draw pile holds only these (see new_deck)
+  Cards new_deck_{};                   // the draw pile holds only these (see new_deck), and
+  int unknown_under_ = 0;              // this many cards of the old pile Jackie put under it
+  bool look_spans_reshuffle_ = false;  // the running Jackie look began in the old pile
   Cards built_{};     // faces of the boxes the viewer built, not seen discarded since
   std::vector<PileFact> bottom_;
   std::vector<HandFact> in_hands_;
