@@ -10,7 +10,8 @@ packages=(
   libtorch-dev libgloo-dev libopenblas0-openmp
   pybind11-dev python3-dev python3-numpy python3-pytest python3-torch python3-matplotlib
   python3-setuptools python3-pip python3-wheel
-  python3-cloudpickle python3-typing-extensions  # for Gymnasium's / PettingZoo's checkers (python/README.md)
+  python3-cloudpickle python3-typing-extensions  # for Gymnasium's / PettingZoo's checkers (docs/python.md)
+  mkdocs  # the docs site (scripts/docs.sh)
 )
 
 missing=()

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: installs dependencies, builds, runs the
 # C++ tests (ctest), the Python tests (pytest), the environment and
-# encoder tests again under AddressSanitizer + UndefinedBehaviorSanitizer, then
-# every fuzz target briefly (scripts/fuzz.sh).
+# encoder tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
+# every fuzz target briefly (scripts/fuzz.sh), then builds the docs site
+# (scripts/docs.sh --check: the generated game pages must match the code).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,3 +27,6 @@ echo "== fuzz targets (clang + libFuzzer + ASan + UBSan), a few seconds each"
 # Replays tests/fuzz/regressions/ first; longer runs: scripts/fuzz.sh TARGET SECONDS.
 # A fixed libFuzzer seed: the same inputs on every run of the test command.
 FUZZ_FLAGS="-seed=1 ${FUZZ_FLAGS:-}" scripts/fuzz.sh all 4
+
+echo "== docs site (MkDocs --strict)"
+scripts/docs.sh --check

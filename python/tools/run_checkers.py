@@ -4,7 +4,7 @@
     gymnasium.utils.env_checker.check_env(rg.make(game, num_players=n, illegal_action="lose"))
     pettingzoo.test.api_test(rg.aec_env(game, num_players=n), num_cycles=300)
 
-Neither package is a Debian package; put their sources on PYTHONPATH (see python/README.md,
+Neither package is a Debian package; put their sources on PYTHONPATH (see docs/python.md,
 "Official checkers"), together with the rocketgym build:
 
     PYTHONPATH=build-python/python:$EXT/Gymnasium:$EXT/PettingZoo:$EXT/stubs \\
@@ -27,7 +27,7 @@ def import_checkers():
         from gymnasium.utils.env_checker import check_env
         from pettingzoo.test import api_test
     except ImportError as e:
-        print(f"cannot import the checkers ({e}); see python/README.md, 'Official checkers'", file=sys.stderr)
+        print(f"cannot import the checkers ({e}); see docs/python.md, 'Official checkers'", file=sys.stderr)
         sys.exit(2)
     return check_env, api_test
 

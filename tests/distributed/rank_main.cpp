@@ -5,7 +5,7 @@
 //       the whole batch in one process and writes the differences to OUT
 //   distributed_rank checkpoint GAME PATH a checkpoint of a fresh network
 //   distributed_rank capacity CONFIG...   bytes all-reduced per update for each
-//       training config's network (the README's capacity note)
+//       training config's network (docs/results.md, "Distributed training")
 //   distributed_rank train|arena ...      rocketgym's own train and arena commands
 #include <CLI/CLI.hpp>
 #include <chrono>

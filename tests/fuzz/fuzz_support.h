@@ -1,4 +1,4 @@
-// Helpers shared by the libFuzzer targets in tests/fuzz (see README.md,
+// Helpers shared by the libFuzzer targets in tests/fuzz (see docs/fuzzing.md,
 // "Fuzzing"): failing loudly with the input's context, hashing an input into a
 // seed, and writing the generated seed corpus.
 #pragma once

@@ -1,7 +1,7 @@
 """Gymnasium's check_env and PettingZoo's api_test on every game and player count.
 
 Neither package is installed by scripts/setup.sh (no Debian package); this module is skipped unless
-their sources are importable (python/README.md, "Official checkers", says how). The conventions they
+their sources are importable (docs/python.md, "Official checkers", says how). The conventions they
 check are also covered without them in test_conventions.py.
 """
 

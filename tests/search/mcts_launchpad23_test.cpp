@@ -110,7 +110,7 @@ TEST_CASE("launchpad23: the search does not peek at another seat's secret set-up
 
 TEST_CASE("launchpad23: the search beats a random player from every seat", "[search][launchpad23]") {
   // Seeded games; the search sits in each seat in turn. (Figures with more
-  // games and simulations: training/mcts/README.md.)
+  // games and simulations: docs/search.md.)
   for (int players : {2, 4}) {
     int wins = 0;
     const int games = 4;

@@ -20,5 +20,6 @@ using SeatBotFactory = std::function<SeatBot(const std::string& spec, const AnyG
 
 void add_play_command(CLI::App& app, SeatBotFactory make_bot = nullptr);
 void add_bench_command(CLI::App& app);
+void add_describe_command(CLI::App& app);  // describe_command.cpp
 
 }  // namespace rocketgym::cli

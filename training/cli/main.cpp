@@ -1,8 +1,9 @@
-// rocketgym: the command line. Subcommands: list, play, bench (and train,
+// rocketgym: the command line. Subcommands: list, play, bench, describe (and train,
 // arena when the LibTorch training library is built).
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "generated/version.h"
 #include "training/cli/commands.h"
 #ifdef ROCKETGYM_WITH_TRAINING
 #include "training/commands.h"
@@ -11,6 +12,8 @@
 int main(int argc, char** argv) {
   CLI::App app{"rocketgym: rocket-themed tabletop games as reinforcement-learning environments"};
   app.require_subcommand(1);
+  app.set_version_flag("--version",
+                       std::string("rocketgym ") + ROCKETGYM_VERSION + " (commit " + ROCKETGYM_COMMIT + ")");
   rocketgym::cli::add_list_command(app);
 #ifdef ROCKETGYM_WITH_TRAINING
   rocketgym::cli::add_play_command(app, rocketgym::make_seat_bot);
@@ -18,6 +21,7 @@ int main(int argc, char** argv) {
   rocketgym::cli::add_play_command(app);
 #endif
   rocketgym::cli::add_bench_command(app);
+  rocketgym::cli::add_describe_command(app);
 #ifdef ROCKETGYM_WITH_TRAINING
   rocketgym::add_training_commands(app);
 #endif

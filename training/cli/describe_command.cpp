@@ -1,0 +1,48 @@
+// `rocketgym describe <game>`: a game's action id ranges, observation layout
+// and config keys (envs/core/describe.h). With --markdown it prints the
+// generated part of docs/games/<id>.md, which scripts/docs.sh writes there.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "envs/core/describe.h"
+#include "training/cli/commands.h"
+
+namespace rocketgym::cli {
+namespace {
+
+void describe_json(const std::string& id) {
+  const auto game = load_game(id);
+  const GameInfo& info = game->info();
+  nlohmann::json doc = {{"id", info.id}, {"name", info.name}, {"num_actions", info.num_actions}};
+  for (const auto& r : action_ranges(id))
+    doc["actions"].push_back(
+        {{"first", r.first}, {"count", r.count}, {"says", r.says}, {"meaning", r.meaning}});
+  for (int n = info.min_players; n <= info.max_players; ++n)
+    for (const auto& b : observation_layout(id, n))
+      doc["observation"][std::to_string(n)].push_back({{"name", b.name},
+                                                       {"offset", b.offset},
+                                                       {"size", b.size},
+                                                       {"meaning", b.meaning},
+                                                       {"visibility", visibility_name(b.visibility)}});
+  std::cout << doc.dump(2) << "\n";
+}
+
+}  // namespace
+
+void add_describe_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "describe",
+      "A game's action ids, observation layout and config keys (the tables of docs/games/<id>.md)");
+  auto game = std::make_shared<std::string>();
+  auto markdown = std::make_shared<bool>(false);
+  cmd->add_option("game", *game, "Game id (rocketgym list)")->required();
+  cmd->add_flag("--markdown", *markdown, "Markdown, as generated into docs/games/<id>.md (default: JSON)");
+  cmd->callback([game, markdown] {
+    if (*markdown)
+      std::cout << describe_markdown(*game);
+    else
+      describe_json(*game);
+  });
+}
+
+}  // namespace rocketgym::cli
