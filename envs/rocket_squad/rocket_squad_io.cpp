@@ -117,44 +117,44 @@ struct DocumentFields {
 namespace {
 using Fields = DocumentFields;
 
+// One small number per card of a region, each checked by `error` (which returns
+// why a value is refused, or an empty string); a missing list means `fallback` for every card.
+template <std::size_t N, class Check>
+void read_per_card(const Fields& f, const char* key, std::array<uint8_t, N>& out, int count, uint8_t fallback,
+                   const char* what, Check error) {
+  if (!f.has(key)) {
+    std::fill(out.begin(), out.begin() + count, fallback);
+    return;
+  }
+  const Json& list = f.at(key);
+  const std::string field = f.name(key);
+  if (!list.is_array() || static_cast<int>(list.size()) != count)
+    reject(field, std::string("must list one ") + what + " per card (" + std::to_string(count) + ")");
+  for (int i = 0; i < count; ++i) {
+    const int v = read_as<int>(list[static_cast<std::size_t>(i)], field);
+    if (const std::string why = error(v); !why.empty()) reject(field + "[" + std::to_string(i) + "]", why);
+    out[static_cast<std::size_t>(i)] = static_cast<uint8_t>(v);
+  }
+}
+
 // One seat mask per card (seats that know it); seats outside `allowed` are an error. A missing
 // list means nobody knows anything (`fallback` for every card).
 template <std::size_t N>
 void read_masks(const Fields& f, const char* key, std::array<uint8_t, N>& out, int count, uint8_t allowed,
                 uint8_t fallback) {
-  if (!f.has(key)) {
-    std::fill(out.begin(), out.begin() + count, fallback);
-    return;
-  }
-  const Json& list = f.at(key);
-  const std::string field = f.name(key);
-  if (!list.is_array() || static_cast<int>(list.size()) != count)
-    reject(field, "must list one seat mask per card (" + std::to_string(count) + ")");
-  for (int i = 0; i < count; ++i) {
-    const int v = read_as<int>(list[static_cast<std::size_t>(i)], field);
-    if (v < 0 || v > 255 || (v & ~allowed))
-      reject(field + "[" + std::to_string(i) + "]",
-             "seat mask " + std::to_string(v) + " names a seat that cannot know this card");
-    out[static_cast<std::size_t>(i)] = static_cast<uint8_t>(v);
-  }
+  read_per_card(f, key, out, count, fallback, "seat mask", [allowed](int v) {
+    return v < 0 || v > 255 || (v & ~allowed)
+               ? "seat mask " + std::to_string(v) + " names a seat that cannot know this card"
+               : std::string();
+  });
 }
 
 // One deck mark (0 or 1) per card; a missing list means `fallback` for every card.
 template <std::size_t N>
 void read_marks(const Fields& f, const char* key, std::array<uint8_t, N>& out, int count, uint8_t fallback) {
-  if (!f.has(key)) {
-    std::fill(out.begin(), out.begin() + count, fallback);
-    return;
-  }
-  const Json& list = f.at(key);
-  const std::string field = f.name(key);
-  if (!list.is_array() || static_cast<int>(list.size()) != count)
-    reject(field, "must list one deck mark (0 or 1) per card (" + std::to_string(count) + ")");
-  for (int i = 0; i < count; ++i) {
-    const int v = read_as<int>(list[static_cast<std::size_t>(i)], field);
-    if (v != 0 && v != 1) reject(field + "[" + std::to_string(i) + "]", "a deck mark is 0 or 1");
-    out[static_cast<std::size_t>(i)] = static_cast<uint8_t>(v);
-  }
+  read_per_card(f, key, out, count, fallback, "deck mark (0 or 1)", [](int v) {
+    return v != 0 && v != 1 ? std::string("a deck mark is 0 or 1") : std::string();
+  });
 }
 
 int read_location(const Fields& f, const char* key) {
