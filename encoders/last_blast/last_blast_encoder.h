@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "envs/core/describe.h"
 #include "envs/last_blast/last_blast.h"
 
 namespace rocketgym::last_blast {
@@ -24,5 +25,9 @@ struct Encoder {
   static std::vector<int> shape(const Config& config, int num_players);
   static void encode(const State& s, int viewer, float* out);
 };
+
+// The observation's feature blocks, for the docs (rocketgym describe); written
+// in last_blast_layout.cpp from the constants the encoder uses.
+std::vector<FeatureBlock> observation_layout(int num_players);
 
 }  // namespace rocketgym::last_blast

@@ -3,8 +3,6 @@
 // writes them, sized by the same constants. tests/core/describe_test.cpp checks
 // that it tiles the observation for every player count.
 #include "encoders/last_blast/last_blast_encoder.h"
-#include "envs/last_blast/last_blast.h"
-#include "envs/last_blast/last_blast_describe.h"
 
 namespace rocketgym::last_blast {
 

@@ -21,6 +21,7 @@
 
 #include <vector>
 
+#include "envs/core/describe.h"
 #include "envs/launch_pad/launch_pad.h"
 
 namespace rocketgym::launch_pad {
@@ -34,5 +35,9 @@ struct Encoder {
   static std::vector<int> shape(const Config& config, int num_players);
   static void encode(const State& state, int viewer, float* out);
 };
+
+// The observation's feature blocks, for the docs (rocketgym describe); written
+// in launch_pad_layout.cpp from the constants the encoder uses.
+std::vector<FeatureBlock> observation_layout(int num_players);
 
 }  // namespace rocketgym::launch_pad

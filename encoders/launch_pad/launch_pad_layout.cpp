@@ -3,8 +3,6 @@
 // same constants. tests/core/describe_test.cpp checks that it tiles the
 // observation.
 #include "encoders/launch_pad/launch_pad_encoder.h"
-#include "envs/launch_pad/launch_pad.h"
-#include "envs/launch_pad/launch_pad_describe.h"
 
 namespace rocketgym::launch_pad {
 

@@ -27,6 +27,7 @@
 
 #include <vector>
 
+#include "envs/core/describe.h"
 #include "envs/launchpad23/launchpad23.h"
 
 namespace rocketgym::launchpad23 {
@@ -36,5 +37,9 @@ struct Encoder {
   static std::vector<int> shape(const Config&, int) { return {kChannels, 3, 3}; }
   static void encode(const State& state, int viewer, float* out);
 };
+
+// The observation's feature blocks, for the docs (rocketgym describe); written
+// in launchpad23_layout.cpp from the constants the encoder uses.
+std::vector<FeatureBlock> observation_layout(int num_players);
 
 }  // namespace rocketgym::launchpad23

@@ -3,8 +3,6 @@
 // (space = row·3 + column, 9 floats), so a block of c channels is 9c floats.
 // tests/core/describe_test.cpp checks that it tiles the observation.
 #include "encoders/launchpad23/launchpad23_encoder.h"
-#include "envs/launchpad23/launchpad23.h"
-#include "envs/launchpad23/launchpad23_describe.h"
 
 namespace rocketgym::launchpad23 {
 

@@ -17,6 +17,7 @@
 
 #include <vector>
 
+#include "envs/core/describe.h"
 #include "envs/lift_off/lift_off.h"
 
 namespace rocketgym::lift_off {
@@ -35,5 +36,9 @@ struct Encoder {
   static std::vector<int> shape(const Config&, int) { return {kSize}; }
   static void encode(const State& s, int viewer, float* out);
 };
+
+// The observation's feature blocks, for the docs (rocketgym describe); written
+// in lift_off_layout.cpp from the constants the encoder uses.
+std::vector<FeatureBlock> observation_layout(int num_players);
 
 }  // namespace rocketgym::lift_off

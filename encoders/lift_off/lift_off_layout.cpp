@@ -2,8 +2,7 @@
 // block by block in the order lift_off_encoder.cpp writes them, sized by the
 // same constants. tests/core/describe_test.cpp checks that it tiles the
 // observation.
-#include "envs/lift_off/lift_off.h"
-#include "envs/lift_off/lift_off_describe.h"
+#include "encoders/lift_off/lift_off_encoder.h"
 
 namespace rocketgym::lift_off {
 

@@ -21,6 +21,7 @@
 
 #include <vector>
 
+#include "envs/core/describe.h"
 #include "envs/rocket_squad/rocket_squad.h"
 
 namespace rocketgym::rocket_squad {
@@ -30,5 +31,9 @@ struct Encoder {
   static std::vector<int> shape(const Config& config, int num_players);
   static void encode(const State& state, int viewer, float* out);
 };
+
+// The observation's feature blocks, for the docs (rocketgym describe); written
+// in rocket_squad_layout.cpp from the constants the encoder uses.
+std::vector<FeatureBlock> observation_layout(int num_players);
 
 }  // namespace rocketgym::rocket_squad

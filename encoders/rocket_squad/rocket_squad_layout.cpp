@@ -2,8 +2,7 @@
 // block by block in the order rocket_squad_encoder.cpp writes them, sized by the
 // same constants. tests/core/describe_test.cpp checks that it tiles the
 // observation for every player count.
-#include "envs/rocket_squad/rocket_squad.h"
-#include "envs/rocket_squad/rocket_squad_describe.h"
+#include "encoders/rocket_squad/rocket_squad_encoder.h"
 
 namespace rocketgym::rocket_squad {
 

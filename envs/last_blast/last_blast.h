@@ -56,6 +56,7 @@
 #include <vector>
 
 #include "envs/core/config.h"
+#include "envs/core/describe.h"
 #include "envs/core/game.h"
 #include "envs/core/json.h"
 #include "envs/core/knowledge.h"
@@ -328,5 +329,9 @@ class State {
 };
 
 GameInfo game_info();
+
+// The action id ranges, for the docs (rocketgym describe); written in
+// last_blast_action_ranges.cpp from the codec's constants.
+std::vector<ActionRange> action_ranges();
 
 }  // namespace rocketgym::last_blast

@@ -2,7 +2,6 @@
 // from the codec's constants in last_blast.h. tests/core/describe_test.cpp
 // checks that they tile the ids and agree with action_to_string.
 #include "envs/last_blast/last_blast.h"
-#include "envs/last_blast/last_blast_describe.h"
 
 namespace rocketgym::last_blast {
 

@@ -84,6 +84,7 @@
 #include <cstdint>
 #include <string>
 
+#include "envs/core/describe.h"
 #include "envs/core/game.h"
 #include "envs/core/json.h"
 #include "envs/core/knowledge.h"
@@ -364,5 +365,9 @@ class State {
   bool truncated_ = false;
   Rng rng_;
 };
+
+// The action id ranges, for the docs (rocketgym describe); written in
+// launch_pad_action_ranges.cpp from the codec's constants.
+std::vector<ActionRange> action_ranges();
 
 }  // namespace rocketgym::launch_pad

@@ -6,7 +6,6 @@
 
 #include "envs/launch_pad/launch_pad.h"
 #include "envs/launch_pad/launch_pad_actions.h"
-#include "envs/launch_pad/launch_pad_describe.h"
 
 namespace rocketgym::launch_pad {
 

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "envs/core/config.h"
+#include "envs/core/describe.h"
 #include "envs/core/game.h"
 #include "envs/core/json.h"
 #include "envs/core/knowledge.h"
@@ -108,7 +109,7 @@ class State {
   void returns(float* out) const;
   void scores(int* out) const;
   void redeterminize(int viewer, Rng& rng);
-  std::string to_string() const;  // never shows a setup choice before the reveal
+  std::string to_string() const;                     // never shows a setup choice before the reveal
   std::string observation_string(int viewer) const;  // to_string() and the viewer's own setup choice
   // The setup choice stays secret until the reveal (ruling 2).
   bool is_public_action(Action a) const { return a >= kTakeBase; }
@@ -154,8 +155,8 @@ class State {
   bool is_legal_new_part(Action a) const;
   bool is_legal_move(Action a) const;
   bool size_available(int size) const;  // some allowed colour of that size in the Bank
-  bool may_take(int type) const;  // take a new part of this type from the Bank
-  bool may_reroll() const;        // re-roll the dice in a parts shortage
+  bool may_take(int type) const;        // take a new part of this type from the Bank
+  bool may_reroll() const;              // re-roll the dice in a parts shortage
   bool may_steal(int type) const;
   void reveal_setup();
   void start_turn();
@@ -191,5 +192,9 @@ const char* colour_name(int colour);
 const char* size_name(int size);
 std::string piece_name(int type);  // e.g. "small red"
 const char* space_name(int space);
+
+// The action id ranges, for the docs (rocketgym describe); written in
+// launchpad23_action_ranges.cpp from the codec's constants.
+std::vector<ActionRange> action_ranges();
 
 }  // namespace rocketgym::launchpad23

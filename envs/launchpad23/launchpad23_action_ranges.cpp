@@ -3,7 +3,6 @@
 // same table). tests/core/describe_test.cpp checks that they tile the ids and
 // agree with action_to_string.
 #include "envs/launchpad23/launchpad23.h"
-#include "envs/launchpad23/launchpad23_describe.h"
 
 namespace rocketgym::launchpad23 {
 

@@ -78,6 +78,7 @@
 #include <cstdint>
 #include <string>
 
+#include "envs/core/describe.h"
 #include "envs/core/game.h"
 #include "envs/core/json.h"
 #include "envs/core/knowledge.h"
@@ -468,8 +469,12 @@ class State {
   // knowledge model: [seat][card] = the may_be places that seat thinks the card may be in
   std::array<std::array<uint8_t, kMaxSpecialists>, kMaxPlayers> specialist_may_be_{};
   std::array<std::array<uint16_t, kMaxObjectives>, kMaxPlayers> objective_may_be_{};
-  std::array<Links, kMaxPlayers> specialist_links_{}, objective_links_{};  // [seat]
+  std::array<Links, kMaxPlayers> specialist_links_{}, objective_links_{};            // [seat]
   std::array<PassedCards, kMaxPlayers> specialists_passed_{}, objectives_passed_{};  // [seat]
 };
+
+// The action id ranges, for the docs (rocketgym describe); written in
+// lift_off_action_ranges.cpp from the codec's constants.
+std::vector<ActionRange> action_ranges();
 
 }  // namespace rocketgym::lift_off

@@ -2,7 +2,6 @@
 // from the codec's constants in lift_off.h. tests/core/describe_test.cpp checks
 // that they tile the ids and agree with action_to_string.
 #include "envs/lift_off/lift_off.h"
-#include "envs/lift_off/lift_off_describe.h"
 
 namespace rocketgym::lift_off {
 

@@ -104,6 +104,7 @@
 #include <string>
 
 #include "envs/core/config.h"
+#include "envs/core/describe.h"
 #include "envs/core/game.h"
 #include "envs/core/json.h"
 #include "envs/core/knowledge.h"
@@ -229,8 +230,8 @@ struct Rocket {
   bool joker = false;          // a Joker sits on top (never on an empty or launched rocket)
   bool friend_beside = false;  // Imaginary Friend protects it from Orange cards
   uint8_t num_boxes = 0;
-  std::array<CardType, kMaxValue> boxes{};        // faces, bottom first; hidden
-  std::array<uint8_t, kMaxValue> box_known_by{};  // seats that know each face (its builder)
+  std::array<CardType, kMaxValue> boxes{};         // faces, bottom first; hidden
+  std::array<uint8_t, kMaxValue> box_known_by{};   // seats that know each face (its builder)
   std::array<uint8_t, kMaxValue> box_from_deck{};  // 1: a card of the current deck (see Deck)
 
   bool has_booster() const { return booster != kNoCard; }
@@ -513,5 +514,9 @@ class State {
   std::array<Whereabouts, kMaxWhereabouts> whereabouts_{};
   uint8_t num_whereabouts_ = 0;
 };
+
+// The action id ranges, for the docs (rocketgym describe); written in
+// rocket_squad_action_ranges.cpp from the codec's constants.
+std::vector<ActionRange> action_ranges();
 
 }  // namespace rocketgym::rocket_squad

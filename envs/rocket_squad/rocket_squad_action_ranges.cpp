@@ -2,7 +2,6 @@
 // from the codec's constants in rocket_squad.h. tests/core/describe_test.cpp
 // checks that they tile the ids and agree with action_to_string.
 #include "envs/rocket_squad/rocket_squad.h"
-#include "envs/rocket_squad/rocket_squad_describe.h"
 
 namespace rocketgym::rocket_squad {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "envs/core/game.h"
-#include "envs/launchpad23/launchpad23_game.h"
+#include "games/launchpad23/launchpad23_game.h"
 
 using namespace rocketgym;
 using namespace rocketgym::launchpad23;

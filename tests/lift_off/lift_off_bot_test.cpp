@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "envs/core/game.h"
-#include "envs/lift_off/lift_off_game.h"
+#include "games/lift_off/lift_off_game.h"
 
 using namespace rocketgym;
 using namespace rocketgym::lift_off;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "envs/core/game.h"
-#include "envs/lift_off/lift_off_game.h"
+#include "games/lift_off/lift_off_game.h"
 
 namespace lift_off_test {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "envs/core/game.h"
-#include "envs/rocket_squad/rocket_squad_game.h"
+#include "games/rocket_squad/rocket_squad_game.h"
 
 namespace rs_test {
 

@@ -8,7 +8,7 @@
 
 #include "envs/core/game.h"
 #include "envs/core/game_model.h"
-#include "envs/launchpad23/launchpad23_game.h"
+#include "games/launchpad23/launchpad23_game.h"
 #include "training/mcts/mcts.h"
 #include "training/mcts/mcts_any.h"
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <numeric>
 
-#include "envs/launchpad23/launchpad23_game.h"
+#include "games/launchpad23/launchpad23_game.h"
 #include "models/checkpoint.h"
 #include "training/alphazero/az_config.h"
 #include "training/alphazero/az_trainer.h"

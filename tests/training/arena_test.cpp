@@ -13,7 +13,7 @@
 #include <sstream>
 #include <thread>
 
-#include "envs/launchpad23/launchpad23_game.h"
+#include "games/launchpad23/launchpad23_game.h"
 #include "models/checkpoint.h"
 #include "training/arena/any_agent.h"
 #include "training/arena/arena_run.h"

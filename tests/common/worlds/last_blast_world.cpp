@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "envs/core/game_model.h"
-#include "envs/last_blast/last_blast_game.h"
+#include "games/last_blast/last_blast_game.h"
 #include "tests/common/world_consistency.h"
 
 namespace rocketgym::testing {

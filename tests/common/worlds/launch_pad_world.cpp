@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "envs/core/game_model.h"
-#include "envs/launch_pad/launch_pad_game.h"
+#include "games/launch_pad/launch_pad_game.h"
 #include "tests/common/world_consistency.h"
 
 namespace rocketgym::testing {

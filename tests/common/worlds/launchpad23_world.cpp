@@ -5,7 +5,7 @@
 #include <string>
 
 #include "envs/core/game_model.h"
-#include "envs/launchpad23/launchpad23_game.h"
+#include "games/launchpad23/launchpad23_game.h"
 #include "tests/common/world_consistency.h"
 
 namespace rocketgym::testing {

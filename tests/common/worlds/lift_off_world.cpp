@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "envs/core/game_model.h"
-#include "envs/lift_off/lift_off_game.h"
+#include "games/lift_off/lift_off_game.h"
 #include "tests/common/world_consistency.h"
 
 namespace rocketgym::testing {

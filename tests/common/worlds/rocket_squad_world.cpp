@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "envs/core/game_model.h"
-#include "envs/rocket_squad/rocket_squad_game.h"
+#include "games/rocket_squad/rocket_squad_game.h"
 #include "tests/common/world_consistency.h"
 
 namespace rocketgym::testing {
