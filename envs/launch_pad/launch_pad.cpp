@@ -279,11 +279,65 @@ bool State::is_legal(Action a) const {
 void State::legal_actions_mask(uint8_t* out) const {
   std::fill_n(out, act::kNumActions, uint8_t{0});
   if (step_ == Step::kGameOver) return;
+  // One past the highest occupied rocket slot of each seat, by offset.
+  std::array<int, kMaxPlayers> slots{};
+  if (step_ == Step::kPlay)
+    for (int offset = 0; offset < num_players_; ++offset)
+      slots[static_cast<std::size_t>(offset)] = slots_in_use(seat_at(offset));
   for (int kind = 0; kind < kNumKinds; ++kind) {
     if (step_of(kind) != step_) continue;
     if (!kind_possible(kind)) continue;
-    for (int a = kRangeStart[kind]; a < kRangeStart[kind + 1]; ++a)
-      out[a] = legal_decoded(decode_in(kind, a));
+    mark_kind(kind, slots, out);
+  }
+}
+
+// One past the highest slot of `seat` that holds a rocket (0 with none).
+int State::slots_in_use(int seat) const {
+  const auto& rockets = area(seat).rockets;
+  for (int slot = kMaxRocketSlots; slot > 0; --slot)
+    if (rockets[static_cast<std::size_t>(slot - 1)].exists()) return slot;
+  return 0;
+}
+
+// Marks the legal ids of one decision kind. Only the ids that can be legal
+// are asked: every action on a rocket needs one in its slot, and an offset
+// must name a seat at the table; the rest stay 0 (the same mask, at a
+// fraction of the cost: most of a player's 24 slots are empty).
+void State::mark_kind(int kind, const std::array<int, kMaxPlayers>& slots, uint8_t* out) const {
+  const int start = kRangeStart[kind];
+  // Ids [from, to) of this kind, each asked.
+  const auto mark = [&](int from, int to) {
+    for (int a = from; a < to; ++a) out[a] = legal_decoded(decode_in(kind, a));
+  };
+  const int own_slots = slots[0];
+  switch (kind) {
+    case kKindPlayMetal:
+    case kKindPlayFuel:
+    case kKindFastTrack:  // start + own slot
+      mark(start, start + own_slots);
+      return;
+    case kKindPlayBonus:  // start + bonus * slots + own slot
+      for (int bonus = 0; bonus < kNumBonusTypes; ++bonus)
+        mark(start + bonus * kMaxRocketSlots, start + bonus * kMaxRocketSlots + own_slots);
+      return;
+    case kKindAbortMission:
+    case kKindQualityCheck:
+    case kKindVacuum:  // start + offset * slots + slot
+      for (int offset = 0; offset < num_players_; ++offset)
+        mark(start + offset * kMaxRocketSlots,
+             start + offset * kMaxRocketSlots + slots[static_cast<std::size_t>(offset)]);
+      return;
+    case kKindSabotage:  // start + (offset * slots + slot) * 2 + component
+      for (int offset = 0; offset < num_players_; ++offset)
+        mark(start + 2 * offset * kMaxRocketSlots,
+             start + 2 * (offset * kMaxRocketSlots + slots[static_cast<std::size_t>(offset)]));
+      return;
+    case kKindOffer:  // start + (offset - 1) * card types + card
+      mark(start, start + (num_players_ - 1) * kNumCardTypes);
+      return;
+    default:
+      mark(start, kRangeStart[kind + 1]);
+      return;
   }
 }
 

@@ -234,6 +234,9 @@ class State {
 
   // Legality, one function per decision kind.
   bool kind_possible(int kind) const;
+  // legal_actions_mask, one decision kind; `slots`: slots_in_use of each seat, by offset.
+  void mark_kind(int kind, const std::array<int, kMaxPlayers>& slots, uint8_t* out) const;
+  int slots_in_use(int seat) const;
   bool legal_decoded(const Decoded& d) const;
   bool can_advance(int slot) const;
   bool can_play_component(int card, int slot) const;
