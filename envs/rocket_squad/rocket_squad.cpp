@@ -105,60 +105,71 @@ void State::legal_actions_mask(uint8_t* out) const {
 
 // Marks the legal plays of the turn player's cards (boosters, boxes, Character and Item
 // cards) and says whether there is any. Only the id ranges of cards in hand are examined,
-// which keeps the mask cheap.
+// and of those only the ids that name seats at the table, which keeps the mask cheap; the
+// card is known to be in hand, so each id asks play_ok, not legal_turn_action.
 bool State::card_plays_mask(uint8_t* out) const {
   using namespace action;
   const Hand& h = hands_[turn_player_];
   const auto& own = rockets_[turn_player_];
+  const int opponents = num_players_ - 1;
   bool any = false;
-  const auto mark = [&](int a, bool legal) {
-    out[a] = legal;
-    any = any || legal;
+  const auto mark = [&](int begin, int end) {
+    for (int a = begin; a < end; ++a) {
+      out[a] = play_ok(a);
+      any = any || out[a];
+    }
   };
   for (int i = 0; i < h.count; ++i) {
     const CardType t = h.cards[i];
     if (std::find(h.cards.begin(), h.cards.begin() + i, t) != h.cards.begin() + i) continue;  // seen
-    for (int loc = 0; loc < kNumLocations; ++loc)
-      mark(kBuildBox + t * kNumLocations + loc, own[loc].can_take(1));
+    for (int loc = 0; loc < kNumLocations; ++loc) {
+      out[kBuildBox + t * kNumLocations + loc] = own[loc].can_take(1);
+      any = any || own[loc].can_take(1);
+    }
     if (is_booster(t)) {
-      for (int loc = 0; loc < kNumLocations; ++loc)
-        mark(kPlaceBooster + (t - kFirstBooster) * kNumLocations + loc,
-             legal_turn_action(kPlaceBooster + (t - kFirstBooster) * kNumLocations + loc));
+      mark(kPlaceBooster + (t - kFirstBooster) * kNumLocations,
+           kPlaceBooster + (t - kFirstBooster + 1) * kNumLocations);
       continue;
     }
-    int begin = 0, end = 0;  // the id range of the card's own effects
+    // The id range of the card's own effects; ids naming an opponent offset past the
+    // table (1..3) come last in each range and are never legal.
     switch (t) {
       case kDad:
-        begin = kPlayDad, end = kPlayJack;
+        mark(kPlayDad, kPlayDad + opponents * kNumLocations * kNumLocations);
         break;
       case kJack:
-        begin = kPlayJack, end = kPlayUncle;
+        mark(kPlayJack, kPlayJack + opponents);
         break;
       case kUncle:
-        begin = kPlayUncle, end = kPlayJackie;
+        mark(kPlayUncle, kPlayJackie);
         break;
       case kJackie:
-        begin = kPlayJackie, end = kPlayJoker;
+        mark(kPlayJackie, kPlayJoker);
         break;
       case kJoker:
-        begin = kPlayJoker, end = kAceDog;
+        mark(kPlayJoker, kPlayJoker + opponents * kNumLocations);
         break;
       case kAce:
-        begin = kAceDog, end = kPlayFriend;
+        mark(kAceDog, kAceDog + opponents * kNumLocations * 2);
+        mark(kAceScare, kPlayFriend);
         break;
       case kImaginaryFriend:
-        begin = kPlayFriend, end = kPlayDuctTape;
+        mark(kPlayFriend, kPlayDuctTape);
         break;
       case kDuctTape:
-        begin = kPlayDuctTape, end = kPlayBalloons;
+        mark(kPlayDuctTape, kPlayBalloons);
         break;
-      case kWaterBalloons:
-        begin = kPlayBalloons, end = kNoBlock;
+      case kWaterBalloons: {
+        // A Water Balloons code names kNoTarget (4) for every absent opponent, the
+        // highest base-5 digits: only the last 5^opponents codes can be legal.
+        int codes = 1;
+        for (int k = 0; k < opponents; ++k) codes *= 5;
+        mark(kBalloonsScare - codes, kNoBlock);
         break;
+      }
       default:
         break;  // Mom, Grandma and Crew are only reactions (or boxes)
     }
-    for (int a = begin; a < end; ++a) mark(a, legal_turn_action(a));
   }
   return any;
 }
@@ -242,19 +253,28 @@ bool State::legal_turn_action(Action a) const {
   if (a == kEndTurn) return true;
   if (a == kRedraw) return may_redraw();
   if (a < kBuildBox) {
-    const int index = (a - kPlaceBooster) / kNumLocations, loc = (a - kPlaceBooster) % kNumLocations;
-    const int colour = index / kMaxValue;
-    const CardType card = booster_card(colour, index % kMaxValue + 1);
-    // A new booster, or a replacement while no box is on the old one.
-    return hand_count(p, card) > 0 && (colour == kWild || colour == loc) && !own[loc].launched &&
-           own[loc].num_boxes == 0;
+    const int index = (a - kPlaceBooster) / kNumLocations;
+    return hand_count(p, booster_card(index / kMaxValue, index % kMaxValue + 1)) > 0 && play_ok(a);
   }
   if (a < kKnockOver) {
     const int t = (a - kBuildBox) / kNumLocations, loc = (a - kBuildBox) % kNumLocations;
     return hand_count(p, static_cast<CardType>(t)) > 0 && own[loc].can_take(1);
   }
   if (a < kPlayDad) return own[a - kKnockOver].joker;  // "as a last resort", on one's own turn
-  return hand_count(p, card_of_action(a)) > 0 && targets_ok(a, /*check_jack_hand=*/true);
+  return hand_count(p, card_of_action(a)) > 0 && play_ok(a);
+}
+
+// A booster placed, or a Character or Item card played, by the turn player, who holds the card.
+bool State::play_ok(Action a) const {
+  using namespace action;
+  if (a < kBuildBox) {
+    const int index = (a - kPlaceBooster) / kNumLocations, loc = (a - kPlaceBooster) % kNumLocations;
+    const int colour = index / kMaxValue;
+    const Rocket& r = rockets_[turn_player_][loc];
+    // A new booster, or a replacement while no box is on the old one.
+    return (colour == kWild || colour == loc) && !r.launched && r.num_boxes == 0;
+  }
+  return targets_ok(a, /*check_jack_hand=*/true);
 }
 
 CardType State::card_of_action(Action a) {

@@ -397,6 +397,7 @@ class State {
 
   // Legality, by kind of action (turn phase).
   bool legal_turn_action(Action a) const;
+  bool play_ok(Action a) const;  // a booster or Character/Item play, the card being in hand
   bool may_redraw() const;
   bool can_play_any_card() const;
   bool card_plays_mask(uint8_t* out) const;
