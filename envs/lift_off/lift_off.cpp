@@ -715,7 +715,43 @@ void State::legal_actions_mask(uint8_t* out) const {
     case Step::kGameOver:
       return;
   }
-  for (Action a = lo; a < hi; ++a) out[a] = legal(a) ? 1 : 0;
+  if (actor_ < 0) return;  // legal() is false for every id
+  // The steps that name a card of a short list (a hand, the objectives, the
+  // draw, the Earth missions): only the ids of the cards in it can be legal,
+  // so legal() is asked for those and for the step's ids outside the card range.
+  const Player& p = player(actor_);
+  struct CardIds {
+    Action base = 0;
+    int size = 0;  // the card range: ids [base, base + size)
+    const uint8_t* cards = nullptr;
+    int count = 0;
+  } list;
+  switch (step_) {
+    case Step::kObjectiveKeep:
+    case Step::kObjectivePass:
+    case Step::kDiscardObjectives:
+      list = {lo, kMaxObjectives, p.objectives.data(), p.num_objectives};
+      break;
+    case Step::kSpecialistKeep:
+    case Step::kSpecialistPass:
+    case Step::kPlaySpecialist:
+      list = {lo, kMaxSpecialists, p.hand.data(), p.hand_size};
+      break;
+    case Step::kKeepMissions:
+      list = {kKeepMission, kMaxMissionTypes, drawn_.data(), num_drawn_};
+      break;
+    case Step::kLoadRocket:
+      list = {kLoadMission, kMaxMissionTypes, p.earth.data(), p.num_earth};
+      break;
+    default:
+      break;
+  }
+  for (int i = 0; i < list.count; ++i) {
+    const Action a = list.base + list.cards[static_cast<std::size_t>(i)];
+    out[a] = legal(a) ? 1 : 0;
+  }
+  for (Action a = lo; a < hi; ++a)
+    if (a < list.base || a >= list.base + list.size) out[a] = legal(a) ? 1 : 0;
 }
 
 // ---------------------------------------------------------------- effects

@@ -291,8 +291,18 @@ class State {
     return objectives_passed_[static_cast<std::size_t>(viewer)];
   }
   // The cards `viewer` knows for certain to be in `seat`'s hand (bit = card index).
-  uint64_t known_specialists(int viewer, int seat) const;
-  uint32_t known_objectives(int viewer, int seat) const;
+  uint64_t known_specialists(int viewer, int seat) const {
+    return known_hands(viewer).specialists[static_cast<std::size_t>(seat)];
+  }
+  uint32_t known_objectives(int viewer, int seat) const {
+    return known_hands(viewer).objectives[static_cast<std::size_t>(seat)];
+  }
+  // The same for every hand at once (indexed by seat), from one pass over the viewer's sets.
+  struct KnownHands {
+    std::array<uint64_t, kMaxPlayers> specialists{};
+    std::array<uint32_t, kMaxPlayers> objectives{};
+  };
+  KnownHands known_hands(int viewer) const;
 
   std::string to_string() const;                     // everything, hidden cards included
   std::string observation_string(int viewer) const;  // only what `viewer` may see
@@ -327,6 +337,13 @@ class State {
   uint64_t specialist_discard_mask() const;
   int mission_deck_size(int level) const { return mission_deck_count_[static_cast<std::size_t>(level - 1)]; }
   int mission_discard_count(int type) const;
+  // The discard pile of a level's mission deck (1..4), card by card.
+  int mission_discard_size(int level) const {
+    return mission_discard_count_[static_cast<std::size_t>(level - 1)];
+  }
+  int mission_discard_card(int level, int i) const {
+    return mission_discard_[static_cast<std::size_t>(level - 1)][static_cast<std::size_t>(i)];
+  }
   int drawn_count(int type) const;
   int num_drawn() const { return num_drawn_; }
   int keeps_left() const { return keeps_left_; }

@@ -368,19 +368,17 @@ std::array<int, may_be::kObjectivePlaces> State::objective_place_counts() const 
   return count;
 }
 
-uint64_t State::known_specialists(int viewer, int seat) const {
-  uint64_t out = 0;
-  const auto& mine = specialist_may_be_[static_cast<std::size_t>(viewer)];
-  for (std::size_t c = 0; c < mine.size(); ++c)
-    if (mine[c] == 1u << seat) out |= uint64_t{1} << c;
-  return out;
-}
-
-uint32_t State::known_objectives(int viewer, int seat) const {
-  uint32_t out = 0;
-  const auto& mine = objective_may_be_[static_cast<std::size_t>(viewer)];
-  for (std::size_t c = 0; c < mine.size(); ++c)
-    if (mine[c] == 1u << seat) out |= uint32_t{1} << c;
+State::KnownHands State::known_hands(int viewer) const {
+  // A card is known to be in a hand when the viewer's set holds that hand alone.
+  KnownHands out;
+  const auto& specialists = specialist_may_be_[static_cast<std::size_t>(viewer)];
+  for (std::size_t c = 0; c < specialists.size(); ++c)
+    if (single(specialists[c]) && (specialists[c] & may_be::kHands) != 0)
+      out.specialists[static_cast<std::size_t>(__builtin_ctz(specialists[c]))] |= uint64_t{1} << c;
+  const auto& objectives = objective_may_be_[static_cast<std::size_t>(viewer)];
+  for (std::size_t c = 0; c < objectives.size(); ++c)
+    if (single(objectives[c]) && (objectives[c] & may_be::kHands) != 0)
+      out.objectives[static_cast<std::size_t>(__builtin_ctz(objectives[c]))] |= uint32_t{1} << c;
   return out;
 }
 
