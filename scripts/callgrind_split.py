@@ -26,7 +26,7 @@ KNOWLEDGE = {
 }
 # What the encoder reads of the knowledge model (cards a seat knows).
 KNOWLEDGE_READ = {
-    "lift_off": r"lift_off::State::known_(specialists|objectives)\(",
+    "lift_off": r"lift_off::State::(known_specialists|known_objectives|known_hands)\(",
     "launch_pad": r"launch_pad::State::known_count\(",
 }
 
