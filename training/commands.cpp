@@ -18,11 +18,11 @@
 #include "models/checkpoint.h"
 #include "training/alphazero/az_trainer.h"
 #include "training/alphazero/search_bench.h"
-#include "training/arena/any_agent.h"
 #include "training/arena/arena_run.h"
 #include "training/cli/number_checks.h"
 #include "training/distributed/distributed.h"
 #include "training/distributed/same_config.h"
+#include "training/players/any_player.h"
 #include "training/ppo/trainer.h"
 
 namespace rocketgym {
@@ -238,7 +238,7 @@ void add_arena(CLI::App& app) {
       arena::ArenaConfig config = arena::ArenaConfig::from_yaml(root);
       if (!opts->agents.empty()) {
         config.agents.clear();
-        for (const auto& text : opts->agents) config.agents.push_back(arena::parse_agent(text));
+        for (const auto& text : opts->agents) config.agents.push_back(players::parse_player(text));
       }
       const dist::Context ranks = join_ranks(opts->rank_timeout);
       // The ranks play one schedule: they must agree on the config and the
@@ -357,7 +357,8 @@ void add_bench_search(CLI::App& app) {
 }  // namespace
 
 cli::SeatBot make_seat_bot(const std::string& spec, const AnyGame& game, int players) {
-  std::shared_ptr<arena::AnyAgent> agent = arena::make_agent(arena::parse_agent(spec), game, players);
+  std::shared_ptr<players::AnyPlayer> agent =
+      players::make_any_player(players::parse_player(spec), game, players);
   return [agent](const AnyState& state, uint64_t seed) { return agent->act(state, seed); };
 }
 

@@ -14,7 +14,7 @@
 #include "envs/core/errors.h"
 #include "envs/core/game.h"
 #include "models/checkpoint.h"
-#include "training/arena/any_agent.h"
+#include "training/players/any_player.h"
 
 namespace py = pybind11;
 
@@ -24,23 +24,20 @@ namespace {
 // An agent with the game it plays (the states it is given must be of it).
 struct Agent {
   std::shared_ptr<AnyGame> game;
-  std::unique_ptr<arena::AnyAgent> agent;
+  std::unique_ptr<players::AnyPlayer> agent;
   int num_players;
 };
 
-// The game of a spec given without one: the zoo's game, or the game a
-// checkpoint was trained for.
-std::string game_of(const arena::AgentSpec& spec, const std::string& text) {
-  if (spec.kind == "zoo") return spec.zoo_game;
-  if (!spec.path.empty()) return read_checkpoint_meta(spec.path).game;
-  throw Error("agent '" + text + "' does not name its game: pass game=");
-}
-
 Agent load_agent(const std::string& text, std::shared_ptr<AnyGame> game, int num_players) {
-  const arena::AgentSpec spec = arena::parse_agent(text);
-  if (!game) game = load_game(game_of(spec, text));
+  const players::PlayerSpec spec = players::parse_player(text);
+  if (!game) {
+    // The zoo's game, or the game a checkpoint was trained for.
+    const std::string id = players::own_game(spec);
+    if (id.empty()) throw Error("agent '" + text + "' does not name its game: pass game=");
+    game = load_game(id);
+  }
   Agent out{game, nullptr, num_players};
-  out.agent = arena::make_agent(spec, *game, num_players);
+  out.agent = players::make_any_player(spec, *game, num_players);
   return out;
 }
 
@@ -82,7 +79,7 @@ py::tuple evaluate(Agent& a, const py::array& observations, const py::array& mas
 
 // The agent reads a copy of the state taken while the GIL is held: with the
 // GIL released, another Python thread could step `state` during the search.
-// Calls from several threads on one agent take turns (AnyAgent's lock).
+// Calls from several threads on one agent take turns (AnyPlayer's lock).
 Action act(Agent& a, const AnyState& state, uint64_t seed) {
   if (state.num_players() != a.num_players)
     throw Error("the agent plays " + std::to_string(a.num_players) + "-player games; this state has " +
@@ -110,12 +107,12 @@ PYBIND11_MODULE(_agents, m) {
            "(relative to the seat each row was encoded for), for float32 observations and bool/uint8/int8 "
            "masks. Thread-safe like act().")
       .def_property_readonly("name", [](const Agent& a) { return a.agent->spec().name; })
-      .def_property_readonly("kind", [](const Agent& a) { return a.agent->spec().kind; })
+      .def_property_readonly("kind", [](const Agent& a) { return players::kind_name(a.agent->spec()); })
       .def_property_readonly("game_id", [](const Agent& a) { return a.game->info().id; })
       .def_property_readonly("num_players", [](const Agent& a) { return a.num_players; })
       .def("__repr__", [](const Agent& a) {
-        return "<rocketgym.Agent " + a.agent->spec().name + " (" + a.agent->spec().kind + ") for " +
-               a.game->info().id + ", " + std::to_string(a.num_players) + " players>";
+        return "<rocketgym.Agent " + a.agent->spec().name + " (" + players::kind_name(a.agent->spec()) +
+               ") for " + a.game->info().id + ", " + std::to_string(a.num_players) + " players>";
       });
   m.def("load_agent", &load_agent, py::arg("spec"), py::arg("game") = nullptr, py::arg("num_players") = 2,
         "Loads an agent from the arena's spec: zoo:GAME[:SIMS], search:PATH[:SIMS], "

@@ -15,14 +15,17 @@
 
 #include "games/launchpad23/launchpad23_game.h"
 #include "models/checkpoint.h"
-#include "training/arena/any_agent.h"
 #include "training/arena/arena_run.h"
 #include "training/arena/schedule.h"
+#include "training/players/any_player.h"
 
 using namespace rocketgym;
 using namespace rocketgym::arena;
 
 namespace {
+
+// The search options of an ismcts spec.
+const mcts::Options& mcts_of(const players::PlayerSpec& spec) { return spec.as<players::Ismcts>().mcts; }
 
 GameRecord game2(int a0, int a1, float r0, float r1) {
   GameRecord g;
@@ -173,37 +176,38 @@ TEST_CASE("ratings stay finite when one agent always wins", "[arena]") {
 }
 
 TEST_CASE("agents parse from the command line form", "[arena]") {
-  AgentSpec a = parse_agent("ppo=checkpoint:runs/x/checkpoints/latest.ckpt:sample");
+  players::PlayerSpec a = players::parse_player("ppo=checkpoint:runs/x/checkpoints/latest.ckpt:sample");
   CHECK(a.name == "ppo");
-  CHECK(a.kind == "checkpoint");
-  CHECK(a.path == "runs/x/checkpoints/latest.ckpt");
-  CHECK_FALSE(a.greedy);
-  a = parse_agent("ismcts:50");
-  CHECK(a.mcts.simulations == 50);
-  CHECK(a.mcts.rollout_policy == mcts::RolloutPolicy::kRandom);
-  CHECK_FALSE(a.uses_network());
-  a = parse_agent("ismcts:800:heuristic");
-  CHECK(a.mcts.simulations == 800);
-  CHECK(a.mcts.rollout_policy == mcts::RolloutPolicy::kHeuristic);
-  CHECK(a.mcts.heuristic_prior == 0.5);
-  CHECK(a.mcts.rollouts == 1);
-  CHECK_FALSE(a.uses_network());
-  a = parse_agent("ismcts:200:heuristic:4");  // the YAML of configs/arena/launchpad23_search.yaml
-  CHECK(a.mcts.simulations == 200);
-  CHECK(a.mcts.rollout_policy == mcts::RolloutPolicy::kHeuristic);
-  CHECK(a.mcts.rollouts == 4);
-  CHECK_THROWS_WITH(parse_agent("ismcts:200:heuristic:0"), Catch::Contains("playouts per leaf"));
-  CHECK_THROWS_WITH(parse_agent("ismcts:200:heuristic:4:5"), Catch::Contains("too many"));
-  CHECK_THROWS_WITH(parse_agent("ismcts:200:./net.ckpt:4"), Catch::Contains("too many"));
-  a = parse_agent("ismcts:50:./heuristic");  // a checkpoint file of that name
-  CHECK(a.path == "./heuristic");
-  CHECK(a.uses_network());
-  CHECK_THROWS_AS(parse_agent("alphago"), ConfigError);
-  CHECK_THROWS_AS(parse_agent("checkpoint"), ConfigError);
-  CHECK_THROWS_AS(parse_agent("ismcts:many"), ConfigError);
-  std::vector<AgentSpec> agents{parse_agent("random"), parse_agent("random"),
-                                parse_agent("checkpoint:runs/r1/checkpoints/latest.ckpt")};
-  name_agents(agents);
+  CHECK(a.is<players::Checkpoint>());
+  CHECK(a.as<players::Checkpoint>().path == "runs/x/checkpoints/latest.ckpt");
+  CHECK_FALSE(a.as<players::Checkpoint>().greedy);
+  a = players::parse_player("ismcts:50");
+  CHECK(mcts_of(a).simulations == 50);
+  CHECK(mcts_of(a).rollout_policy == mcts::RolloutPolicy::kRandom);
+  CHECK_FALSE(players::uses_network(a));
+  a = players::parse_player("ismcts:800:heuristic");
+  CHECK(mcts_of(a).simulations == 800);
+  CHECK(mcts_of(a).rollout_policy == mcts::RolloutPolicy::kHeuristic);
+  CHECK(mcts_of(a).heuristic_prior == 0.5);
+  CHECK(mcts_of(a).rollouts == 1);
+  CHECK_FALSE(players::uses_network(a));
+  a = players::parse_player("ismcts:200:heuristic:4");  // the YAML of configs/arena/launchpad23_search.yaml
+  CHECK(mcts_of(a).simulations == 200);
+  CHECK(mcts_of(a).rollout_policy == mcts::RolloutPolicy::kHeuristic);
+  CHECK(mcts_of(a).rollouts == 4);
+  CHECK_THROWS_WITH(players::parse_player("ismcts:200:heuristic:0"), Catch::Contains("playouts per leaf"));
+  CHECK_THROWS_WITH(players::parse_player("ismcts:200:heuristic:4:5"), Catch::Contains("too many"));
+  CHECK_THROWS_WITH(players::parse_player("ismcts:200:./net.ckpt:4"), Catch::Contains("too many"));
+  a = players::parse_player("ismcts:50:./heuristic");  // a checkpoint file of that name
+  CHECK(a.as<players::Ismcts>().network == "./heuristic");
+  CHECK(players::uses_network(a));
+  CHECK_THROWS_AS(players::parse_player("alphago"), ConfigError);
+  CHECK_THROWS_AS(players::parse_player("checkpoint"), ConfigError);
+  CHECK_THROWS_AS(players::parse_player("ismcts:many"), ConfigError);
+  std::vector<players::PlayerSpec> agents{
+      players::parse_player("random"), players::parse_player("random"),
+      players::parse_player("checkpoint:runs/r1/checkpoints/latest.ckpt")};
+  players::name_players(agents);
   CHECK(agents[0].name == "random");
   CHECK(agents[1].name == "random#2");
   CHECK(agents[2].name == "r1/latest");
@@ -221,9 +225,10 @@ TEST_CASE("arena configs reject unknown keys with file and line", "[arena]") {
 
 TEST_CASE("search agents refuse playout settings their evaluator would ignore", "[arena]") {
   auto agent_from = [](const std::string& mapping) {
-    return parse_agent(ConfigNode::parse("game: {id: launchpad23}\nagents:\n  - " + mapping + "\n", "a.yaml")
-                           .child("agents")
-                           .items()[0]);
+    return players::parse_player(
+        ConfigNode::parse("game: {id: launchpad23}\nagents:\n  - " + mapping + "\n", "a.yaml")
+            .child("agents")
+            .items()[0]);
   };
   // Without a network every value is a playout's: nothing to mix.
   CHECK_THROWS_WITH(agent_from("{kind: ismcts, mcts: {playout_weight: 0.5}}"),
@@ -233,27 +238,28 @@ TEST_CASE("search agents refuse playout settings their evaluator would ignore", 
                     Catch::Contains("rollout_policy") && Catch::Contains("playout_weight > 0"));
   CHECK_THROWS_WITH(agent_from("{kind: ismcts, checkpoint: x.ckpt, mcts: {rollouts: 4}}"),
                     Catch::Contains("rollouts"));
-  const AgentSpec mixed =
+  const players::PlayerSpec mixed =
       agent_from("{kind: ismcts, checkpoint: x.ckpt, mcts: {rollout_policy: heuristic, playout_weight: 1}}");
-  CHECK(mixed.mcts.playout_weight == 1.0);
-  CHECK(agent_from("{kind: ismcts, mcts: {rollouts: 4, rollout_policy: heuristic}}").mcts.rollouts == 4);
+  CHECK(mcts_of(mixed).playout_weight == 1.0);
+  CHECK(mcts_of(agent_from("{kind: ismcts, mcts: {rollouts: 4, rollout_policy: heuristic}}")).rollouts == 4);
   CHECK_THROWS_WITH(agent_from("{kind: ismcts, mcts: {rollout_epsilon: 0.1}}"),
                     Catch::Contains("rollout_epsilon"));
   CHECK_THROWS_WITH(agent_from("{kind: ismcts, mcts: {gumbel_considered: 8}}"),
                     Catch::Contains("gumbel_considered") && Catch::Contains("root: puct"));
-  CHECK(agent_from("{kind: ismcts, mcts: {root: gumbel, gumbel_considered: 8}}").mcts.gumbel_considered == 8);
+  CHECK(mcts_of(agent_from("{kind: ismcts, mcts: {root: gumbel, gumbel_considered: 8}}")).gumbel_considered ==
+        8);
   CHECK_THROWS_WITH(agent_from("{kind: ismcts, mcts: {prior_temperature: 2}}"),
                     Catch::Contains("prior_temperature"));
-  CHECK(
-      agent_from("{kind: ismcts, checkpoint: x.ckpt, mcts: {prior_temperature: 2}}").mcts.prior_temperature ==
-      2.0);
+  CHECK(mcts_of(agent_from("{kind: ismcts, checkpoint: x.ckpt, mcts: {prior_temperature: 2}}"))
+            .prior_temperature == 2.0);
 }
 
 TEST_CASE("arena results do not depend on how many games run at once", "[arena]") {
   using G = launchpad23::Game;
   const auto game = load_game("launchpad23");
-  std::vector<AgentSpec> agents{parse_agent("heuristic"), parse_agent("random")};
-  name_agents(agents);
+  std::vector<players::PlayerSpec> agents{players::parse_player("heuristic"),
+                                          players::parse_player("random")};
+  players::name_players(agents);
   const auto schedule = make_schedule(2, 2, 6, 5);
   ArenaOptions one, many;
   one.parallel = 1;
@@ -283,7 +289,8 @@ TEST_CASE("the arena refuses a checkpoint trained for another game", "[arena]") 
   save_checkpoint((dir / "other.ckpt").string(), m, net, nullptr);
   ArenaConfig config;
   config.game.id = "launchpad23";
-  config.agents = {parse_agent("checkpoint:" + (dir / "other.ckpt").string()), parse_agent("random")};
+  config.agents = {players::parse_player("checkpoint:" + (dir / "other.ckpt").string()),
+                   players::parse_player("random")};
   config.games = 1;
   CHECK_THROWS_WITH(play_arena(config, false), Catch::Contains("trained for game 'lift_off'"));
 }
@@ -337,7 +344,7 @@ TEST_CASE("every shipped zoo bot loads for its game and plays legal moves", "[ar
     }
     if (!built) continue;
     const auto game = load_game(id);
-    auto agent = arena::make_agent(arena::parse_agent("zoo:" + id + ":0"), *game, meta.num_players);
+    auto agent = players::make_any_player(players::parse_player("zoo:" + id + ":0"), *game, meta.num_players);
     auto state = game->new_state(meta.num_players, 5);
     for (int move = 0; move < 20 && !state->is_terminal(); ++move) {
       const Action a = agent->act(*state, static_cast<uint64_t>(move));
@@ -444,22 +451,22 @@ TEST_CASE("agent names with commas, quotes or line breaks keep their CSV columns
 
 TEST_CASE("every count from the command line, YAML or Python has the YAML's range", "[arena]") {
   // ismcts:2147483647 used to reserve buffers for that many simulations: std::bad_alloc.
-  CHECK_THROWS_WITH(parse_agent("ismcts:2147483647"), Catch::Contains("simulations") &&
-                                                          Catch::Contains("1 to 10000000") &&
-                                                          Catch::Contains("'2147483647'"));
-  CHECK_THROWS_WITH(parse_agent("ismcts:20:heuristic:2147483647"),
+  CHECK_THROWS_WITH(players::parse_player("ismcts:2147483647"), Catch::Contains("simulations") &&
+                                                                    Catch::Contains("1 to 10000000") &&
+                                                                    Catch::Contains("'2147483647'"));
+  CHECK_THROWS_WITH(players::parse_player("ismcts:20:heuristic:2147483647"),
                     Catch::Contains("playouts per leaf") && Catch::Contains("1 to 100000"));
-  CHECK_THROWS_WITH(parse_agent("search:x.ckpt:2147483647"), Catch::Contains("1 to 10000000"));
-  CHECK_THROWS_WITH(parse_agent("zoo:last_blast:2147483647"), Catch::Contains("1 to 10000000"));
-  CHECK_THROWS_WITH(parse_agent("ismcts:99999999999999999999"), Catch::Contains("1 to 10000000"));
-  CHECK_THROWS_WITH(parse_agent("ismcts:-3"), Catch::Contains("1 to 10000000"));
-  CHECK(parse_agent("ismcts:10000000").mcts.simulations == mcts::kSimulationsRange.max);
-  CHECK(parse_agent("ismcts:1:heuristic:100000").mcts.rollouts == mcts::kRolloutsRange.max);
+  CHECK_THROWS_WITH(players::parse_player("search:x.ckpt:2147483647"), Catch::Contains("1 to 10000000"));
+  CHECK_THROWS_WITH(players::parse_player("zoo:last_blast:2147483647"), Catch::Contains("1 to 10000000"));
+  CHECK_THROWS_WITH(players::parse_player("ismcts:99999999999999999999"), Catch::Contains("1 to 10000000"));
+  CHECK_THROWS_WITH(players::parse_player("ismcts:-3"), Catch::Contains("1 to 10000000"));
+  CHECK(mcts_of(players::parse_player("ismcts:10000000")).simulations == mcts::kSimulationsRange.max);
+  CHECK(mcts_of(players::parse_player("ismcts:1:heuristic:100000")).rollouts == mcts::kRolloutsRange.max);
   // The YAML takes the same ranges, from the same table.
   const auto yaml = [](const std::string& mcts_block) {
-    return parse_agent(ConfigNode::parse("{kind: ismcts, mcts: " + mcts_block + "}", "a.yaml"));
+    return players::parse_player(ConfigNode::parse("{kind: ismcts, mcts: " + mcts_block + "}", "a.yaml"));
   };
-  CHECK(yaml("{simulations: 10000000}").mcts.simulations == 10'000'000);
+  CHECK(mcts_of(yaml("{simulations: 10000000}")).simulations == 10'000'000);
   CHECK_THROWS_WITH(yaml("{simulations: 10000001}"),
                     Catch::Contains("a.yaml") && Catch::Contains("simulations"));
   CHECK_THROWS_WITH(yaml("{max_nodes: 2147483647}"), Catch::Contains("max_nodes"));
@@ -474,29 +481,32 @@ TEST_CASE("every count from the command line, YAML or Python has the YAML's rang
 }
 
 TEST_CASE("the agent grammar: names, bare checkpoint paths, '=' in paths, zoo ids, NUL", "[arena]") {
-  AgentSpec a = parse_agent("checkpoint:runs/lr=3e-4/checkpoints/latest.ckpt");  // '=' in the path
+  players::PlayerSpec a =
+      players::parse_player("checkpoint:runs/lr=3e-4/checkpoints/latest.ckpt");  // '=' in the path
   CHECK(a.name.empty());
-  CHECK(a.kind == "checkpoint");
-  CHECK(a.path == "runs/lr=3e-4/checkpoints/latest.ckpt");
-  a = parse_agent("runs/x/checkpoints/latest.ckpt");  // a bare path: checkpoint:PATH, greedy
-  CHECK(a.kind == "checkpoint");
-  CHECK(a.path == "runs/x/checkpoints/latest.ckpt");
-  CHECK(a.greedy);
-  a = parse_agent("best=runs/lr=3e-4/a:b.ckpt");  // a plain name, then a bare path with '=' and ':'
+  CHECK(a.is<players::Checkpoint>());
+  CHECK(a.as<players::Checkpoint>().path == "runs/lr=3e-4/checkpoints/latest.ckpt");
+  a = players::parse_player("runs/x/checkpoints/latest.ckpt");  // a bare path: checkpoint:PATH, greedy
+  CHECK(a.is<players::Checkpoint>());
+  CHECK(a.as<players::Checkpoint>().path == "runs/x/checkpoints/latest.ckpt");
+  CHECK(a.as<players::Checkpoint>().greedy);
+  a = players::parse_player("best=runs/lr=3e-4/a:b.ckpt");  // a plain name, then a bare path with '=' and ':'
   CHECK(a.name == "best");
-  CHECK(a.path == "runs/lr=3e-4/a:b.ckpt");
-  a = parse_agent("ppo-2.1=checkpoint:x.ckpt:sample");
+  CHECK(a.as<players::Checkpoint>().path == "runs/lr=3e-4/a:b.ckpt");
+  a = players::parse_player("ppo-2.1=checkpoint:x.ckpt:sample");
   CHECK(a.name == "ppo-2.1");
-  CHECK_FALSE(a.greedy);
-  CHECK_THROWS_WITH(parse_agent("my bot=random"), Catch::Contains("unknown kind"));
+  CHECK_FALSE(a.as<players::Checkpoint>().greedy);
+  CHECK_THROWS_WITH(players::parse_player("my bot=random"), Catch::Contains("unknown kind"));
   for (const char* escape : {"zoo:../../..", "zoo:../secret", "zoo:a/b", "zoo:.."}) {
     INFO(escape);
-    CHECK_THROWS_WITH(parse_agent(escape), Catch::Contains("game id") && Catch::Contains("not a path"));
+    CHECK_THROWS_WITH(players::parse_player(escape),
+                      Catch::Contains("game id") && Catch::Contains("not a path"));
   }
-  CHECK_THROWS_WITH(zoo_path("../../etc"), Catch::Contains("not a path"));
-  CHECK_THROWS_WITH(parse_agent(ConfigNode::parse("{kind: zoo, game: ../x}", "z.yaml")),
+  CHECK_THROWS_WITH(players::zoo_path("../../etc"), Catch::Contains("not a path"));
+  CHECK_THROWS_WITH(players::parse_player(ConfigNode::parse("{kind: zoo, game: ../x}", "z.yaml")),
                     Catch::Contains("z.yaml") && Catch::Contains("not a path"));
-  CHECK_THROWS_WITH(parse_agent(std::string("checkpoint:a.ckpt\0/etc/passwd", 29)), Catch::Contains("NUL"));
+  CHECK_THROWS_WITH(players::parse_player(std::string("checkpoint:a.ckpt\0/etc/passwd", 29)),
+                    Catch::Contains("NUL"));
 }
 
 TEST_CASE("one agent called from several threads plays the moves it plays alone", "[arena]") {
@@ -514,7 +524,7 @@ TEST_CASE("one agent called from several threads plays the moves it plays alone"
   for (const std::string& spec :
        std::vector<std::string>{"checkpoint:" + file, "search:" + file + ":4", "ismcts:8"}) {
     INFO(spec);
-    auto agent = make_agent(parse_agent(spec), *game, players);
+    auto agent = players::make_any_player(players::parse_player(spec), *game, players);
     // Positions along one game, and the move the agent picks alone at each.
     std::vector<std::unique_ptr<AnyState>> positions;
     std::vector<Action> alone;

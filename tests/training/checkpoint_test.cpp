@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "envs/core/game.h"
-#include "training/arena/agents.h"
+#include "training/players/player_spec.h"
 
 using namespace rocketgym;
 
@@ -217,8 +217,8 @@ TEST_CASE("edited zoo metadata is refused naming the file and the key, before an
   const std::string before = saved ? saved : "";
   ::setenv("ROCKETGYM_ZOO_DIR", dir.c_str(), 1);
   auto resolved = [] {
-    arena::AgentSpec agent = arena::parse_agent("zoo:launchpad23");
-    arena::resolve_zoo(agent);
+    players::PlayerSpec agent = players::parse_player("zoo:launchpad23");
+    players::resolve_kind(agent);
     return agent;
   };
   // These gave [json.exception.type_error.306], `expected an integer, got "abc"`
@@ -233,7 +233,7 @@ TEST_CASE("edited zoo metadata is refused naming the file and the key, before an
   zoo_file_with(Json{{"simulations", -3}});
   CHECK_THROWS_WITH(resolved(), Catch::Contains("extra.zoo.simulations is -3"));
   zoo_file_with(Json{{"simulations", 16}});
-  CHECK(resolved().mcts.simulations == 16);
+  CHECK(resolved().as<players::Ismcts>().mcts.simulations == 16);
   if (saved)
     ::setenv("ROCKETGYM_ZOO_DIR", before.c_str(), 1);
   else

@@ -1,15 +1,14 @@
-// Arena<G>: plays a schedule of games (schedule.h) between agents (agents.h)
-// for one concrete game type, many games at once.
+// Arena<G>: plays a schedule of games (schedule.h) between players
+// (training/players) for one concrete game type, many games at once.
 //
 // `parallel` games are in flight. Each round, the games are grouped by the
-// agent to move; a network agent encodes its group and runs one batched
-// forward pass, the other agents act on their games in parallel (OpenMP).
-// Every random choice an agent makes in a game comes from streams derived
+// player to move and each player is asked for its group's moves in one call
+// (players::Player<G>::act): a network player encodes its group and runs one
+// batched forward pass, the others act on their games in parallel (OpenMP).
+// Every random choice a player makes in a game comes from streams derived
 // from that game's seed and move number, so results do not depend on
 // `parallel`, on the thread count or on the order games finish.
 #pragma once
-
-#include <omp.h>
 
 #include <algorithm>
 #include <functional>
@@ -17,18 +16,15 @@
 #include <vector>
 
 #include "envs/core/rng.h"
-#include "training/arena/agents.h"
 #include "training/arena/results.h"
 #include "training/arena/schedule.h"
-#include "training/mcts/mcts.h"
-#include "training/mcts/network_evaluator.h"
-#include "training/policy_runner.h"
+#include "training/players/player.h"
 
 namespace rocketgym::arena {
 
 struct ArenaOptions {
   int parallel = 64;  // games in flight
-  int threads = 2;    // OpenMP threads for the agents that do not batch
+  int threads = 2;    // OpenMP threads for the players that do not batch
   torch::Device device = torch::kCPU;
 };
 
@@ -39,30 +35,18 @@ class Arena {
   using Config = typename G::Config;
   using Progress = std::function<void(int done, int total)>;
 
-  // Network agents must have `net` set (loaded by the caller).
-  Arena(std::shared_ptr<const Config> config, int num_players, std::vector<AgentSpec> agents,
+  // The players must be resolved, network players with `net` set
+  // (players::resolve()).
+  Arena(std::shared_ptr<const Config> config, int num_players, std::vector<players::PlayerSpec> agents,
         ArenaOptions options)
       : config_(std::move(config)), players_(num_players), agents_(std::move(agents)), options_(options) {
     options_.parallel = std::max(1, options_.parallel);
     options_.threads = std::max(1, options_.threads);
-    runners_.resize(agents_.size());
-    searches_.resize(agents_.size());
-    network_evaluators_.resize(agents_.size());
-    rollout_evaluators_.resize(agents_.size());
-    for (std::size_t a = 0; a < agents_.size(); ++a) {
-      if (agents_[a].uses_network()) {
-        if (!agents_[a].net) throw Error("arena: agent '" + agents_[a].name + "' has no network loaded");
-        runners_[a] = std::make_unique<PolicyRunner>(agents_[a].net, options_.device, options_.parallel);
-      }
-      if (agents_[a].kind == "ismcts") {
-        searches_[a].resize(static_cast<std::size_t>(options_.parallel));
-        if (runners_[a])
-          network_evaluators_[a] =
-              std::make_unique<mcts::NetworkEvaluator<G>>(*runners_[a], options_.threads, agents_[a].mcts);
-        // One rollout evaluator per thread (they keep scratch buffers).
-        for (int t = 0; t < options_.threads && !runners_[a]; ++t)
-          rollout_evaluators_[a].emplace_back(agents_[a].mcts);
-      }
+    for (const auto& agent : agents_) {
+      if (players::uses_network(agent) && !agent.net)
+        throw Error("arena: agent '" + agent.name + "' has no network loaded");
+      seated_.push_back(
+          players::make_player<G>(agent, {options_.threads, options_.parallel, options_.device}));
     }
   }
 
@@ -70,15 +54,18 @@ class Arena {
                                const Progress& progress = nullptr) {
     const int total = static_cast<int>(schedule.size());
     const int slots = std::min(options_.parallel, std::max(1, total));
-    num_actions_ = G::info().num_actions;
     states_.clear();
     for (int s = 0; s < slots; ++s) states_.emplace_back(*config_, players_, 0);
     game_of_.assign(static_cast<std::size_t>(slots), -1);
     decisions_.assign(static_cast<std::size_t>(slots), 0);
     actions_.assign(static_cast<std::size_t>(slots), 0);
     rngs_.assign(static_cast<std::size_t>(slots), Rng(0));
-    masks_.assign(static_cast<std::size_t>(slots) * num_actions_, 0);
     std::vector<std::vector<int>> to_move(agents_.size());
+    std::vector<std::vector<players::Decision<G>>> asked(agents_.size());  // per agent, this round
+    for (std::size_t a = 0; a < agents_.size(); ++a) {
+      to_move[a].reserve(static_cast<std::size_t>(slots));
+      asked[a].reserve(static_cast<std::size_t>(slots));
+    }
     std::vector<GameRecord> records(static_cast<std::size_t>(total));
     int next = 0, active = 0, done = 0;
     auto start_game = [&](int s) {
@@ -106,7 +93,7 @@ class Arena {
                         static_cast<uint64_t>(decisions_[static_cast<std::size_t>(s)])));
       }
       for (std::size_t a = 0; a < agents_.size(); ++a)
-        if (!to_move[a].empty()) act(a, to_move[a], schedule);
+        if (!to_move[a].empty()) act(a, to_move[a], asked[a], schedule);
 #pragma omp parallel for schedule(static) num_threads(options_.threads)
       for (int s = 0; s < slots; ++s) {
         if (game_of_[static_cast<std::size_t>(s)] < 0) continue;
@@ -141,96 +128,34 @@ class Arena {
     return r;
   }
 
-  void act(std::size_t a, const std::vector<int>& group, const std::vector<ScheduledGame>& schedule) {
-    const AgentSpec& agent = agents_[a];
-    const int n = static_cast<int>(group.size());
-    if (agent.kind == "random") {
-#pragma omp parallel for schedule(static) num_threads(options_.threads)
-      for (int k = 0; k < n; ++k) act_randomly(group[static_cast<std::size_t>(k)]);
-    } else if (agent.kind == "heuristic") {
-#pragma omp parallel for schedule(static) num_threads(options_.threads)
-      for (int k = 0; k < n; ++k) {
-        const auto s = static_cast<std::size_t>(group[static_cast<std::size_t>(k)]);
-        actions_[s] = G::heuristic_action(states_[s], rngs_[s]);
-      }
-    } else if (agent.kind == "checkpoint") {
-      act_with_network(*runners_[a], agent.greedy, group);
-    } else {
-      act_with_search(a, group, schedule);
-    }
-  }
-
-  void act_randomly(int slot) {
-    const auto s = static_cast<std::size_t>(slot);
-    uint8_t* mask = &masks_[s * num_actions_];
-    states_[s].legal_actions_mask(mask);
-    actions_[s] = random_legal_action(mask, num_actions_, rngs_[s]);
-  }
-
-  void act_with_network(PolicyRunner& runner, bool greedy, const std::vector<int>& group) {
-    const int n = static_cast<int>(group.size());
-#pragma omp parallel for schedule(static) num_threads(options_.threads)
-    for (int k = 0; k < n; ++k) {
-      const State& state = states_[static_cast<std::size_t>(group[static_cast<std::size_t>(k)])];
-      G::Encoder::encode(state, state.current_player(), runner.observation_row(k));
-      state.legal_actions_mask(runner.mask_row(k));
-    }
-    runner.evaluate(n);
-    for (int k = 0; k < n; ++k) {
-      const auto s = static_cast<std::size_t>(group[static_cast<std::size_t>(k)]);
-      actions_[s] = runner.choose(k, greedy, rngs_[s]);
-    }
-  }
-
-  void act_with_search(std::size_t a, const std::vector<int>& group,
-                       const std::vector<ScheduledGame>& schedule) {
-    auto& searches = searches_[a];
-    const int n = static_cast<int>(group.size());
+  // Asks player `a` for the moves of the games in `group` (slots), in one call.
+  void act(std::size_t a, const std::vector<int>& group, std::vector<players::Decision<G>>& batch,
+           const std::vector<ScheduledGame>& schedule) {
+    batch.clear();
     for (int slot : group) {
-      auto& search = searches[static_cast<std::size_t>(slot)];
-      if (!search) search = std::make_unique<mcts::Search<G>>(agents_[a].mcts);
-      // Seeded by game and move, like the other agents' streams.
       const auto s = static_cast<std::size_t>(slot);
-      search->reseed(derive_seed(schedule[static_cast<std::size_t>(game_of_[s])].seed ^ (0x5EA4C4ULL + a),
-                                 static_cast<uint64_t>(decisions_[s])));
+      const State& state = states_[s];
+      // A search is seeded by game, move and the player's place in the
+      // lineup, like the other random streams.
+      const uint64_t search_seed =
+          derive_seed(schedule[static_cast<std::size_t>(game_of_[s])].seed ^ (0x5EA4C4ULL + a),
+                      static_cast<uint64_t>(decisions_[s]));
+      batch.push_back({&state, state.current_player(), &rngs_[s], search_seed});
     }
-    if (runners_[a]) {
-      // Network evaluator: all searches advance together, leaves batched.
-      search_ptrs_.clear();
-      for (int slot : group) {
-        auto& search = *searches[static_cast<std::size_t>(slot)];
-        search.start(states_[static_cast<std::size_t>(slot)]);
-        search_ptrs_.push_back(&search);
-      }
-      mcts::run_batched(search_ptrs_.data(), n, *network_evaluators_[a], leaf_batch_);
-      for (int slot : group)
-        actions_[static_cast<std::size_t>(slot)] = searches[static_cast<std::size_t>(slot)]->choose_action();
-      return;
-    }
-#pragma omp parallel for schedule(dynamic) num_threads(options_.threads)
-    for (int k = 0; k < n; ++k) {
-      const auto s = static_cast<std::size_t>(group[static_cast<std::size_t>(k)]);
-      actions_[s] = searches[s]->run(states_[s],
-                                     rollout_evaluators_[a][static_cast<std::size_t>(omp_get_thread_num())]);
-    }
+    seated_[a]->act(batch.data(), static_cast<int>(batch.size()));
+    for (std::size_t k = 0; k < group.size(); ++k)
+      actions_[static_cast<std::size_t>(group[k])] = batch[k].action;
   }
 
   std::shared_ptr<const Config> config_;
   int players_;
-  std::vector<AgentSpec> agents_;
+  std::vector<players::PlayerSpec> agents_;
   ArenaOptions options_;
-  int num_actions_ = 0;
-  std::vector<std::unique_ptr<PolicyRunner>> runners_;                          // per agent (network agents)
-  std::vector<std::vector<std::unique_ptr<mcts::Search<G>>>> searches_;         // per agent, per slot
-  std::vector<std::unique_ptr<mcts::NetworkEvaluator<G>>> network_evaluators_;  // per agent (network search)
-  std::vector<std::vector<mcts::RolloutEvaluator<G>>> rollout_evaluators_;      // per agent, per thread
-  std::vector<mcts::Search<G>*> search_ptrs_;
-  std::vector<mcts::Leaf<State>> leaf_batch_;
+  std::vector<std::unique_ptr<players::Player<G>>> seated_;  // per agent
   std::vector<State> states_;
   std::vector<int> game_of_, decisions_;
   std::vector<Action> actions_;
   std::vector<Rng> rngs_;
-  std::vector<uint8_t> masks_;
 };
 
 }  // namespace rocketgym::arena

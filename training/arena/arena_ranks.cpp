@@ -38,13 +38,14 @@ std::vector<GameRecord> gather_records(const std::vector<GameRecord>& mine, std:
   return records;
 }
 
-void use_rank0_files(std::vector<AgentSpec>& agents, const dist::Context& context) {
+void use_rank0_files(std::vector<players::PlayerSpec>& agents, const dist::Context& context) {
   if (context.single()) return;
-  for (AgentSpec& a : agents) {
-    if (a.kind == "zoo" || a.path.empty() || a.net) continue;
-    const std::optional<std::string> copy = context.file_from_root(a.path);
-    if (!copy) throw CheckpointError("checkpoint '" + a.path + "' does not exist (on rank 0)");
-    a.path = *copy;
+  for (players::PlayerSpec& a : agents) {
+    std::string* path = players::checkpoint_file(a);  // none for a zoo bot: each rank finds its own
+    if (path == nullptr || a.net) continue;
+    const std::optional<std::string> copy = context.file_from_root(*path);
+    if (!copy) throw CheckpointError("checkpoint '" + *path + "' does not exist (on rank 0)");
+    *path = *copy;
   }
 }
 

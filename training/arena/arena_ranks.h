@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "training/arena/agents.h"
 #include "training/arena/arena.h"
 #include "training/distributed/distributed.h"
 
@@ -26,7 +25,7 @@ std::vector<GameRecord> gather_records(const std::vector<GameRecord>& mine, std:
 // Checkpoint files named by the agents, as this rank can read them: rank 0's
 // files, sent to the other ranks (zoo bots are part of every installation
 // and read where they are). Call after the agents are named.
-void use_rank0_files(std::vector<AgentSpec>& agents, const dist::Context& context);
+void use_rank0_files(std::vector<players::PlayerSpec>& agents, const dist::Context& context);
 
 // Plays the schedule over the ranks; rank 0 gets every record (in schedule
 // order), the others an empty list. `progress` counts this rank's games.

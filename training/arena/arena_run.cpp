@@ -25,7 +25,7 @@ ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
   if (root.has("agents")) {
     const ConfigNode agents = root.child("agents");
     if (!agents.is_sequence()) root.fail_key("agents", "must be a list of agents");
-    for (const ConfigNode& a : agents.items()) c.agents.push_back(parse_agent(a));
+    for (const ConfigNode& a : agents.items()) c.agents.push_back(players::parse_player(a));
   }
   c.games = root.get_int("games", c.games, 1, 10'000'000);
   c.seed = static_cast<uint64_t>(root.get_int("seed", 1, 0, 2'000'000'000));
@@ -40,28 +40,19 @@ ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
 
 Json ArenaConfig::to_json() const {
   Json agents_doc = Json::array();
-  for (const auto& a : agents)
-    agents_doc.push_back({{"name", a.name},
-                          {"kind", a.kind},
-                          {"path", a.path},
-                          {"mode", a.greedy ? "greedy" : "sample"},
-                          {"simulations", a.kind == "ismcts" ? a.mcts.simulations : 0}});
+  for (const auto& a : agents) agents_doc.push_back(players::to_json(a));
   return Json{{"game", game.to_json()}, {"agents", agents_doc}, {"games", games},   {"seed", seed},
               {"parallel", parallel},   {"threads", threads},   {"device", device}, {"output", output}};
 }
 
 namespace {
 
-// Loads every network an agent needs and checks it was trained for this game.
-void load_networks(std::vector<AgentSpec>& agents, const AnyGame& game, int players, torch::Device device) {
+// Resolves every player (zoo bots, search specs) and loads the networks they
+// need, checked against this game.
+void load_networks(std::vector<players::PlayerSpec>& agents, const AnyGame& game, int players,
+                   torch::Device device) {
   const auto shape = game.observation_shape(players);
-  for (auto& a : agents) {
-    resolve_zoo(a);
-    if (a.net || a.path.empty()) continue;
-    LoadedCheckpoint loaded = load_checkpoint(a.path, device);
-    check_checkpoint_matches(loaded.meta, a.path, game.info().id, players, shape, game.info().num_actions);
-    a.net = loaded.net;
-  }
+  for (auto& a : agents) players::resolve(a, game.info().id, players, shape, game.info().num_actions, device);
 }
 
 }  // namespace
@@ -71,8 +62,8 @@ ArenaRun play_arena(const ArenaConfig& config, bool verbose, const dist::Context
     throw Error("arena: no agents (give them in the config's agents: list or with --agent)");
   const torch::Device device = parse_device(config.device);
   set_torch_threads(config.threads);
-  std::vector<AgentSpec> agents = config.agents;
-  name_agents(agents);
+  std::vector<players::PlayerSpec> agents = config.agents;
+  players::name_players(agents);
   use_rank0_files(agents, context);
   const std::shared_ptr<AnyGame> game = config.game.load();
   load_networks(agents, *game, config.game.players, device);

@@ -2,7 +2,7 @@
 // the agents for any registered game and writing the results.
 //
 //   game: {id: launchpad23, players: 2}   # see training/game_setup.h
-//   agents: [...]                          # see training/arena/agents.h
+//   agents: [...]                          # see training/players/player_spec.h
 //   games: 100        # seeds per lineup; each seed is played in every seat rotation
 //   seed: 1
 //   parallel: 64      # games in flight
@@ -16,17 +16,17 @@
 #include <string>
 #include <vector>
 
-#include "training/arena/agents.h"
 #include "training/arena/results.h"
 #include "training/distributed/distributed.h"
 #include "training/game_setup.h"
+#include "training/players/player_spec.h"
 #include "training/run_support.h"
 
 namespace rocketgym::arena {
 
 struct ArenaConfig {
   GameSetup game;
-  std::vector<AgentSpec> agents;
+  std::vector<players::PlayerSpec> agents;
   int games = 100;
   uint64_t seed = 1;
   int parallel = 64;

@@ -1,5 +1,5 @@
 // The quick evaluation both trainers run during training: the network played
-// greedily against a baseline (random or heuristic) in the arena's schedule,
+// greedily against a baseline (a player spec: random or heuristic) in the arena's schedule,
 // every seat rotation with the same seeds. In a distributed run every rank
 // calls it: the games are split over the ranks and every rank gets the
 // result.
@@ -21,12 +21,9 @@ template <class G>
 double evaluate_network(PolicyValueNet net, std::shared_ptr<const typename G::Config> config, int players,
                         const std::string& opponent, int games, uint64_t seed, int threads,
                         torch::Device device, const dist::Context& context = {}) {
-  std::vector<AgentSpec> agents(2);
-  agents[0].name = "learner";
-  agents[0].kind = "checkpoint";
-  agents[0].net = std::move(net);
+  std::vector<players::PlayerSpec> agents{{"learner", players::Checkpoint{}, std::move(net)},
+                                          players::parse_player(opponent)};
   agents[1].name = opponent;
-  agents[1].kind = opponent;
   ArenaOptions options;
   options.parallel = std::min(games, 256);
   options.threads = threads;

@@ -13,9 +13,10 @@ namespace rocketgym::cli {
 void add_list_command(CLI::App& app);
 // A bot in a seat of `rocketgym play`: picks the move of the player to move.
 using SeatBot = std::function<Action(const AnyState& state, uint64_t seed)>;
-// Makes the bot of a seat given as an agent spec (a checkpoint, search:PATH,
-// zoo:GAME...; see training/arena/agents.h). Supplied by the training
-// library where it is built; without it only human, random and heuristic seats exist.
+// Makes the bot of a seat given as a player spec (random, heuristic, a
+// checkpoint, search:PATH, zoo:GAME...; see training/players/player_spec.h).
+// Supplied by the training library where it is built; without it only human,
+// random and heuristic seats exist.
 using SeatBotFactory = std::function<SeatBot(const std::string& spec, const AnyGame& game, int players)>;
 
 void add_play_command(CLI::App& app, SeatBotFactory make_bot = nullptr);

@@ -36,27 +36,34 @@ std::vector<std::string> split_seats(const std::string& text, int players) {
   return seats;
 }
 
-// The bot of each seat that is not "human" (an empty function there).
+// The seats of a build without the training library (no player unit): the
+// two bots that need no network.
+SeatBot basic_seat_bot(const std::string& seat) {
+  if (seat == "random") {
+    return [](const AnyState& state, uint64_t seed) {
+      const auto legal = state.legal_actions();
+      Rng rng(seed);
+      return legal[rng.below(static_cast<uint32_t>(legal.size()))];
+    };
+  }
+  if (seat == "heuristic")
+    return [](const AnyState& state, uint64_t seed) { return state.heuristic_action(seed); };
+  throw Error("unknown seat kind '" + seat +
+              "' (human, random, heuristic; trained agents need the training build)");
+}
+
+// The bot of each seat that is not "human" (an empty function there). With
+// the training library, every bot comes from its player unit (make_bot).
 std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyGame& game, int players,
                                const SeatBotFactory& make_bot) {
   std::vector<SeatBot> bots;
   for (const std::string& seat : seats) {
-    if (seat == "human") {
+    if (seat == "human")
       bots.emplace_back();
-    } else if (seat == "random") {
-      bots.emplace_back([](const AnyState& state, uint64_t seed) {
-        const auto legal = state.legal_actions();
-        Rng rng(seed);
-        return legal[rng.below(static_cast<uint32_t>(legal.size()))];
-      });
-    } else if (seat == "heuristic") {
-      bots.emplace_back([](const AnyState& state, uint64_t seed) { return state.heuristic_action(seed); });
-    } else if (make_bot) {
+    else if (make_bot)
       bots.push_back(make_bot(seat, game, players));
-    } else {
-      throw Error("unknown seat kind '" + seat +
-                  "' (human, random, heuristic; trained agents need the training build)");
-    }
+    else
+      bots.push_back(basic_seat_bot(seat));
   }
   return bots;
 }

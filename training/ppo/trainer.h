@@ -53,6 +53,7 @@
 #include "training/arena/evaluate.h"
 #include "training/distributed/distributed.h"
 #include "training/distributed/same_config.h"
+#include "training/players/player.h"
 #include "training/policy_runner.h"
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
@@ -425,7 +426,7 @@ class Trainer {
       pool_.erase(pool_.begin());
       dropped_files_.push_back(pool_files_.front());
       pool_files_.erase(pool_files_.begin());
-      pool_runners_.clear();  // rebuilt on demand for the new pool
+      pool_players_.clear();  // rebuilt on demand for the new pool
       // Episodes under way against a snapshot keep their (shifted) opponent;
       // those against the dropped one finish against the next oldest.
       for (auto& seats : seats_)
@@ -546,27 +547,40 @@ class Trainer {
       std::memcpy(store.mask(slot), masks + static_cast<std::size_t>(i) * num_actions_,
                   static_cast<std::size_t>(num_actions_));
     }
+    // The opponents (players/player.h), each asked for all its moves at once:
+    // pool snapshots sample from their policy, like the learner.
+    auto let_act = [&](players::Player<G>& player, int who) {
+      group.clear();
+      decisions_.clear();
+      decisions_.reserve(static_cast<std::size_t>(cfg_.envs));  // allocates once
+      for (int i = 0; i < cfg_.envs; ++i) {
+        if (controller(i) != who) continue;
+        const auto e = static_cast<std::size_t>(i);
+        group.push_back(i);
+        decisions_.push_back(
+            {&env.state(i), current[i], &env_rngs_[e], 0, obs + e * obs_size_, masks + e * num_actions_});
+      }
+      if (decisions_.empty()) return;
+      player.act(decisions_.data(), static_cast<int>(decisions_.size()));
+      for (std::size_t k = 0; k < group.size(); ++k)
+        actions[static_cast<std::size_t>(group[k])] = decisions_[k].action;
+    };
+    const players::PlayerOptions seating{1, cfg_.envs, device_};
+    pool_players_.resize(pool_.size());
     for (std::size_t p = 0; p < pool_.size(); ++p) {
       bool any = false;
       for (int i = 0; i < cfg_.envs && !any; ++i) any = controller(i) == static_cast<int>(p);
       if (!any) continue;
-      if (pool_runners_.size() < pool_.size()) pool_runners_.resize(pool_.size());
-      if (!pool_runners_[p]) pool_runners_[p] = std::make_unique<PolicyRunner>(pool_[p], device_, cfg_.envs);
-      gather(*pool_runners_[p], static_cast<int>(p));
-      for (std::size_t k = 0; k < group.size(); ++k)
-        actions[static_cast<std::size_t>(group[k])] = pool_runners_[p]->choose(
-            static_cast<int>(k), false, env_rngs_[static_cast<std::size_t>(group[k])]);
+      if (!pool_players_[p])
+        pool_players_[p] =
+            players::make_player<G>({"pool", players::Checkpoint{"", false}, pool_[p]}, seating);
+      let_act(*pool_players_[p], static_cast<int>(p));
     }
-    for (int i = 0; i < cfg_.envs; ++i) {
-      const int who = controller(i);
-      Rng& rng = env_rngs_[static_cast<std::size_t>(i)];
-      if (who == kHeuristic) {
-        actions[static_cast<std::size_t>(i)] = G::heuristic_action(env.state(i), rng);
-      } else if (who == kRandom) {
-        actions[static_cast<std::size_t>(i)] =
-            random_legal_action(masks + static_cast<std::size_t>(i) * num_actions_, num_actions_, rng);
-      }
-    }
+    if (!random_player_) random_player_ = players::make_player<G>({"random", players::Random{}}, seating);
+    if (!heuristic_player_)
+      heuristic_player_ = players::make_player<G>({"heuristic", players::Heuristic{}}, seating);
+    let_act(*random_player_, kRandom);
+    let_act(*heuristic_player_, kHeuristic);
   }
 
   float potential(const State& state, int seat) const {
@@ -678,7 +692,10 @@ class Trainer {
   std::vector<PolicyValueNet> pool_;
   std::vector<std::string> pool_files_;     // relative to the run folder, as latest.ckpt lists them
   std::vector<std::string> dropped_files_;  // left the pool; deleted after the next save
-  std::vector<std::unique_ptr<PolicyRunner>> pool_runners_;
+  // The opponents' seats: a player per pool snapshot (made on demand), random and heuristic.
+  std::vector<std::unique_ptr<players::Player<G>>> pool_players_;
+  std::unique_ptr<players::Player<G>> random_player_, heuristic_player_;
+  std::vector<players::Decision<G>> decisions_;  // scratch, one per env at most
   std::vector<std::array<int, arena::kMaxSeats>> seats_;
   std::vector<EpisodeKind> episode_kind_;
   std::vector<Rng> env_rngs_;

@@ -1,0 +1,263 @@
+// Player<G>: who picks the moves at a seat, for one concrete game type, asked
+// for the moves of many states at once.
+//
+// A caller (the arena, a trainer's opponent seats, AnyPlayer for one state)
+// gathers the decisions a player has to make this round and makes one
+// virtual call: act(decisions, count). A network player encodes them all and
+// runs one forward pass; a network search advances all its searches together
+// and evaluates their leaves in one batch; the other players spread the
+// decisions over `threads` OpenMP threads. A single decision is the batch
+// of one.
+//
+// Seeds: a decision brings its own random stream (`rng`, for sampling,
+// heuristic ties and random moves) and the seed of its search
+// (`search_seed`); the caller derives both from its own seed, the game and
+// the move, so a move never depends on the batch it was asked in, on the
+// thread count or on the other games.
+//
+//   auto player = players::make_player<G>(spec, {threads, max_batch, device});
+//   Decision<G> d{&state, state.current_player(), &rng, seed};
+//   player->act(&d, 1);  // d.action
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include "envs/core/errors.h"
+#include "envs/core/game.h"
+#include "envs/core/rng.h"
+#include "training/mcts/mcts.h"
+#include "training/mcts/network_evaluator.h"
+#include "training/players/player_spec.h"
+#include "training/policy_runner.h"
+
+namespace rocketgym::players {
+
+template <class G>
+struct Decision {
+  const typename G::State* state = nullptr;  // not over
+  int seat = 0;                              // the player to move, whose move this is
+  Rng* rng = nullptr;                        // this move's random stream
+  uint64_t search_seed = 0;                  // seeds a search player's search for this move
+  // The state encoded for `seat` and its legal mask, when the caller has them
+  // already (a vector env's buffers); else the player computes what it needs.
+  const float* observation = nullptr;
+  const uint8_t* mask = nullptr;
+  Action action = -1;  // the answer
+};
+
+struct PlayerOptions {
+  int threads = 1;     // OpenMP threads for the players that do not batch
+  int max_batch = 64;  // network rows per forward pass (larger batches go in several)
+  torch::Device device = torch::kCPU;
+};
+
+template <class G>
+class Player {
+ public:
+  virtual ~Player() = default;
+  // Writes decisions[k].action for k < count. Not thread-safe: one call at a
+  // time (the player keeps scratch buffers, network rows and search trees).
+  virtual void act(Decision<G>* decisions, int count) = 0;
+  // Network players: the masked policy [count, num_actions] and the value per
+  // seat relative to the seat each row was encoded for [count, players], for
+  // rows of encoder observations and legal masks. Throws Error for others.
+  virtual void evaluate(const float* observations, const uint8_t* masks, int count, int players,
+                        float* probabilities, float* values) {
+    (void)observations, (void)masks, (void)count, (void)players, (void)probabilities, (void)values;
+    throw Error("player has no network to evaluate");
+  }
+};
+
+namespace detail {
+
+template <class G>
+class RandomPlayer final : public Player<G> {
+ public:
+  explicit RandomPlayer(const PlayerOptions& o)
+      : threads_(std::max(1, o.threads)),
+        masks_(static_cast<std::size_t>(threads_) * G::info().num_actions) {}
+
+  void act(Decision<G>* d, int count) override {
+    const int actions = G::info().num_actions;
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int k = 0; k < count; ++k) {
+      const uint8_t* mask = d[k].mask;
+      if (mask == nullptr) {
+        uint8_t* scratch = &masks_[static_cast<std::size_t>(omp_get_thread_num()) * actions];
+        d[k].state->legal_actions_mask(scratch);
+        mask = scratch;
+      }
+      d[k].action = random_legal_action(mask, actions, *d[k].rng);
+    }
+  }
+
+ private:
+  int threads_;
+  std::vector<uint8_t> masks_;  // one legal mask per thread
+};
+
+template <class G>
+class HeuristicPlayer final : public Player<G> {
+ public:
+  explicit HeuristicPlayer(const PlayerOptions& o) : threads_(std::max(1, o.threads)) {}
+
+  void act(Decision<G>* d, int count) override {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int k = 0; k < count; ++k) d[k].action = G::heuristic_action(*d[k].state, *d[k].rng);
+  }
+
+ private:
+  int threads_;
+};
+
+// Copies rows into a runner and evaluates them, `max_batch` at a time.
+template <class G>
+void evaluate_rows(PolicyRunner& runner, const float* observations, const uint8_t* masks, int count,
+                   int players, float* probabilities, float* values) {
+  const int obs_size = runner.net()->spec().observation_size(), actions = G::info().num_actions;
+  for (int first = 0; first < count; first += runner.max_batch()) {
+    const int n = std::min(runner.max_batch(), count - first);
+    for (int k = 0; k < n; ++k) {
+      const auto row = static_cast<std::size_t>(first + k);
+      std::memcpy(runner.observation_row(k), observations + row * obs_size, sizeof(float) * obs_size);
+      std::memcpy(runner.mask_row(k), masks + row * actions, static_cast<std::size_t>(actions));
+      if (std::none_of(masks + row * actions, masks + (row + 1) * actions, [](uint8_t m) { return m != 0; }))
+        throw Error("row " + std::to_string(row) + " has no legal action");
+    }
+    runner.evaluate(n);
+    for (int k = 0; k < n; ++k) {
+      const auto row = static_cast<std::size_t>(first + k);
+      std::copy_n(runner.probabilities(k), actions, probabilities + row * actions);
+      std::copy_n(runner.values(k), players, values + row * players);
+    }
+  }
+}
+
+// A network playing its policy: the most probable legal action or a draw.
+template <class G>
+class NetworkPlayer final : public Player<G> {
+ public:
+  NetworkPlayer(PolicyValueNet net, bool greedy, const PlayerOptions& o)
+      : runner_(std::move(net), o.device, o.max_batch), greedy_(greedy), threads_(std::max(1, o.threads)) {}
+
+  void act(Decision<G>* d, int count) override {
+    const int obs_size = runner_.net()->spec().observation_size(), actions = G::info().num_actions;
+    for (int first = 0; first < count; first += runner_.max_batch()) {
+      const int n = std::min(runner_.max_batch(), count - first);
+      Decision<G>* batch = d + first;
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (int k = 0; k < n; ++k) {
+        if (batch[k].observation)
+          std::memcpy(runner_.observation_row(k), batch[k].observation, sizeof(float) * obs_size);
+        else
+          G::Encoder::encode(*batch[k].state, batch[k].seat, runner_.observation_row(k));
+        if (batch[k].mask)
+          std::memcpy(runner_.mask_row(k), batch[k].mask, static_cast<std::size_t>(actions));
+        else
+          batch[k].state->legal_actions_mask(runner_.mask_row(k));
+      }
+      runner_.evaluate(n);
+      for (int k = 0; k < n; ++k) batch[k].action = runner_.choose(k, greedy_, *batch[k].rng);
+    }
+  }
+
+  void evaluate(const float* observations, const uint8_t* masks, int count, int players, float* probabilities,
+                float* values) override {
+    evaluate_rows<G>(runner_, observations, masks, count, players, probabilities, values);
+  }
+
+ private:
+  PolicyRunner runner_;
+  bool greedy_;
+  int threads_;
+};
+
+// Information-set MCTS: with a network, all searches of a batch advance
+// together and their leaves go in one forward pass; with playouts, the
+// searches run in parallel, one rollout evaluator per thread.
+template <class G>
+class SearchPlayer final : public Player<G> {
+ public:
+  SearchPlayer(const mcts::Options& options, PolicyValueNet net, const PlayerOptions& o)
+      : options_(options), threads_(std::max(1, o.threads)) {
+    options_.validate();
+    if (net) {
+      runner_ = std::make_unique<PolicyRunner>(std::move(net), o.device, o.max_batch);
+      network_ = std::make_unique<mcts::NetworkEvaluator<G>>(*runner_, threads_, options_);
+    } else {
+      for (int t = 0; t < threads_; ++t) rollouts_.emplace_back(options_);
+    }
+  }
+
+  void act(Decision<G>* d, int count) override {
+    // One search per decision of the batch, kept for the next batch: a
+    // search restarts from its seed at every move, so which one serves a
+    // game does not change the move.
+    while (static_cast<int>(searches_.size()) < count) {
+      searches_.push_back(std::make_unique<mcts::Search<G>>(options_));
+      search_ptrs_.push_back(searches_.back().get());
+    }
+    for (int k = 0; k < count; ++k) searches_[static_cast<std::size_t>(k)]->reseed(d[k].search_seed);
+    if (network_) {
+      for (int k = 0; k < count; ++k) searches_[static_cast<std::size_t>(k)]->start(*d[k].state);
+      mcts::run_batched(search_ptrs_.data(), count, *network_, leaf_batch_);
+      for (int k = 0; k < count; ++k) d[k].action = searches_[static_cast<std::size_t>(k)]->choose_action();
+      return;
+    }
+#pragma omp parallel for schedule(dynamic) num_threads(threads_)
+    for (int k = 0; k < count; ++k)
+      d[k].action = searches_[static_cast<std::size_t>(k)]->run(
+          *d[k].state, rollouts_[static_cast<std::size_t>(omp_get_thread_num())]);
+  }
+
+  void evaluate(const float* observations, const uint8_t* masks, int count, int players, float* probabilities,
+                float* values) override {
+    if (!runner_) Player<G>::evaluate(observations, masks, count, players, probabilities, values);
+    evaluate_rows<G>(*runner_, observations, masks, count, players, probabilities, values);
+  }
+
+ private:
+  mcts::Options options_;
+  int threads_;
+  std::unique_ptr<PolicyRunner> runner_;
+  std::unique_ptr<mcts::NetworkEvaluator<G>> network_;
+  std::vector<mcts::RolloutEvaluator<G>> rollouts_;  // one per thread (they keep scratch buffers)
+  std::vector<std::unique_ptr<mcts::Search<G>>> searches_;
+  std::vector<mcts::Search<G>*> search_ptrs_;  // the same, for run_batched
+  std::vector<mcts::Leaf<typename G::State>> leaf_batch_;
+};
+
+}  // namespace detail
+
+// The one factory: the player a (resolved) spec stands for. Network players
+// need spec.net (resolve() loads it). Throws Error for a zoo or search spec
+// not yet resolved or a network player without its network.
+template <class G>
+std::unique_ptr<Player<G>> make_player(const PlayerSpec& spec, const PlayerOptions& options) {
+  if (uses_network(spec) && !spec.net) throw Error("player '" + spec.name + "' has no network loaded");
+  return std::visit(
+      [&](const auto& kind) -> std::unique_ptr<Player<G>> {
+        using K = std::decay_t<decltype(kind)>;
+        if constexpr (std::is_same_v<K, Random>) {
+          return std::make_unique<detail::RandomPlayer<G>>(options);
+        } else if constexpr (std::is_same_v<K, Heuristic>) {
+          return std::make_unique<detail::HeuristicPlayer<G>>(options);
+        } else if constexpr (std::is_same_v<K, Checkpoint>) {
+          return std::make_unique<detail::NetworkPlayer<G>>(spec.net, kind.greedy, options);
+        } else if constexpr (std::is_same_v<K, Ismcts>) {
+          return std::make_unique<detail::SearchPlayer<G>>(kind.mcts, spec.net, options);
+        } else {
+          throw Error("player '" + spec.name + "' (" + kind_name(spec) +
+                      ") must be resolved before it plays");
+        }
+      },
+      spec.kind);
+}
+
+}  // namespace rocketgym::players

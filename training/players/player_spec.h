@@ -1,0 +1,144 @@
+// What sits at a seat: the typed spec of a player, one alternative per kind
+// with only that kind's fields. This file (with player_spec.cpp) is the one
+// place that reads, checks, names and writes back a spec; nothing outside
+// training/players/ looks at the kind.
+//
+//   random     a uniformly random legal action
+//   heuristic  the game's heuristic bot (G::heuristic_action)
+//   checkpoint a trained network: greedy (most probable legal action) or
+//              sample (draw from the masked policy)
+//   ismcts     information-set MCTS (training/mcts) with random playouts,
+//              with heuristic playouts (`:heuristic`; half the prior on the
+//              heuristic bot's move; `:heuristic:4` averages 4 playouts per
+//              leaf), or with a checkpoint's priors and values as evaluator
+//   search     a checkpoint's network with the gumbel-root search it was
+//              trained with (search-based self-play), without noise: the
+//              strongest way to play an AlphaZero-style checkpoint
+//   zoo        the project's trained bot for the game (models/zoo/<id>.ckpt):
+//              a search player at the simulations the zoo file recommends, or
+//              at the simulations asked for (0: the raw network, greedy)
+//
+// Command line (and Python's rocketgym.load_agent, `rocketgym play --seats`):
+//   [NAME=]AGENT
+//   AGENT: random | heuristic | checkpoint:PATH[:greedy|:sample] | PATH.ckpt (= checkpoint:PATH.ckpt)
+//          | ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]] | search:PATH[:SIMULATIONS]
+//          | zoo:GAME[:SIMULATIONS]
+//   NAME:  letters, digits and _ - . + # only; text before the first '=' that
+//          is not such a name belongs to AGENT, so checkpoint:runs/lr=3e-4/x.ckpt
+//          is a path (write ./a=b.ckpt for a file a=b.ckpt in this folder).
+//   GAME:  a game id (letters, digits, _), never a path.
+//   SIMULATIONS and PLAYOUTS are in the ranges of the YAML keys simulations
+//   and rollouts (mcts::kSimulationsRange, mcts::kRolloutsRange); a path may
+//   not hold a NUL character.
+// YAML (configs/arena/*.yaml), one mapping per player:
+//   - {name: ppo, kind: checkpoint, path: runs/x/checkpoints/latest.ckpt, mode: greedy}
+//   - {name: search, kind: ismcts, mcts: {simulations: 200}, checkpoint: ""}
+//   - {kind: search, path: ..., simulations: 64}
+//   - {kind: zoo, game: last_blast, simulations: 0}
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "envs/core/config.h"
+#include "envs/core/json.h"
+#include "models/policy_value_net.h"
+#include "training/mcts/mcts.h"
+
+namespace rocketgym::players {
+
+struct Random {};
+struct Heuristic {};
+struct Checkpoint {
+  std::string path;
+  bool greedy = true;  // false: sample from the masked policy
+};
+struct Ismcts {
+  mcts::Options mcts;
+  std::string network;  // a checkpoint as evaluator; empty: playouts (mcts.rollouts per leaf)
+};
+struct Search {
+  static constexpr int kDefaultSimulations = 32;  // `search:PATH` without a count
+  std::string path;
+  int simulations = kDefaultSimulations;
+};
+struct Zoo {
+  std::string game;
+  int simulations = -1;  // -1: the zoo file's recommendation; 0: the raw network, greedy
+};
+
+using Kind = std::variant<Random, Heuristic, Checkpoint, Ismcts, Search, Zoo>;
+
+struct PlayerSpec {
+  std::string name;  // empty until name_players()
+  Kind kind;
+  // The network, once resolve() loaded it (or set directly: the learner
+  // under training, a snapshot of its pool).
+  PolicyValueNet net{nullptr};
+
+  template <class K>
+  bool is() const {
+    return std::holds_alternative<K>(kind);
+  }
+  template <class K>
+  const K& as() const {
+    return std::get<K>(kind);
+  }
+  template <class K>
+  K& as() {
+    return std::get<K>(kind);
+  }
+};
+
+// --- reading, writing --------------------------------------------------------
+
+PlayerSpec parse_player(const std::string& text);  // command-line form; throws ConfigError
+PlayerSpec parse_player(const ConfigNode& node);   // YAML form; throws ConfigError
+// The command-line form that parses back into `spec`. Throws Error for an
+// ismcts player whose search options the short form cannot say (write YAML).
+std::string to_string(const PlayerSpec& spec);
+// The YAML mapping (flow style, one line) that parses back into `spec`.
+std::string to_yaml(const PlayerSpec& spec);
+// For report.json: name, kind, path, mode, simulations (the search a
+// `search` spec stands for counts as ismcts, as it always did).
+Json to_json(const PlayerSpec& spec);
+
+// "random", "checkpoint", ... as written in a spec.
+std::string kind_name(const PlayerSpec& spec);
+// The kind that plays: search specs play as ismcts (zoo: once resolved).
+std::string playing_kind_name(const PlayerSpec& spec);
+
+// Gives players without a name one from their kind, and makes names unique.
+void name_players(std::vector<PlayerSpec>& players);
+
+// --- files ---------------------------------------------------------------------
+
+// The file of a game's zoo bot: $ROCKETGYM_ZOO_DIR/<id>.ckpt, else
+// models/zoo/<id>.ckpt of the source tree. Throws Error naming where it looked.
+std::string zoo_path(const std::string& game_id);
+// The checkpoint file the spec reads (nullptr: none, or a zoo bot, whose
+// file each process finds itself). Writable so that a distributed arena can
+// point it at a local copy.
+std::string* checkpoint_file(PlayerSpec& spec);
+// The game a spec plays without being told: a zoo bot's game, or the game its
+// checkpoint was trained for (reads the file's metadata). Empty: no game.
+std::string own_game(const PlayerSpec& spec);
+
+// Search options for playing a search-trained network: gumbel root, no noise.
+mcts::Options play_search_options(int simulations);
+
+// Turns a zoo player into the checkpoint or search player it stands for
+// (reads the zoo file's metadata once, for its recommended simulations) and a
+// search player into the ismcts player it is. Other players are left as they are.
+void resolve_kind(PlayerSpec& spec);
+// resolve_kind(), then loads the network the player needs (unless `net` is
+// already set) and checks it was trained for this game and player count.
+// Throws ConfigError/CheckpointError/Error.
+void resolve(PlayerSpec& spec, const std::string& game_id, int num_players,
+             const std::vector<int>& observation_shape, int num_actions, torch::Device device);
+
+// Whether the (resolved) player evaluates a network.
+bool uses_network(const PlayerSpec& spec);
+
+}  // namespace rocketgym::players
