@@ -20,7 +20,7 @@
 #include "envs/core/rng.h"
 #include "models/checkpoint.h"
 #include "training/alphazero/az_config.h"
-#include "training/commands.h"
+#include "training/cli/torch/training_commands.h"
 #include "training/distributed/distributed.h"
 #include "training/game_setup.h"
 #include "training/ppo/ppo_update.h"

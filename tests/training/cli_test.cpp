@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -264,4 +265,118 @@ TEST_CASE("play takes a checkpoint file as a seat, as its help says", "[cli]") {
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("player 1 (" + zoo + "): score"));
+}
+
+namespace {
+
+// A search-based config small enough for bench-search to start at once.
+std::string tiny_search_config(const TempDir& dir) {
+  const std::string file = dir / "az.yaml";
+  std::ofstream(file) << "algorithm: alphazero\n"
+                         "game: {id: launchpad23, players: 2}\n"
+                         "model: {hidden: 16, blocks: 1, channels: 4}\n"
+                         "search: {simulations: 4, gumbel_considered: 2}\n"
+                         "selfplay: {games: 2, samples_per_iteration: 16}\n"
+                         "run: {dir: \""
+                      << (dir / "az_run") << "\", threads: 1, plot: false}\n";
+  return file;
+}
+
+}  // namespace
+
+TEST_CASE("every path option of every command refuses an empty value, naming the option", "[cli]") {
+  if (!have_cli()) return;
+  const TempDir dir("empty_paths");
+  const std::string train = tiny_train_config(dir);
+  const std::string search = tiny_search_config(dir);
+  const std::string arena =
+      "arena --game launchpad23 --agent random --agent random --games 1 --quiet --no-plot ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"train ''", "config"},
+      {"train " + train + " --quiet --run-dir ''", "--run-dir"},  // was read as "not given"
+      {"arena '' --agent random --agent random --games 1 --quiet --no-plot", "config"},
+      {arena + "--output ''", "--output"},
+      {"export '' " + (dir / "out.ckpt"), "checkpoint"},
+      {"export " + (dir / "in.ckpt") + " ''", "output"},
+      {"bench-search ''", "config"},
+      {"bench-search " + search + " --checkpoint '' --seconds 1", "--checkpoint"},
+      {"play launchpad23 --seats random,random --config ''", "--config"},
+      {"bench launchpad23 --steps 10 --config ''", "--config"},
+  };
+  for (const auto& [arguments, option] : cases) {
+    INFO("rocketgym " << arguments);
+    const CliResult r = run_cli(arguments, 30);
+    INFO(r.output);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains(option + ": the path is empty"));
+  }
+  CHECK_FALSE(std::filesystem::exists(dir / "run"));  // no training started
+  CHECK_FALSE(std::filesystem::exists(dir / "az_run"));
+}
+
+TEST_CASE("renamed flags keep working for one release, with a warning naming the new one", "[cli]") {
+  if (!have_cli()) return;
+  const TempDir dir("renamed_flags");
+  const std::string arena =
+      "arena --game launchpad23 --agent random --agent random --games 1 --quiet --no-plot ";
+  const CliResult old_name = run_cli(arena + "--parallel 2 --output '" + (dir / "a") + "'");
+  INFO(old_name.output);
+  CHECK(old_name.status == 0);
+  CHECK_THAT(old_name.output,
+             Catch::Contains("warning: --parallel is deprecated") && Catch::Contains("--envs"));
+
+  const CliResult new_name = run_cli(arena + "--envs 2 --output '" + (dir / "b") + "'");
+  INFO(new_name.output);
+  CHECK(new_name.status == 0);
+  CHECK_THAT(new_name.output, !Catch::Contains("deprecated"));
+  // Same games, same table, whichever name set it.
+  std::ifstream a(dir / "a/games.csv"), b(dir / "b/games.csv");
+  const std::string games_a((std::istreambuf_iterator<char>(a)), std::istreambuf_iterator<char>());
+  const std::string games_b((std::istreambuf_iterator<char>(b)), std::istreambuf_iterator<char>());
+  CHECK(!games_a.empty());
+  CHECK(games_a == games_b);
+
+  const CliResult both = run_cli(arena + "--envs 2 --parallel 2 --output '" + (dir / "c") + "'");
+  INFO(both.output);
+  CHECK(both.status != 0);
+  CHECK_THAT(both.output, Catch::Contains("--parallel") && Catch::Contains("--envs"));
+
+  // The old name keeps the checks of the new one.
+  const std::string search = tiny_search_config(dir);
+  const CliResult bad = run_cli("bench-search " + search + " --games 0", 30);
+  INFO(bad.output);
+  CHECK(bad.status != 0);
+  CHECK_THAT(bad.output, Catch::Contains("--games: must be"));
+  const CliResult bench = run_cli("bench-search " + search + " --games 2 --seconds 1 --warmup 0 --json", 60);
+  INFO(bench.output);
+  CHECK(bench.status == 0);
+  CHECK_THAT(bench.output,
+             Catch::Contains("warning: --games is deprecated") && Catch::Contains("\"games\": 2"));
+}
+
+TEST_CASE("train and arena show their progress as plain lines when stderr is not a terminal", "[cli]") {
+  if (!have_cli()) return;
+  const TempDir dir("progress");
+  // The tiny config stops after its first update: one status line.
+  const CliResult shown = run_cli("train " + tiny_train_config(dir));
+  INFO(shown.output);
+  CHECK(shown.status == 0);
+  CHECK_THAT(shown.output,
+             Catch::Contains("update 1 | ") && Catch::Contains("samples/s") && Catch::Contains("ETA"));
+  CHECK(shown.output.find('\r') == std::string::npos);  // no in-place rewriting in a pipe
+  std::filesystem::remove_all(dir / "run");
+  const CliResult quiet = run_cli("train " + tiny_train_config(dir) + " --quiet");
+  INFO(quiet.output);
+  CHECK(quiet.status == 0);
+  CHECK_THAT(quiet.output, !Catch::Contains("update 1 | "));
+
+  const std::string arena = "arena --game launchpad23 --agent random --agent random --games 1 --no-plot ";
+  const CliResult played = run_cli(arena + "--output '" + (dir / "a") + "'");
+  INFO(played.output);
+  CHECK(played.status == 0);
+  CHECK_THAT(played.output, Catch::Contains("arena: 2/2 games"));  // the last status is always shown
+  CHECK(played.output.find('\r') == std::string::npos);
+  const CliResult silent = run_cli(arena + "--quiet --output '" + (dir / "b") + "'");
+  CHECK(silent.status == 0);
+  CHECK_THAT(silent.output, !Catch::Contains("games/s"));
 }

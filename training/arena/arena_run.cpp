@@ -13,6 +13,7 @@
 #include "models/checkpoint.h"
 #include "training/arena/arena.h"
 #include "training/arena/arena_ranks.h"
+#include "training/progress_line.h"
 #include "training/run_support.h"
 
 namespace rocketgym::arena {
@@ -74,6 +75,8 @@ ArenaRun play_arena(const ArenaConfig& config, bool verbose, const dist::Context
 
   const auto started = std::chrono::steady_clock::now();
   auto last_print = started;
+  // In place on a terminal, a line every 2 seconds otherwise (and at the end).
+  ProgressLine line(verbose ? ProgressLine::mode_for(stderr) : ProgressLine::Mode::kQuiet);
   auto progress = [&](int done, int total) {
     if (!verbose) return;
     const auto now = std::chrono::steady_clock::now();
@@ -81,9 +84,11 @@ ArenaRun play_arena(const ArenaConfig& config, bool verbose, const dist::Context
     last_print = now;
     const double elapsed = std::chrono::duration<double>(now - started).count();
     const double rate = done / std::max(elapsed, 1e-9);
-    std::fprintf(stderr, "\rarena: %d/%d games  %.1f games/s  ETA %s   ", done, total, rate,
-                 format_duration((total - done) / std::max(rate, 1e-9)).c_str());
-    if (done == total) std::fprintf(stderr, "\n");
+    char status[160];
+    std::snprintf(status, sizeof(status), "arena: %d/%d games  %.1f games/s  ETA %s", done, total, rate,
+                  format_duration((total - done) / std::max(rate, 1e-9)).c_str());
+    line.show(status);
+    if (done == total) line.finish();
   };
 
   ArenaOptions options;

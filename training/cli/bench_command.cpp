@@ -20,7 +20,7 @@
 #include "envs/core/vector_env.h"
 #include "generated/game_list.h"
 #include "training/cli/commands.h"
-#include "training/cli/number_checks.h"
+#include "training/cli/options.h"
 
 namespace rocketgym::cli {
 namespace {
@@ -169,7 +169,8 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("game", opt->game, "Game id")->required();
   cmd->add_option("-p,--players", opt->players, "Number of players")->check(whole_number(1, 64));
   cmd->add_option("--steps", opt->steps, "Steps per measurement")->check(whole_number(1, 1'000'000'000'000));
-  cmd->add_option("--envs", opt->envs, "Envs in the vector env")->check(whole_number(1, 1 << 16));
+  cmd->add_option("--envs", opt->envs, "Games played together (envs in the vector env)")
+      ->check(whole_number(1, 1 << 16));
   cmd->add_option("--seed", opt->seed, "Seed")->check(whole_number(0, std::numeric_limits<int64_t>::max()));
   cmd->add_option("--repeat", opt->repeat, "Runs per figure; the fastest is reported")
       ->check(whole_number(1, 100));
@@ -179,7 +180,7 @@ void add_bench_command(CLI::App& app) {
       ->delimiter(',')
       ->check(CLI::IsMember(names));
   cmd->add_flag("--json", opt->json, "Machine-readable output");
-  cmd->add_option("--config", opt->config_file, "Game config YAML");
+  add_path_option(cmd, "--config", opt->config_file, "Game config YAML");
   cmd->add_option("--set", opt->settings, "Override a config key, e.g. --set max_turns=50");
   cmd->callback([opt] { bench(*opt); });
 }

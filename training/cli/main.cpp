@@ -6,7 +6,7 @@
 #include "generated/version.h"
 #include "training/cli/commands.h"
 #ifdef ROCKETGYM_WITH_TRAINING
-#include "training/commands.h"
+#include "training/cli/torch/training_commands.h"
 #endif
 
 int main(int argc, char** argv) {

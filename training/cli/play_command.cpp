@@ -8,7 +8,7 @@
 #include "envs/core/game.h"
 #include "envs/core/rng.h"
 #include "training/cli/commands.h"
-#include "training/cli/number_checks.h"
+#include "training/cli/options.h"
 
 namespace rocketgym::cli {
 namespace {
@@ -144,7 +144,7 @@ void add_play_command(CLI::App& app, SeatBotFactory make_bot) {
                   "(default: human then heuristic bots)");
   cmd->add_option("--seed", opt->seed, "Seed (0 = random)")
       ->check(whole_number(0, std::numeric_limits<int64_t>::max(), "0 = a random seed"));
-  cmd->add_option("--config", opt->config_file, "Game config YAML (default: configs/games/<game>.yaml)");
+  add_path_option(cmd, "--config", opt->config_file, "Game config YAML (default: configs/games/<game>.yaml)");
   cmd->add_option("--set", opt->settings, "Override a config key, e.g. --set max_turns=50");
   cmd->callback([opt, make_bot] { play(*opt, make_bot); });
 }

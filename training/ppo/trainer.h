@@ -8,6 +8,9 @@
 // (no allocation per step in the env); per step, envs are grouped by who is
 // to move and each network runs one batched forward pass.
 //
+// The run's life (folder and lock, start or resume, checkpoints, minute
+// snapshots, metrics.csv, plot, progress, ranks) is run::RunHarness's
+// (training/run/run_harness.h); this file says how PPO collects and updates.
 // Run folder (run.dir): config.yaml (resolved), metrics.csv (one row per
 // update), checkpoints/latest.ckpt, checkpoints/pool/update_NNNNNN.ckpt
 // (opponent snapshots), learning_curve.png, .lock (held while training).
@@ -35,30 +38,25 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
-#include <sstream>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "envs/core/vector_env.h"
 #include "models/checkpoint.h"
-#include "training/arena/evaluate.h"
 #include "training/distributed/distributed.h"
-#include "training/distributed/same_config.h"
 #include "training/players/player.h"
 #include "training/policy_runner.h"
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
 #include "training/ppo/trajectory_store.h"
-#include "training/run_support.h"
+#include "training/run/run_harness.h"
 
 namespace rocketgym::ppo {
 
@@ -73,180 +71,46 @@ struct HasShapingPotential<
     : std::true_type {};
 
 template <class G>
-class Trainer {
+class Trainer : public run::Algorithm {
  public:
   using State = typename G::State;
 
   Trainer(const TrainConfig& config, std::shared_ptr<AnyGame> game, dist::Context context = {})
       : cfg_(config),
-        game_(std::move(game)),
-        ctx_(std::move(context)),
-        device_(parse_device(config.device)),
-        players_(config.game.players),
-        num_actions_(G::info().num_actions) {
-    spec_ = net_spec_for(*game_, players_, cfg_.net);
-    obs_size_ = spec_.observation_size();
-    game_config_ = cfg_.game.resolved_config_text();
-    snapshots_ = MinuteSnapshots(cfg_.snapshot_minutes, 0.0);  // a resume skips those passed
+        run_("ppo", cfg_, cfg_.net, {cfg_.total_steps, cfg_.minutes}, cfg_.game.resolved_config_text(),
+             std::move(game), config.game.players, std::move(context)) {
     if (cfg_.shaping != 0.0 && !HasShapingPotential<G>::value)
       throw ConfigError("ppo.shaping: " + G::info().id +
                         " defines no shaping_potential; set ppo.shaping to 0 for this game");
   }
 
-  TrainSummary run(bool verbose) {
-    set_torch_threads(cfg_.threads);
-    dist::require_same_config(ctx_, YAML::Load(cfg_.to_yaml()), RunSettings::rank_local_keys());
-    // Rank 0 alone owns the run folder (its lock, its files).
-    std::optional<RunFolderLock> lock;
-    if (ctx_.is_root()) {
-      std::filesystem::create_directories(cfg_.run_dir + "/checkpoints/pool");
-      lock.emplace(cfg_.run_dir);
-    }
-    TrainSummary summary;
-    summary.resumed = start_or_resume(verbose);
-    cfg_.ranks = ctx_.size();
-    if (ctx_.is_root()) {
-      remove_unlisted_files(verbose);
-      std::ofstream(cfg_.run_dir + "/config.yaml") << cfg_.to_yaml();
-      open_metrics();
-    }
-    take_rank_share(verbose);
-
-    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(seed_, updates_),
-                     cfg_.threads);
-    TrajectoryStore store(cfg_.envs, players_, obs_size_, num_actions_, 2 * cfg_.steps_per_update);
-    PolicyRunner learner(net_, device_, cfg_.envs);
-    env_rngs_.clear();
-    for (int i = 0; i < cfg_.envs; ++i)
-      env_rngs_.emplace_back(derive_seed(seed_ ^ 0x7EA7ULL, static_cast<uint64_t>(updates_) * 65536 + i));
-    seats_.assign(static_cast<std::size_t>(cfg_.envs), {});
-    episode_kind_.assign(static_cast<std::size_t>(cfg_.envs), kSelfPlay);
-    table_rng_.reseed(derive_seed(seed_ ^ 0x7AB1EULL, static_cast<uint64_t>(updates_)));
-    for (int i = 0; i < cfg_.envs; ++i) seat_players(i);
-    torch::manual_seed(derive_seed(cfg_.seed, static_cast<uint64_t>(updates_) + 1));
-
-    // The minutes budget covers the imitation warm start too.
-    const auto budget_started = std::chrono::steady_clock::now();
-    if (!summary.resumed && cfg_.imitation_steps > 0) imitate(verbose);
-
-    const auto started = std::chrono::steady_clock::now();
-    const double seconds_before = elapsed_before_;
-    const int64_t steps_at_start = steps_;
-    episodes_at_start_ = episodes_summed_ = episodes_;
-    env_steps_summed_ = env_steps_;
-    std::vector<Action> actions(static_cast<std::size_t>(cfg_.envs));
-    std::vector<int> group;
-    group.reserve(static_cast<std::size_t>(cfg_.envs));
-    auto elapsed = [&] {
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    };
-    auto budget_elapsed = [&] {
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() - budget_started).count();
-    };
-    auto out_of_budget = [&] {
-      return steps_ >= cfg_.total_steps || (cfg_.minutes > 0 && budget_elapsed() >= cfg_.minutes * 60.0) ||
-             stop_requested.load();
-    };
-
-    // The ranks stop together: when any of them is out of time or interrupted.
-    while (!ctx_.any(out_of_budget(), "agreeing whether to stop")) {
-      // --- collect finished episodes until the batch is full ---------------
-      while (store.ready_count() < cfg_.steps_per_update && !stop_requested.load()) {
-        choose_actions(env, store, learner, actions, group);
-        env.step(actions.data());
-        ++env_steps_;
-        for (int i = 0; i < cfg_.envs; ++i)
-          if (env.terminated()[i] || env.truncated()[i]) end_episode(env, store, i);
-      }
-      // Ctrl-C: save what the last update learned (with several ranks, the
-      // others are mid-batch: this update goes ahead with what there is).
-      if (stop_requested.load() && ctx_.single()) break;
-      // --- learn ----------------------------------------------------------
-      UpdateSettings settings{cfg_.epochs,     cfg_.minibatch,    cfg_.clip,
-                              cfg_.value_coef, cfg_.entropy_coef, cfg_.max_grad_norm};
-      const UpdateStats stats =
-          ppo_update(net_, *optimizer_, store, settings, device_, ctx_,
-                     derive_seed(cfg_.seed ^ 0x5A0FF1EULL, static_cast<uint64_t>(updates_)));
-      steps_ += stats.samples;
-      store.compact();
-      ++updates_;
-      sum_counters_over_ranks();
-
-      if (updates_ % cfg_.snapshot_every == 0) add_snapshot();
-      const bool evaluate = cfg_.eval_every > 0 && updates_ % cfg_.eval_every == 0;
-      if (evaluate) run_evaluation();
-      const double seconds = elapsed();
-      const double rate = (steps_ - steps_at_start) / std::max(seconds, 1e-9);
-      write_metrics_row(stats, seconds_before + seconds, rate, evaluate);
-      if (updates_ % cfg_.checkpoint_every == 0) save(seconds_before + seconds);
-      // Snapshot times count the imitation warm start, as the minutes budget does.
-      save_minute_snapshots(seconds_before + budget_elapsed());
-      if (verbose && ctx_.is_root()) print_progress(seconds, rate, budget_elapsed());
-    }
-    const double seconds = elapsed();
-    save(seconds_before + seconds);
-    save_minute_snapshots(seconds_before + budget_elapsed());
-    metrics_.close();
-    if (cfg_.plot && ctx_.is_root())
-      run_plot_script("curve", cfg_.run_dir + "/metrics.csv", cfg_.run_dir + "/learning_curve.png");
-
-    summary.steps = steps_;
-    summary.updates = updates_;
-    summary.episodes = episodes_;
-    summary.seconds = seconds;
-    summary.samples_per_second = (steps_ - steps_at_start) / std::max(seconds, 1e-9);
-    summary.eval_vs_random = eval_random_;
-    summary.eval_vs_heuristic = eval_heuristic_;
-    summary.checkpoint = latest_path();
-    summary.pool_snapshots = static_cast<int>(pool_.size());
-    return summary;
-  }
+  TrainSummary run(bool verbose) { return run_.run(*this, verbose); }
 
  private:
   // Who controls a seat during the current episode.
   static constexpr int kLearner = -1, kRandom = -2, kHeuristic = -3;  // >= 0: index into the pool
   enum EpisodeKind { kSelfPlay, kVsPool, kVsRandom, kVsHeuristic, kKinds };
 
-  std::string latest_path() const { return cfg_.run_dir + "/checkpoints/latest.ckpt"; }
-  std::string pool_dir() const { return cfg_.run_dir + "/checkpoints/pool"; }
-  std::string in_run_dir(const std::string& relative) const { return cfg_.run_dir + "/" + relative; }
+  std::string pool_dir() const { return run_.in_run_dir("checkpoints/pool"); }
 
-  // --- start, resume, save ------------------------------------------------
+  // --- start, resume, save (run::Algorithm) ---------------------------------
 
-  bool start_or_resume(bool verbose) {
-    const std::string path = latest_path();
-    const std::optional<std::string> local = ctx_.file_from_root(path);
-    if (!local) {
-      net_ = fresh_network(spec_, cfg_.seed);  // rank 0's seed, sent to the others
-      net_->to(device_);
-      dist::broadcast_parameters(ctx_, net_->parameters());
-      make_optimizer();
-      return false;
-    }
-    LoadedCheckpoint ckpt = load_checkpoint(*local, device_);
-    check_checkpoint_matches(ckpt.meta, path, G::info().id, players_, spec_.observation_shape, num_actions_);
-    check_resumable(ckpt, path, {"ppo", spec_, game_config_});
-    net_ = ckpt.net;
-    spec_ = ckpt.meta.net_spec();  // the same network as the config's model block ("auto" resolved)
-    cfg_.net = spec_.config;
-    make_optimizer();
-    load_optimizer_state(ckpt, *optimizer_);
-    steps_ = ckpt.meta.step;
-    updates_ = ckpt.meta.iteration;
-    const CheckpointMeta& saved = ckpt.meta;
+  std::string resolved_config() const override { return cfg_.to_yaml(); }
+
+  void make_optimizer() override {
+    optimizer_ = std::make_unique<torch::optim::Adam>(
+        run_.net()->parameters(), torch::optim::AdamOptions(cfg_.learning_rate).eps(1e-5));
+  }
+  torch::optim::Optimizer& optimizer() override { return *optimizer_; }
+
+  void resume(const CheckpointMeta& saved, bool verbose) override {
     episodes_ = saved.extra_count("episodes", 0);
     env_steps_ = saved.extra_count("env_steps", 0);
-    elapsed_before_ = saved.extra_number("elapsed_seconds", 0.0, 0.0, 1e12);
-    snapshots_ = MinuteSnapshots(cfg_.snapshot_minutes, elapsed_before_);
-    eval_random_ = saved.extra_number("eval_vs_random", -1.0, -1.0, 1.0);  // -1: not evaluated yet
-    eval_heuristic_ = saved.extra_number("eval_vs_heuristic", -1.0, -1.0, 1.0);
     load_pool(saved.extra_texts("pool"));
-    if (ctx_.is_root()) truncate_metrics(cfg_.run_dir + "/metrics.csv", updates_);
     if (verbose && ctx_.is_root())
       std::fprintf(stderr, "resuming %s at update %lld, %lld learner steps, %zu snapshots in the pool\n",
-                   path.c_str(), static_cast<long long>(updates_), static_cast<long long>(steps_),
-                   pool_.size());
-    return true;
+                   run_.latest_path().c_str(), static_cast<long long>(run_.iteration()),
+                   static_cast<long long>(run_.steps()), pool_.size());
   }
 
   // The snapshots latest.ckpt lists, newest pool_size of them (the config
@@ -260,26 +124,24 @@ class Trainer {
     for (std::size_t k = 0; k < listed.size(); ++k) {
       const std::string name = std::filesystem::path(listed[k]).filename().string();
       const std::string relative = "checkpoints/pool/" + name;
-      const std::string file = in_run_dir(relative);
+      const std::string file = run_.in_run_dir(relative);
       if (k < first) {
         dropped_files_.push_back(relative);
         continue;
       }
-      // Every rank reads rank 0's file (file_from_root is a collective: the
-      // list is the same on every rank, so they all ask for the same files).
-      const std::optional<std::string> local = name.empty() ? std::nullopt : ctx_.file_from_root(file);
-      if (!local) {
-        if (ctx_.is_root())
-          std::fprintf(stderr,
-                       "warning: opponent snapshot '%s' listed in %s is missing; resuming without it\n",
-                       file.c_str(), latest_path().c_str());
-        continue;
-      }
+      // Every rank reads rank 0's file (a collective: the list is the same
+      // on every rank, so they all ask for the same files).
       try {
-        LoadedCheckpoint snapshot = load_checkpoint(*local, device_);
-        check_checkpoint_matches(snapshot.meta, file, G::info().id, players_, spec_.observation_shape,
-                                 num_actions_);
-        pool_.push_back(snapshot.net);
+        std::optional<LoadedCheckpoint> snapshot;
+        if (!name.empty()) snapshot = run_.load_run_file(file);
+        if (!snapshot) {
+          if (ctx_.is_root())
+            std::fprintf(stderr,
+                         "warning: opponent snapshot '%s' listed in %s is missing; resuming without it\n",
+                         file.c_str(), run_.latest_path().c_str());
+          continue;
+        }
+        pool_.push_back(snapshot->net);
         pool_files_.push_back(relative);
       } catch (const CheckpointError& e) {
         throw CheckpointError(std::string("opponent snapshot of this run's pool: ") + e.what() +
@@ -291,9 +153,11 @@ class Trainer {
   // Deletes what a killed run may have left in checkpoints/: temp files of
   // interrupted saves and snapshots latest.ckpt does not list. Only files
   // named as this trainer names them are touched; the run folder is locked.
-  void remove_unlisted_files(bool verbose) {
+  void clean_run_folder(bool verbose) override {
+    std::filesystem::create_directories(pool_dir());
     std::vector<std::filesystem::path> stale;
-    if (std::filesystem::exists(latest_path() + ".tmp")) stale.emplace_back(latest_path() + ".tmp");
+    const std::string latest = run_.latest_path();
+    if (std::filesystem::exists(latest + ".tmp")) stale.emplace_back(latest + ".tmp");
     for (const auto& entry : std::filesystem::directory_iterator(pool_dir())) {
       const std::string name = entry.path().filename().string();
       const bool ours =
@@ -319,65 +183,32 @@ class Trainer {
            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
   }
 
-  void make_optimizer() {
-    optimizer_ = std::make_unique<torch::optim::Adam>(
-        net_->parameters(), torch::optim::AdamOptions(cfg_.learning_rate).eps(1e-5));
-  }
-
-  CheckpointMeta meta(double elapsed_seconds) const {
-    CheckpointMeta m;
-    m.game = G::info().id;
-    m.game_version = G::info().version;
-    m.num_players = players_;
-    m.observation_shape = spec_.observation_shape;
-    m.num_actions = num_actions_;
-    m.net = spec_.config;
-    m.step = steps_;
-    m.iteration = updates_;
-    m.extra = Json{{"algorithm", "ppo"},
-                   {"episodes", episodes_},
-                   {"env_steps", env_steps_},
-                   {"elapsed_seconds", elapsed_seconds},
-                   {"pool", pool_files_},
-                   {"eval_vs_random", eval_random_},
-                   {"eval_vs_heuristic", eval_heuristic_},
-                   {"seed", cfg_.seed},
-                   {"game_config", game_config_}};
-    return m;
-  }
-
-  // Weights-only copies after the configured minutes of training (the
-  // strength-against-compute curve is measured on these).
-  void save_minute_snapshots(double elapsed_seconds) {
-    if (ctx_.is_root())
-      save_due_snapshots(snapshots_, cfg_.run_dir, elapsed_seconds, meta(elapsed_seconds), net_);
+  Json checkpoint_extra() const override {
+    return Json{{"episodes", episodes_}, {"env_steps", env_steps_}, {"pool", pool_files_}};
   }
 
   // Snapshots dropped from the pool are deleted only once latest.ckpt no
   // longer lists them, so a run killed at any moment resumes with its pool.
-  void save(double elapsed_seconds) {
-    if (!ctx_.is_root()) return;
-    save_checkpoint(latest_path(), meta(elapsed_seconds), net_, optimizer_.get());
+  void after_save() override {
     for (const std::string& relative : dropped_files_) {
       std::error_code error;
-      std::filesystem::remove(in_run_dir(relative), error);
+      std::filesystem::remove(run_.in_run_dir(relative), error);
       if (error)
         std::fprintf(stderr, "warning: cannot delete the old opponent snapshot %s: %s\n",
-                     in_run_dir(relative).c_str(), error.message().c_str());
+                     run_.in_run_dir(relative).c_str(), error.message().c_str());
     }
     dropped_files_.clear();
   }
 
   // From here on cfg_.envs and cfg_.steps_per_update are this rank's shares
-  // of the job's totals (config.yaml keeps the totals), and seed_ seeds its
+  // of the job's totals (config.yaml keeps the totals), and run_.rank_seed() seeds its
   // own streams.
-  void take_rank_share(bool verbose) {
+  void take_rank_share(bool verbose) override {
     const int rank = ctx_.rank(), ranks = ctx_.size();
     if (cfg_.envs < ranks || cfg_.steps_per_update < ranks)
       throw ConfigError("ppo.envs (" + std::to_string(cfg_.envs) + ") and ppo.steps_per_update (" +
                         std::to_string(cfg_.steps_per_update) + ") are split over the " +
                         std::to_string(ranks) + " ranks: each must be at least the number of ranks");
-    seed_ = dist::rank_seed(cfg_.seed, rank);
     if (ranks == 1) return;
     if (verbose && rank == 0)
       std::fprintf(stderr, "ranks: %d (%d envs and %d of the %d decisions of each update on rank 0)\n", ranks,
@@ -407,10 +238,10 @@ class Trainer {
   // A frozen copy of the current network joins the opponent pool (and its
   // file, so that a resumed run gets the same pool back).
   void add_snapshot() {
-    PolicyValueNet copy(spec_);
+    PolicyValueNet copy(run_.spec());
     {
       torch::NoGradGuard no_grad;
-      const auto from = net_->parameters();
+      const auto from = run_.net()->parameters();
       auto to = copy->parameters();
       for (std::size_t k = 0; k < from.size(); ++k) to[k].copy_(from[k]);
     }
@@ -418,8 +249,9 @@ class Trainer {
     copy->eval();
     char name[64];
     std::snprintf(name, sizeof(name), "checkpoints/pool/update_%06lld.ckpt",
-                  static_cast<long long>(updates_));
-    if (ctx_.is_root()) save_checkpoint(in_run_dir(name), meta(0.0), copy, nullptr);
+                  static_cast<long long>(run_.iteration()));
+    if (ctx_.is_root())
+      save_checkpoint(run_.in_run_dir(name), run_.meta(0.0, checkpoint_extra()), copy, nullptr);
     pool_.push_back(copy);
     pool_files_.push_back(name);
     if (static_cast<int>(pool_.size()) > cfg_.pool_size) {
@@ -435,16 +267,70 @@ class Trainer {
     }
   }
 
+  // --- collect and update (run::Algorithm) ----------------------------------
+
+  void begin(bool warm_start, bool verbose) override {
+    const int64_t updates = run_.iteration();
+    const uint64_t seed = run_.rank_seed();
+    env_ = std::make_unique<VectorEnv<G>>(typed_config<G>(*run_.game()), cfg_.envs, players_,
+                                          derive_seed(seed, updates), cfg_.threads);
+    store_ = std::make_unique<TrajectoryStore>(cfg_.envs, players_, obs_size_, num_actions_,
+                                               2 * cfg_.steps_per_update);
+    learner_ = std::make_unique<PolicyRunner>(run_.net(), device_, cfg_.envs);
+    env_rngs_.clear();
+    for (int i = 0; i < cfg_.envs; ++i)
+      env_rngs_.emplace_back(derive_seed(seed ^ 0x7EA7ULL, static_cast<uint64_t>(updates) * 65536 + i));
+    seats_.assign(static_cast<std::size_t>(cfg_.envs), {});
+    episode_kind_.assign(static_cast<std::size_t>(cfg_.envs), kSelfPlay);
+    table_rng_.reseed(derive_seed(seed ^ 0x7AB1EULL, static_cast<uint64_t>(updates)));
+    for (int i = 0; i < cfg_.envs; ++i) seat_players(i);
+    torch::manual_seed(derive_seed(cfg_.seed, static_cast<uint64_t>(updates) + 1));
+    if (warm_start && cfg_.imitation_steps > 0) imitate(verbose);
+    episodes_at_start_ = episodes_summed_ = episodes_;
+    env_steps_summed_ = env_steps_;
+    actions_.assign(static_cast<std::size_t>(cfg_.envs), Action{});
+    group_.reserve(static_cast<std::size_t>(cfg_.envs));
+  }
+
+  std::optional<int64_t> iterate() override {
+    VectorEnv<G>& env = *env_;
+    TrajectoryStore& store = *store_;
+    // --- collect finished episodes until the batch is full ---------------
+    while (store.ready_count() < cfg_.steps_per_update && !stop_requested.load()) {
+      choose_actions(env, store, *learner_, actions_, group_);
+      env.step(actions_.data());
+      ++env_steps_;
+      for (int i = 0; i < cfg_.envs; ++i)
+        if (env.terminated()[i] || env.truncated()[i]) end_episode(env, store, i);
+    }
+    // Ctrl-C: save what the last update learned (with several ranks, the
+    // others are mid-batch: this update goes ahead with what there is).
+    if (stop_requested.load() && ctx_.single()) return std::nullopt;
+    // --- learn ----------------------------------------------------------
+    UpdateSettings settings{cfg_.epochs,     cfg_.minibatch,    cfg_.clip,
+                            cfg_.value_coef, cfg_.entropy_coef, cfg_.max_grad_norm};
+    last_update_ = ppo_update(run_.net(), *optimizer_, store, settings, device_, ctx_,
+                              derive_seed(cfg_.seed ^ 0x5A0FF1EULL, static_cast<uint64_t>(run_.iteration())));
+    store.compact();
+    return last_update_.samples;
+  }
+
+  void end_iteration() override {
+    sum_counters_over_ranks();
+    if (run_.iteration() % cfg_.snapshot_every == 0) add_snapshot();
+  }
+
   // --- imitation warm start -------------------------------------------------
 
   // Heuristic bots play every seat in their own envs; the network learns
   // their moves (cross-entropy) and the outcomes (value loss, Monte Carlo
   // returns). Uses its own env and store so PPO starts on fresh episodes.
   void imitate(bool verbose) {
-    VectorEnv<G> env(typed_config<G>(*game_), cfg_.envs, players_, derive_seed(seed_ ^ 0x1A17ULL, 0),
-                     cfg_.threads);
+    VectorEnv<G> env(typed_config<G>(*run_.game()), cfg_.envs, players_,
+                     derive_seed(run_.rank_seed() ^ 0x1A17ULL, 0), cfg_.threads);
     TrajectoryStore store(cfg_.envs, players_, obs_size_, num_actions_, 2 * cfg_.steps_per_update);
-    torch::optim::Adam adam(net_->parameters(), torch::optim::AdamOptions(cfg_.imitation_learning_rate));
+    torch::optim::Adam adam(run_.net()->parameters(),
+                            torch::optim::AdamOptions(cfg_.imitation_learning_rate));
     const UpdateSettings settings{cfg_.epochs, cfg_.minibatch,    cfg_.clip, cfg_.value_coef,
                                   0.0,         cfg_.max_grad_norm};
     std::vector<Action> actions(static_cast<std::size_t>(cfg_.envs));
@@ -468,7 +354,7 @@ class Trainer {
             store.finish_episode(i, env.rewards() + static_cast<std::size_t>(i) * players_, 1.0f, 1.0f);
       }
       const UpdateStats stats =
-          imitation_update(net_, adam, store, settings, device_, ctx_,
+          imitation_update(run_.net(), adam, store, settings, device_, ctx_,
                            derive_seed(cfg_.seed ^ 0x1A17ULL, static_cast<uint64_t>(done)));
       store.compact();
       done += stats.samples;  // over all ranks
@@ -610,85 +496,64 @@ class Trainer {
     seat_players(i);
   }
 
-  // --- evaluation, metrics, progress ----------------------------------------
+  // --- metrics, progress ------------------------------------------------------
 
-  // Greedy play against random and heuristic opponents over the same seeds
-  // in every seat (the arena's schedule, its games split over the ranks);
-  // win rate = share of wins.
-  double evaluate_against(const char* kind) {
-    return arena::evaluate_network<G>(net_, typed_config<G>(*game_), players_, kind, cfg_.eval_games,
-                                      derive_seed(cfg_.seed ^ 0xE7A1ULL, 0), cfg_.threads, device_, ctx_);
-  }
-
-  void run_evaluation() {
-    torch::NoGradGuard no_grad;
-    eval_random_ = evaluate_against("random");
-    eval_heuristic_ = evaluate_against("heuristic");
-    last_eval_update_ = updates_;
-  }
-
-  void open_metrics() {
-    const std::string file = cfg_.run_dir + "/metrics.csv";
-    const bool fresh = !std::filesystem::exists(file) || std::filesystem::file_size(file) == 0;
-    metrics_.open(file, std::ios::app);
-    if (fresh)
-      metrics_
-          << "update,step,env_steps,episodes,elapsed_s,samples_per_s,policy_loss,value_loss,entropy,approx_"
-             "kl,"
-             "clip_fraction,train_win_vs_pool,train_win_vs_random,train_win_vs_heuristic,eval_win_vs_random,"
-             "eval_win_vs_heuristic\n";
+  std::string metrics_header() const override {
+    return "update,step,env_steps,episodes,elapsed_s,samples_per_s,policy_loss,value_loss,entropy,approx_kl,"
+           "clip_fraction,train_win_vs_pool,train_win_vs_random,train_win_vs_heuristic,eval_win_vs_random,"
+           "eval_win_vs_heuristic";
   }
 
   // Rank 0 writes the row; every rank starts counting the next update's games.
-  void write_metrics_row(const UpdateStats& s, double elapsed_seconds, double rate, bool evaluated) {
+  void write_metrics_row(CsvWriter* out, const run::IterationReport& r) override {
     auto rate_of = [&](int kind) -> std::string {
       if (train_games_[kind] == 0) return "";
       return std::to_string(train_wins_[kind] / train_games_[kind]);
     };
-    if (metrics_.is_open())
-      metrics_ << updates_ << "," << steps_ << "," << env_steps_ << "," << episodes_ << "," << elapsed_seconds
-               << "," << rate << "," << s.policy_loss << "," << s.value_loss << "," << s.entropy << ","
-               << s.approx_kl << "," << s.clip_fraction << "," << rate_of(kVsPool) << ","
-               << rate_of(kVsRandom) << "," << rate_of(kVsHeuristic) << ","
-               << (evaluated ? std::to_string(eval_random_) : "") << ","
-               << (evaluated ? std::to_string(eval_heuristic_) : "") << "\n"
-               << std::flush;
-    last_entropy_ = s.entropy;
+    const UpdateStats& s = last_update_;
+    if (out)
+      out->row(r.iteration, r.steps, env_steps_, episodes_, r.elapsed_seconds, r.rate, s.policy_loss,
+               s.value_loss, s.entropy, s.approx_kl, s.clip_fraction, rate_of(kVsPool), rate_of(kVsRandom),
+               rate_of(kVsHeuristic), r.evaluated ? std::to_string(run_.eval_vs_random()) : "",
+               r.evaluated ? std::to_string(run_.eval_vs_heuristic()) : "");
     for (int k = 0; k < kKinds; ++k)
       last_train_rate_[k] = train_games_[k] ? train_wins_[k] / train_games_[k] : -1.0;
     train_wins_.fill(0.0);
     train_games_.fill(0.0);
   }
 
-  // `seconds`: PPO time this session; `budget_seconds`: including the warm start.
-  void print_progress(double seconds, double rate, double budget_seconds) const {
-    const double games_per_second = (episodes_ - episodes_at_start_) / std::max(seconds, 1e-9);
-    double eta = (cfg_.total_steps - steps_) / std::max(rate, 1e-9);
-    if (cfg_.minutes > 0) eta = std::min(eta, cfg_.minutes * 60.0 - budget_seconds);
-    auto pct = [](double v) {
-      return v < 0 ? std::string("-") : std::to_string(static_cast<int>(100 * v + 0.5)) + "%";
-    };
-    std::fprintf(
-        stderr,
-        "update %lld | %.2fM steps | %.0f samples/s | %.1f games/s | entropy %.2f | train vs random %s "
-        "heuristic %s pool %s | eval (greedy, update %lld) vs random %s heuristic %s | ETA %s\n",
-        static_cast<long long>(updates_), steps_ / 1e6, rate, games_per_second, last_entropy_,
-        pct(last_train_rate_[kVsRandom]).c_str(), pct(last_train_rate_[kVsHeuristic]).c_str(),
-        pct(last_train_rate_[kVsPool]).c_str(), static_cast<long long>(last_eval_update_),
-        pct(eval_random_).c_str(), pct(eval_heuristic_).c_str(), format_duration(eta).c_str());
+  std::string progress_text(const run::IterationReport& r) const override {
+    const double games_per_second = (episodes_ - episodes_at_start_) / std::max(r.session_seconds, 1e-9);
+    char text[400];
+    std::snprintf(
+        text, sizeof(text),
+        "update %lld | %.2fM/%.2fM steps | %.0f samples/s | %.1f games/s | entropy %.2f | train vs "
+        "random %s heuristic %s pool %s | eval (greedy, update %lld) vs random %s heuristic %s",
+        static_cast<long long>(r.iteration), r.steps / 1e6, cfg_.total_steps / 1e6, r.rate, games_per_second,
+        last_update_.entropy, run::percent(last_train_rate_[kVsRandom]).c_str(),
+        run::percent(last_train_rate_[kVsHeuristic]).c_str(), run::percent(last_train_rate_[kVsPool]).c_str(),
+        static_cast<long long>(run_.last_eval_iteration()), run::percent(run_.eval_vs_random()).c_str(),
+        run::percent(run_.eval_vs_heuristic()).c_str());
+    return text;
+  }
+
+  void finish(TrainSummary& summary) const override {
+    summary.episodes = episodes_;
+    summary.pool_snapshots = static_cast<int>(pool_.size());
   }
 
   TrainConfig cfg_;
-  std::shared_ptr<AnyGame> game_;
-  dist::Context ctx_;
-  uint64_t seed_ = 0;  // of this rank's streams (dist::rank_seed)
-  torch::Device device_;
-  int players_, num_actions_, obs_size_ = 0;
-  MinuteSnapshots snapshots_;
-  std::string game_config_;  // the game's rules as this run reads them (GameSetup::resolved_config_text)
-  NetSpec spec_;
-  PolicyValueNet net_{nullptr};
+  run::RunHarness<G> run_;
+  const dist::Context& ctx_ = run_.ctx();
+  const torch::Device& device_ = run_.device();
+  const int players_ = run_.players(), num_actions_ = run_.num_actions(), obs_size_ = run_.obs_size();
   std::unique_ptr<torch::optim::Adam> optimizer_;
+  std::unique_ptr<VectorEnv<G>> env_;
+  std::unique_ptr<TrajectoryStore> store_;
+  std::unique_ptr<PolicyRunner> learner_;
+  std::vector<Action> actions_;
+  std::vector<int> group_;
+  UpdateStats last_update_;
   std::vector<PolicyValueNet> pool_;
   std::vector<std::string> pool_files_;     // relative to the run folder, as latest.ckpt lists them
   std::vector<std::string> dropped_files_;  // left the pool; deleted after the next save
@@ -700,11 +565,8 @@ class Trainer {
   std::vector<EpisodeKind> episode_kind_;
   std::vector<Rng> env_rngs_;
   Rng table_rng_;
-  std::ofstream metrics_;
-  int64_t steps_ = 0, updates_ = 0, episodes_ = 0, env_steps_ = 0, episodes_at_start_ = 0,
-          last_eval_update_ = 0;
+  int64_t episodes_ = 0, env_steps_ = 0, episodes_at_start_ = 0;
   int64_t episodes_summed_ = 0, env_steps_summed_ = 0;  // counters as last summed over the ranks
-  double elapsed_before_ = 0.0, eval_random_ = -1.0, eval_heuristic_ = -1.0, last_entropy_ = 0.0;
   std::array<double, kKinds> train_wins_{}, train_games_{}, last_train_rate_{-1, -1, -1, -1};
 };
 
