@@ -19,8 +19,8 @@ std::string other_value(const typename KeyTable<C>::Key& key, const C& c) {
     for (const std::string& word : key.choices)
       if (word != now) return word;
   if (key.type == "integer" || key.type == "number") {
-    const std::string low = number_text(key.min), high = number_text(key.max);
-    return std::stod(now) == key.min ? high : low;
+    const double pick = std::stod(now) == key.min ? key.max : key.min;
+    return key.type == "integer" ? std::to_string(static_cast<long long>(pick)) : number_text(pick);
   }
   if (key.type == "string") return now + "x";
   return "";
@@ -64,7 +64,8 @@ void check_refusals(const KeyTable<C>& table, const C& defaults) {
   for (const auto& key : table.keys()) {
     if (key.type != "integer" && key.type != "number") continue;
     INFO("key " << key.name);
-    const std::string beyond = number_text(key.max + 1.0);
+    const std::string beyond = key.type == "integer" ? std::to_string(static_cast<long long>(key.max) + 1)
+                                                     : number_text(key.max + 1.0);
     C bad = defaults;
     CHECK_THROWS_WITH(table.read(ConfigNode::parse(key.name + ": " + beyond + "\n", "k.yaml"), bad),
                       Catch::Contains(key.name) && Catch::Contains("k.yaml:1"));

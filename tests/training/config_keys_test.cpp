@@ -25,6 +25,12 @@ std::string after_location(const std::string& message, const std::string& dotted
   return at == std::string::npos ? message : message.substr(at);
 }
 
+// A config with `entries` ("key: value") in `block`, beside the game's id.
+std::string config_with(const std::string& algorithm, const std::string& block, const std::string& entries) {
+  if (block == "game") return algorithm + "game: {id: launchpad23, " + entries + "}\n";
+  return algorithm + kGame + block + ": {" + entries + "}\n";
+}
+
 template <class C>
 void check_schema(const ConfigSchema<C>& schema, const C& defaults, const std::string& algorithm) {
   for (const auto& block : schema.blocks()) {
@@ -42,7 +48,9 @@ void check_schema(const ConfigSchema<C>& schema, const C& defaults, const std::s
     for (const auto& key : block.keys.keys()) {
       if (key.type != "integer" && key.type != "number") continue;
       const std::string dotted = block.name + "." + key.name;
-      const std::string beyond = number_text(key.max * 2 + 1);
+      const std::string beyond = key.type == "integer"
+                                     ? std::to_string(static_cast<long long>(key.max) * 2 + 1)
+                                     : number_text(key.max * 2 + 1);
       INFO(dotted << "=" << beyond);
       std::string from_file, from_set;
       try {
