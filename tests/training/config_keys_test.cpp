@@ -42,7 +42,7 @@ void check_schema(const ConfigSchema<C>& schema, const C& defaults, const std::s
     }
     // Through the whole config too: an unknown key names its line and key.
     CHECK_THROWS_WITH(
-        C::from_yaml(ConfigNode::parse(algorithm + kGame + block.name + ": {no_such_key: 1}\n", "t.yaml")),
+        C::from_yaml(ConfigNode::parse(config_with(algorithm, block.name, "no_such_key: 1"), "t.yaml")),
         Catch::Contains("no_such_key") && Catch::Contains("t.yaml"));
     // A value out of range: the same words from the file and from --set.
     for (const auto& key : block.keys.keys()) {
@@ -54,8 +54,8 @@ void check_schema(const ConfigSchema<C>& schema, const C& defaults, const std::s
       INFO(dotted << "=" << beyond);
       std::string from_file, from_set;
       try {
-        C::from_yaml(ConfigNode::parse(
-            algorithm + kGame + block.name + ": {" + key.name + ": " + beyond + "}\n", "t.yaml"));
+        C::from_yaml(
+            ConfigNode::parse(config_with(algorithm, block.name, key.name + ": " + beyond), "t.yaml"));
       } catch (const ConfigError& e) {
         from_file = e.what();
       }
