@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Writes (or checks) the generated part of every docs/games/<id>.md.
+"""Writes (or checks) the generated parts of docs/games/<id>.md, docs/training.md and docs/search.md.
 
 Each game page holds its hand-written introduction, then the output of
 `rocketgym describe <id> --markdown` (action ids, observation layout, config
-keys) between the lines BEGIN and END below. The tables come from the code, so
-they cannot drift from it: run this after changing an encoder, an action codec
-or a shipped game config, and commit the pages (scripts/docs.sh does).
+keys) between the lines BEGIN and END below. docs/training.md and
+docs/search.md hold the config key tables, `rocketgym describe --config-keys
+ppo|alphazero|search --markdown`, between markers naming the table. The tables
+come from the code, so they cannot drift from it: run this after changing an
+encoder, an action codec, a shipped game config or a config key, and commit
+the pages (scripts/docs.sh does).
 
 Usage: scripts/docs_tables.py [--check] [--cli build/rocketgym]
   --check  change nothing; exit 1 naming each page that differs from the code.
@@ -21,17 +24,26 @@ BEGIN = "<!-- BEGIN rocketgym describe: generated, do not edit -->"
 END = "<!-- END rocketgym describe -->"
 
 
-def generated(cli, game_id):
-    return subprocess.run([cli, "describe", game_id, "--markdown"], check=True, capture_output=True,
+# The config key tables: page, name of the table (--config-keys).
+CONFIG_TABLES = [("docs/training.md", "ppo"), ("docs/training.md", "alphazero"), ("docs/search.md", "search")]
+
+
+def config_markers(name):
+    return (f"<!-- BEGIN rocketgym describe --config-keys {name}: generated, do not edit -->",
+            f"<!-- END rocketgym describe --config-keys {name} -->")
+
+
+def generated(cli, *args):
+    return subprocess.run([cli, "describe", *args, "--markdown"], check=True, capture_output=True,
                           text=True).stdout
 
 
-def page_with_tables(text, tables, page):
-    if BEGIN not in text or END not in text:
-        raise SystemExit(f"{page}: no '{BEGIN}' ... '{END}' section")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    return head + BEGIN + "\n" + tables + END + tail
+def page_with_tables(text, tables, page, begin=BEGIN, end=END):
+    if begin not in text or end not in text:
+        raise SystemExit(f"{page}: no '{begin}' ... '{end}' section")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return head + begin + "\n" + tables + end + tail
 
 
 def main():
@@ -42,19 +54,28 @@ def main():
     games = [g["id"] for g in json.loads(subprocess.run([args.cli, "list", "--json"], check=True,
                                                         capture_output=True, text=True).stdout)]
     stale = []
+
+    def update(page, new, text, command):
+        if new != text:
+            if args.check:
+                stale.append(f"{page.relative_to(REPO)}: differs from `{command}`")
+            else:
+                page.write_text(new)
+                print(f"docs: regenerated {page.relative_to(REPO)} ({command})")
+
     for game_id in games:
         page = REPO / "docs" / "games" / f"{game_id}.md"
         if not page.exists():
             stale.append(f"{page.relative_to(REPO)}: missing (every game has a page)")
             continue
         text = page.read_text()
-        new = page_with_tables(text, generated(args.cli, game_id), page)
-        if new != text:
-            if args.check:
-                stale.append(f"{page.relative_to(REPO)}: differs from `rocketgym describe {game_id} --markdown`")
-            else:
-                page.write_text(new)
-                print(f"docs: regenerated {page.relative_to(REPO)}")
+        update(page, page_with_tables(text, generated(args.cli, game_id), page), text,
+               f"rocketgym describe {game_id} --markdown")
+    for page_name, name in CONFIG_TABLES:
+        page = REPO / page_name
+        text = page.read_text()
+        new = page_with_tables(text, generated(args.cli, "--config-keys", name), page, *config_markers(name))
+        update(page, new, text, f"rocketgym describe --config-keys {name} --markdown")
     if stale:
         print("\n".join(stale) + "\nrun scripts/docs.sh (or scripts/docs_tables.py) and commit the pages",
               file=sys.stderr)

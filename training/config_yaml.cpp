@@ -13,53 +13,76 @@ namespace {
 // A snapshot time's upper bound (as budget.minutes'): keeps file names short.
 constexpr double kMaxSnapshotMinutes = 1e7;
 
-}  // namespace
-
-void RunSettings::read_run_block(const ConfigNode& root) {
-  const ConfigNode r = root.child_or_empty("run");
-  if (r.is_null()) return;
-  r.expect_keys({"dir", "seed", "threads", "device", "checkpoint_every", "eval_every", "eval_games",
-                 "snapshot_minutes", "plot", "ranks"});
-  run_dir = r.get_string("dir", run_dir);
-  seed = static_cast<uint64_t>(r.get_int("seed", 1, 0, std::numeric_limits<int>::max()));
-  threads = r.get_int("threads", threads, 1, 256);
-  device = r.get_choice("device", device, {"cpu", "cuda"});
-  checkpoint_every = r.get_int("checkpoint_every", checkpoint_every, 1, 1 << 20);
-  eval_every = r.get_int("eval_every", eval_every, 0, 1 << 20);
-  eval_games = r.get_int("eval_games", eval_games, 1, 1 << 20);
-  if (r.has("snapshot_minutes")) {
-    const ConfigNode list = r.child("snapshot_minutes");
-    if (!list.is_sequence())
-      r.fail_key("snapshot_minutes", "must be a list of minutes, e.g. [5, 10, 20, 30]");
-    snapshot_minutes.clear();
-    for (const ConfigNode& item : list.items()) {
-      const double m = item.yaml().as<double>(-1.0);
-      if (!(m > 0.0 && m <= kMaxSnapshotMinutes))
-        item.fail("a snapshot time must be a positive number of minutes, at most " +
-                  std::to_string(static_cast<int>(kMaxSnapshotMinutes)));
-      snapshot_minutes.push_back(m);
-    }
-    std::sort(snapshot_minutes.begin(), snapshot_minutes.end());
-    // The same time twice is one snapshot.
-    snapshot_minutes.erase(std::unique(snapshot_minutes.begin(), snapshot_minutes.end()),
-                           snapshot_minutes.end());
+// run.snapshot_minutes: sorted, each time once.
+void read_snapshot_minutes(const ConfigNode& r, std::vector<double>& snapshot_minutes) {
+  if (!r.has("snapshot_minutes")) return;
+  const ConfigNode list = r.child("snapshot_minutes");
+  if (!list.is_sequence()) r.fail_key("snapshot_minutes", "must be a list of minutes, e.g. [5, 10, 20, 30]");
+  snapshot_minutes.clear();
+  for (const ConfigNode& item : list.items()) {
+    const double m = item.yaml().as<double>(-1.0);
+    if (!(m > 0.0 && m <= kMaxSnapshotMinutes))
+      item.fail("a snapshot time must be a positive number of minutes, at most " +
+                std::to_string(static_cast<int>(kMaxSnapshotMinutes)));
+    snapshot_minutes.push_back(m);
   }
-  plot = r.get_bool("plot", plot);
-  ranks = r.get_int("ranks", ranks, 1, 1 << 20);
+  std::sort(snapshot_minutes.begin(), snapshot_minutes.end());
+  // The same time twice is one snapshot.
+  snapshot_minutes.erase(std::unique(snapshot_minutes.begin(), snapshot_minutes.end()),
+                         snapshot_minutes.end());
 }
 
-void RunSettings::write_run_block(YAML::Node& root) const {
-  YAML::Node r = root["run"];
-  r["dir"] = run_dir;
-  r["seed"] = seed;
-  r["threads"] = threads;
-  r["device"] = device;
-  r["checkpoint_every"] = checkpoint_every;
-  r["eval_every"] = eval_every;
-  r["eval_games"] = eval_games;
-  r["snapshot_minutes"] = snapshot_minutes;
-  r["plot"] = plot;
-  r["ranks"] = ranks;
+}  // namespace
+
+const KeyTable<RunSettings>& run_keys() {
+  static const KeyTable<RunSettings> table = [] {
+    KeyTable<RunSettings> t;
+    t.text("dir", &RunSettings::run_dir, "the run folder: config.yaml, metrics.csv, checkpoints/, plots");
+    t.whole("seed", &RunSettings::seed, 0, std::numeric_limits<int>::max(), "the run's seed");
+    t.whole("threads", &RunSettings::threads, 1, 256, "LibTorch intra-op threads and env or search threads");
+    t.choice<std::string>("device", &RunSettings::device, {{"cpu", "cpu"}, {"cuda", "cuda"}},
+                          "where the network runs");
+    t.whole("checkpoint_every", &RunSettings::checkpoint_every, 1, 1 << 20, "iterations between checkpoints");
+    t.whole("eval_every", &RunSettings::eval_every, 0, 1 << 20,
+            "iterations between greedy evaluations against random and heuristic (0 = none)");
+    t.whole("eval_games", &RunSettings::eval_games, 1, 1 << 20, "games per evaluation and opponent");
+    KeyTable<RunSettings>::Key minutes;
+    minutes.name = "snapshot_minutes";
+    minutes.type = "list of numbers";
+    minutes.range = "each above 0, at most " + number_text(kMaxSnapshotMinutes);
+    minutes.doc =
+        "also keep checkpoints/minute_<m>.ckpt after m minutes of training (fractions too: "
+        "minute_000.25.ckpt)";
+    minutes.read = [](const ConfigNode& r, RunSettings& c) { read_snapshot_minutes(r, c.snapshot_minutes); };
+    minutes.write = [](YAML::Node& out, const RunSettings& c) {
+      out["snapshot_minutes"] = c.snapshot_minutes;
+    };
+    minutes.text = [](const RunSettings& c) {
+      std::string text;
+      for (double m : c.snapshot_minutes) text += (text.empty() ? "" : ", ") + number_text(m);
+      return "[" + text + "]";
+    };
+    t.custom(std::move(minutes));
+    t.flag("plot", &RunSettings::plot, "draw the learning curves (needs /usr/bin/python3 with matplotlib)");
+    t.whole("ranks", &RunSettings::ranks, 1, 1 << 20,
+            "written by the trainer: processes in the run (torchrun); the launcher decides");
+    return t;
+  }();
+  return table;
+}
+
+const KeyTable<NetConfig>& model_keys() {
+  static const KeyTable<NetConfig> table = [] {
+    KeyTable<NetConfig> t;
+    t.choice<std::string>(
+        "kind", &NetConfig::kind, {{"auto", "auto"}, {"mlp", "mlp"}, {"conv", "conv"}},
+        "the trunk: mlp, conv (C x H x W observations), or auto (conv for those, else mlp)");
+    t.whole("hidden", &NetConfig::hidden, 4, 4096, "trunk width");
+    t.whole("blocks", &NetConfig::blocks, 0, 32, "residual blocks");
+    t.whole("channels", &NetConfig::channels, 1, 1024, "conv trunk channels");
+    return t;
+  }();
+  return table;
 }
 
 MinuteSnapshots::MinuteSnapshots(const std::vector<double>& minutes, double elapsed_seconds_before)
@@ -88,17 +111,6 @@ std::string MinuteSnapshots::file_name(double minutes) {
 const std::vector<std::string>& RunSettings::rank_local_keys() {
   static const std::vector<std::string> keys{"run.dir", "run.threads", "run.device", "run.plot", "run.ranks"};
   return keys;
-}
-
-void write_game_and_model(YAML::Node& root, const GameSetup& game, const NetConfig& net) {
-  root["game"]["id"] = game.id;
-  root["game"]["players"] = game.players;
-  root["game"]["config"] = game.config_file;
-  if (!game.overrides.is_null()) root["game"]["overrides"] = YAML::Clone(game.overrides.yaml());
-  root["model"]["kind"] = net.kind;
-  root["model"]["hidden"] = net.hidden;
-  root["model"]["blocks"] = net.blocks;
-  root["model"]["channels"] = net.channels;
 }
 
 namespace {

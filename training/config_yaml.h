@@ -6,25 +6,20 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "envs/core/config.h"
 #include "models/policy_value_net.h"
+#include "training/config_keys.h"
 #include "training/game_setup.h"
 
 namespace rocketgym {
 
-// The `run:` block, the same keys for both trainers:
-//   dir, seed, threads (LibTorch and env threads), device (cpu | cuda),
-//   checkpoint_every (iterations), eval_every (iterations between greedy
-//   evaluations vs random and heuristic; 0 = none), eval_games,
-//   snapshot_minutes (also keep checkpoints/minute_<m>.ckpt after m minutes
-//   of training, for the strength-against-compute curve; fractions of a
-//   minute are allowed), plot, ranks (written by the trainer: processes in
-//   the run; not read).
-// The trainers' configs derive from it, so their code names the fields
-// directly (cfg.run_dir, cfg.seed...).
+// The `run:` block, the same keys for both trainers (their docs: run_keys()
+// in config_yaml.cpp). The trainers' configs derive from it, so their code
+// names the fields directly (cfg.run_dir, cfg.seed...).
 struct RunSettings {
   std::string run_dir;
   uint64_t seed = 1;
@@ -41,12 +36,109 @@ struct RunSettings {
   // run: each process's own resources, and what only rank 0 uses (its run
   // folder, its plot). Every other key must be the same on every rank.
   static const std::vector<std::string>& rank_local_keys();
-
-  // Reads `root`'s run: block over these values (ConfigError on an unknown
-  // key or a bad value).
-  void read_run_block(const ConfigNode& root);
-  void write_run_block(YAML::Node& root) const;
 };
+
+// The key tables of the blocks both trainers share: run: (RunSettings) and
+// model: (NetConfig). The game: block's table is GameSetup's (game_setup.h).
+const KeyTable<RunSettings>& run_keys();
+const KeyTable<NetConfig>& model_keys();
+
+// One block of a training config: a mapping under `name` and its keys.
+template <class C>
+struct ConfigBlock {
+  std::string name;
+  KeyTable<C> keys;
+  bool required = false;
+  // Reads the block (an empty mapping when absent); unset: keys.read.
+  std::function<void(const ConfigNode&, C&)> read;
+  // Checks between keys, once the block is read.
+  std::function<void(const ConfigNode&, const C&)> check;
+};
+
+// A training config's blocks in the order they are read and written: the
+// reader, the resolved config.yaml and the docs' key tables all follow it.
+template <class C>
+class ConfigSchema {
+ public:
+  ConfigSchema& add(ConfigBlock<C> block) {
+    blocks_.push_back(std::move(block));
+    return *this;
+  }
+  const std::vector<ConfigBlock<C>>& blocks() const { return blocks_; }
+  std::vector<std::string> block_names() const {
+    std::vector<std::string> out;
+    for (const auto& b : blocks_) out.push_back(b.name);
+    return out;
+  }
+  void read(const ConfigNode& root, C& c) const {
+    for (const auto& b : blocks_) {
+      const ConfigNode node = b.required ? root.child(b.name) : root.child_or_empty(b.name);
+      if (b.read)
+        b.read(node, c);
+      else
+        b.keys.read(node, c);
+      if (b.check) b.check(node, c);
+    }
+  }
+  void write(YAML::Node& root, const C& c) const {
+    for (const auto& b : blocks_) {
+      YAML::Node block = root[b.name];
+      b.keys.write(block, c);
+    }
+  }
+
+ private:
+  std::vector<ConfigBlock<C>> blocks_;
+};
+
+// The blocks PPO and search-based training share, over the config C's fields
+// of the same names. `trainer` ("ppo", "az") names the default run folder,
+// runs/<game>_<trainer>.
+template <class C>
+ConfigBlock<C> game_block(const std::string& trainer) {
+  ConfigBlock<C> b{"game", {}, true, nullptr, nullptr};
+  b.keys.include(
+      GameSetup::keys(), [](auto& c) -> auto& { return c.game; });
+  b.read = [trainer](const ConfigNode& node, C& c) {
+    c.game = GameSetup::from_yaml(node);
+    c.run_dir = "runs/" + c.game.id + "_" + trainer;
+  };
+  return b;
+}
+template <class C>
+ConfigBlock<C> model_block() {
+  ConfigBlock<C> b{"model", {}, false, nullptr, nullptr};
+  b.keys.include(
+      model_keys(), [](auto& c) -> auto& { return c.net; });
+  return b;
+}
+template <class C>
+ConfigBlock<C> run_block(const std::string& trainer) {
+  ConfigBlock<C> b{"run", {}, false, nullptr, nullptr};
+  struct AsRunSettings {  // C's base, writable or not
+    RunSettings& operator()(RunSettings& r) const { return r; }
+    const RunSettings& operator()(const RunSettings& r) const { return r; }
+  };
+  b.keys.include(run_keys(), AsRunSettings{});
+  b.keys.set_default_shown("dir", "runs/<game id>_" + trainer);
+  return b;
+}
+// budget: steps (counted across resumes; `what` says what a step is) and
+// minutes (per invocation).
+template <class C>
+ConfigBlock<C> budget_block(const char* steps_doc) {
+  ConfigBlock<C> b{"budget", {}, false, nullptr, nullptr};
+  b.keys.large_whole("steps", &C::total_steps, 1.0, 1e15, steps_doc)
+      .number("minutes", &C::minutes, 0.0, 1e7, "wall-clock limit of this invocation (0 = none)");
+  return b;
+}
+// The optimizer's keys both trainers take, with the same ranges.
+template <class C>
+void add_optimizer_keys(KeyTable<C>& t) {
+  t.number("learning_rate", &C::learning_rate, 1e-9, 1.0, "the optimizer's learning rate")
+      .number("value_coef", &C::value_coef, 0.0, 1e3, "weight of the value loss")
+      .number("max_grad_norm", &C::max_grad_norm, 1e-6, 1e6, "gradients clipped to this norm");
+}
 
 // The snapshots of run.snapshot_minutes still due: after a resume those the
 // run already passed are skipped.
@@ -66,8 +158,6 @@ class MinuteSnapshots {
   std::vector<double> minutes_;
   std::size_t done_ = 0;
 };
-
-void write_game_and_model(YAML::Node& root, const GameSetup& game, const NetConfig& net);
 
 // One key on which two config documents differ: its dotted path
 // ("model.hidden", "agents[2]") and each side's value as YAML flow text

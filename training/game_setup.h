@@ -12,6 +12,7 @@
 #include "envs/core/config.h"
 #include "envs/core/game.h"
 #include "envs/core/game_model.h"
+#include "training/config_keys.h"
 
 namespace rocketgym {
 
@@ -26,6 +27,7 @@ struct GameSetup {
   std::string overrides_text() const;  // YAML text; empty when there are none
 
   static GameSetup from_yaml(const ConfigNode& node);  // checks the id and player count
+  static const KeyTable<GameSetup>& keys();            // the game: block's keys
   std::shared_ptr<AnyGame> load() const;
   // The game's config as load() reads it (the config file with the
   // overrides merged), as YAML text: what a checkpoint records of the rules

@@ -20,19 +20,17 @@ int AzConfig::train_steps_per_iteration() const {
 
 namespace {
 
-mcts::Options search_defaults() {
-  mcts::Options o;
-  o.simulations = 32;
-  o.root = mcts::RootSelection::kGumbel;
-  o.gumbel_considered = 16;
-  return o;
-}
-
-// The search block, with this trainer's defaults for keys it leaves out.
-mcts::Options parse_search(const ConfigNode& node) {
-  const mcts::Options o = mcts::parse_options(node, search_defaults());
-  mcts::check_unused_keys(node, o, true);  // self-play's evaluator is the network
-  return o;
+// The search block: mcts::search_keys(), with this trainer's defaults (AzConfig's
+// search field) for keys it leaves out.
+ConfigBlock<AzConfig> search_block() {
+  ConfigBlock<AzConfig> b{"search", {}, false, nullptr, nullptr};
+  b.keys.include(
+      mcts::search_keys(), [](auto& c) -> auto& { return c.search; });
+  b.read = [](const ConfigNode& node, AzConfig& c) {
+    c.search = mcts::parse_options(node, c.search);
+    mcts::check_unused_keys(node, c.search, true);  // self-play's evaluator is the network
+  };
+  return b;
 }
 
 // Refuses self-play keys that would do nothing, as check_unused_keys does
@@ -60,100 +58,89 @@ void check_unused_selfplay_keys(const ConfigNode& node, const AzConfig& c) {
   }
 }
 
+ConfigBlock<AzConfig> selfplay_block() {
+  ConfigBlock<AzConfig> b{"selfplay", {}, false, nullptr, nullptr};
+  b.keys
+      .whole("games", &AzConfig::games, 1, 1 << 16,
+             "self-play games in flight; their leaves share one network batch")
+      .whole("greedy_after", &AzConfig::greedy_after, 0, 1 << 30,
+             "decisions of a game after which the root stops adding Gumbel noise and plays its best move "
+             "(0 = noise throughout)")
+      .applies_to("root: gumbel with gumbel_scale > 0")
+      .whole("samples_per_iteration", &AzConfig::samples_per_iteration, 1, 1 << 24,
+             "new positions between training phases")
+      .number("full_search_share", &AzConfig::full_search_share, 1e-3, 1.0,
+              "playout cap randomization (Wu 2019, KataGo): this share of decisions gets the full search and "
+              "becomes a training position")
+      .whole("fast_simulations", &AzConfig::fast_simulations, 1, 1 << 20,
+             "simulations of the other decisions, which are only played (at most search.simulations)")
+      .applies_to("full_search_share < 1");
+  b.check = check_unused_selfplay_keys;
+  return b;
+}
+
+ConfigBlock<AzConfig> replay_block() {
+  ConfigBlock<AzConfig> b{"replay", {}, false, nullptr, nullptr};
+  b.keys.whole("capacity", &AzConfig::capacity, 1, 1 << 26, "positions kept (oldest dropped first)")
+      .whole("min_samples", &AzConfig::min_samples, 1, 1 << 26, "positions before the first training phase");
+  b.check = [](const ConfigNode& node, const AzConfig& c) {
+    if (c.min_samples > c.capacity) node.fail_key("min_samples", "must not exceed replay.capacity");
+  };
+  return b;
+}
+
+ConfigBlock<AzConfig> train_block() {
+  ConfigBlock<AzConfig> b{"train", {}, false, nullptr, nullptr};
+  b.keys.whole("batch", &AzConfig::batch, 1, 1 << 20, "positions per gradient step");
+  add_optimizer_keys(b.keys);
+  b.keys.number("weight_decay", &AzConfig::weight_decay, 0.0, 1.0, "AdamW's weight decay")
+      .number("replay_ratio", &AzConfig::replay_ratio, 1e-3, 1e3,
+              "times each new position is trained on, on average");
+  return b;
+}
+
+ConfigBlock<AzConfig> imitation_block() {
+  ConfigBlock<AzConfig> b{"imitation", {}, false, nullptr, nullptr};
+  b.keys
+      .large_whole("steps", &AzConfig::imitation_steps, 0.0, 1e9,
+                   "decisions of heuristic-bot games to imitate, fresh runs only (0 = none)")
+      .whole("epochs", &AzConfig::imitation_epochs, 1, 1000, "passes over them");
+  return b;
+}
+
 }  // namespace
 
+const ConfigSchema<AzConfig>& AzConfig::schema() {
+  static const ConfigSchema<AzConfig> schema = [] {
+    ConfigSchema<AzConfig> s;
+    s.add(game_block<AzConfig>("az"))
+        .add(model_block<AzConfig>())
+        .add(search_block())
+        .add(selfplay_block())
+        .add(replay_block())
+        .add(train_block())
+        .add(imitation_block())
+        .add(budget_block<AzConfig>("self-play positions recorded in total, across resumes"))
+        .add(run_block<AzConfig>("az"));
+    return s;
+  }();
+  return schema;
+}
+
 AzConfig AzConfig::from_yaml(const ConfigNode& root) {
-  root.expect_keys(
-      {"algorithm", "game", "model", "search", "selfplay", "replay", "train", "imitation", "budget", "run"});
+  std::vector<std::string> keys = schema().block_names();
+  keys.push_back("algorithm");
+  root.expect_keys(keys);
   if (training_algorithm(root) != "alphazero") root.fail_key("algorithm", "must be alphazero here");
   AzConfig c;
-  c.game = GameSetup::from_yaml(root.child("game"));
-  c.net = NetConfig::from_yaml(root.child_or_empty("model"));
-  c.search = parse_search(root.child_or_empty("search"));
-  if (const ConfigNode s = root.child_or_empty("selfplay"); !s.is_null()) {
-    s.expect_keys(
-        {"games", "greedy_after", "samples_per_iteration", "full_search_share", "fast_simulations"});
-    c.games = s.get_int("games", c.games, 1, 1 << 16);
-    c.greedy_after = s.get_int("greedy_after", c.greedy_after, 0, 1 << 30);
-    c.samples_per_iteration = s.get_int("samples_per_iteration", c.samples_per_iteration, 1, 1 << 24);
-    c.full_search_share = s.get_double("full_search_share", c.full_search_share, 1e-3, 1.0);
-    c.fast_simulations = s.get_int("fast_simulations", c.fast_simulations, 1, 1 << 20);
-    check_unused_selfplay_keys(s, c);
-  }
-  if (const ConfigNode r = root.child_or_empty("replay"); !r.is_null()) {
-    r.expect_keys({"capacity", "min_samples"});
-    c.capacity = r.get_int("capacity", c.capacity, 1, 1 << 26);
-    c.min_samples = r.get_int("min_samples", c.min_samples, 1, 1 << 26);
-    if (c.min_samples > c.capacity) r.fail_key("min_samples", "must not exceed replay.capacity");
-  }
-  if (const ConfigNode t = root.child_or_empty("train"); !t.is_null()) {
-    t.expect_keys({"batch", "learning_rate", "weight_decay", "value_coef", "max_grad_norm", "replay_ratio"});
-    c.batch = t.get_int("batch", c.batch, 1, 1 << 20);
-    c.learning_rate = t.get_double("learning_rate", c.learning_rate, 1e-9, 1.0);
-    c.weight_decay = t.get_double("weight_decay", c.weight_decay, 0.0, 1.0);
-    c.value_coef = t.get_double("value_coef", c.value_coef, 0.0, 1e3);
-    c.max_grad_norm = t.get_double("max_grad_norm", c.max_grad_norm, 1e-6, 1e6);
-    c.replay_ratio = t.get_double("replay_ratio", c.replay_ratio, 1e-3, 1e3);
-  }
-  if (const ConfigNode i = root.child_or_empty("imitation"); !i.is_null()) {
-    i.expect_keys({"steps", "epochs"});
-    c.imitation_steps = static_cast<int64_t>(i.get_double("steps", 0.0, 0.0, 1e9));
-    c.imitation_epochs = i.get_int("epochs", c.imitation_epochs, 1, 1000);
-  }
-  if (const ConfigNode b = root.child_or_empty("budget"); !b.is_null()) {
-    b.expect_keys({"steps", "minutes"});
-    c.total_steps =
-        static_cast<int64_t>(b.get_double("steps", static_cast<double>(c.total_steps), 1.0, 1e15));
-    c.minutes = b.get_double("minutes", c.minutes, 0.0, 1e7);
-  }
-  c.run_dir = "runs/" + c.game.id + "_az";
-  c.read_run_block(root);
+  schema().read(root, c);
   return c;
 }
 
 std::string AzConfig::to_yaml() const {
   YAML::Node root;
   root["algorithm"] = "alphazero";
-  write_game_and_model(root, game, net);
-  YAML::Node s = root["search"];
-  s["simulations"] = search.simulations;
-  s["root"] = search.root == mcts::RootSelection::kGumbel ? "gumbel" : "puct";
-  s["gumbel_considered"] = search.gumbel_considered;
-  s["gumbel_scale"] = search.gumbel_scale;
-  s["c_puct"] = search.c_puct;
-  s["c_visit"] = search.c_visit;
-  s["c_scale"] = search.c_scale;
-  s["heuristic_prior"] = search.heuristic_prior;
-  s["playout_weight"] = search.playout_weight;
-  s["prior_temperature"] = search.prior_temperature;
-  s["rollout_policy"] = search.rollout_policy == mcts::RolloutPolicy::kHeuristic ? "heuristic" : "random";
-  s["rollouts"] = search.rollouts;
-  s["rollout_epsilon"] = search.rollout_epsilon;
-  s["search_forced_moves"] = search.search_forced_moves;
-  s["temperature"] = search.temperature;
-  s["dirichlet_alpha"] = search.dirichlet_alpha;
-  s["dirichlet_fraction"] = search.dirichlet_fraction;
-  s["max_nodes"] = search.max_nodes;
-  YAML::Node p = root["selfplay"];
-  p["games"] = games;
-  p["greedy_after"] = greedy_after;
-  p["samples_per_iteration"] = samples_per_iteration;
-  p["full_search_share"] = full_search_share;
-  p["fast_simulations"] = fast_simulations;
-  root["replay"]["capacity"] = capacity;
-  root["replay"]["min_samples"] = min_samples;
-  YAML::Node t = root["train"];
-  t["batch"] = batch;
-  t["learning_rate"] = learning_rate;
-  t["weight_decay"] = weight_decay;
-  t["value_coef"] = value_coef;
-  t["max_grad_norm"] = max_grad_norm;
-  t["replay_ratio"] = replay_ratio;
-  root["imitation"]["steps"] = imitation_steps;
-  root["imitation"]["epochs"] = imitation_epochs;
-  root["budget"]["steps"] = total_steps;
-  root["budget"]["minutes"] = minutes;
-  write_run_block(root);
+  schema().write(root, *this);
   return resolved_config_text(root);
 }
 

@@ -1,10 +1,15 @@
 // `rocketgym describe <game>`: a game's action id ranges, observation layout
 // and config keys (envs/core/describe.h). With --markdown it prints the
 // generated part of docs/games/<id>.md, which scripts/docs.sh writes there.
+// `rocketgym describe --config-keys ppo|alphazero|search`: every key of a
+// training config or of the search, from the key tables (training/config_docs.h).
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "envs/core/describe.h"
+#ifdef ROCKETGYM_WITH_TRAINING
+#include "training/config_docs.h"  // the config key tables are the training library's
+#endif
 #include "training/cli/commands.h"
 
 namespace rocketgym::cli {
@@ -35,9 +40,24 @@ void add_describe_command(CLI::App& app) {
       "A game's action ids, observation layout and config keys (the tables of docs/games/<id>.md)");
   auto game = std::make_shared<std::string>();
   auto markdown = std::make_shared<bool>(false);
-  cmd->add_option("game", *game, "Game id (rocketgym list)")->required();
-  cmd->add_flag("--markdown", *markdown, "Markdown, as generated into docs/games/<id>.md (default: JSON)");
-  cmd->callback([game, markdown] {
+  auto config_keys = std::make_shared<std::string>();
+  cmd->add_option("game", *game, "Game id (rocketgym list)");
+#ifdef ROCKETGYM_WITH_TRAINING
+  cmd->add_option("--config-keys", *config_keys,
+                  "Instead of a game: every key of a config, ppo, alphazero or search (the tables of "
+                  "docs/training.md and docs/search.md)");
+#endif
+  cmd->add_flag("--markdown", *markdown, "Markdown, as generated into docs/ (default: JSON)");
+  cmd->callback([game, markdown, config_keys] {
+    if (game->empty() == config_keys->empty())
+      throw CLI::ValidationError("describe", "name a game or --config-keys (one of them)");
+#ifdef ROCKETGYM_WITH_TRAINING
+    if (!config_keys->empty()) {
+      std::cout << (*markdown ? config_keys_markdown(*config_keys)
+                              : config_keys_json(*config_keys).dump(2) + "\n");
+      return;
+    }
+#endif
     if (*markdown)
       std::cout << describe_markdown(*game);
     else

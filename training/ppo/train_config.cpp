@@ -2,92 +2,90 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <limits>
-
 #include "training/config_yaml.h"
 
 namespace rocketgym::ppo {
 
+namespace {
+
+ConfigBlock<TrainConfig> ppo_block() {
+  ConfigBlock<TrainConfig> b{"ppo", {}, false, nullptr, nullptr};
+  KeyTable<TrainConfig>& t = b.keys;
+  t.whole("envs", &TrainConfig::envs, 1, 1 << 16, "games stepped together");
+  t.whole("steps_per_update", &TrainConfig::steps_per_update, 1, 1 << 24,
+          "learner decisions per PPO update (finished episodes only)");
+  t.whole("epochs", &TrainConfig::epochs, 1, 1000, "passes over each batch");
+  t.whole("minibatch", &TrainConfig::minibatch, 1, 1 << 24, "decisions per gradient step");
+  t.number("gamma", &TrainConfig::gamma, 0.0, 1.0, "discount per decision of the same seat");
+  t.number("gae_lambda", &TrainConfig::gae_lambda, 0.0, 1.0, "GAE's lambda");
+  t.number("clip", &TrainConfig::clip, 1e-6, 10.0, "PPO ratio clip");
+  t.number("entropy_coef", &TrainConfig::entropy_coef, 0.0, 1e3, "weight of the entropy bonus");
+  add_optimizer_keys(t);
+  t.number("shaping", &TrainConfig::shaping, 0.0, 1e3,
+           "weight of the game's potential-based shaping reward (0 = off; the game must define "
+           "shaping_potential, see gae.h)");
+  return b;
+}
+
+ConfigBlock<TrainConfig> opponents_block() {
+  ConfigBlock<TrainConfig> b{"opponents", {}, false, nullptr, nullptr};
+  b.keys.number("self_play", &TrainConfig::self_play, 0.0, 1e6, "weight: the current policy plays every seat")
+      .number("pool", &TrainConfig::pool, 0.0, 1e6,
+              "weight: one learner seat, earlier snapshots at the others")
+      .number("random", &TrainConfig::random, 0.0, 1e6, "weight: one learner seat, uniformly random moves")
+      .number("heuristic", &TrainConfig::heuristic, 0.0, 1e6, "weight: one learner seat, the heuristic bot")
+      .whole("pool_size", &TrainConfig::pool_size, 1, 1000, "snapshots kept")
+      .whole("snapshot_every", &TrainConfig::snapshot_every, 1, 1 << 20, "updates between snapshots");
+  b.check = [](const ConfigNode& node, const TrainConfig& c) {
+    if (c.self_play + c.pool + c.random + c.heuristic <= 0.0)
+      node.fail("at least one of self_play, pool, random, heuristic must have a positive weight");
+  };
+  return b;
+}
+
+ConfigBlock<TrainConfig> imitation_block() {
+  ConfigBlock<TrainConfig> b{"imitation", {}, false, nullptr, nullptr};
+  b.keys
+      .large_whole(
+          "steps", &TrainConfig::imitation_steps, 0.0, 1e12,
+          "decisions of heuristic-vs-heuristic play to imitate before PPO, fresh runs only (0 = none)")
+      .number("learning_rate", &TrainConfig::imitation_learning_rate, 1e-9, 1.0,
+              "the imitation's learning rate");
+  return b;
+}
+
+}  // namespace
+
+const ConfigSchema<TrainConfig>& TrainConfig::schema() {
+  static const ConfigSchema<TrainConfig> schema = [] {
+    ConfigSchema<TrainConfig> s;
+    s.add(game_block<TrainConfig>("ppo"))
+        .add(model_block<TrainConfig>())
+        .add(ppo_block())
+        .add(opponents_block())
+        .add(imitation_block())
+        .add(budget_block<TrainConfig>("learner decisions in total, across resumes"))
+        .add(run_block<TrainConfig>("ppo"));
+    return s;
+  }();
+  return schema;
+}
+
 TrainConfig TrainConfig::from_yaml(const ConfigNode& root) {
-  root.expect_keys({"algorithm", "game", "model", "ppo", "opponents", "imitation", "budget", "run"});
+  std::vector<std::string> keys = schema().block_names();
+  keys.push_back("algorithm");
+  root.expect_keys(keys);
   if (root.get_choice("algorithm", "ppo", {"ppo", "alphazero"}) != "ppo")
     root.fail_key("algorithm",
                   "this is a PPO config reader; alphazero configs go to the search-based trainer");
   TrainConfig c;
-  c.game = GameSetup::from_yaml(root.child("game"));
-  c.net = NetConfig::from_yaml(root.child_or_empty("model"));
-
-  if (const ConfigNode p = root.child_or_empty("ppo"); !p.is_null()) {
-    p.expect_keys({"envs", "steps_per_update", "epochs", "minibatch", "learning_rate", "gamma", "gae_lambda",
-                   "clip", "value_coef", "entropy_coef", "max_grad_norm", "shaping"});
-    c.envs = p.get_int("envs", c.envs, 1, 1 << 16);
-    c.steps_per_update = p.get_int("steps_per_update", c.steps_per_update, 1, 1 << 24);
-    c.epochs = p.get_int("epochs", c.epochs, 1, 1000);
-    c.minibatch = p.get_int("minibatch", c.minibatch, 1, 1 << 24);
-    c.learning_rate = p.get_double("learning_rate", c.learning_rate, 1e-9, 1.0);
-    c.gamma = p.get_double("gamma", c.gamma, 0.0, 1.0);
-    c.gae_lambda = p.get_double("gae_lambda", c.gae_lambda, 0.0, 1.0);
-    c.clip = p.get_double("clip", c.clip, 1e-6, 10.0);
-    c.value_coef = p.get_double("value_coef", c.value_coef, 0.0, 1e3);
-    c.entropy_coef = p.get_double("entropy_coef", c.entropy_coef, 0.0, 1e3);
-    c.max_grad_norm = p.get_double("max_grad_norm", c.max_grad_norm, 1e-6, 1e6);
-    c.shaping = p.get_double("shaping", c.shaping, 0.0, 1e3);
-  }
-  if (const ConfigNode o = root.child_or_empty("opponents"); !o.is_null()) {
-    o.expect_keys({"self_play", "pool", "random", "heuristic", "pool_size", "snapshot_every"});
-    c.self_play = o.get_double("self_play", c.self_play, 0.0, 1e6);
-    c.pool = o.get_double("pool", c.pool, 0.0, 1e6);
-    c.random = o.get_double("random", c.random, 0.0, 1e6);
-    c.heuristic = o.get_double("heuristic", c.heuristic, 0.0, 1e6);
-    if (c.self_play + c.pool + c.random + c.heuristic <= 0.0)
-      o.fail("at least one of self_play, pool, random, heuristic must have a positive weight");
-    c.pool_size = o.get_int("pool_size", c.pool_size, 1, 1000);
-    c.snapshot_every = o.get_int("snapshot_every", c.snapshot_every, 1, 1 << 20);
-  }
-  if (const ConfigNode i = root.child_or_empty("imitation"); !i.is_null()) {
-    i.expect_keys({"steps", "learning_rate"});
-    c.imitation_steps = static_cast<int64_t>(i.get_double("steps", 0.0, 0.0, 1e12));
-    c.imitation_learning_rate = i.get_double("learning_rate", c.imitation_learning_rate, 1e-9, 1.0);
-  }
-  if (const ConfigNode b = root.child_or_empty("budget"); !b.is_null()) {
-    b.expect_keys({"steps", "minutes"});
-    c.total_steps =
-        static_cast<int64_t>(b.get_double("steps", static_cast<double>(c.total_steps), 1.0, 1e15));
-    c.minutes = b.get_double("minutes", c.minutes, 0.0, 1e7);
-  }
-  c.run_dir = "runs/" + c.game.id + "_ppo";
-  c.read_run_block(root);
+  schema().read(root, c);
   return c;
 }
 
 std::string TrainConfig::to_yaml() const {
   YAML::Node root;
-  write_game_and_model(root, game, net);
-  YAML::Node p = root["ppo"];
-  p["envs"] = envs;
-  p["steps_per_update"] = steps_per_update;
-  p["epochs"] = epochs;
-  p["minibatch"] = minibatch;
-  p["learning_rate"] = learning_rate;
-  p["gamma"] = gamma;
-  p["gae_lambda"] = gae_lambda;
-  p["clip"] = clip;
-  p["value_coef"] = value_coef;
-  p["entropy_coef"] = entropy_coef;
-  p["max_grad_norm"] = max_grad_norm;
-  p["shaping"] = shaping;
-  YAML::Node o = root["opponents"];
-  o["self_play"] = self_play;
-  o["pool"] = pool;
-  o["random"] = random;
-  o["heuristic"] = heuristic;
-  o["pool_size"] = pool_size;
-  o["snapshot_every"] = snapshot_every;
-  root["imitation"]["steps"] = imitation_steps;
-  root["imitation"]["learning_rate"] = imitation_learning_rate;
-  root["budget"]["steps"] = total_steps;
-  root["budget"]["minutes"] = minutes;
-  write_run_block(root);
+  schema().write(root, *this);
   return resolved_config_text(root);
 }
 
