@@ -5,6 +5,13 @@
 #   scripts/fuzz.sh TARGET [SECONDS]   one target (e.g. lift_off_position, config) for SECONDS (default 60)
 #   scripts/fuzz.sh all SECONDS        every target for SECONDS each
 #   scripts/fuzz.sh list               the target names
+#   scripts/fuzz.sh plateau TARGET|all [QUIET] [MAX]
+#                                      run each target until its coverage (libFuzzer's
+#                                      cov:, the edges reached) has not grown for QUIET
+#                                      seconds (default 1800) or MAX seconds have passed
+#                                      (default: no limit); one row per target goes to
+#                                      build-fuzz/plateau.md (executions, cov, ft, corpus,
+#                                      when cov last grew)
 #
 # Before fuzzing, each target replays its saved reproducers in
 # tests/fuzz/regressions/<target>/ (inputs that once found a bug): any crash
@@ -18,6 +25,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build=build-fuzz
+plateau=0
+if [ "${1:-}" = plateau ]; then
+  plateau=1
+  shift
+  quiet="${2:-1800}"
+  max_seconds="${3:-0}"
+  set -- "${1:-all}" "$max_seconds"
+fi
 target="${1:-all}"
 seconds="${2:-}"
 [ "$target" = all ] && [ -z "$seconds" ] && seconds=5
@@ -51,6 +66,57 @@ fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:max_malloc_fill_size=0:quarantine_size_mb=32:malloc_context_size=8}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/tests/fuzz/lsan.supp}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# The last "cov: N ft: M corp: C/S" status line of a libFuzzer log, as "N M C S".
+last_status() {
+  grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' "$1" | tail -1 |
+    sed -E 's/cov: ([0-9]+) ft: ([0-9]+) corp: ([0-9]+)\/(.*)/\1 \2 \3 \4/'
+}
+
+# Runs one target (arguments: the libFuzzer command line) until cov has not
+# grown for $quiet seconds, polling its log every 5 s, then stops it with
+# SIGINT (libFuzzer prints its final stats and exits), and appends its row to
+# $build/plateau.md. Returns non-zero when the target itself failed (a crash).
+run_to_plateau() {
+  local log="$1"
+  shift
+  "$@" >"$log" 2>&1 &
+  local pid=$! start=$SECONDS cov=0 ft=0 cov_at=0 ft_at=0 status now stopped=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 5
+    now=$((SECONDS - start))
+    status=$(last_status "$log")
+    if [ -n "$status" ]; then
+      set -- $status
+      [ "$1" -gt "$cov" ] && cov=$1 cov_at=$now
+      [ "$2" -gt "$ft" ] && ft=$2 ft_at=$now
+    fi
+    if [ $((now - cov_at)) -ge "$quiet" ]; then
+      stopped=1
+      kill -INT "$pid" 2>/dev/null || true
+      break
+    fi
+  done
+  local rc=0
+  wait "$pid" || rc=$?
+  # 72: libFuzzer's exit code after SIGINT (-interrupted_exit_code).
+  [ "$stopped" = 1 ] && [ "$rc" = 72 ] && rc=0
+  local runs
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  set -- $(last_status "$log")
+  local why="cov flat for ${quiet}s"
+  [ "$stopped" = 1 ] || why="time limit"
+  [ "$rc" = 0 ] || why="FAILED (exit $rc)"
+  printf '| %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s |\n' "$t" "${runs:-?}" \
+    "$((SECONDS - start))" "${1:-?}" "${2:-?}" "${3:-?}" "${4:-?}" "$cov_at" "$ft_at" "$why" |
+    tee -a "$build/plateau.md"
+  return "$rc"
+}
+
+if [ "$plateau" = 1 ] && [ ! -s "$build/plateau.md" ]; then
+  echo "| target | executions | seconds | cov | ft | corpus (size) | cov last grew at s | ft last grew at s | stop |" >"$build/plateau.md"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---|" >>"$build/plateau.md"
+fi
+
 failed=()
 for t in $targets; do
   bin="$build/fuzz/$t"
@@ -68,6 +134,16 @@ for t in $targets; do
       failed+=("$t (regression set)")
       continue
     }
+  fi
+  if [ "$plateau" = 1 ]; then
+    echo "== $t: fuzzing until cov is flat for ${quiet}s (at most ${seconds}s; 0 = no limit)"
+    run_to_plateau "$build/$t.log" "$bin" "$corpus" -max_total_time="$seconds" -timeout=20 \
+      -rss_limit_mb=4096 -malloc_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$crashes/" ${FUZZ_FLAGS:-} || {
+      tail -60 "$build/$t.log"
+      failed+=("$t")
+    }
+    continue
   fi
   echo "== $t: fuzzing for ${seconds}s"
   # -timeout: one input running this long is a hang (an endless loop).

@@ -12,6 +12,7 @@ packages=(
   python3-setuptools python3-pip python3-wheel
   python3-cloudpickle python3-typing-extensions  # for Gymnasium's / PettingZoo's checkers (docs/python.md)
   mkdocs  # the docs site (scripts/docs.sh)
+  gcovr  # line and branch coverage (scripts/coverage.sh)
 )
 
 missing=()

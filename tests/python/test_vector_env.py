@@ -279,3 +279,33 @@ def test_concurrent_use_of_one_env_is_an_error_not_a_crash(game_id):
     later.start()
     later.join()
     assert len(errors) == 1 and steps == [True]
+
+
+@pytest.mark.parametrize("choose", ["sample_actions", "heuristic_actions"])
+def test_actions_chosen_into_out_are_those_returned_without_it(game_id, choose):
+    # The same seed chooses the same actions, whether into a caller's array or a new one.
+    into, fresh = rg.make_vec(game_id, 4, seed=7), rg.make_vec(game_id, 4, seed=7)
+    out = np.full(4, -1, dtype=np.int32)
+    returned = getattr(into, choose)(out)
+    assert returned is out or np.shares_memory(returned, out)
+    assert np.array_equal(out, getattr(fresh, choose)())
+    assert all(into.action_masks[i, a] for i, a in enumerate(out))
+
+
+@pytest.mark.parametrize("choose", ["sample_actions", "heuristic_actions"])
+def test_a_wrong_out_array_is_refused_and_left_unwritten(game_id, choose):
+    vec = rg.make_vec(game_id, 4, seed=7)
+    method = getattr(vec, choose)
+    with pytest.raises(TypeError, match="int32"):
+        method(np.zeros(4, dtype=np.int64))
+    with pytest.raises(TypeError, match="int32"):
+        method([0, 0, 0, 0])
+    for bad in (np.zeros(3, dtype=np.int32), np.zeros((4, 1), dtype=np.int32),
+                np.zeros(8, dtype=np.int32)[::2]):
+        with pytest.raises(ValueError, match=r"shape \(4,\)"):
+            method(bad)
+        assert not bad.any()
+    read_only = np.zeros(4, dtype=np.int32)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="writeable"):
+        method(read_only)
