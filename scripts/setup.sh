@@ -12,6 +12,8 @@ packages=(
   python3-setuptools python3-pip python3-wheel
   python3-cloudpickle python3-typing-extensions  # for Gymnasium's / PettingZoo's checkers (docs/python.md)
   mkdocs  # the docs site (scripts/docs.sh)
+  libcpp-httplib-dev  # rocketgym serve (docs/browser.md)
+  chromium chromium-driver python3-selenium  # the browser tests (tests/python/test_browser.py)
 )
 
 missing=()

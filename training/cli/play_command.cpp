@@ -36,6 +36,8 @@ std::vector<std::string> split_seats(const std::string& text, int players) {
   return seats;
 }
 
+}  // namespace
+
 // The bot of each seat that is not "human" (an empty function there).
 std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyGame& game, int players,
                                const SeatBotFactory& make_bot) {
@@ -60,6 +62,8 @@ std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyG
   }
   return bots;
 }
+
+namespace {
 
 // Reads the human's choice; re-prompts on bad input. Returns -1 on quit or end of input.
 int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal) {
