@@ -164,7 +164,8 @@ json TableServer::create_table(const json& request, Clock::time_point now) {
   }
   if (request.contains("seed")) {
     const json& seed = request.at("seed");
-    if (!seed.is_number_unsigned()) throw ApiError(400, "field 'seed' must be a whole number >= 0");
+    if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<int64_t>() >= 0))
+      throw ApiError(400, "field 'seed' must be a whole number >= 0, not " + seed.dump());
     t.seed = seed.get<uint64_t>();
   } else {
     t.seed = (static_cast<uint64_t>(std::random_device{}()) << 32) | std::random_device{}();
