@@ -8,6 +8,7 @@ const $ = (id) => document.getElementById(id);
 let games = [];
 let table = null;  // the last reply of the server
 let autoTimer = null;
+let watching = null;  // the last reply of a record being watched
 
 async function api(method, path, body) {
   const response = await fetch(path, {
@@ -91,9 +92,14 @@ function seatName(seat) {
 
 function show(reply) {
   table = reply;
+  watching = null;
   clearTimeout(autoTimer);
+  $("replay").hidden = true;
+  $("controls").hidden = false;
   $("setup").hidden = true;
+  $("watch").hidden = true;
   $("table").hidden = false;
+  document.body.dataset.mode = "play";
   document.body.dataset.version = String(reply.version);
   document.body.dataset.waiting = reply.waiting;
   document.body.dataset.game = reply.game;
@@ -139,8 +145,9 @@ function show(reply) {
   if (reply.waiting === "bot" && $("auto").checked) autoTimer = setTimeout(step, 400);
 }
 
-function resultText(view) {
-  const parts = view.scores.map((score, seat) => seatName(seat) + ": " + score + " (return " + view.returns[seat] + ")");
+function resultText(view, names) {
+  const name = (seat) => (names ? "seat " + seat + " (" + names[seat] + ")" : seatName(seat));
+  const parts = view.scores.map((score, seat) => name(seat) + ": " + score + " (return " + view.returns[seat] + ")");
   return (view.truncated ? "Cut short. " : "") + "Scores — " + parts.join(", ");
 }
 
@@ -160,6 +167,55 @@ const play = (action) =>
 const step = () => send("POST", "/api/tables/" + table.table + "/step", { seat: table.viewer, version: table.version });
 const reload = (seat) => send("GET", "/api/tables/" + table.table + "?seat=" + seat);
 
+// A recorded game, at one move, from one seat or the full board.
+function showRecord(reply) {
+  watching = reply;
+  table = null;
+  clearTimeout(autoTimer);
+  $("setup").hidden = true;
+  $("watch").hidden = true;
+  $("table").hidden = false;
+  $("replay").hidden = false;
+  $("controls").hidden = true;
+  $("moves").innerHTML = "";
+  document.body.dataset.mode = "watch";
+  document.body.dataset.move = String(reply.move);
+  document.body.dataset.viewer = String(reply.viewer);
+  document.body.dataset.game = reply.game;
+  const seat = $("watch-seat");
+  if (seat.options.length !== reply.seats.length + 1) {
+    seat.innerHTML = "";
+    seat.add(new Option("full board", "full"));
+    reply.seats.forEach((name, s) => seat.add(new Option("seat " + s + " (" + name + ")", String(s))));
+  }
+  seat.value = String(reply.viewer);
+  $("turn").textContent = reply.game + " — " + reply.source + " — " + reply.seats.join(" vs ");
+  $("move").textContent = "move " + reply.move + " of " + reply.moves;
+  $("back").disabled = reply.move === 0;
+  $("forward").disabled = reply.move === reply.moves;
+  $("board").innerHTML = "";
+  $("board").append(Boards.draw(reply.game, reply.view, reply.viewer));
+  $("text").textContent = reply.text;
+  const log = $("log");
+  log.innerHTML = "";
+  for (const entry of reply.log) {
+    const item = document.createElement("li");
+    item.value = entry.move + 1;
+    item.textContent = "seat " + entry.seat + " (" + reply.seats[entry.seat] + "): " + entry.text;
+    log.append(item);
+  }
+  $("result").textContent = reply.view.terminal ? resultText(reply.view, reply.seats) : "";
+}
+
+async function watch(record, move, seat) {
+  showError(null);
+  try {
+    showRecord(await api("GET", "/api/records/" + record + "?move=" + move + "&seat=" + seat));
+  } catch (error) {
+    showError(error);
+  }
+}
+
 async function init() {
   $("game").addEventListener("change", fillSetup);
   $("players").addEventListener("change", fillSeats);
@@ -170,7 +226,12 @@ async function init() {
     clearTimeout(autoTimer);
     $("table").hidden = true;
     $("setup").hidden = false;
+    $("watch").hidden = $("record").options.length === 0;
   });
+  $("watch-start").addEventListener("click", () => watch($("record").value, 0, "full"));
+  $("back").addEventListener("click", () => watch(watching.record, watching.move - 1, watching.viewer));
+  $("forward").addEventListener("click", () => watch(watching.record, watching.move + 1, watching.viewer));
+  $("watch-seat").addEventListener("change", () => watch(watching.record, watching.move, $("watch-seat").value));
   try {
     games = await api("GET", "/api/games");
   } catch (error) {
@@ -179,6 +240,11 @@ async function init() {
   }
   for (const game of games) $("game").add(new Option(game.name + " (" + game.id + ")", game.id));
   fillSetup();
+  const records = await api("GET", "/api/records");
+  for (const r of records)
+    $("record").add(new Option(r.game + ": " + r.players.join(" vs ") + ", " + r.moves + " moves (" + r.source + ")",
+                               String(r.index)));
+  $("watch").hidden = records.length === 0;
   document.body.dataset.ready = "1";
 }
 

@@ -65,3 +65,17 @@ def server():
     s = start_server("--max-tables", "8")
     yield s
     stop_server(s)
+
+
+def record_a_game(server, game, seed=3):
+    """Plays a game of two heuristic bots through the API and returns its record (one JSON line)."""
+    status, table = server.call("POST", "/api/tables", {"game": game, "players": 2, "seed": seed,
+                                                        "seats": ["heuristic", "heuristic"]})
+    assert status == 200, table
+    while table["waiting"] != "over":
+        status, table = server.call("POST", f"/api/tables/{table['table']}/step",
+                                    {"seat": "full", "version": table["version"]})
+        assert status == 200, table
+    return json.dumps({"record": 1, "game": game, "config": {}, "seed": seed, "num_players": 2,
+                       "players": ["heuristic", "heuristic"], "actions": [e["action"] for e in table["log"]],
+                       "returns": table["view"]["returns"]})

@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from conftest import BUILD
+from conftest import BUILD, record_a_game, start_server, stop_server
 
 selenium = pytest.importorskip("selenium", reason="python3-selenium is not installed (scripts/setup.sh)")
 from selenium import webdriver  # noqa: E402
@@ -85,3 +85,32 @@ def test_a_person_plays_a_whole_game_against_the_heuristic(server, browser, game
     browser.save_screenshot(str(ARTIFACTS / f"{game}_end.png"))
     if not shot:
         browser.save_screenshot(str(ARTIFACTS / f"{game}.png"))
+
+
+def test_a_recorded_game_is_stepped_forward_and_back(server, browser, tmp_path):
+    path = tmp_path / "records.jsonl"
+    path.write_text(record_a_game(server, "rocket_squad") + "\n")
+    watcher = start_server("--records", str(path))
+    try:
+        browser.get(watcher.url + "/")
+        wait(browser, lambda b: body(b, "ready") == "1")
+        assert browser.find_element(By.ID, "watch").is_displayed()
+        browser.find_element(By.ID, "watch-start").click()
+        wait(browser, lambda b: body(b, "mode") == "watch" and body(b, "move") == "0")
+        for move in range(1, 31):
+            browser.find_element(By.ID, "forward").click()
+            wait(browser, lambda b: body(b, "move") == str(move))
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#log li")) == 30
+        Select(browser.find_element(By.ID, "watch-seat")).select_by_value("0")
+        wait(browser, lambda b: body(b, "viewer") == "0")
+        assert "move 30 of" in browser.find_element(By.ID, "move").text
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / "watch_rocket_squad.png"))
+        for move in range(29, 24, -1):
+            browser.find_element(By.ID, "back").click()
+            wait(browser, lambda b: body(b, "move") == str(move))
+        Select(browser.find_element(By.ID, "watch-seat")).select_by_value("full")
+        wait(browser, lambda b: body(b, "viewer") == "full")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#log li")) == 25
+    finally:
+        stop_server(watcher)

@@ -121,3 +121,39 @@ def test_too_many_tables_are_refused_and_the_server_keeps_serving():
         assert s.call("GET", "/api/games")[0] == 200
     finally:
         stop_server(s)
+
+
+def test_records_are_watched_from_any_seat(server, tmp_path):
+    from conftest import record_a_game, start_server, stop_server
+    path = tmp_path / "records.jsonl"
+    path.write_text(record_a_game(server, "last_blast") + "\n" + record_a_game(server, "lift_off") + "\n")
+    s = start_server("--records", str(path))
+    try:
+        status, records = s.call("GET", "/api/records")
+        assert status == 200 and [r["game"] for r in records] == ["last_blast", "lift_off"]
+        moves = records[0]["moves"]
+        status, end = s.call("GET", f"/api/records/0?move={moves}")
+        assert status == 200 and end["view"]["terminal"] and end["viewer"] == "full"
+        assert len(end["log"]) == moves
+        status, seat = s.call("GET", "/api/records/0?move=3&seat=1")
+        assert status == 200 and seat["viewer"] == 1
+        assert len(seat["log"]) < 3, "the other seat's secret picks are not listed"
+        for query, message in [("/api/records/0?move=-1", "move"), (f"/api/records/0?move={moves + 1}", "move"),
+                               ("/api/records/0?seat=2", "seat"), ("/api/records/5", "record")]:
+            status, reply = s.call("GET", query)
+            assert status == 400 and message in reply["error"], (query, reply)
+    finally:
+        stop_server(s)
+
+
+def test_a_bad_records_file_stops_the_server_naming_its_line(tmp_path):
+    import subprocess
+    from conftest import BINARY
+    if not BINARY.exists():
+        pytest.skip(f"no {BINARY}")
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"record": 1, "game": "chess"}\n')
+    done = subprocess.run([str(BINARY), "serve", "--port", "0", "--records", str(path)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode != 0
+    assert f"{path}:1" in done.stderr

@@ -22,6 +22,7 @@ struct ServeOptions {
   std::string web_dir;
   int max_tables = 64;
   int idle_minutes = 30;
+  std::vector<std::string> records;  // game records to watch (envs/core/game_record.h)
 };
 
 constexpr std::size_t kMaxBody = 64 * 1024;  // a request is a few hundred bytes
@@ -69,6 +70,14 @@ void add_routes(httplib::Server& server, serve::TableServer& tables) {
   server.Post(R"(/api/tables/([0-9a-f]+)/step)", [&, now](const Request& req, Response& res) {
     answer(res, [&] { return tables.step(req.matches[1], serve::parse_request(req.body), now()); });
   });
+  server.Get("/api/records",
+             [&](const Request&, Response& res) { answer(res, [&] { return tables.records(); }); });
+  server.Get(R"(/api/records/([0-9]+))", [&](const Request& req, Response& res) {
+    answer(res, [&] {
+      return tables.record(req.matches[1], req.has_param("move") ? req.get_param_value("move") : "",
+                           req.has_param("seat") ? req.get_param_value("seat") : "");
+    });
+  });
   // Anything else under /api, a body over the limit, an unknown page: a JSON error.
   server.set_error_handler([](const Request& req, Response& res) {
     if (!res.body.empty()) return;  // an API answer already
@@ -86,6 +95,7 @@ void serve(const ServeOptions& opt, const SeatBotFactory& make_bot) {
   limits.max_tables = opt.max_tables;
   limits.idle_expiry = std::chrono::minutes(opt.idle_minutes);
   serve::TableServer tables(make_bot, limits);
+  for (const std::string& path : opt.records) tables.add_records(load_records(path));
   httplib::Server server;
   server.set_payload_max_length(kMaxBody);
   std::string web = opt.web_dir;
@@ -122,6 +132,9 @@ void add_serve_command(CLI::App& app, SeatBotFactory make_bot) {
       "Address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 opens it to the network)");
   cmd->add_option("--web", opt->web_dir,
                   "Folder of the page (default: web/ of the source tree, or $ROCKETGYM_WEB_DIR)");
+  cmd->add_option("--records", opt->records,
+                  "Game records to watch, one JSON line per game (written by the arena's --records); "
+                  "each game is replayed and checked at start");
   cmd->add_option("--max-tables", opt->max_tables, "Tables open at once (more are refused)")
       ->check(whole_number(1, 100000, "a number of tables"));
   cmd->add_option("--idle-minutes", opt->idle_minutes, "A table nobody looked at for this long is closed")

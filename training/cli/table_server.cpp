@@ -298,6 +298,79 @@ void TableServer::settle(Table& t) {
   }
 }
 
+void TableServer::add_records(std::vector<LoadedRecord> records) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& r : records) records_.push_back(std::move(r));
+}
+
+json TableServer::records() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  json out = json::array();
+  for (std::size_t i = 0; i < records_.size(); ++i) {
+    const GameRecord& r = records_[i].record;
+    out.push_back({{"index", i},
+                   {"game", r.game},
+                   {"source", records_[i].source},
+                   {"players", r.players},
+                   {"moves", r.actions.size()},
+                   {"returns", r.returns}});
+  }
+  return out;
+}
+
+namespace {
+
+// A whole number in [0, max] from a query parameter, or ApiError 400 naming it.
+int query_number(const std::string& name, const std::string& text, int max) {
+  std::size_t used = 0;
+  long value = -1;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || value < 0 || value > max)
+    throw ApiError(
+        400, name + " must be a whole number from 0 to " + std::to_string(max) + ", not '" + text + "'");
+  return static_cast<int>(value);
+}
+
+}  // namespace
+
+json TableServer::record(const std::string& index, const std::string& move, const std::string& seat) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (records_.empty()) throw ApiError(404, "no records: start rocketgym serve with --records FILE");
+  const LoadedRecord& loaded = records_[static_cast<std::size_t>(
+      query_number("record", index, static_cast<int>(records_.size()) - 1))];
+  const GameRecord& r = loaded.record;
+  const int moves = static_cast<int>(r.actions.size());
+  const int k = move.empty() ? 0 : query_number("move", move, moves);
+  int viewer = kFullBoard;
+  if (!seat.empty() && seat != "full") viewer = query_number("seat", seat, r.num_players - 1);
+  // Replays to move k, keeping the moves the viewer sees.
+  auto s = loaded.game->new_state(r.num_players, r.seed);
+  json log = json::array();
+  for (int i = 0; i < k; ++i) {
+    const Action a = r.actions[static_cast<std::size_t>(i)];
+    const int p = s->current_player();
+    if (viewer == kFullBoard || p == viewer || s->is_public_action(a))
+      log.push_back({{"move", i}, {"seat", p}, {"action", a}, {"text", s->action_to_string(a)}});
+    s->apply(a);
+  }
+  json out;
+  out["record"] = std::stoi(index);
+  out["game"] = r.game;
+  out["source"] = loaded.source;
+  out["seats"] = r.players;
+  out["move"] = k;
+  out["moves"] = moves;
+  out["viewer"] = viewer == kFullBoard ? json("full") : json(viewer);
+  out["view"] = json::parse(s->view_json(viewer));
+  out["text"] = viewer == kFullBoard ? s->to_string() : s->observation_string(viewer);
+  out["log"] = std::move(log);
+  return out;
+}
+
 json TableServer::describe(const std::string& id, const Table& t, int viewer) const {
   const AnyState& s = *t.state;
   json out;
@@ -330,6 +403,7 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
     const LogEntry& e = t.log[i];
     if (viewer == kFullBoard || e.is_public || e.seat == viewer)
       log.push_back({{"seat", e.seat},
+                     {"action", e.action},
                      {"text", e.text},
                      {"bot", t.seats[static_cast<std::size_t>(e.seat)] != "human"}});
   }

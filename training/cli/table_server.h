@@ -22,6 +22,7 @@
 
 #include "envs/core/errors.h"
 #include "envs/core/game.h"
+#include "envs/core/game_record.h"
 #include "training/cli/commands.h"
 
 namespace rocketgym::serve {
@@ -56,6 +57,14 @@ class TableServer {
   nlohmann::json step(const std::string& id, const nlohmann::json& request, Clock::time_point now);
   int num_tables() const;
 
+  // Watching recorded games (serve --records FILE, envs/core/game_record.h).
+  void add_records(std::vector<LoadedRecord> records);
+  // GET /api/records: every record (game, seats, moves, returns, file:line).
+  nlohmann::json records() const;
+  // GET /api/records/<n>?move=K&seat=S|full: the position before move K as
+  // that seat sees it (any seat of a replay, or the full board, the default).
+  nlohmann::json record(const std::string& index, const std::string& move, const std::string& seat) const;
+
  private:
   struct LogEntry {
     int seat;
@@ -88,6 +97,7 @@ class TableServer {
   TableLimits limits_;
   mutable std::mutex mutex_;
   std::map<std::string, Table> tables_;
+  std::vector<LoadedRecord> records_;  // read once at start, then only read
 };
 
 // The JSON body of a request: an object, or ApiError 400 naming what is wrong.
