@@ -157,3 +157,18 @@ def test_a_bad_records_file_stops_the_server_naming_its_line(tmp_path):
                           text=True, timeout=60)
     assert done.returncode != 0
     assert f"{path}:1" in done.stderr
+
+
+def test_hot_seat_passes_the_screen_between_humans(server):
+    table = new_table(server, game="launchpad23", seats=("human", "human"))
+    assert table["viewer"] == 0 and table["waiting"] == "you"
+    tid = table["table"]
+    status, table = server.call("POST", f"/api/tables/{tid}/move",
+                                {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]})
+    assert status == 200 and table["waiting"] == "human" and table["human_seat"] == 1
+    assert table["legal"] == [] and "size" in table["view"]["board"]["setup"][0]
+    status, other = server.call("GET", f"/api/tables/{tid}?seat=1")
+    assert status == 200 and other["waiting"] == "you" and other["legal"]
+    # Seat 1 does not see seat 0's secret starting size.
+    assert "size" not in other["view"]["board"]["setup"][0]
+    assert other["log"] == []
