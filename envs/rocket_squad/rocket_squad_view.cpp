@@ -75,11 +75,10 @@ Json State::view_json(int viewer) const {
   view["phase"] = phase_word(hidden_crew ? Phase::kTurn : phase_);
   view["turn"] = turn_number_;
   view["turn_player"] = turn_player_;
-  // The player deciding now: public on the turn player's own decisions, else
-  // only to the player asked (and in the full view).
-  if (everything || decider == viewer || phase_ == Phase::kTurn || phase_ == Phase::kJackieKeep ||
-      phase_ == Phase::kAcePass)
-    view["deciding"] = decider;
+  // Who is deciding is not always public (who is asked to block or to add
+  // Crew, ruling 4): the view names the decider only in the full board;
+  // a seat knows its own turn from your_turn.
+  if (everything) view["deciding"] = decider;
   view["end_triggered"] = end_triggered_;
   if (end_triggered_) view["trigger_seat"] = int{trigger_seat_};
   view["draw_pile"] = int{draw_.count};

@@ -254,8 +254,8 @@ json TableServer::move(const std::string& id, const json& request, Clock::time_p
     throw ApiError(400, "action " + std::to_string(action) + " (" + t.state->action_to_string(action) +
                             ") is not legal now");
   apply(t, action);
+  ++t.version;  // before the bots: the move is played even if a bot then fails
   settle(t);
-  ++t.version;
   return describe(id, t, viewer);
 }
 
@@ -267,11 +267,12 @@ json TableServer::step(const std::string& id, const json& request, Clock::time_p
   if (version != t.version)
     throw ApiError(409, "stale step: the table is at version " + std::to_string(t.version) +
                             ", the step was asked at " + std::to_string(version) + "; reload the table");
+  if (!t.pending) settle(t);  // a bot that failed at the last request tries again
   if (!t.pending)
     throw ApiError(409, t.state->is_terminal() ? "the game is over" : "a human is to move, not a bot");
   apply(t, *t.pending);
-  settle(t);
   ++t.version;
+  settle(t);
   return describe(id, t, viewer);
 }
 
