@@ -8,10 +8,10 @@
 
 namespace rocketgym {
 
-GameRecord make_record(const std::string& game_id, const std::string& config_overrides, uint64_t seed,
-                       std::vector<std::string> players, std::vector<Action> actions,
-                       const AnyState& final_state) {
-  GameRecord r;
+RecordedGame make_record(const std::string& game_id, const std::string& config_overrides, uint64_t seed,
+                         std::vector<std::string> players, std::vector<Action> actions,
+                         const AnyState& final_state) {
+  RecordedGame r;
   r.game = game_id;
   r.config = config_overrides.empty() ? "{}" : config_overrides;
   r.seed = seed;
@@ -22,7 +22,7 @@ GameRecord make_record(const std::string& game_id, const std::string& config_ove
   return r;
 }
 
-std::string record_to_line(const GameRecord& r) {
+std::string record_to_line(const RecordedGame& r) {
   Json doc;
   doc["record"] = 1;
   doc["game"] = r.game;
@@ -35,10 +35,10 @@ std::string record_to_line(const GameRecord& r) {
   return doc.dump();
 }
 
-void append_records(const std::string& path, const std::vector<GameRecord>& records) {
+void append_records(const std::string& path, const std::vector<RecordedGame>& records) {
   std::ofstream out(path, std::ios::app);
   if (!out) throw Error(path + ": cannot open the records file for writing");
-  for (const GameRecord& r : records) out << record_to_line(r) << "\n";
+  for (const RecordedGame& r : records) out << record_to_line(r) << "\n";
   out.flush();
   if (!out) throw Error(path + ": cannot write the records file");
 }
@@ -51,9 +51,9 @@ std::unique_ptr<AnyState> LoadedRecord::state_at(std::size_t k) const {
 
 namespace {
 
-GameRecord parse_record(const Json& doc) {
+RecordedGame parse_record(const Json& doc) {
   if (!doc.is_object()) throw SerializationError("a record must be a JSON object");
-  GameRecord r;
+  RecordedGame r;
   if (json_get<int>(doc, "record") != 1)
     throw SerializationError("field 'record': this reader knows record format 1 only");
   r.game = json_get<std::string>(doc, "game");
@@ -76,7 +76,7 @@ GameRecord parse_record(const Json& doc) {
 
 // Replays the record: every action legal, the game over at the end, its returns those recorded.
 void check_replay(const LoadedRecord& loaded) {
-  const GameRecord& r = loaded.record;
+  const RecordedGame& r = loaded.record;
   auto s = loaded.game->new_state(r.num_players, r.seed);
   for (std::size_t i = 0; i < r.actions.size(); ++i) {
     if (s->is_terminal())

@@ -20,7 +20,8 @@
 
 namespace rocketgym {
 
-struct GameRecord {
+// (Not arena::GameRecord, the arena's result row of a game: this one holds its moves.)
+struct RecordedGame {
   std::string game;
   std::string config = "{}";  // JSON object of config overrides (a YAML mapping)
   uint64_t seed = 0;
@@ -31,19 +32,19 @@ struct GameRecord {
 };
 
 // The record of a finished game played from game.new_state(players, seed).
-GameRecord make_record(const std::string& game_id, const std::string& config_overrides, uint64_t seed,
-                       std::vector<std::string> players, std::vector<Action> actions,
-                       const AnyState& final_state);
+RecordedGame make_record(const std::string& game_id, const std::string& config_overrides, uint64_t seed,
+                         std::vector<std::string> players, std::vector<Action> actions,
+                         const AnyState& final_state);
 
 // One line of JSON, without the newline.
-std::string record_to_line(const GameRecord& record);
+std::string record_to_line(const RecordedGame& record);
 
 // Appends one line per record to `path` (created if missing).
-void append_records(const std::string& path, const std::vector<GameRecord>& records);
+void append_records(const std::string& path, const std::vector<RecordedGame>& records);
 
 // A record that replays: its game, loaded with its config, and the replay's states.
 struct LoadedRecord {
-  GameRecord record;
+  RecordedGame record;
   std::shared_ptr<AnyGame> game;
   std::string source;  // "file:line"
   // The position before move k (k = 0 .. actions.size()): states[k].

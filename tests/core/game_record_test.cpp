@@ -19,7 +19,7 @@ std::string temp_path(const std::string& name) {
   return path;
 }
 
-GameRecord heuristic_game(const std::string& id, const std::string& config, uint64_t seed) {
+RecordedGame heuristic_game(const std::string& id, const std::string& config, uint64_t seed) {
   auto game = load_game(id, "", config);
   auto s = game->new_state(2, seed);
   std::vector<Action> actions;
@@ -39,7 +39,7 @@ void write_lines(const std::string& path, const std::vector<std::string>& lines)
 
 TEST_CASE("records of every game are written, read back and replay to the same end", "[records]") {
   const std::string path = temp_path("every_game");
-  std::vector<GameRecord> written;
+  std::vector<RecordedGame> written;
   for (const auto& id : Registry::instance().ids()) written.push_back(heuristic_game(id, "", 3));
   written.push_back(heuristic_game("launch_pad", "{\"variants\": {\"short_game\": true}}", 4));
   append_records(path, {written.begin(), written.begin() + 2});

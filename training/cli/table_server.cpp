@@ -308,7 +308,7 @@ json TableServer::records() const {
   std::lock_guard<std::mutex> lock(mutex_);
   json out = json::array();
   for (std::size_t i = 0; i < records_.size(); ++i) {
-    const GameRecord& r = records_[i].record;
+    const RecordedGame& r = records_[i].record;
     out.push_back({{"index", i},
                    {"game", r.game},
                    {"source", records_[i].source},
@@ -343,7 +343,7 @@ json TableServer::record(const std::string& index, const std::string& move, cons
   if (records_.empty()) throw ApiError(404, "no records: start rocketgym serve with --records FILE");
   const LoadedRecord& loaded = records_[static_cast<std::size_t>(
       query_number("record", index, static_cast<int>(records_.size()) - 1))];
-  const GameRecord& r = loaded.record;
+  const RecordedGame& r = loaded.record;
   const int moves = static_cast<int>(r.actions.size());
   const int k = move.empty() ? 0 : query_number("move", move, moves);
   int viewer = kFullBoard;
