@@ -16,6 +16,9 @@ echo "== C++ tests"
 echo "== Python tests"
 ROCKETGYM_BUILD_DIR="$PWD/build" /usr/bin/python3 -m pytest -q tests/python
 
+echo "== browser table (rocketgym serve: its JSON API, then the page in headless Chromium)"
+ROCKETGYM_BUILD_DIR="$PWD/build" /usr/bin/python3 -m pytest -q -rs tests/browser
+
 echo "== environment tests under ASan + UBSan"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCKETGYM_SANITIZE=ON \
   -DROCKETGYM_BUILD_TRAINING=OFF -DROCKETGYM_BUILD_CLI=OFF -DROCKETGYM_BUILD_PYTHON=OFF

@@ -30,6 +30,9 @@ namespace rocketgym {
 
 using Action = int32_t;
 
+// The viewer of AnyState::view_json that sees everything, hidden cards included.
+constexpr int kFullBoard = -1;
+
 namespace detail {
 
 // The number of non-zero bytes among the eight of `word`.
@@ -116,6 +119,12 @@ class AnyState {
   // What `viewer` may see, for a person at the table (to_string() where the game has no hidden information).
   virtual std::string observation_string(int viewer) const = 0;
   virtual std::string action_to_string(Action a) const = 0;
+  // The table for the browser (web/), a JSON document: {"game", "num_players",
+  // "viewer", "your_turn", "terminal", "board": the game's own view_json} and,
+  // once the game is over, "scores" and "returns". What `viewer` may see, like
+  // observation_string; viewer kFullBoard shows everything (replays, or when
+  // asked for explicitly) and adds "current_player".
+  virtual std::string view_json(int viewer) const = 0;
   // Whether the other players see which action this is (false for secret picks,
   // face-down cards, answers that reveal a hidden card).
   virtual bool is_public_action(Action a) const = 0;

@@ -118,6 +118,24 @@ class StateModel final : public AnyState {
     if (a < 0 || a >= num_actions()) return "<action " + std::to_string(a) + " out of range>";
     return state_.action_to_string(a);
   }
+  std::string view_json(int viewer) const override {
+    if (viewer != kFullBoard) check_viewer(viewer);
+    static const std::string id = G::info().id;
+    Json doc;
+    doc["game"] = id;
+    doc["num_players"] = num_players();
+    doc["viewer"] = viewer;
+    doc["your_turn"] = viewer != kFullBoard && current_player() == viewer;
+    if (viewer == kFullBoard) doc["current_player"] = current_player();
+    doc["terminal"] = is_terminal();
+    if (is_terminal()) {
+      doc["scores"] = AnyState::scores();
+      doc["returns"] = AnyState::returns();
+      doc["truncated"] = is_truncated();
+    }
+    doc["board"] = state_.view_json(viewer);
+    return doc.dump();
+  }
   bool is_public_action(Action a) const override {
     if (a < 0 || a >= num_actions()) return false;
     if constexpr (G::kHiddenInformation)

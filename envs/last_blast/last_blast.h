@@ -161,6 +161,9 @@ class State {
   void redeterminize(int viewer, Rng& rng);
   std::string to_string() const;                     // everything, hidden cards too
   std::string observation_string(int viewer) const;  // what `viewer` may see
+  // The table for the browser, in the game's own terms (last_blast_view.cpp): what
+  // `viewer` may see, or everything for viewer -1 (replays, the full board).
+  Json view_json(int viewer) const;
   // Ruling 2: every draft decision (the card and end of a pick, a blind draw,
   // the end of a blind card) stays hidden until the picks are revealed. The
   // picks go in seat order, so who is deciding is public; a player placing a
@@ -243,6 +246,7 @@ class State {
   void finish_game();
   void validate_action(Action a) const;
   std::string view(int viewer) const;
+  Json hand_view(int p, int viewer) const;
   void write_hand_and_pick(std::ostream& out, int p) const;
   void write_hand_seen_by(std::ostream& out, int p, int viewer) const;
   void write_reshuffled(std::ostream& out, int viewer) const;

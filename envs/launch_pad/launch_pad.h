@@ -157,6 +157,9 @@ class State {
   void redeterminize(int viewer, Rng& rng);
   std::string to_string() const;                     // the table and the hand of the player to move
   std::string observation_string(int viewer) const;  // what `viewer` may see: never another hand
+  // The table for the browser, in the game's own terms (launch_pad_view.cpp): what
+  // `viewer` may see, or everything for viewer -1 (replays, the full board).
+  Json view_json(int viewer) const;
   bool is_public_action(Action a) const;             // every decision is taken face up (see above)
   void card_places(CardPlaces& out) const;
   void known_card_places(int viewer, CardPlaces& out) const;

@@ -111,6 +111,9 @@ class State {
   void redeterminize(int viewer, Rng& rng);
   std::string to_string() const;                     // never shows a setup choice before the reveal
   std::string observation_string(int viewer) const;  // to_string() and the viewer's own setup choice
+  // The table for the browser, in the game's own terms (launchpad23_view.cpp): what
+  // `viewer` may see, or everything for viewer -1 (replays, the full board).
+  Json view_json(int viewer) const;
   // The setup choice stays secret until the reveal (ruling 2).
   bool is_public_action(Action a) const { return a >= kTakeBase; }
   // Knowledge model: the board, the Bank and the dice are public; the only

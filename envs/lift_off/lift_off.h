@@ -306,6 +306,9 @@ class State {
 
   std::string to_string() const;                     // everything, hidden cards included
   std::string observation_string(int viewer) const;  // only what `viewer` may see
+  // The table for the browser, in the game's own terms (lift_off_view.cpp): what
+  // `viewer` may see, or everything for viewer -1 (replays, the full board).
+  Json view_json(int viewer) const;
   // Draft picks and the objective discard are secret.
   bool is_public_action(Action a) const {
     using namespace actions;

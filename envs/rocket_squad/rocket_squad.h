@@ -342,6 +342,9 @@ class State {
   // What the person in seat `viewer` may see: the table, the own hand and own decision, and
   // the cards the seat knows about (never another seat's hand, Jackie look or who is asked).
   std::string observation_string(int viewer) const;
+  // The table for the browser, in the game's own terms (rocket_squad_view.cpp): what
+  // `viewer` may see, or everything for viewer -1 (replays, the full board).
+  Json view_json(int viewer) const;
   // A box's face is hidden (ruling 2); declining to block or to attach Crew would reveal who
   // was asked, hence who holds Mom, Grandma or Crew (ruling 4); Jackie's pick is secret.
   bool is_public_action(Action a) const {

@@ -61,6 +61,7 @@ void check_round_trips(const AnyGame& game, const AnyState& s, Rng& rng) {
   auto loaded = game.state_from_json(doc);
   REQUIRE(loaded->to_json() == doc);
   REQUIRE(loaded->to_string() == s.to_string());
+  REQUIRE(loaded->view_json(kFullBoard) == s.view_json(kFullBoard));
   if (!s.is_terminal()) {
     // The document holds the chance state too: both continue identically.
     const Action a = random_legal(s, rng);
@@ -150,6 +151,8 @@ void check_resampled_world(const AnyState& s, const AnyState& resampled, int vie
   REQUIRE_NOTHROW(resampled.check_invariants());
   REQUIRE(resampled.encode(viewer) == s.encode(viewer));
   REQUIRE(resampled.observation_string(viewer) == s.observation_string(viewer));
+  // The browser's view (issue 32) shows the viewer no more than the observation.
+  REQUIRE(resampled.view_json(viewer) == s.view_json(viewer));
   REQUIRE(resampled.current_player() == s.current_player());
   if (s.current_player() == viewer) REQUIRE(resampled.legal_actions() == s.legal_actions());
   CardPlaces truth = s.card_places();

@@ -26,7 +26,7 @@ void run_conformance(const std::string& game_id, int num_players, const Conforma
 
 // The checks every resample passes: `world` (s redeterminized for `viewer`)
 // passes the invariants, shows `viewer` the same observation, text view,
-// current player and (on its turn) legal actions as `s`, and keeps every card
+// browser view (view_json), current player and (on its turn) legal actions as `s`, and keeps every card
 // the knowledge model says `viewer` knows where it is.
 void check_resampled_world(const AnyState& s, const AnyState& world, int viewer);
 

@@ -19,7 +19,14 @@ using SeatBot = std::function<Action(const AnyState& state, uint64_t seed)>;
 // random and heuristic seats exist.
 using SeatBotFactory = std::function<SeatBot(const std::string& spec, const AnyGame& game, int players)>;
 
+// The bot of each seat (an empty function for "human"): random and heuristic
+// here, every other spec through `make_bot` (play_command.cpp; also used by serve).
+std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyGame& game, int players,
+                               const SeatBotFactory& make_bot);
+
 void add_play_command(CLI::App& app, SeatBotFactory make_bot = nullptr);
+// `rocketgym serve`: the browser table (serve_command.cpp, table_server.h).
+void add_serve_command(CLI::App& app, SeatBotFactory make_bot = nullptr);
 void add_bench_command(CLI::App& app);
 void add_describe_command(CLI::App& app);  // describe_command.cpp
 

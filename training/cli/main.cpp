@@ -1,4 +1,4 @@
-// rocketgym: the command line. Subcommands: list, play, bench, describe (and train,
+// rocketgym: the command line. Subcommands: list, play, serve, bench, describe (and train,
 // arena when the LibTorch training library is built).
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -17,8 +17,10 @@ int main(int argc, char** argv) {
   rocketgym::cli::add_list_command(app);
 #ifdef ROCKETGYM_WITH_TRAINING
   rocketgym::cli::add_play_command(app, rocketgym::make_seat_bot);
+  rocketgym::cli::add_serve_command(app, rocketgym::make_seat_bot);
 #else
   rocketgym::cli::add_play_command(app);
+  rocketgym::cli::add_serve_command(app);
 #endif
   rocketgym::cli::add_bench_command(app);
   rocketgym::cli::add_describe_command(app);

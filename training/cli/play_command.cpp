@@ -52,6 +52,8 @@ SeatBot basic_seat_bot(const std::string& seat) {
               "' (human, random, heuristic; trained agents need the training build)");
 }
 
+}  // namespace
+
 // The bot of each seat that is not "human" (an empty function there). With
 // the training library, every bot comes from its player unit (make_bot).
 std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyGame& game, int players,
@@ -67,6 +69,8 @@ std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyG
   }
   return bots;
 }
+
+namespace {
 
 // Reads the human's choice; re-prompts on bad input. Returns -1 on quit or end of input.
 int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal) {

@@ -1,0 +1,59 @@
+// Game records (issue 26 item 5): one JSON object per line, one line per game,
+// enough to replay the game exactly:
+//   {"record": 1, "game": "last_blast", "config": {overrides...}, "seed": 7,
+//    "num_players": 2, "players": ["heuristic", "zoo"], "actions": [3, 17, ...],
+//    "returns": [1.0, -1.0]}
+// "config" holds the settings merged onto the game's built-in config (as
+// load_game's overrides), "seed" the seed of new_state, "players" the name of
+// each seat. Written by the arena (--records FILE), read by `rocketgym serve
+// --records FILE` to watch the games. Reading replays every game and checks
+// it: a bad line is a SerializationError naming the file, line and field.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envs/core/game.h"
+
+namespace rocketgym {
+
+// (Not arena::GameRecord, the arena's result row of a game: this one holds its moves.)
+struct RecordedGame {
+  std::string game;
+  std::string config = "{}";  // JSON object of config overrides (a YAML mapping)
+  uint64_t seed = 0;
+  int num_players = 2;
+  std::vector<std::string> players;  // one name per seat
+  std::vector<Action> actions;
+  std::vector<float> returns;  // per seat, of the finished game
+};
+
+// The record of a finished game played from game.new_state(players, seed).
+RecordedGame make_record(const std::string& game_id, const std::string& config_overrides, uint64_t seed,
+                         std::vector<std::string> players, std::vector<Action> actions,
+                         const AnyState& final_state);
+
+// One line of JSON, without the newline.
+std::string record_to_line(const RecordedGame& record);
+
+// Appends one line per record to `path` (created if missing).
+void append_records(const std::string& path, const std::vector<RecordedGame>& records);
+
+// A record that replays: its game, loaded with its config, and the replay's states.
+struct LoadedRecord {
+  RecordedGame record;
+  std::shared_ptr<AnyGame> game;
+  std::string source;  // "file:line"
+  // The position before move k (k = 0 .. actions.size()): states[k].
+  std::unique_ptr<AnyState> state_at(std::size_t k) const;
+};
+
+// Reads every record of `path` and replays it; throws SerializationError naming
+// "path:line" and what is wrong (not JSON, a missing or mistyped field, an
+// unknown game or config key, an illegal action, returns that differ).
+std::vector<LoadedRecord> load_records(const std::string& path);
+
+}  // namespace rocketgym

@@ -1,0 +1,81 @@
+"""pytest set-up for `rocketgym serve` (docs/browser.md): a server on a free port of 127.0.0.1.
+
+The binary is ``$ROCKETGYM_BUILD_DIR/rocketgym`` (default ``<repo>/build/rocketgym``); the tests
+are skipped, saying why, when it is missing or was built without cpp-httplib.
+"""
+
+import json
+import os
+import pathlib
+import subprocess
+import urllib.error
+import urllib.request
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+BUILD = pathlib.Path(os.environ.get("ROCKETGYM_BUILD_DIR", REPO / "build"))
+BINARY = BUILD / "rocketgym"
+
+
+class Server:
+    """A running `rocketgym serve`; `call` returns (HTTP status, decoded JSON body)."""
+
+    def __init__(self, process, url):
+        self.process = process
+        self.url = url
+
+    def call(self, method, path, body=None, raw=None, headers=None):
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        request = urllib.request.Request(self.url + path, data=data, method=method,
+                                         headers=headers or {"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+
+def start_server(*args):
+    if not BINARY.exists():
+        pytest.skip(f"no {BINARY}: build the rocketgym target first")
+    process = subprocess.Popen([str(BINARY), "serve", "--port", "0", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    # The first line names the address (or the process ends with an error): no sleeping, we read it.
+    line = process.stdout.readline()
+    if "http://" not in line:
+        process.kill()
+        error = process.stderr.read()
+        if "without cpp-httplib" in error:
+            pytest.skip("rocketgym was built without cpp-httplib (install libcpp-httplib-dev)")
+        raise RuntimeError(f"rocketgym serve did not start: {line}{error}")
+    url = line[line.index("http://"):].split()[0].rstrip("/")
+    return Server(process, url)
+
+
+def stop_server(server):
+    server.process.terminate()
+    server.process.wait(timeout=30)
+    server.process.stdout.close()
+    server.process.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = start_server("--max-tables", "8")
+    yield s
+    stop_server(s)
+
+
+def record_a_game(server, game, seed=3):
+    """Plays a game of two heuristic bots through the API and returns its record (one JSON line)."""
+    status, table = server.call("POST", "/api/tables", {"game": game, "players": 2, "seed": seed,
+                                                        "seats": ["heuristic", "heuristic"]})
+    assert status == 200, table
+    while table["waiting"] != "over":
+        status, table = server.call("POST", f"/api/tables/{table['table']}/step",
+                                    {"seat": "full", "version": table["version"]})
+        assert status == 200, table
+    return json.dumps({"record": 1, "game": game, "config": {}, "seed": seed, "num_players": 2,
+                       "players": ["heuristic", "heuristic"], "actions": [e["action"] for e in table["log"]],
+                       "returns": table["view"]["returns"]})

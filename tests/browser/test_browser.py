@@ -1,0 +1,116 @@
+"""The page of `rocketgym serve` in a real browser (headless Chromium through Selenium): a person
+plays a whole game of every game against the heuristic bot by clicking legal moves and the bots'
+step button. A screenshot of each game's board is saved under $ROCKETGYM_ARTIFACTS (default
+<build>/browser-artifacts). Skipped, saying why, without chromium, chromium-driver or selenium
+(scripts/setup.sh installs them)."""
+
+import os
+import pathlib
+import random
+import shutil
+
+import pytest
+
+from conftest import BUILD, record_a_game, start_server, stop_server
+
+selenium = pytest.importorskip("selenium", reason="python3-selenium is not installed (scripts/setup.sh)")
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+CHROMIUM = shutil.which("chromium")
+DRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(not CHROMIUM or not DRIVER,
+                                reason="chromium and chromium-driver are not installed (scripts/setup.sh)")
+ARTIFACTS = pathlib.Path(os.environ.get("ROCKETGYM_ARTIFACTS", BUILD / "browser-artifacts"))
+GAMES = ["launchpad23", "launch_pad", "rocket_squad", "last_blast", "lift_off"]
+SCREENSHOT_AT = {"last_blast": 16}  # clicks into the game (default 40): a board in mid-game
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1300,1100"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def wait(browser, condition, timeout=120):
+    return WebDriverWait(browser, timeout, poll_frequency=0.02).until(lambda b: condition(b))
+
+
+def body(browser, key):
+    return browser.find_element(By.TAG_NAME, "body").get_attribute("data-" + key)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_person_plays_a_whole_game_against_the_heuristic(server, browser, game):
+    browser.get(server.url + "/")
+    wait(browser, lambda b: body(b, "ready") == "1")
+    Select(browser.find_element(By.ID, "game")).select_by_value(game)
+    Select(browser.find_element(By.ID, "players")).select_by_value("2")
+    browser.find_element(By.ID, "seed").send_keys("11")
+    assert browser.find_element(By.ID, "seat0").get_attribute("value") == "human"
+    assert browser.find_element(By.ID, "seat1").get_attribute("value") == "heuristic"
+    browser.find_element(By.ID, "start").click()
+    wait(browser, lambda b: body(b, "version") is not None and body(b, "game") == game)
+    rng = random.Random(game)
+    clicks = 0
+    shot = False
+    while body(browser, "waiting") != "over":
+        assert clicks < 20000, "the game did not end"
+        version = body(browser, "version")
+        if body(browser, "waiting") == "bot":
+            browser.find_element(By.ID, "step").click()
+        else:
+            assert body(browser, "waiting") == "you"
+            moves = browser.find_elements(By.CSS_SELECTOR, "#moves button[data-action]")
+            assert moves, "the person to move has legal moves to click"
+            move = rng.choice(moves)
+            assert move.get_attribute("title"), "every move has its action text as tooltip"
+            move.click()
+        wait(browser, lambda b: body(b, "version") != version or browser.find_element(By.ID, "error").is_displayed())
+        assert not browser.find_element(By.ID, "error").is_displayed(), browser.find_element(By.ID, "error").text
+        clicks += 1
+        if clicks == SCREENSHOT_AT.get(game, 40):
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            browser.save_screenshot(str(ARTIFACTS / f"{game}.png"))
+            shot = True
+    assert "Scores" in browser.find_element(By.ID, "result").text
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / f"{game}_end.png"))
+    if not shot:
+        browser.save_screenshot(str(ARTIFACTS / f"{game}.png"))
+
+
+def test_a_recorded_game_is_stepped_forward_and_back(server, browser, tmp_path):
+    path = tmp_path / "records.jsonl"
+    path.write_text(record_a_game(server, "rocket_squad") + "\n")
+    watcher = start_server("--records", str(path))
+    try:
+        browser.get(watcher.url + "/")
+        wait(browser, lambda b: body(b, "ready") == "1")
+        assert browser.find_element(By.ID, "watch").is_displayed()
+        browser.find_element(By.ID, "watch-start").click()
+        wait(browser, lambda b: body(b, "mode") == "watch" and body(b, "move") == "0")
+        for move in range(1, 31):
+            browser.find_element(By.ID, "forward").click()
+            wait(browser, lambda b: body(b, "move") == str(move))
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#log li")) == 30
+        Select(browser.find_element(By.ID, "watch-seat")).select_by_value("0")
+        wait(browser, lambda b: body(b, "viewer") == "0")
+        assert "move 30 of" in browser.find_element(By.ID, "move").text
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / "watch_rocket_squad.png"))
+        for move in range(29, 24, -1):
+            browser.find_element(By.ID, "back").click()
+            wait(browser, lambda b: body(b, "move") == str(move))
+        Select(browser.find_element(By.ID, "watch-seat")).select_by_value("full")
+        wait(browser, lambda b: body(b, "viewer") == "full")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#log li")) == 25
+    finally:
+        stop_server(watcher)

@@ -1,0 +1,251 @@
+// The browser table of `rocketgym serve`: a new-table form, then the board
+// of the seat playing (boards.js draws it from the server's view), its legal
+// moves as buttons, the bots' moves one step at a time. Everything the page
+// shows comes from the server's reply for one seat (docs/browser.md).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let games = [];
+let table = null;  // the last reply of the server
+let autoTimer = null;
+let watching = null;  // the last reply of a record being watched
+
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const reply = await response.json();
+  if (!response.ok) throw new Error(reply.error || "HTTP " + response.status);
+  return reply;
+}
+
+function showError(error) {
+  $("error").textContent = error ? String(error.message || error) : "";
+  $("error").hidden = !error;
+}
+
+function fillSetup() {
+  const game = games.find((g) => g.id === $("game").value);
+  const players = $("players");
+  const keep = Number(players.value) || game.min_players;
+  players.innerHTML = "";
+  for (let n = game.min_players; n <= game.max_players; n++) players.add(new Option(String(n), String(n)));
+  players.value = String(Math.min(Math.max(keep, game.min_players), game.max_players));
+  fillSeats();
+  const options = $("options");
+  options.innerHTML = "";
+  for (const option of game.options) {
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.checked = option.default;
+    box.dataset.key = option.key;
+    label.append(box, " " + option.key.replace(/_/g, " "));
+    options.append(label);
+  }
+}
+
+function fillSeats() {
+  const seats = $("seats");
+  const before = [...seats.querySelectorAll("input")].map((i) => i.value);
+  seats.innerHTML = "";
+  for (let s = 0; s < Number($("players").value); s++) {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.id = "seat" + s;
+    input.setAttribute("list", "seat-kinds");
+    input.value = before[s] || (s === 0 ? "human" : "heuristic");
+    label.append("Seat " + s + " ", input);
+    seats.append(label);
+  }
+  if (!$("seat-kinds")) {
+    const list = document.createElement("datalist");
+    list.id = "seat-kinds";
+    for (const kind of ["human", "heuristic", "random"]) list.append(new Option(kind));
+    document.body.append(list);
+  }
+}
+
+async function startTable() {
+  showError(null);
+  const request = {
+    game: $("game").value,
+    players: Number($("players").value),
+    seats: [...$("seats").querySelectorAll("input")].map((i) => i.value.trim()),
+    options: {},
+  };
+  for (const box of $("options").querySelectorAll("input")) request.options[box.dataset.key] = box.checked;
+  if ($("seed").value !== "") request.seed = Number($("seed").value);
+  try {
+    show(await api("POST", "/api/tables", request));
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function seatName(seat) {
+  const kind = table.seats[seat];
+  return "seat " + seat + (kind === "human" ? "" : " (" + kind + ")");
+}
+
+function show(reply) {
+  table = reply;
+  watching = null;
+  clearTimeout(autoTimer);
+  $("replay").hidden = true;
+  $("controls").hidden = false;
+  $("setup").hidden = true;
+  $("watch").hidden = true;
+  $("table").hidden = false;
+  document.body.dataset.mode = "play";
+  document.body.dataset.version = String(reply.version);
+  document.body.dataset.waiting = reply.waiting;
+  document.body.dataset.game = reply.game;
+  const viewer = reply.viewer === "full" ? "the full board" : "seat " + reply.viewer;
+  const waiting = {
+    you: "Your move (" + viewer + ")",
+    bot: "A bot is to move",
+    human: "Seat " + reply.human_seat + " (human) is to move: pass the screen",
+    over: "Game over",
+  }[reply.waiting];
+  $("turn").textContent = reply.game + " — " + viewer + " — " + waiting;
+  $("board").innerHTML = "";
+  $("board").append(Boards.draw(reply.game, reply.view, reply.viewer));
+  $("text").textContent = reply.text;
+  const log = $("log");
+  log.innerHTML = "";
+  for (const entry of reply.log) {
+    const item = document.createElement("li");
+    item.textContent = seatName(entry.seat) + ": " + entry.text;
+    if (entry.bot) item.className = "bot";
+    log.append(item);
+  }
+  const moves = $("moves");
+  moves.innerHTML = "";
+  for (const move of reply.legal) {
+    const button = document.createElement("button");
+    button.textContent = move.text;
+    button.title = move.text + " (action " + move.id + ")";
+    button.dataset.action = String(move.id);
+    button.addEventListener("click", () => play(move.id));
+    moves.append(button);
+  }
+  $("step").hidden = reply.waiting !== "bot";
+  $("step").disabled = false;
+  if (reply.waiting === "human") {
+    const pass = document.createElement("button");
+    pass.id = "pass";
+    pass.textContent = "Show seat " + reply.human_seat;
+    pass.addEventListener("click", () => reload(reply.human_seat));
+    moves.append(pass);
+  }
+  $("result").textContent = reply.waiting === "over" ? resultText(reply.view) : "";
+  if (reply.waiting === "bot" && $("auto").checked) autoTimer = setTimeout(step, 400);
+}
+
+function resultText(view, names) {
+  const name = (seat) => (names ? "seat " + seat + " (" + names[seat] + ")" : seatName(seat));
+  const parts = view.scores.map((score, seat) => name(seat) + ": " + score + " (return " + view.returns[seat] + ")");
+  return (view.truncated ? "Cut short. " : "") + "Scores — " + parts.join(", ");
+}
+
+async function send(method, path, body) {
+  showError(null);
+  for (const button of document.querySelectorAll("#moves button, #step")) button.disabled = true;
+  try {
+    show(await api(method, path, body));
+  } catch (error) {
+    showError(error);
+    for (const button of document.querySelectorAll("#moves button, #step")) button.disabled = false;
+  }
+}
+
+const play = (action) =>
+  send("POST", "/api/tables/" + table.table + "/move", { seat: table.viewer, action, version: table.version });
+const step = () => send("POST", "/api/tables/" + table.table + "/step", { seat: table.viewer, version: table.version });
+const reload = (seat) => send("GET", "/api/tables/" + table.table + "?seat=" + seat);
+
+// A recorded game, at one move, from one seat or the full board.
+function showRecord(reply) {
+  watching = reply;
+  table = null;
+  clearTimeout(autoTimer);
+  $("setup").hidden = true;
+  $("watch").hidden = true;
+  $("table").hidden = false;
+  $("replay").hidden = false;
+  $("controls").hidden = true;
+  $("moves").innerHTML = "";
+  document.body.dataset.mode = "watch";
+  document.body.dataset.move = String(reply.move);
+  document.body.dataset.viewer = String(reply.viewer);
+  document.body.dataset.game = reply.game;
+  const seat = $("watch-seat");
+  if (seat.options.length !== reply.seats.length + 1) {
+    seat.innerHTML = "";
+    seat.add(new Option("full board", "full"));
+    reply.seats.forEach((name, s) => seat.add(new Option("seat " + s + " (" + name + ")", String(s))));
+  }
+  seat.value = String(reply.viewer);
+  $("turn").textContent = reply.game + " — " + reply.source + " — " + reply.seats.join(" vs ");
+  $("move").textContent = "move " + reply.move + " of " + reply.moves;
+  $("back").disabled = reply.move === 0;
+  $("forward").disabled = reply.move === reply.moves;
+  $("board").innerHTML = "";
+  $("board").append(Boards.draw(reply.game, reply.view, reply.viewer));
+  $("text").textContent = reply.text;
+  const log = $("log");
+  log.innerHTML = "";
+  for (const entry of reply.log) {
+    const item = document.createElement("li");
+    item.value = entry.move + 1;
+    item.textContent = "seat " + entry.seat + " (" + reply.seats[entry.seat] + "): " + entry.text;
+    log.append(item);
+  }
+  $("result").textContent = reply.view.terminal ? resultText(reply.view, reply.seats) : "";
+}
+
+async function watch(record, move, seat) {
+  showError(null);
+  try {
+    showRecord(await api("GET", "/api/records/" + record + "?move=" + move + "&seat=" + seat));
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function init() {
+  $("game").addEventListener("change", fillSetup);
+  $("players").addEventListener("change", fillSeats);
+  $("start").addEventListener("click", startTable);
+  $("step").addEventListener("click", step);
+  $("auto").addEventListener("change", () => table && table.waiting === "bot" && $("auto").checked && step());
+  $("new").addEventListener("click", () => {
+    clearTimeout(autoTimer);
+    $("table").hidden = true;
+    $("setup").hidden = false;
+    $("watch").hidden = $("record").options.length === 0;
+  });
+  $("watch-start").addEventListener("click", () => watch($("record").value, 0, "full"));
+  $("back").addEventListener("click", () => watch(watching.record, watching.move - 1, watching.viewer));
+  $("forward").addEventListener("click", () => watch(watching.record, watching.move + 1, watching.viewer));
+  $("watch-seat").addEventListener("change", () => watch(watching.record, watching.move, $("watch-seat").value));
+  try {
+    games = await api("GET", "/api/games");
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  for (const game of games) $("game").add(new Option(game.name + " (" + game.id + ")", game.id));
+  fillSetup();
+  const records = await api("GET", "/api/records");
+  for (const r of records)
+    $("record").add(new Option(r.game + ": " + r.players.join(" vs ") + ", " + r.moves + " moves (" + r.source + ")",
+                               String(r.index)));
+  $("watch").hidden = records.length === 0;
+  document.body.dataset.ready = "1";
+}
+
+init();
