@@ -226,30 +226,10 @@ void check_foreign_keys(const ConfigNode& node, const Kind& kind) {
 // (the YAML reader starts from those defaults). The seed is never written:
 // the reader refuses it (every search is reseeded per game and move).
 YAML::Node changed_mcts_keys(const mcts::Options& o) {
-  const mcts::Options d;
+  static const mcts::Options defaults;
   YAML::Node m(YAML::NodeType::Map);
-  auto put = [&](const char* key, auto value, auto fallback) {
-    if (value != fallback) m[key] = value;
-  };
-  put("simulations", o.simulations, d.simulations);
-  put("c_puct", o.c_puct, d.c_puct);
-  put("rollouts", o.rollouts, d.rollouts);
-  if (o.rollout_policy != d.rollout_policy)
-    m["rollout_policy"] = o.rollout_policy == mcts::RolloutPolicy::kHeuristic ? "heuristic" : "random";
-  put("rollout_epsilon", o.rollout_epsilon, d.rollout_epsilon);
-  put("heuristic_prior", o.heuristic_prior, d.heuristic_prior);
-  put("playout_weight", o.playout_weight, d.playout_weight);
-  put("prior_temperature", o.prior_temperature, d.prior_temperature);
-  put("temperature", o.temperature, d.temperature);
-  put("dirichlet_alpha", o.dirichlet_alpha, d.dirichlet_alpha);
-  put("dirichlet_fraction", o.dirichlet_fraction, d.dirichlet_fraction);
-  put("max_nodes", o.max_nodes, d.max_nodes);
-  put("search_forced_moves", o.search_forced_moves, d.search_forced_moves);
-  if (o.root != d.root) m["root"] = o.root == mcts::RootSelection::kGumbel ? "gumbel" : "puct";
-  put("gumbel_considered", o.gumbel_considered, d.gumbel_considered);
-  put("gumbel_scale", o.gumbel_scale, d.gumbel_scale);
-  put("c_visit", o.c_visit, d.c_visit);
-  put("c_scale", o.c_scale, d.c_scale);
+  for (const auto& key : mcts::search_keys().keys())
+    if (key.text(o) != key.text(defaults)) key.write(m, o);
   return m;
 }
 
