@@ -32,17 +32,6 @@ TORCH_MODULE(ResidualConvBlock);
 
 }  // namespace
 
-NetConfig NetConfig::from_yaml(const ConfigNode& node) {
-  NetConfig c;
-  if (node.is_null()) return c;
-  node.expect_keys({"kind", "hidden", "blocks", "channels"});
-  c.kind = node.get_choice("kind", c.kind, {"auto", "mlp", "conv"});
-  c.hidden = node.get_int("hidden", c.hidden, 4, 4096);
-  c.blocks = node.get_int("blocks", c.blocks, 0, 32);
-  c.channels = node.get_int("channels", c.channels, 1, 1024);
-  return c;
-}
-
 Json NetConfig::to_json() const {
   return Json{{"kind", kind}, {"hidden", hidden}, {"blocks", blocks}, {"channels", channels}};
 }

@@ -27,7 +27,6 @@ struct NetConfig {
   int blocks = 2;             // residual blocks
   int channels = 32;          // conv trunk channels
 
-  static NetConfig from_yaml(const ConfigNode& node);  // keys as above, all optional
   Json to_json() const;
   static NetConfig from_json(const Json& doc);  // throws SerializationError
 };
