@@ -97,6 +97,7 @@ constexpr int kPlaceRocket = kPlaceHand + kMaxPlayers;  // + seat
 
 enum End : int8_t { kFront = 0, kBack = 1 };
 enum class Colour : int8_t { kRed, kGreen, kAmber };
+const char* colour_word(Colour c);  // "red", "green", "amber" (last_blast_config.cpp)
 
 struct Card {
   Colour colour = Colour::kAmber;

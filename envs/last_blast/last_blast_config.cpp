@@ -4,7 +4,6 @@
 #include "envs/last_blast/last_blast.h"
 
 namespace rocketgym::last_blast {
-namespace {
 
 const char* colour_word(Colour c) {
   switch (c) {
@@ -16,6 +15,8 @@ const char* colour_word(Colour c) {
       return "amber";
   }
 }
+
+namespace {
 
 const char* colour_role(Colour c) {
   switch (c) {

@@ -9,18 +9,6 @@ namespace rocketgym::last_blast {
 
 namespace {
 
-const char* colour_word(Colour c) {
-  switch (c) {
-    case Colour::kRed:
-      return "red";
-    case Colour::kGreen:
-      return "green";
-    case Colour::kAmber:
-      return "amber";
-  }
-  return "";
-}
-
 Json card_view(const Config& config, int card) {
   const Card& c = config.cards[static_cast<std::size_t>(card)];
   return {{"name", config.card_names[static_cast<std::size_t>(card)]},
