@@ -10,7 +10,6 @@
 #include "envs/core/game_model.h"
 #include "games/launchpad23/launchpad23_game.h"
 #include "training/mcts/mcts.h"
-#include "training/mcts/mcts_any.h"
 
 using namespace rocketgym;
 using namespace rocketgym::mcts;
@@ -125,27 +124,4 @@ TEST_CASE("launchpad23: the search beats a random player from every seat", "[sea
     INFO(players << " players: the search won " << wins << " of " << games);
     CHECK(wins == games);
   }
-}
-
-TEST_CASE("launchpad23: the type-erased agent plays the same move as the typed search",
-          "[search][launchpad23]") {
-  auto game = load_game("launchpad23");
-  auto state = game->new_state(3, 44);
-  const Options options = heuristic_search(30, 2);
-  auto agent = make_mcts_agent("launchpad23", options);
-  const Action erased = agent->act(*state);
-  CHECK(state->is_legal(erased));
-  std::vector<float> policy(launchpad23::kNumActions);
-  agent->visit_policy(policy.data());
-  CHECK(policy[static_cast<std::size_t>(erased)] > 0.0f);
-
-  const auto& typed_state = dynamic_cast<const StateModel<G>&>(*state).state();
-  RolloutMcts<G> typed(options);
-  CHECK(typed.act(typed_state) == erased);
-  CHECK(mcts_action("launchpad23", *state, options) == erased);
-
-  CHECK_THROWS_AS(make_mcts_agent("no_such_game", options), Error);
-  Options bad = options;
-  bad.simulations = 0;
-  CHECK_THROWS_AS(make_mcts_agent("launchpad23", bad), Error);
 }
