@@ -213,14 +213,16 @@ uint8_t State::take_from_hand(int p, int index, uint8_t seen_by, uint8_t* from_d
   h.from_deck[h.count - 1] = 0;
   if (from_deck) *from_deck = mark;
   const uint8_t unseen = static_cast<uint8_t>(others & ~seen_by & ~(to_hand >= 0 ? bit(to_hand) : 0));
+  // Only a seat that knew some card of the hand can lose track of one (most know none).
+  const uint8_t tracking = static_cast<uint8_t>(unseen & union_of(h.known_by.data(), h.count));
   Hand before;  // for the whereabouts below
-  if (unseen) before = h;
+  if (tracking) before = h;
   const uint8_t knows = static_cast<uint8_t>(
       leave_region(h.cards.data(), h.known_by.data(), nullptr, h.count, index, others, seen_by) | bit(p));
   // A card a seat knew in the hand and can no longer count there is still in it, or it is the
   // card that left: in the thief's hand (Jack), or the box just built face down.
-  for (int w = 0; w < num_players_; ++w) {
-    if (!has(unseen, w)) continue;
+  for (unsigned s = seats(tracking); s != 0; s &= s - 1) {
+    const int w = first_seat(s);
     std::array<int, kNumCardTypes> lost{};
     for (int i = 0; i < before.count; ++i) lost[before.cards[i]] += has(before.known_by[i], w);
     for (int i = 0; i < h.count; ++i) lost[h.cards[i]] -= has(h.known_by[i], w);
