@@ -3,6 +3,7 @@
 #include "envs/launch_pad/launch_pad.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace rocketgym::launch_pad {
 
@@ -176,8 +177,23 @@ int State::discard_count(int card) const {
   return static_cast<int>(std::count(discard_pile_.begin(), discard_pile_.begin() + discard_size_, card));
 }
 
+// The encoder asks this every step: the pile (up to 160 one-byte cards) is read eight cards at
+// a time, each byte of a word becoming 1 where it is a Launch Pad, summed per byte.
 int State::launch_pads_in_draw_pile() const {
-  return static_cast<int>(std::count(draw_pile_.begin(), draw_pile_.begin() + draw_size_, kLaunchPad));
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kLow7 = 0x7F7F7F7F7F7F7F7Full;
+  static_assert(kMaxCards <= 255 && kLaunchPad >= 0 && kLaunchPad <= 255, "the sums and the card fit a byte");
+  uint64_t pads = 0;  // per byte: the Launch Pads among the cards at that place of a word
+  int i = 0;
+  for (; i + 8 <= draw_size_; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, draw_pile_.data() + i, sizeof word);
+    const uint64_t other = word ^ (kOnes * kLaunchPad);                     // a zero byte: a Launch Pad
+    const uint64_t nonzero = (((other & kLow7) + kLow7) | other) & ~kLow7;  // high bit: not one
+    pads += (~nonzero >> 7) & kOnes;
+  }
+  int n = static_cast<int>((pads * kOnes) >> 56);  // the sum of the bytes (at most 160)
+  for (; i < draw_size_; ++i) n += draw_pile_[static_cast<std::size_t>(i)] == kLaunchPad;
+  return n;
 }
 
 // The scoring table: rockets by zone, Astronauts, Quality Certificates, and

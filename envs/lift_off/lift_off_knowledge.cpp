@@ -23,12 +23,29 @@ template <class Mask, std::size_t N, std::size_t P>
 void tighten(std::array<Mask, N>& may_be, const std::array<int, P>& count) {
   for (;;) {
     std::array<int, P> certain{}, possible{};
-    for (Mask m : may_be)
-      for (unsigned bits = m; bits != 0; bits &= bits - 1) {
-        const auto p = static_cast<std::size_t>(__builtin_ctz(bits));
+    // The cards a seat is unsure of mostly share a set, one after another: each run of equal
+    // sets is counted once, place by place.
+    Mask run_set = 0;
+    int run = 0;
+    const auto count_run = [&] {
+      for (unsigned bits = run_set; bits != 0; bits &= bits - 1)
+        possible[static_cast<std::size_t>(__builtin_ctz(bits))] += run;
+    };
+    for (Mask m : may_be) {
+      if (m == 0) continue;  // a card out of play or public: no place to count
+      if (single(m)) {
+        const auto p = static_cast<std::size_t>(__builtin_ctz(m));
         ++possible[p];
-        certain[p] += single(m);
+        ++certain[p];
+      } else if (m == run_set) {
+        ++run;
+      } else {
+        count_run();
+        run_set = m;
+        run = 1;
       }
+    }
+    count_run();
     unsigned full = 0, only = 0;  // places full of known cards / that only their possible cards can fill
     for (std::size_t p = 0; p < P; ++p) {
       if (possible[p] == certain[p]) continue;

@@ -3,6 +3,7 @@
 // redeterminize, which resamples only what the viewer does not know.
 #include <algorithm>
 #include <bitset>
+#include <cstring>
 
 #include "envs/rocket_squad/rocket_squad.h"
 
@@ -11,6 +12,27 @@ namespace rocketgym::rocket_squad {
 namespace {
 inline uint8_t bit(int seat) { return static_cast<uint8_t>(1u << seat); }
 inline bool has(uint8_t mask, int seat) { return (mask >> seat) & 1; }
+
+// The seats of a mask, lowest first: `for (unsigned s = seats(m); s; s &= s - 1)` with
+// `first_seat(s)` visits only the seats set (a step moves cards often; most seats are absent).
+inline unsigned seats(unsigned mask) { return mask & ((1u << kMaxPlayers) - 1); }
+inline int first_seat(unsigned s) { return __builtin_ctz(s); }
+
+// The union of a region's seat masks, eight bytes at a time (the draw pile holds dozens).
+uint8_t union_of(const uint8_t* masks, int count) {
+  uint64_t all = 0;
+  int i = 0;
+  for (; i + 8 <= count; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, masks + i, sizeof word);
+    all |= word;
+  }
+  for (; i < count; ++i) all |= masks[i];
+  all |= all >> 32;
+  all |= all >> 16;
+  all |= all >> 8;
+  return static_cast<uint8_t>(all);
+}
 
 // Seat w no longer knows one copy of `card` in the region (if it knew any).
 void forget_one(const CardType* cards, uint8_t* counted, int count, int w, CardType card) {
@@ -58,13 +80,12 @@ bool knows_all_alike(const CardType* cards, const uint8_t* counted, const uint8_
 uint8_t State::leave_region(CardType* cards, uint8_t* counted, uint8_t* placed, uint8_t& count, int index,
                             uint8_t trackers, uint8_t seen_by) {
   const CardType card = cards[index];
-  uint8_t any_counted = 0;
-  for (int i = 0; i < count; ++i) any_counted |= counted[i];
+  const uint8_t any_counted = union_of(counted, count);
   // Per tracker: it knew the card's position (nothing else changes), it saw or deduced the
   // card (it forgets one copy of it), or it did not (`blind`: one copy of everything).
   uint8_t knows = seen_by, at_position = 0, blind = 0;
-  for (int w = 0; w < kMaxPlayers; ++w) {
-    if (!has(trackers, w)) continue;
+  for (unsigned s = seats(trackers); s != 0; s &= s - 1) {
+    const int w = first_seat(s);
     if (placed && has(placed[index], w)) {
       knows |= bit(w);
       at_position |= bit(w);
@@ -82,8 +103,8 @@ uint8_t State::leave_region(CardType* cards, uint8_t* counted, uint8_t* placed, 
   --count;
   counted[count] = 0;
   if (placed) placed[count] = 0;
-  for (int w = 0; w < kMaxPlayers; ++w) {
-    if (!has(trackers, w) || !has(any_counted, w) || has(at_position, w)) continue;
+  for (unsigned s = seats(trackers & any_counted & ~at_position); s != 0; s &= s - 1) {
+    const int w = first_seat(s);
     if (has(blind, w))
       forget_one_of_each(cards, counted, count, w, has(had_it, w) ? card : kNoCard);
     else if (!has(had_it, w))
@@ -192,14 +213,16 @@ uint8_t State::take_from_hand(int p, int index, uint8_t seen_by, uint8_t* from_d
   h.from_deck[h.count - 1] = 0;
   if (from_deck) *from_deck = mark;
   const uint8_t unseen = static_cast<uint8_t>(others & ~seen_by & ~(to_hand >= 0 ? bit(to_hand) : 0));
+  // Only a seat that knew some card of the hand can lose track of one (most know none).
+  const uint8_t tracking = static_cast<uint8_t>(unseen & union_of(h.known_by.data(), h.count));
   Hand before;  // for the whereabouts below
-  if (unseen) before = h;
+  if (tracking) before = h;
   const uint8_t knows = static_cast<uint8_t>(
       leave_region(h.cards.data(), h.known_by.data(), nullptr, h.count, index, others, seen_by) | bit(p));
   // A card a seat knew in the hand and can no longer count there is still in it, or it is the
   // card that left: in the thief's hand (Jack), or the box just built face down.
-  for (int w = 0; w < num_players_; ++w) {
-    if (!has(unseen, w)) continue;
+  for (unsigned s = seats(tracking); s != 0; s &= s - 1) {
+    const int w = first_seat(s);
     std::array<int, kNumCardTypes> lost{};
     for (int i = 0; i < before.count; ++i) lost[before.cards[i]] += has(before.known_by[i], w);
     for (int i = 0; i < h.count; ++i) lost[h.cards[i]] -= has(h.known_by[i], w);

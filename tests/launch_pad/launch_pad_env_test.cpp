@@ -317,3 +317,28 @@ TEST_CASE("every variant passes the conformance suite", "[conformance]") {
     }
   }
 }
+
+TEST_CASE("the Launch Pad cards in the draw pile are counted exactly, whatever the pile's size") {
+  // launch_pads_in_draw_pile reads the pile eight cards at a time (issue 28): piles of every
+  // size, with Launch Pads anywhere (long game: they join the deck when it first runs out).
+  const Config config = load("variants: {long_game: true}\n");
+  std::vector<uint8_t> mask(act::kNumActions);
+  std::vector<int> legal;
+  int checked_with_pads = 0;
+  for (uint64_t seed = 0; seed < 6; ++seed) {
+    State s(config, 2 + static_cast<int>(seed % 3), seed);
+    Rng rng(seed + 100);
+    for (int step = 0; step < 3000 && !s.is_terminal(); ++step) {
+      int pads = 0;
+      for (int i = 0; i < s.draw_pile_size(); ++i) pads += s.draw_pile_card(i) == kLaunchPad;
+      REQUIRE(s.launch_pads_in_draw_pile() == pads);
+      checked_with_pads += pads > 0;
+      s.legal_actions_mask(mask.data());
+      legal.clear();
+      for (int a = 0; a < act::kNumActions; ++a)
+        if (mask[static_cast<std::size_t>(a)]) legal.push_back(a);
+      s.apply(legal[static_cast<std::size_t>(rng.uniform_int(0, static_cast<int>(legal.size()) - 1))]);
+    }
+  }
+  REQUIRE(checked_with_pads > 0);
+}
