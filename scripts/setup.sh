@@ -14,7 +14,7 @@ packages=(
   mkdocs  # the docs site (scripts/docs.sh)
   gcovr  # line and branch coverage (scripts/coverage.sh)
   libcpp-httplib-dev  # rocketgym serve (docs/browser.md)
-  chromium chromium-driver python3-selenium  # the browser tests (tests/python/test_browser.py)
+  chromium chromium-driver python3-selenium fonts-liberation  # the browser tests (tests/browser/)
 )
 
 missing=()
