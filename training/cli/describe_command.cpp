@@ -33,8 +33,8 @@ void describe_json(const std::string& id) {
   for (const auto& key : game_config_keys(id))
     doc["config_keys"].push_back({{"path", key.path},
                                   {"type", key.type},
-                                  {"accepts", key.accepts},
-                                  {"if_absent", key.if_absent},
+                                  {"range", key.accepts},
+                                  {"default", key.if_absent},
                                   {"shipped", key.value}});
   std::cout << doc.dump(2) << "\n";
 }
