@@ -34,12 +34,7 @@ std::string relative_seat_name(int offset) {
 
 namespace {
 
-// Markdown table cells must not contain a bare '|'.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
+std::string cell(const std::string& text) { return markdown_cell(text); }
 
 std::string id_range(int first, int count) {
   return count == 1 ? std::to_string(first) : std::to_string(first) + "–" + std::to_string(first + count - 1);

@@ -47,13 +47,6 @@ std::vector<ConfigKey> tidied(std::vector<ConfigKey> keys) {
   return keys;
 }
 
-// Markdown table cells must not contain a bare '|'.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
-
 std::string code(const std::string& text) { return text.empty() ? "—" : "`" + text + "`"; }
 
 // "integer 0 to 100, default 5" for the keys of a list's items.
@@ -103,9 +96,9 @@ void write_keys(const std::vector<ConfigKey>& keys, std::ostringstream& md) {
   for (const auto& key : keys) {
     if (key.path.find("[]") != std::string::npos || key.type == "mapping" || has_items(keys, key)) continue;
     const bool flag = key.type.empty();
-    md << "| " << code(key.path) << " | " << (flag ? "any" : cell(key.type)) << " | "
-       << cell(flag ? "only its presence counts" : key.accepts) << " | " << cell(key.if_absent) << " | "
-       << cell(code(key.value)) << " |\n";
+    md << "| " << code(key.path) << " | " << (flag ? "any" : markdown_cell(key.type)) << " | "
+       << markdown_cell(flag ? "only its presence counts" : key.accepts) << " | "
+       << markdown_cell(key.if_absent) << " | " << markdown_cell(code(key.value)) << " |\n";
   }
   md << "\n";
 }
@@ -177,11 +170,17 @@ void write_lists(const std::vector<ConfigKey>& keys, std::ostringstream& md) {
      << "to the item; *items* counts those of the shipped config).\n\n"
      << "| list | items | keys of each item |\n| --- | ---: | --- |\n";
   for (const auto& line : lines)
-    md << "| " << line.lists << " | " << line.counts << " | " << cell(line.items) << " |\n";
+    md << "| " << line.lists << " | " << line.counts << " | " << markdown_cell(line.items) << " |\n";
   md << "\n";
 }
 
 }  // namespace
+
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
 
 std::vector<ConfigKey> game_config_keys(const std::string& game_id) {
   const GameEntry& entry = Registry::instance().find(game_id);

@@ -19,4 +19,7 @@ std::vector<ConfigKey> game_config_keys(const std::string& game_id);
 // cards or tables with the keys of its items.
 std::string game_config_keys_markdown(const std::string& game_id);
 
+// `text` made safe for a Markdown table cell (a bare '|' would end the cell).
+std::string markdown_cell(const std::string& text);
+
 }  // namespace rocketgym
