@@ -10,6 +10,8 @@
 #include <map>
 #include <sstream>
 
+#include "envs/core/config_record.h"
+
 namespace rocketgym {
 
 // A node that did not come from the file named by source_: merged in from an
@@ -195,6 +197,129 @@ YAML::Node merge_nodes(const YAML::Node& base, const YAML::Node& over,
 
 }  // namespace
 
+// --- recording the keys read (config_record.h) ------------------------------------
+
+namespace {
+
+thread_local ConfigKeyRecording* active_recording = nullptr;
+// Getters nested in a getter (get_int calls child, then as_int) read the same
+// key: only the outermost one notes it.
+thread_local int getter_depth = 0;
+
+std::string key_path(const ConfigNode& node, const std::string& key) {
+  if (key.empty()) return node.path();
+  return node.path().empty() ? key : node.path() + "." + key;
+}
+
+// The items of a list share their keys: "a[3].b" is noted as "a[].b".
+std::string without_indices(const std::string& path) {
+  std::string out;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    out += path[i];
+    if (path[i] != '[') continue;
+    std::size_t close = path.find(']', i);
+    if (close == std::string::npos) continue;
+    i = close - 1;
+  }
+  return out;
+}
+
+// A scalar or a list of scalars as one line of YAML; a list of mappings as its
+// length; nothing for a mapping (its keys are noted one by one).
+std::string value_text(const YAML::Node& value) {
+  if (!value || value.IsNull() || value.IsMap()) return "";
+  if (value.IsScalar()) return value.Scalar();
+  for (const auto& item : value)
+    if (item.IsMap()) return std::to_string(value.size()) + " items";
+  YAML::Emitter out;
+  out << YAML::Flow << value;
+  return out.c_str();
+}
+
+YAML::Node value_of(const ConfigNode& node, const std::string& key) {
+  if (key.empty()) return node.yaml();
+  if (!node.is_map()) return YAML::Node();
+  return node.yaml()[key];
+}
+
+std::string range_text(double min, double max) {
+  std::ostringstream out;
+  if (min == max)
+    out << min << " only";
+  else
+    out << min << " to " << max;
+  return out.str();
+}
+
+std::string number_text(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+// A mapping or a list; what `key` holds (a missing key is an error anyway).
+std::string section_type(const ConfigNode& node, const std::string& key) {
+  return node.is_map() && node.yaml()[key] && node.yaml()[key].IsSequence() ? "list" : "mapping";
+}
+
+// A public getter's note about the key it reads: the description is built
+// only while recording, so a getter costs one thread-local test otherwise.
+class KeyRead {
+ public:
+  template <typename Describe>
+  KeyRead(const ConfigNode& node, const std::string& key, Describe describe) {
+    ConfigKeyRecording* recording = ConfigKeyRecording::active();
+    if (recording == nullptr) return;
+    nested_ = true;
+    if (getter_depth++ > 0) return;
+    ConfigKey noted = describe();
+    noted.path = key_path(node, key);
+    noted.value = value_text(value_of(node, key));
+    recording->note(std::move(noted), false);
+  }
+  ~KeyRead() {
+    if (nested_) --getter_depth;
+  }
+  KeyRead(const KeyRead&) = delete;
+  KeyRead& operator=(const KeyRead&) = delete;
+
+ private:
+  bool nested_ = false;
+};
+
+}  // namespace
+
+ConfigKeyRecording::ConfigKeyRecording() : enclosing_(active_recording) { active_recording = this; }
+
+ConfigKeyRecording::~ConfigKeyRecording() { active_recording = enclosing_; }
+
+ConfigKeyRecording* ConfigKeyRecording::active() { return active_recording; }
+
+void ConfigKeyRecording::note(ConfigKey key, bool declared) {
+  key.path = without_indices(key.path);
+  const auto found = index_.find(key.path);
+  if (found == index_.end()) {
+    index_.emplace(key.path, keys_.size());
+    keys_.push_back(std::move(key));
+    return;
+  }
+  ConfigKey& known = keys_[found->second];
+  auto take = [declared](std::string& field, std::string& given) {
+    if (!given.empty() && (declared || field.empty())) field = std::move(given);
+  };
+  take(known.type, key.type);
+  take(known.accepts, key.accepts);
+  take(known.if_absent, key.if_absent);
+  if (known.value.empty()) known.value = std::move(key.value);
+}
+
+void declare_config_key(const ConfigNode& node, const std::string& key, const std::string& type,
+                        const std::string& accepts, const std::string& if_absent) {
+  ConfigKeyRecording* recording = ConfigKeyRecording::active();
+  if (recording == nullptr) return;
+  recording->note({key_path(node, key), type, accepts, if_absent, value_text(value_of(node, key))}, true);
+}
+
 // --- construction ----------------------------------------------------------------
 
 ConfigNode::ConfigNode(YAML::Node node, std::string source, std::string path)
@@ -359,6 +484,9 @@ void ConfigNode::expect_keys(std::initializer_list<const char*> allowed) const {
 }
 
 void ConfigNode::expect_keys(const std::vector<std::string>& allowed) const {
+  // Recorded in the order the loader lists them; the getters then say how each is read.
+  if (ConfigKeyRecording* recording = ConfigKeyRecording::active(); recording && getter_depth == 0)
+    for (const auto& key : allowed) recording->note({key_path(*this, key), "", "", "", ""}, false);
   if (is_null()) return;
   if (!is_map()) fail("expected a mapping");
   for (const auto& kv : node_) {
@@ -377,11 +505,13 @@ void ConfigNode::expect_keys(const std::vector<std::string>& allowed) const {
 // --- navigation and typed values ---------------------------------------------------
 
 ConfigNode ConfigNode::child(const std::string& key) const {
+  const KeyRead read(*this, key, [&] { return ConfigKey{"", section_type(*this, key), "", "required", ""}; });
   if (!given(key)) fail_key(key, "missing required entry");
   return make_child(node_[key], child_path(key));
 }
 
 ConfigNode ConfigNode::child_or_empty(const std::string& key) const {
+  const KeyRead read(*this, key, [&] { return ConfigKey{"", section_type(*this, key), "", "empty", ""}; });
   if (!given(key)) return make_child(YAML::Node(YAML::NodeType::Map), child_path(key));
   return make_child(node_[key], child_path(key));
 }
@@ -403,6 +533,7 @@ std::vector<std::string> ConfigNode::keys() const {
 }
 
 int ConfigNode::as_int() const {
+  const KeyRead read(*this, "", [] { return ConfigKey{"", "integer", "", "required", ""}; });
   try {
     return node_.as<int>();
   } catch (const YAML::Exception&) {
@@ -411,13 +542,20 @@ int ConfigNode::as_int() const {
 }
 
 std::string ConfigNode::as_string() const {
+  const KeyRead read(*this, "", [] { return ConfigKey{"", "text", "", "required", ""}; });
   if (!node_ || !node_.IsScalar()) fail("expected a string");
   return node_.as<std::string>();
 }
 
-int ConfigNode::get_int(const std::string& key) const { return child(key).as_int(); }
+int ConfigNode::get_int(const std::string& key) const {
+  const KeyRead read(*this, key, [] { return ConfigKey{"", "integer", "", "required", ""}; });
+  return child(key).as_int();
+}
 
 int ConfigNode::get_int(const std::string& key, int fallback, int min, int max) const {
+  const KeyRead read(*this, key, [&] {
+    return ConfigKey{"", "integer", range_text(min, max), std::to_string(fallback), ""};
+  });
   if (!given(key)) return fallback;
   const int v = child(key).as_int();
   if (v < min || v > max)
@@ -427,6 +565,7 @@ int ConfigNode::get_int(const std::string& key, int fallback, int min, int max) 
 }
 
 double ConfigNode::get_double(const std::string& key) const {
+  const KeyRead read(*this, key, [] { return ConfigKey{"", "number", "", "required", ""}; });
   const ConfigNode c = child(key);
   try {
     return c.node_.as<double>();
@@ -436,6 +575,9 @@ double ConfigNode::get_double(const std::string& key) const {
 }
 
 double ConfigNode::get_double(const std::string& key, double fallback, double min, double max) const {
+  const KeyRead read(*this, key, [&] {
+    return ConfigKey{"", "number", range_text(min, max), number_text(fallback), ""};
+  });
   if (!given(key)) return fallback;
   const double v = get_double(key);
   if (!(v >= min && v <= max))
@@ -445,6 +587,9 @@ double ConfigNode::get_double(const std::string& key, double fallback, double mi
 }
 
 bool ConfigNode::get_bool(const std::string& key, bool fallback) const {
+  const KeyRead read(*this, key, [&] {
+    return ConfigKey{"", "true or false", "", fallback ? "true" : "false", ""};
+  });
   if (!given(key)) return fallback;
   try {
     return node_[key].as<bool>();
@@ -453,14 +598,27 @@ bool ConfigNode::get_bool(const std::string& key, bool fallback) const {
   }
 }
 
-std::string ConfigNode::get_string(const std::string& key) const { return child(key).as_string(); }
+std::string ConfigNode::get_string(const std::string& key) const {
+  const KeyRead read(*this, key, [] { return ConfigKey{"", "text", "", "required", ""}; });
+  return child(key).as_string();
+}
 
 std::string ConfigNode::get_string(const std::string& key, const std::string& fallback) const {
+  const KeyRead read(*this, key, [&] { return ConfigKey{"", "text", "", "'" + fallback + "'", ""}; });
   return given(key) ? get_string(key) : fallback;
 }
 
 std::string ConfigNode::get_choice(const std::string& key, const std::string& fallback,
                                    std::initializer_list<const char*> choices) const {
+  // A fallback that is not a choice (often "") makes the key required.
+  const KeyRead read(*this, key, [&] {
+    ConfigKey noted{"", "one of", "", "required", ""};
+    for (const char* c : choices) {
+      noted.accepts += (noted.accepts.empty() ? "" : ", ") + std::string(c);
+      if (fallback == c) noted.if_absent = fallback;
+    }
+    return noted;
+  });
   const std::string v = get_string(key, fallback);
   std::string list;
   for (const char* c : choices) {
@@ -471,6 +629,7 @@ std::string ConfigNode::get_choice(const std::string& key, const std::string& fa
 }
 
 std::vector<int> ConfigNode::get_int_list(const std::string& key) const {
+  const KeyRead read(*this, key, [] { return ConfigKey{"", "list of integers", "", "required", ""}; });
   std::vector<int> out;
   for (const auto& item : child(key).items()) out.push_back(item.as_int());
   return out;

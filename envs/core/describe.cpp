@@ -3,6 +3,7 @@
 #include <sstream>
 #include <utility>
 
+#include "envs/core/describe_config.h"
 #include "generated/game_descriptions.h"
 
 namespace rocketgym {
@@ -33,12 +34,7 @@ std::string relative_seat_name(int offset) {
 
 namespace {
 
-// Markdown table cells must not contain a bare '|'.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
+std::string cell(const std::string& text) { return markdown_cell(text); }
 
 std::string id_range(int first, int count) {
   return count == 1 ? std::to_string(first) : std::to_string(first) + "–" + std::to_string(first + count - 1);
@@ -119,12 +115,11 @@ std::string describe_markdown(const std::string& game_id) {
   write_actions(game_id, md);
   write_observation(game_id, md);
   md << "## Config keys and defaults\n\n"
-     << "The shipped config, `configs/games/" << info.id << ".yaml` (also built into the binary): every key "
-     << "with its default. The loader checks each value's range and refuses unknown keys, naming file, "
-     << "line and key. Override one key with `--set key=value` (CLI) or `config={...}` (Python).\n\n"
-     << "```yaml\n"
-     << builtin_game_config(info.id);
+     << game_config_keys_markdown(info.id) << "### The shipped config\n\n"
+     << "`configs/games/" << info.id << ".yaml`, with the rulebook's data:\n\n"
+     << "```yaml\n";
   const std::string text = builtin_game_config(info.id);
+  md << text;
   if (!text.empty() && text.back() != '\n') md << "\n";
   md << "```\n";
   return md.str();

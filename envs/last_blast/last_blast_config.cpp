@@ -1,6 +1,7 @@
 // Loading configs/games/last_blast.yaml: symbols, tiles, cards, variants.
 #include <set>
 
+#include "envs/core/config_record.h"
 #include "envs/last_blast/last_blast.h"
 
 namespace rocketgym::last_blast {
@@ -31,11 +32,13 @@ const char* colour_role(Colour c) {
 
 // A key that must be present, with an integer value in [min, max].
 int required_int(const ConfigNode& node, const std::string& key, int min, int max) {
+  declare_config_key(node, key, "", "", "required");  // for the docs: get_int's fallback is never taken
   if (!node.has(key)) node.fail_key(key, "missing required entry");
   return node.get_int(key, 0, min, max);
 }
 
 void load_symbols(const ConfigNode& root, Config& config) {
+  declare_config_key(root, "symbols", "", "exactly " + std::to_string(kNumSymbols) + ", names unique", "");
   const auto items = root.child("symbols").items();
   if (static_cast<int>(items.size()) != kNumSymbols)
     root.fail_key("symbols", "expected exactly " + std::to_string(kNumSymbols) + " symbols");
@@ -66,6 +69,9 @@ void load_cards(const ConfigNode& root, Config& config) {
   // Every rocket gets 12 cards, so four players need at least 48 (then the
   // third hand is dealt 4 cards each, see State::deal_hand).
   const int min_cards = kMaxPlayers * kRocketLength;
+  declare_config_key(root, "cards", "",
+                     std::to_string(min_cards) + " to " + std::to_string(kMaxCards) + " cards, each once",
+                     "");
   if (static_cast<int>(items.size()) < min_cards || static_cast<int>(items.size()) > kMaxCards)
     root.fail_key("cards", "expected between " + std::to_string(min_cards) + " and " +
                                std::to_string(kMaxCards) + " cards, not " + std::to_string(items.size()));
@@ -75,6 +81,7 @@ void load_cards(const ConfigNode& root, Config& config) {
     const std::string colour = item.get_choice("colour", "", {"red", "green", "amber"});
     card.colour = colour == "red" ? Colour::kRed : colour == "green" ? Colour::kGreen : Colour::kAmber;
     card.number = required_int(item, "number", 0, 9);
+    declare_config_key(item, "symbol", "one of", "the names of `symbols`", "required");
     card.symbol = config.symbol_id(item.get_string("symbol"));
     if (card.symbol < 0) item.fail_key("symbol", "unknown symbol '" + item.get_string("symbol") + "'");
     std::string name = std::string(colour_word(card.colour)) + " " + std::to_string(card.number) + " " +

@@ -2,6 +2,8 @@
 
 #include <numeric>
 
+#include "envs/core/config_record.h"
+
 namespace rocketgym::launch_pad {
 namespace {
 
@@ -99,7 +101,10 @@ Config load_config(const ConfigNode& root) {
   Config c;
   c.reward = parse_reward_mode(root);
   c.hand_limit = root.get_int("hand_limit", 6, 1, 12);
-  c.warehouse_hand_limit = root.get_int("warehouse_hand_limit", 8, c.hand_limit, 16);
+  const int max_warehouse_hand_limit = 16;
+  c.warehouse_hand_limit = root.get_int("warehouse_hand_limit", 8, c.hand_limit, max_warehouse_hand_limit);
+  declare_config_key(root, "warehouse_hand_limit", "",
+                     "hand_limit to " + std::to_string(max_warehouse_hand_limit), "");
 
   // rockets: every kind with its count, Components needed and points.
   const ConfigNode rockets = root.child("rockets");
@@ -124,6 +129,8 @@ Config load_config(const ConfigNode& root) {
   for (int t = kMetal; t < kNumCardTypes; ++t) {
     const int lo = t == kLaunchPad ? 1 : 0;  // the game ends when every Launch Pad card is on the area
     const int hi = t == kLaunchPad ? 4 : 60;
+    // For the docs: required (checked here), so get_int's fallback is never taken.
+    declare_config_key(cards, kCardKeys[t], "", "", "required");
     if (!cards.has(kCardKeys[t])) cards.fail_key(kCardKeys[t], "missing card count");
     c.count[static_cast<std::size_t>(t)] = cards.get_int(kCardKeys[t], 0, lo, hi);
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "envs/core/config_record.h"
+
 namespace rocketgym::lift_off {
 namespace {
 
@@ -12,10 +14,30 @@ const char* const kActionNames[] = {"money6",   "reward_l1",         "reward_l2"
                                     "capacity", "buy_two_different", "exchange",   "buy_green_bulk",
                                     "lab",      "lab_cheap",         "propulsion", "station"};
 
-int parse_colour(const ConfigNode& node, const std::string& text) {
+std::string colour_list() {
+  std::string out;
+  for (const char* name : kColourNames) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+// The colour that `key` names.
+int read_colour(const ConfigNode& node, const std::string& key) {
+  declare_config_key(node, key, "one of", colour_list(), "required");
+  const std::string text = node.get_string(key);
   for (int c = 0; c < kNumColours; ++c)
     if (text == kColourNames[c]) return c;
-  node.fail("unknown colour '" + text + "' (allowed: red, yellow, blue, green)");
+  node.fail("unknown colour '" + text + "' (allowed: " + colour_list() + ")");
+}
+
+// A list of levels, each 1 to 4, as a mask of bits 1 << level.
+int read_levels(const ConfigNode& node, const std::string& key) {
+  declare_config_key(node, key, "list of integers", "each 1 to " + std::to_string(kNumLevels), "required");
+  int mask = 0;
+  for (int lv : node.get_int_list(key)) {
+    if (lv < 1 || lv > kNumLevels) node.fail_key(key, "levels are 1 to 4");
+    mask |= 1 << lv;
+  }
+  return mask;
 }
 
 int parse_marker(const ConfigNode& node, const std::string& key) {
@@ -26,6 +48,8 @@ int parse_marker(const ConfigNode& node, const std::string& key) {
 // A list of exactly `n` integers in [lo, hi].
 template <std::size_t N>
 std::array<int, N> int_array(const ConfigNode& node, const std::string& key, int lo, int hi) {
+  declare_config_key(node, key, "list of " + std::to_string(N) + " integers",
+                     "each " + std::to_string(lo) + " to " + std::to_string(hi), "required");
   const auto values = node.get_int_list(key);
   if (values.size() != N) node.fail_key(key, "expected a list of " + std::to_string(N) + " integers");
   std::array<int, N> out{};
@@ -52,7 +76,9 @@ void load_setup(const ConfigNode& root, Config& c) {
   c.cost_start = t.get_int("cost_start", 5, 0, 50);
   c.weight_start = t.get_int("weight_start", 1, 0, 20);
   c.income_start = t.get_int("income_start", 5, 0, 50);
-  c.income_max = t.get_int("income_max", 9, c.income_start, 50);
+  const int max_income = 50;
+  c.income_max = t.get_int("income_max", 9, c.income_start, max_income);
+  declare_config_key(t, "income_max", "", "income_start to " + std::to_string(max_income), "");
   c.capacity_tokens = t.get_int("capacity_tokens", 5, 0, 20);
   c.propulsion_tokens = t.get_int("propulsion_tokens", 5, 0, 20);
 
@@ -118,6 +144,7 @@ void load_prices(const ConfigNode& root, Config& c) {
 
 TechRequirement load_requirement(const ConfigNode& node) {
   TechRequirement req;
+  declare_config_key(node, "", "", "1 to " + std::to_string(kMaxAlternatives) + " alternatives", "");
   const auto alternatives = node.items();
   if (alternatives.empty() || alternatives.size() > kMaxAlternatives)
     node.fail("expected 1 to " + std::to_string(kMaxAlternatives) + " alternatives");
@@ -147,18 +174,24 @@ void load_requirements(const ConfigNode& root, Config& c) {
 void load_station(const ConfigNode& root, Config& c) {
   const ConfigNode s = root.child("space_station");
   s.expect_keys({"spaces", "blocked", "final_cost", "vp", "vp_per_mission_in_space"});
+  const int max_cost = 100;
+  declare_config_key(s, "spaces", "list of 1 to " + std::to_string(kMaxStationSpaces) + " integers",
+                     "each 0 to " + std::to_string(max_cost), "required");
   const auto spaces = s.get_int_list("spaces");
   if (spaces.empty() || spaces.size() > kMaxStationSpaces)
     s.fail_key("spaces", "expected 1 to " + std::to_string(kMaxStationSpaces) + " spaces");
   c.num_station_spaces = static_cast<int>(spaces.size());
   for (std::size_t i = 0; i < spaces.size(); ++i) {
-    if (spaces[i] < 0 || spaces[i] > 100) s.fail_key("spaces", "cost out of range [0, 100]");
+    if (spaces[i] < 0 || spaces[i] > max_cost)
+      s.fail_key("spaces", "cost out of range [0, " + std::to_string(max_cost) + "]");
     c.station_cost[i] = spaces[i];
   }
   const ConfigNode b = s.child("blocked");
   b.expect_keys({"2", "3", "4"});
   for (int n = 2; n <= kMaxPlayers; ++n) {
     uint32_t mask = 0;
+    declare_config_key(b, std::to_string(n), "list of integers", "space indices, 0 to spaces − 1",
+                       "none blocked");
     if (b.has(std::to_string(n)))
       for (int index : b.get_int_list(std::to_string(n))) {
         if (index < 0 || index >= c.num_station_spaces)
@@ -180,6 +213,10 @@ void check_unique_id(const ConfigNode& node, const std::string& id, std::vector<
 
 void load_specialists(const ConfigNode& root, Config& c) {
   std::vector<std::string> seen;
+  declare_config_key(
+      root, "specialists", "",
+      "at most " + std::to_string(kMaxSpecialists) + "; with each player count (see `marker`), 9 per player",
+      "");
   for (const auto& item : root.child("specialists").items()) {
     item.expect_keys({"id", "name", "banner", "actions", "marker"});
     SpecialistCard card;
@@ -197,6 +234,10 @@ void load_specialists(const ConfigNode& root, Config& c) {
       card.banner = Banner::kCapacity;
       card.capacity_bonus = banner.back() - '0';
     }
+    std::string action_list;
+    for (const char* name : kActionNames)
+      action_list += (action_list.empty() ? "" : ", ") + std::string(name);
+    declare_config_key(item, "actions", "list of 1 or 2 different names", action_list, "required");
     const auto actions = item.child("actions").items();
     if (actions.empty() || actions.size() > 2)
       item.fail_key("actions", "a specialist has one or two actions");
@@ -264,7 +305,7 @@ MissionType load_mission(const ConfigNode& item, int level) {
     if (kind == "per_tech") {
       k.expect_keys({"colour", "vp"});
       m.final_effect = FinalEffect::kPerTech;
-      m.final_colour = parse_colour(k, k.get_string("colour"));
+      m.final_colour = read_colour(k, "colour");
     } else if (kind == "per_tech_any") {
       k.expect_keys({"vp"});
       m.final_effect = FinalEffect::kPerTechAny;
@@ -275,10 +316,7 @@ MissionType load_mission(const ConfigNode& item, int level) {
     } else if (kind == "per_mission_level") {
       k.expect_keys({"levels", "vp"});
       m.final_effect = FinalEffect::kPerMissionLevel;
-      for (int lv : k.get_int_list("levels")) {
-        if (lv < 1 || lv > kNumLevels) k.fail_key("levels", "levels are 1 to 4");
-        m.final_levels_mask |= 1 << lv;
-      }
+      m.final_levels_mask = read_levels(k, "levels");
     } else if (kind == "per_station_investment") {
       k.expect_keys({"vp"});
       m.final_effect = FinalEffect::kPerStationInvestment;
@@ -302,6 +340,8 @@ void load_missions(const ConfigNode& root, Config& c) {
   std::vector<std::string> seen;
   for (int level = 1; level <= kNumLevels; ++level) {
     const std::string key = "level" + std::to_string(level);
+    declare_config_key(ms, key, "", "1 to " + std::to_string(kMaxDeckCards) + " cards with each player count",
+                       "");
     for (const auto& item : ms.child(key).items()) {
       c.missions.push_back(load_mission(item, level));
       check_unique_id(item, c.missions.back().id, seen);
@@ -321,6 +361,9 @@ void load_missions(const ConfigNode& root, Config& c) {
 
 void load_objectives(const ConfigNode& root, Config& c) {
   std::vector<std::string> seen;
+  declare_config_key(root, "objectives", "",
+                     std::to_string(3 * kMaxPlayers) + " to " + std::to_string(kMaxObjectives) + " cards",
+                     "");
   for (const auto& item : root.child("objectives").items()) {
     item.expect_keys({"id", "name", "counts", "tiers"});
     ObjectiveCard o;
@@ -333,15 +376,12 @@ void load_objectives(const ConfigNode& root, Config& c) {
                    "hourglass_missions_in_space"});
     if (k.has("tech")) {
       o.count = ObjectiveCount::kTech;
-      o.colour = parse_colour(k, k.get_string("tech"));
+      o.colour = read_colour(k, "tech");
     } else if (k.has("tech_sets")) {
       o.count = ObjectiveCount::kTechSets;
     } else if (k.has("missions_in_space")) {
       o.count = ObjectiveCount::kMissionsInSpace;
-      for (int lv : k.get_int_list("missions_in_space")) {
-        if (lv < 1 || lv > kNumLevels) k.fail_key("missions_in_space", "levels are 1 to 4");
-        o.levels_mask |= 1 << lv;
-      }
+      o.levels_mask = read_levels(k, "missions_in_space");
       o.required_level = k.get_int("require_at_least_one", 0, 1, kNumLevels);
     } else if (k.has("mission_level_sets")) {
       o.count = ObjectiveCount::kMissionLevelSets;
@@ -349,6 +389,7 @@ void load_objectives(const ConfigNode& root, Config& c) {
       o.count = ObjectiveCount::kStationInvestments;
     } else if (k.has("upgrades")) {
       o.count = ObjectiveCount::kUpgrades;
+      declare_config_key(k, "upgrades", "list of names", "capacity, propulsion", "required");
       for (const auto& u : k.child("upgrades").items()) {
         const std::string name = u.as_string();
         if (name == "capacity")
@@ -369,6 +410,8 @@ void load_objectives(const ConfigNode& root, Config& c) {
     } else {
       k.fail("names nothing to count");
     }
+    declare_config_key(item, "tiers", "list of [min, max or null, vp]",
+                       "min, vp ≥ 0; max ≥ min, or null for no maximum", "required");
     for (const auto& t : item.child("tiers").items()) {
       const auto row = t.items();
       if (row.size() != 3) t.fail("a tier is [min, max or null, vp]");

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "envs/core/config_record.h"
 #include "envs/rocket_squad/rocket_squad.h"
 
 namespace rocketgym::rocket_squad {
@@ -80,6 +81,8 @@ void load_boosters(const ConfigNode& boosters, std::array<int, kNumCardTypes>& d
     reject_empty_values(entry);
     entry.expect_keys({"values", "copies"});
     const int copies = entry.get_int("copies", 1, 0, 16);
+    declare_config_key(entry, "values", "list of integers",
+                       "each 1 to " + std::to_string(kMaxValue) + ", at most once", "required");
     std::array<bool, kMaxValue + 1> listed{};
     for (const ConfigNode& item : entry.child("values").items()) {
       const int value = item.as_int();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "envs/core/describe.h"
+#include "envs/core/describe_config.h"
 #ifdef ROCKETGYM_WITH_TRAINING
 #include "training/config_docs.h"  // the config key tables are the training library's
 #endif
@@ -29,6 +30,12 @@ void describe_json(const std::string& id) {
                                                        {"size", b.size},
                                                        {"meaning", b.meaning},
                                                        {"visibility", visibility_name(b.visibility)}});
+  for (const auto& key : game_config_keys(id))
+    doc["config_keys"].push_back({{"path", key.path},
+                                  {"type", key.type},
+                                  {"range", key.accepts},
+                                  {"default", key.if_absent},
+                                  {"shipped", key.value}});
   std::cout << doc.dump(2) << "\n";
 }
 
