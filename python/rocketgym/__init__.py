@@ -127,8 +127,7 @@ def load_agent(spec: str, game=None, num_players: int = 2, config: ConfigArg = N
                         f"e.g. rocketgym.load_agent({spec!r}, game={list_games()[0]!r})") from None
         raise
     _AGENT_RECIPES[agent] = (spec, game, num_players)
-    if not hasattr(_agents.Agent, "__reduce__") or _agents.Agent.__reduce__ is not _reduce_agent:
-        _agents.Agent.__reduce__ = _reduce_agent
+    _agents.Agent.__reduce__ = _reduce_agent  # pickling loads the agent again from its recipe
     return agent
 
 

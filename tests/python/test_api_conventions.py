@@ -247,3 +247,38 @@ def test_one_build_folder_name_everywhere():
             if re.search(r"build-python|build_python\b", line):
                 offenders.append(f"{path.relative_to(REPO)}:{number}")
     assert not offenders, offenders
+
+
+# -- install ----------------------------------------------------------------------------------------
+
+
+def test_an_installed_package_finds_its_own_zoo(tmp_path):
+    """`pip install .` copies models/zoo/ into the package (setup.py); the package points the C++ side
+    at it (ROCKETGYM_ZOO_DIR) unless the user chose a folder, so zoo bots load from anywhere."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    package = tmp_path / "site" / "rocketgym"
+    shutil.copytree(pathlib.Path(rg.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__", "zoo"))
+    (package / "zoo").mkdir()
+    shutil.copy2(REPO / "models" / "zoo" / "lift_off.ckpt", package / "zoo")
+    code = ("import os, rocketgym as rg; print(os.environ['ROCKETGYM_ZOO_DIR']);"
+            "print(rg.load_agent('zoo:lift_off:0').game_id)")
+    env = {k: v for k, v in os.environ.items() if k not in ("ROCKETGYM_ZOO_DIR", "PYTHONPATH")}
+    env["PYTHONPATH"] = str(tmp_path / "site")
+    try:
+        import rocketgym._agents  # noqa: F401
+    except ImportError:
+        code = "import os, rocketgym as rg; print(os.environ['ROCKETGYM_ZOO_DIR'])"
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.split()
+    assert lines[0] == str(package / "zoo")
+    assert lines[1:] in ([], ["lift_off"])
+    # A folder the user chose wins.
+    env["ROCKETGYM_ZOO_DIR"] = str(tmp_path)
+    result = subprocess.run([sys.executable, "-c", "import os, rocketgym; print(os.environ['ROCKETGYM_ZOO_DIR'])"],
+                            cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.stdout.strip() == str(tmp_path)
