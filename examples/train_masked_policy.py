@@ -11,7 +11,7 @@ REINFORCE with a learned value baseline (advantage actor-critic without
 bootstrapping): rewards arrive only at the end of a game, so each decision's
 return is the final reward of the learner's seat.
 
-Run from the build tree with PYTHONPATH=build-python/python, or after
+Run from the build tree with PYTHONPATH=build/python, or after
 `pip install .`.
 """
 
@@ -28,7 +28,7 @@ from torch import nn
 try:
     import rocketgym as rg
 except ImportError:  # running from a source checkout with the default build folder
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "build-python", "python"))
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "build", "python"))
     import rocketgym as rg
 
 

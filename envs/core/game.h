@@ -143,6 +143,17 @@ class AnyState {
   virtual void check_invariants() const = 0;  // throws InvariantViolation
 };
 
+// One env of a vector env beyond its state: which game of its seed sequence
+// it is playing (episode k starts from episode_seed(seed, env, k)), its
+// decisions so far in that game, and its stream for random and heuristic
+// actions. With the state and the vector env's seed, enough to save and
+// restore the env exactly (Python's pickle).
+struct VectorEnvSlot {
+  uint64_t episode = 0;
+  int32_t episode_steps = 0;
+  Rng::State action_rng{};
+};
+
 class AnyVectorEnv {
  public:
   virtual ~AnyVectorEnv() = default;
@@ -173,6 +184,16 @@ class AnyVectorEnv {
   virtual std::unique_ptr<AnyState> state(int env) const = 0;
   virtual int num_threads() const = 0;
   virtual void set_num_threads(int n) = 0;
+
+  // Saving and restoring (Python's pickle): the seed of the last reset, and
+  // each env's slot. restore() puts a copy of `state` (a position of this
+  // game, not over, with this env's player count) into env `env`; that env
+  // then reports no outcome until its next step. Error for a bad argument.
+  virtual uint64_t seed() const { throw Error("this vector env cannot be saved"); }
+  virtual VectorEnvSlot slot(int /*env*/) const { throw Error("this vector env cannot be saved"); }
+  virtual void restore(int /*env*/, const AnyState& /*state*/, const VectorEnvSlot& /*slot*/) {
+    throw Error("this vector env cannot be restored");
+  }
 };
 
 // A game with its configuration loaded: the factory for states and envs.

@@ -214,6 +214,13 @@ class VectorEnvModel final : public AnyVectorEnv {
   }
   int num_threads() const override { return env_.num_threads(); }
   void set_num_threads(int n) override { env_.set_num_threads(n); }
+  uint64_t seed() const override { return env_.seed(); }
+  VectorEnvSlot slot(int i) const override { return env_.slot(i); }
+  void restore(int i, const AnyState& state, const VectorEnvSlot& slot) override {
+    const auto* own = dynamic_cast<const StateModel<G>*>(&state);
+    if (!own) throw Error("env " + std::to_string(i) + ": the state is not a " + G::info().id + " position");
+    env_.restore(i, own->state(), slot);
+  }
   VectorEnv<G>& env() { return env_; }
 
  private:

@@ -101,6 +101,30 @@ class VectorEnv {
   int num_threads() const { return threads_; }
   void set_num_threads(int n) { threads_ = std::max(1, n); }
   const State& state(int i) const { return states_.at(static_cast<std::size_t>(i)); }
+  uint64_t seed() const { return seed_; }
+
+  // Saving and restoring an env exactly (see VectorEnvSlot in game.h).
+  VectorEnvSlot slot(int i) const {
+    const auto e = static_cast<std::size_t>(checked_env(i));
+    return {episode_[e], steps_[e], action_rng_[e].state()};
+  }
+  void restore(int i, const State& state, const VectorEnvSlot& slot) {
+    const auto e = static_cast<std::size_t>(checked_env(i));
+    if (state.num_players() != players_)
+      throw Error("env " + std::to_string(i) + ": the state has " + std::to_string(state.num_players()) +
+                  " players, this vector env " + std::to_string(players_));
+    // A vector env never holds a finished game: it restarts it at once.
+    if (state.is_terminal()) throw Error("env " + std::to_string(i) + ": cannot hold a finished game");
+    if (slot.episode_steps < 0) throw Error("env " + std::to_string(i) + ": negative episode_steps");
+    states_[e] = state;
+    episode_[e] = slot.episode;
+    steps_[e] = slot.episode_steps;
+    action_rng_[e].set_state(slot.action_rng);
+    final_steps_[e] = 0;
+    std::fill_n(final_observation(i, 0), static_cast<std::size_t>(players_) * obs_size_, 0.0f);
+    clear_outcome(i);
+    observe(i);
+  }
   const std::shared_ptr<const Config>& config() const { return config_; }
 
   float* observations() { return obs_.data(); }
@@ -157,6 +181,12 @@ class VectorEnv {
     final_steps_[e] = steps_[e];
     s = State(*config_, players_, episode_seed(seed_, e, ++episode_[e]));
     steps_[e] = 0;
+  }
+
+  int checked_env(int i) const {
+    if (i < 0 || i >= n_)
+      throw Error("env index " + std::to_string(i) + " out of range [0, " + std::to_string(n_ - 1) + "]");
+    return i;
   }
 
   float* final_observation(int i, int seat) {

@@ -13,7 +13,7 @@ For each game, with random legal actions and a vector env of --num-envs envs:
   cli-bench    `rocketgym bench <game> --json` (the lead's C++ command, concrete types,
                no virtual call), when the binary is found (--cli, default build/rocketgym)
 
-    PYTHONPATH=build-python/python /usr/bin/python3 python/benchmarks/bench_vector_env.py \
+    PYTHONPATH=build/python /usr/bin/python3 python/benchmarks/bench_vector_env.py \
         --num-envs 256 --threads 1 --seconds 3
 
 Prints a Markdown table (steps = single-env decisions).
@@ -31,7 +31,7 @@ import numpy as np
 try:
     import rocketgym as rg
 except ImportError:  # source checkout with the default build folder
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "build-python", "python"))
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "build", "python"))
     import rocketgym as rg
 
 

@@ -12,7 +12,19 @@ For search written in Python, ``rg.load_game(id).new_state(n, seed)`` gives a
 
 Trained bots: ``rg.load_agent("zoo:last_blast")`` gives an ``Agent`` with
 ``act(state, seed)`` and ``evaluate(observations, masks)`` (needs the module
-built with the training library).
+built with the training library); scripted ones need their game:
+``rg.load_agent("heuristic", game="lift_off")``.
+
+With gymnasium importable, every game is registered:
+``gymnasium.make("rocketgym/LastBlast-v1")`` (ids: ``rg.gymnasium_id(game_id)``).
+
+Naming rule: a noun that reads a stored value without arguments is a property
+(``state.current_player``, ``env.observation_shape``, ``game.info``); a
+question (``is_terminal()``), anything that computes or builds a new object
+(``legal_actions()``, ``returns()``) and anything that takes arguments
+(``game.observation_shape(num_players)``) is a method.
+
+Games, states, envs and agents pickle and ``copy.deepcopy`` (docs/python.md).
 
 Errors: ``rg.Error`` (a ValueError) and its subclasses ``IllegalAction``,
 ``ConfigError``, ``SerializationError``; ``InvariantViolation`` (a
@@ -21,24 +33,35 @@ RuntimeError) signals an engine bug.
 
 from __future__ import annotations
 
+import os
+import weakref
 from typing import Optional
 
-from ._common import ConfigArg, load_game
+from ._common import ConfigArg, gymnasium_id, load_game
 from ._rocketgym import (ConfigError, Error, Game, GameInfo, IllegalAction, InvariantViolation,
                          SerializationError, State, builtin_game_config, derive_seed, game_info,
                          list_games, max_threads)
 from .aec import USING_PETTINGZOO, RocketAECEnv
+from ._registration import register_games
 from .env import RocketEnv
 from .spaces import USING_GYMNASIUM
 from .vector import VectorEnv
+
+register_games()
+
+# An installed package carries the zoo bots in rocketgym/zoo/ (setup.py copies models/zoo/ there); the
+# C++ side finds them through ROCKETGYM_ZOO_DIR unless the user chose another folder.
+_PACKAGED_ZOO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "zoo")
+if os.path.isdir(_PACKAGED_ZOO):
+    os.environ.setdefault("ROCKETGYM_ZOO_DIR", _PACKAGED_ZOO)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ConfigError", "Error", "Game", "GameInfo", "IllegalAction", "InvariantViolation", "RocketAECEnv",
     "RocketEnv", "SerializationError", "State", "USING_GYMNASIUM", "USING_PETTINGZOO", "VectorEnv",
-    "aec_env", "builtin_game_config", "derive_seed", "game_info", "list_games", "load_game", "make",
-    "load_agent", "make_vec", "max_threads",
+    "aec_env", "builtin_game_config", "derive_seed", "game_info", "gymnasium_id", "list_games", "load_game",
+    "make", "load_agent", "make_vec", "max_threads",
 ]
 
 
@@ -74,14 +97,16 @@ def load_agent(spec: str, game=None, num_players: int = 2, config: ConfigArg = N
     """A trained bot, named as in the arena: ``"zoo:<game>[:SIMS]"``, ``"search:PATH[:SIMS]"``,
     ``"checkpoint:PATH[:greedy|:sample]"``, ``"ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS]]]"``, ``"heuristic"``, ``"random"``.
 
-    ``game``: a game id or a ``Game`` (default: the zoo's game, or the one the checkpoint was trained
-    for); ``config`` as for ``load_game``. The agent's ``act(state, seed=0)`` picks a move for the
-    player to move; ``evaluate(observations, masks)`` returns the network's policy and values for a
-    batch (float32 observations, bool/uint8 masks).
+    ``game``: a game id or a ``Game``. A zoo bot or a checkpoint knows its game (the default); the
+    heuristic, random and ismcts bots play any game, so they need ``game=`` (an ``rg.Error`` listing
+    the games otherwise). ``config`` as for ``load_game``. The agent's ``act(state, seed=0)`` picks a
+    move for the player to move; ``evaluate(observations, masks)`` returns the network's policy and
+    values for a batch (float32 observations, bool/uint8 masks).
 
     The spec follows the arena's grammar and limits (``training/README.md``). An agent may be shared
     by several threads: its ``act`` and ``evaluate`` calls take turns. For moves in parallel, load one
-    agent per thread.
+    agent per thread. An agent pickles (and deep-copies) as its spec, game and player count: the copy
+    is loaded again (the same moves for the same states and seeds).
     """
     try:
         from . import _agents
@@ -92,4 +117,30 @@ def load_agent(spec: str, game=None, num_players: int = 2, config: ConfigArg = N
         game = load_game(game, config)
     elif game is None and config is not None:
         raise Error("load_agent: config= needs game=")
-    return _agents.load_agent(spec, game, num_players)
+    try:
+        agent = _agents.load_agent(spec, game, num_players)
+    except Error as e:
+        # A spec without a game of its own (heuristic, random, ismcts without a network): say which
+        # games there are.
+        if game is None and "pass game=" in str(e):
+            raise Error(f"load_agent({spec!r}) plays any game: pass game= (one of {', '.join(list_games())}), "
+                        f"e.g. rocketgym.load_agent({spec!r}, game={list_games()[0]!r})") from None
+        raise
+    _AGENT_RECIPES[agent] = (spec, game, num_players)
+    _agents.Agent.__reduce__ = _reduce_agent  # pickling loads the agent again from its recipe
+    return agent
+
+
+# How each agent was loaded (pickling loads it again). Weak keys: an agent is dropped with its entry.
+_AGENT_RECIPES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _restore_agent(spec: str, game, num_players: int):
+    return load_agent(spec, game, num_players)
+
+
+def _reduce_agent(agent):
+    recipe = _AGENT_RECIPES.get(agent)
+    if recipe is None:
+        raise TypeError(f"cannot pickle {agent!r}: it was not made by rocketgym.load_agent")
+    return _restore_agent, recipe

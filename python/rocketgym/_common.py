@@ -1,11 +1,13 @@
-"""Argument checking shared by the envs: game loading, seeds, player counts."""
+"""Argument checking shared by the envs (game loading, seeds, player counts), the ids the games are
+registered under in Gymnasium, and the pickling of ``Game`` and ``State``."""
 
 from __future__ import annotations
 
 import json
 import os
 import secrets
-from typing import Any, Mapping, Optional, Union
+import tempfile
+from typing import Any, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -29,22 +31,100 @@ def load_game(game_id: str, config: ConfigArg = None) -> _core.Game:
     if not isinstance(game_id, str):
         raise TypeError(f"game_id must be a string, not {type(game_id).__name__}")
     if config is None:
-        return _core.load_game(game_id)
+        return _remember_recipe(_core.load_game(game_id), (game_id, None, ""))
     if isinstance(config, Mapping):
         # JSON is valid YAML, so a dict travels as JSON text.
         try:
             text = json.dumps(dict(config))
         except (TypeError, ValueError) as e:
             raise _core.ConfigError(f"config overrides must be plain data (str, numbers, lists, dicts): {e}") from e
-        return _core.load_game(game_id, "", text)
+        return _remember_recipe(_core.load_game(game_id, "", text), (game_id, None, text))
     if isinstance(config, os.PathLike) or (isinstance(config, str) and config.endswith((".yaml", ".yml"))):
         path = os.fspath(config)
         if not os.path.isfile(path):
             raise _core.ConfigError(f"{path}: config file not found")
-        return _core.load_game(game_id, path, "")
+        game = _core.load_game(game_id, path, "")
+        # The file as it was read (it may change or vanish before the game is unpickled).
+        with open(path, encoding="utf-8") as f:
+            return _remember_recipe(game, (game_id, f.read(), ""))
     if isinstance(config, str):
-        return _core.load_game(game_id, "", config)
+        return _remember_recipe(_core.load_game(game_id, "", config), (game_id, None, config))
     raise TypeError(f"config must be None, a dict, a YAML string or a path, not {type(config).__name__}")
+
+
+# -- Gymnasium ids -------------------------------------------------------------------------------
+
+
+def gymnasium_id(game_id: str) -> str:
+    """The id a game is registered under in Gymnasium: ``"rocketgym/<GameName>-v<version>"``, the game
+    id in CamelCase (``"last_blast"`` -> ``"rocketgym/LastBlast-v1"``) and ``GameInfo.version``, which is
+    bumped when the rules or the encoding change (the same version as the AEC env's metadata name)."""
+    name = "".join(part[:1].upper() + part[1:] for part in game_id.split("_"))
+    return f"rocketgym/{name}-v{_core.game_info(game_id).version}"
+
+
+# -- pickling ------------------------------------------------------------------------------------
+#
+# A Game pickles as the arguments it was loaded with (id, the config file's text, the overrides),
+# a State as its Game and its JSON document (RNG included, so the restored state plays on exactly as
+# the original). A Game loaded with the default configuration is restored with the default
+# configuration of the process that unpickles it (configs/games/<id>.yaml or the built-in copy).
+
+GameRecipe = Tuple[str, Optional[str], str]  # (game id, config file text or None, overrides YAML)
+
+
+def _remember_recipe(game: _core.Game, recipe: GameRecipe) -> _core.Game:
+    game._recipe = recipe
+    return game
+
+
+def restore_game(game_id: str, config_text: Optional[str], overrides: str) -> _core.Game:
+    """A Game loaded again from its pickled recipe (see ``Game.__reduce__``)."""
+    if config_text is None:
+        game = _core.load_game(game_id, "", overrides)
+    else:
+        # load_game reads a config file (errors name its lines): the saved text goes back into one.
+        with tempfile.TemporaryDirectory(prefix="rocketgym-") as folder:
+            path = os.path.join(folder, f"{game_id}.yaml")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(config_text)
+            game = _core.load_game(game_id, path, overrides)
+    return _remember_recipe(game, (game_id, config_text, overrides))
+
+
+def _reduce_game(game: _core.Game):
+    recipe = getattr(game, "_recipe", None)
+    if recipe is None:
+        raise TypeError(f"cannot pickle {game!r}: it was not made by rocketgym.load_game, so its "
+                        "configuration is unknown")
+    return restore_game, recipe
+
+
+def restore_state(game: _core.Game, document: str) -> _core.State:
+    """A State loaded again from its pickled Game and JSON document (see ``State.__reduce__``)."""
+    return game.state_from_json(document)
+
+
+def _reduce_state(state: _core.State):
+    game = getattr(state, "_game", None)
+    if game is None:
+        raise TypeError(f"cannot pickle {state!r}: it does not know its Game; pickle "
+                        "(game, state.to_json()) and use game.state_from_json")
+    return restore_state, (game, state.to_json())
+
+
+def restore_game_info(game_id: str) -> _core.GameInfo:
+    """A game's static description, from the registry (see ``GameInfo.__reduce__``)."""
+    return _core.game_info(game_id)
+
+
+def _reduce_game_info(info: _core.GameInfo):
+    return restore_game_info, (info.id,)
+
+
+_core.GameInfo.__reduce__ = _reduce_game_info
+_core.Game.__reduce__ = _reduce_game
+_core.State.__reduce__ = _reduce_state
 
 
 def check_int(value: Any, name: str) -> int:

@@ -27,11 +27,17 @@ Agents are ``"player_0" .. "player_{n-1}"`` (seat i is ``player_i``). Usual loop
   A non-None action for a finished agent raises ``IllegalAction`` in both modes.
 * ``reset(seed, options)``: ``options={"state": json}`` starts from that
   position; other keys are ignored.
+* ``infos[agent]`` holds ``current_player`` and ``scores`` (the game's points
+  of every seat, int32 [num_players]), the same keys as the single env's info.
+  ``info["score"]`` (that agent's points) is a deprecated alias.
+* ``pickle`` / ``copy.deepcopy`` copy the env, its position (through the
+  state's JSON document) and its seed sequence; ``render_mode="human"`` prints
+  the board on ``reset`` and every ``step``.
 * ``observation_string(agent)`` is the board as that agent may see it;
   ``is_public_action(a)`` whether the others would see which action ``a`` is.
 
-Why AEC and no Parallel API: every game is turn-based in the engine (DESIGN.md
-section 3). Simultaneous choices, such as The Last Blast's draft picks and
+Why AEC and no Parallel API: every game is turn-based in the engine (one seat
+decides at a time; docs/python.md, "AEC, and no Parallel API"). Simultaneous choices, such as The Last Blast's draft picks and
 Launchpad 23's set-up picks, are sequential decisions whose content is hidden
 from the others until everyone has chosen (``is_public_action`` is False), so
 an agent picking later in a round sees exactly what it would see picking at
@@ -45,6 +51,7 @@ The class subclasses ``pettingzoo.AECEnv`` when pettingzoo is installed.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Dict, Iterator, Optional
 
 import numpy as np
@@ -61,6 +68,24 @@ try:  # pragma: no cover - depends on the installation
 except ImportError:  # pragma: no cover
     _AECBase = object
     USING_PETTINGZOO = False
+
+
+class _AgentInfo(dict):
+    """An agent's info dict; ``info["score"]`` (that agent's points, the old key) still works but warns:
+    use ``info["scores"][seat]``, as in the single env."""
+
+    _score = 0
+
+    def __missing__(self, key):
+        if key == "score":
+            warnings.warn('info["score"] is deprecated: use info["scores"][seat] (every seat\'s points, '
+                          "as in the single env)", DeprecationWarning, stacklevel=2)
+            return self._score
+        raise KeyError(key)
+
+    def get(self, key, default=None):
+        """``dict.get``, with the deprecated ``"score"`` key."""
+        return self[key] if key in self or key == "score" else default
 
 
 class RocketAECEnv(_AECBase):
@@ -100,17 +125,21 @@ class RocketAECEnv(_AECBase):
     # -- spaces -----------------------------------------------------------------------------------
 
     def observation_space(self, agent: str):
+        """``agent``'s observation space: ``Dict(observation=Box float32, action_mask=Box int8)``."""
         return self.observation_spaces[self._check_agent(agent)]
 
     def action_space(self, agent: str):
+        """``agent``'s action space: ``Discrete(num_actions)``."""
         return self.action_spaces[self._check_agent(agent)]
 
     @property
     def num_agents(self) -> int:
+        """The number of agents still in ``agents``."""
         return len(self.agents)
 
     @property
     def max_num_agents(self) -> int:
+        """The number of seats."""
         return len(self.possible_agents)
 
     # -- AEC API ----------------------------------------------------------------------------------
@@ -139,8 +168,12 @@ class RocketAECEnv(_AECBase):
         self.infos = {a: {} for a in self.agents}
         self._update_infos()
         self.agent_selection = self.possible_agents[self._state.current_player]
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        """``{"observation", "action_mask"}`` from ``agent``'s seat (the mask is all zeros unless it is
+        to move)."""
         state = self._require_state()
         seat = self._seat[self._check_agent(agent)]
         if seat == state.current_player and self._forfeit is None:
@@ -159,6 +192,7 @@ class RocketAECEnv(_AECBase):
                 self.truncations[agent], self.infos[agent])
 
     def step(self, action) -> None:
+        """Plays ``action`` for ``agent_selection`` (``None`` removes a finished agent)."""
         state = self._require_state()
         agent = self.agent_selection
         if agent is None or not self.agents:
@@ -205,6 +239,7 @@ class RocketAECEnv(_AECBase):
             yield self.agent_selection
 
     def render(self) -> Optional[str]:
+        """The board as text; printed when ``render_mode == "human"``, returned otherwise."""
         text = "" if self._state is None else self._state.to_string()
         if self.render_mode == "human":
             print(text)
@@ -212,7 +247,7 @@ class RocketAECEnv(_AECBase):
         return text
 
     def close(self) -> None:
-        pass
+        """Nothing to release (present for the PettingZoo API)."""
 
     # -- for search and analysis ------------------------------------------------------------------
 
@@ -221,13 +256,16 @@ class RocketAECEnv(_AECBase):
         return self._require_state().clone()
 
     def legal_actions(self):
+        """The legal action ids of ``agent_selection``, ascending (empty once the game is over)."""
         state = self._require_state()
         return [] if self._forfeit is not None else state.legal_actions()
 
     def action_to_string(self, action: int) -> str:
+        """The action in the rulebook's words, for the current position."""
         return self._require_state().action_to_string(action)
 
     def to_json(self) -> str:
+        """The current position as a JSON document (``reset(options={"state": ...})`` takes it back)."""
         return self._require_state().to_json()
 
     def observation_string(self, agent: str) -> str:
@@ -274,7 +312,8 @@ class RocketAECEnv(_AECBase):
         scores = state.scores()
         current = -1 if self._forfeit is not None else state.current_player
         for agent in self.agents:
-            self.infos[agent] = {"current_player": current, "score": int(scores[self._seat[agent]])}
+            self.infos[agent] = _AgentInfo(current_player=current, scores=scores.copy())
+            self.infos[agent]._score = int(scores[self._seat[agent]])
             if self._forfeit is not None:
                 self.infos[agent]["illegal_action"] = dict(self._forfeit)
 

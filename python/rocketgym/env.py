@@ -11,7 +11,9 @@ One object plays a whole game for every seat in turn (the seat to move is
   all zeros).
 * ``reward`` is the reward of the seat that just acted; ``info["rewards"]``
   holds every seat's (float32 [num_players]), non-zero only on the final step
-  (see DESIGN.md section 5). ``info["scores"]`` holds the game's own points.
+  (rewards are terminal: the reward mode of the game's config, rank, win or
+  score, is paid when the game ends). ``info["scores"]`` holds the game's own
+  points (int32 [num_players]); the AEC env's info has the same keys.
 * ``terminated`` when the game ended by its rules, ``truncated`` when it hit
   the decision limit (every reward is then 0).
 * ``illegal_action="raise"`` (the default): stepping an out-of-range or
@@ -32,6 +34,11 @@ One object plays a whole game for every seat in turn (the seat to move is
 
 Seeds: episode k after ``reset(seed=s)`` starts from ``derive_seed(s, k)``, so
 the same seed replays the same games.
+
+``pickle`` and ``copy.deepcopy`` copy the env with its game, configuration,
+position (through the state's JSON document, RNG included) and seed sequence:
+the copy plays on exactly as the original. ``render_mode="human"`` prints the
+board on ``reset`` and on every ``step``.
 """
 
 from __future__ import annotations
@@ -96,9 +103,14 @@ class RocketEnv(_EnvBase):
             self._viewer = self._state.current_player
             self._forfeit = None
         self._episode += 1
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(self, action) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
+        """Plays ``action`` for the seat to move; returns ``(obs, reward, terminated, truncated, info)``
+        (the reward of the seat that acted). ``IllegalAction`` for an illegal action (or the acting seat
+        loses, with ``illegal_action="lose"``) and after the end of the game."""
         state = self._require_state()
         if self._is_over():
             raise _core.IllegalAction("the game is over: call reset() before stepping again")
@@ -135,6 +147,7 @@ class RocketEnv(_EnvBase):
         return text
 
     def close(self) -> None:
+        """Drops the current game (``reset()`` starts a new one)."""
         self._state = None
 
     # -- For search and analysis ------------------------------------------------------------------
@@ -146,6 +159,7 @@ class RocketEnv(_EnvBase):
         return -1 if self._forfeit is not None else state.current_player
 
     def legal_actions(self) -> List[int]:
+        """The legal action ids of the seat to move, ascending (empty once the game is over)."""
         state = self._require_state()
         return [] if self._forfeit is not None else state.legal_actions()
 
@@ -163,6 +177,7 @@ class RocketEnv(_EnvBase):
         return self._require_state().is_public_action(action)
 
     def action_to_string(self, action: int) -> str:
+        """The action in the rulebook's words, for the current position."""
         return self._require_state().action_to_string(action)
 
     def get_state(self) -> _core.State:
@@ -178,6 +193,8 @@ class RocketEnv(_EnvBase):
         self._forfeit = None
 
     def to_json(self) -> str:
+        """The current position as a JSON document (``set_state`` and ``reset(options={"state": ...})``
+        take it back)."""
         return self._require_state().to_json()
 
     def clone(self) -> "RocketEnv":

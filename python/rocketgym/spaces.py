@@ -152,19 +152,58 @@ class Dict(Space):
         return "Dict(" + ", ".join(f"{k!r}: {s!r}" for k, s in self.spaces.items()) + ")"
 
 
+class MultiDiscrete(Space):
+    """One action id per env: ``nvec[i]`` ids for env i (what a batch of ``Discrete`` spaces makes)."""
+
+    def __init__(self, nvec, seed: Optional[int] = None):
+        nvec = np.asarray(nvec, dtype=np.int64)
+        super().__init__(nvec.shape, np.int64, seed)
+        self.nvec = nvec
+
+    def sample(self, mask=None) -> np.ndarray:
+        """Uniform ids, one per entry (``mask`` is not supported here; gymnasium's class takes one)."""
+        if mask is not None:
+            raise NotImplementedError("rocketgym.spaces.MultiDiscrete.sample takes no mask")
+        return self._np_random.integers(0, self.nvec).astype(self.dtype)
+
+    def contains(self, x) -> bool:
+        x = np.asarray(x)
+        return x.shape == self.shape and x.dtype.kind in "iu" and bool(np.all((x >= 0) & (x < self.nvec)))
+
+    def __repr__(self) -> str:
+        return f"MultiDiscrete({self.nvec.tolist()})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, MultiDiscrete) and np.array_equal(other.nvec, self.nvec)
+
+
 def discrete(n: int) -> Any:
     """An action space of ``n`` ids (gymnasium's class when available)."""
     return _gym_spaces.Discrete(n) if USING_GYMNASIUM else Discrete(n)
 
 
-def observation_space(shape, num_actions: int) -> Any:
-    """The envs' observation space: ``{"observation": float32 Box, "action_mask": int8 Box}``."""
+def observation_space(shape, num_actions: int, batch: Optional[int] = None) -> Any:
+    """The envs' observation space: ``{"observation": float32 Box, "action_mask": int8 Box}`` (the mask
+    of shape ``(batch, num_actions)`` when ``batch`` is given)."""
+    mask_shape = (num_actions,) if batch is None else (batch, num_actions)
     if USING_GYMNASIUM:
         return _gym_spaces.Dict({
             "observation": _gym_spaces.Box(-np.inf, np.inf, tuple(shape), np.float32),
-            "action_mask": _gym_spaces.Box(0, 1, (num_actions,), np.int8),
+            "action_mask": _gym_spaces.Box(0, 1, mask_shape, np.int8),
         })
     return Dict({
         "observation": Box(-np.inf, np.inf, tuple(shape), np.float32),
-        "action_mask": Box(0, 1, (num_actions,), np.int8),
+        "action_mask": Box(0, 1, mask_shape, np.int8),
     })
+
+
+def batched_observation_space(shape, num_actions: int, num_envs: int) -> Any:
+    """The vector env's observation space: ``observation_space`` with a leading ``num_envs`` axis on
+    both arrays (what ``gymnasium.vector.utils.batch_space`` makes of it)."""
+    return observation_space((num_envs,) + tuple(shape), num_actions, batch=num_envs)
+
+
+def batched_discrete(n: int, num_envs: int) -> Any:
+    """The vector env's action space: ``MultiDiscrete([n] * num_envs)`` (gymnasium's class when available)."""
+    nvec = np.full(num_envs, n, dtype=np.int64)
+    return _gym_spaces.MultiDiscrete(nvec) if USING_GYMNASIUM else MultiDiscrete(nvec)

@@ -40,10 +40,31 @@ once (no allocation per step).
 
 Env i's k-th game starts from ``episode_seed(seed, i, k)`` (see
 envs/core/vector_env.h), whatever the number of threads.
+
+With gymnasium importable the class subclasses ``gymnasium.vector.VectorEnv``:
+``observation_space`` / ``action_space`` are the batched spaces (a ``Dict`` of
+``[N, *obs_shape]`` and ``[N, num_actions]`` boxes; ``MultiDiscrete([num_actions]
+* N)``), ``single_observation_space`` / ``single_action_space`` one env's.
+
+PyTorch: ``torch.from_numpy`` warns on the read-only views (torch has no
+read-only tensors). ``vec.torch_views()`` gives, once, tensors that share the
+C++ buffers that C++ only writes (observations, rewards, terminated,
+truncated, current players, final observations and lengths), without the
+warning: a write into them changes what you read until the next step, never a
+game. The two buffers that C++ reads back, ``action_masks`` (checked before
+every step) and ``episode_steps`` (counted on), stay read-only: copy them
+(``torch.from_numpy(vec.action_masks.copy())``, or ``.to(device)``, which copies).
+
+``pickle`` / ``copy.deepcopy`` copy the game, the seed and, for every env, its
+state (JSON document), which game of its seed sequence it plays, its decisions
+so far and its random-action stream: the copy steps on exactly as the original.
+The outcome of the last step (``rewards``, ``terminated``, ``final_observations``...)
+is not copied (the copy starts with no outcome); a closed env cannot be pickled.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
@@ -54,10 +75,19 @@ from ._common import ConfigArg, check_int, check_num_players, check_seed, load_g
 
 try:  # pragma: no cover - depends on the installation
     from gymnasium.vector import AutoresetMode as _AutoresetMode
+    from gymnasium.vector import VectorEnv as _VectorBase
 
     _SAME_STEP: Any = _AutoresetMode.SAME_STEP
 except ImportError:  # pragma: no cover
     _SAME_STEP = "SameStep"  # the value of gymnasium.vector.AutoresetMode.SAME_STEP
+    _VectorBase = object
+
+# The zero-copy views, by name: every array the C++ env owns.
+_VIEWS = ("observations", "action_masks", "current_players", "rewards", "terminated", "truncated",
+          "episode_steps", "final_observations", "final_episode_steps")
+# The buffers C++ reads back (the masks are checked before each step, the step counts incremented):
+# torch_views() leaves them out, so that a write into a tensor cannot change a game.
+_READ_BACK = ("action_masks", "episode_steps")
 
 
 def _check_num_threads(n: Any) -> int:
@@ -79,36 +109,37 @@ class _ClosedEnv:
         raise _core.Error("this VectorEnv is closed")
 
 
-class VectorEnv:
-    """``num_envs`` games of one game stepped together in C++."""
+class VectorEnv(_VectorBase):
+    """``num_envs`` games of one game stepped together in C++ (a ``gymnasium.vector.VectorEnv`` when
+    gymnasium is installed)."""
 
     metadata = {"autoreset_mode": _SAME_STEP}
 
     def __init__(self, game_id: str, num_envs: int, num_players: int = 2, num_threads: int = 1,
                  seed: Optional[int] = None, config: ConfigArg = None):
-        self.game = load_game(game_id, config)
-        self.game_info = self.game.info
-        num_players = check_num_players(self.game, num_players)
+        game = load_game(game_id, config)
+        num_players = check_num_players(game, num_players)
         self._seed = check_seed(seed)
         self._resets = 0
-        self._env = _core.VectorEnv(self.game, check_int(num_envs, "num_envs"), num_players, self._seed,
-                                    _check_num_threads(num_threads))
+        self._open(game, check_int(num_envs, "num_envs"), num_players, _check_num_threads(num_threads), self._seed)
+
+    def _open(self, game: _core.Game, num_envs: int, num_players: int, num_threads: int, cpp_seed: int) -> None:
+        """Makes the C++ env (reset with ``cpp_seed``) and everything derived from it."""
+        self.game = game
+        self.game_info = game.info
+        self._env = _core.VectorEnv(game, num_envs, num_players, cpp_seed, num_threads)
         self.num_envs = self._env.num_envs
         self.num_players = num_players
         self.num_actions = self._env.num_actions
         self.observation_shape = tuple(self._env.observation_shape)
         self.single_observation_space = spaces.observation_space(self.observation_shape, self.num_actions)
         self.single_action_space = spaces.discrete(self.num_actions)
+        self.observation_space = spaces.batched_observation_space(self.observation_shape, self.num_actions,
+                                                                  self.num_envs)
+        self.action_space = spaces.batched_discrete(self.num_actions, self.num_envs)
         # The zero-copy views, made once: each keeps the C++ env alive.
-        self.observations = self._env.observations
-        self.action_masks = self._env.action_masks
-        self.current_players = self._env.current_players
-        self.rewards = self._env.rewards
-        self.terminated = self._env.terminated
-        self.truncated = self._env.truncated
-        self.episode_steps = self._env.episode_steps
-        self.final_observations = self._env.final_observations
-        self.final_episode_steps = self._env.final_episode_steps
+        for name in _VIEWS:
+            setattr(self, name, getattr(self._env, name))
         self._finished = self._env.finished  # terminated | truncated, written by step() in C++
         self._obs = {"observation": self.observations, "action_mask": self.action_masks}
         self._info = {"current_player": self.current_players, "episode_steps": self.episode_steps,
@@ -156,10 +187,31 @@ class VectorEnv:
 
     def state(self, env: int) -> _core.State:
         """A copy of env ``env``'s current game state."""
-        return self._env.state(check_int(env, "env"))
+        state = self._env.state(check_int(env, "env"))
+        state._game = self.game  # so that it pickles with this env's configuration
+        return state
+
+    def torch_views(self) -> Dict[str, Any]:
+        """PyTorch tensors sharing the C++ buffers that C++ only writes, by the names of the arrays:
+        ``observations``, ``current_players``, ``rewards``, ``terminated``, ``truncated``,
+        ``final_observations``, ``final_episode_steps``. Zero copy and no warning; ``step``/``reset``
+        overwrite them in place like the arrays. Writing into them changes only what you read back
+        until the next step, never a game. ``action_masks`` and ``episode_steps`` are not there: C++
+        reads them back, so they stay read-only numpy arrays (copy them for torch)."""
+        import torch  # only when asked: rocketgym does not depend on torch
+
+        views = {}
+        with warnings.catch_warnings():
+            # "The given NumPy array is not writable": these buffers may be written (see above).
+            warnings.filterwarnings("ignore", message=".*not writable.*", category=UserWarning)
+            for name in _VIEWS:
+                if name not in _READ_BACK:
+                    views[name] = torch.from_numpy(getattr(self, name))
+        return views
 
     @property
     def num_threads(self) -> int:
+        """The OpenMP threads that step the envs (settable, at most ``rocketgym.max_threads()``)."""
         return self._env.num_threads
 
     @num_threads.setter
@@ -168,7 +220,14 @@ class VectorEnv:
 
     @property
     def closed(self) -> bool:
+        """Whether ``close()`` was called."""
         return isinstance(self._env, _ClosedEnv)
+
+    @closed.setter
+    def closed(self, value: bool) -> None:
+        # gymnasium's VectorEnv.close and its wrappers set `closed`; only closing means anything here.
+        if value:
+            self.close()
 
     def close(self) -> None:
         """Lets the C++ envs go: every later call raises ``rocketgym.Error``. Their buffers are freed
@@ -177,10 +236,31 @@ class VectorEnv:
         if self.closed:
             return
         self._env = _ClosedEnv()
-        for name in ("observations", "action_masks", "current_players", "rewards", "terminated", "truncated",
-                     "episode_steps", "final_observations", "final_episode_steps"):
+        for name in _VIEWS:
             setattr(self, name, None)
         self._obs = self._info = self._finished = None
+
+    def __getstate__(self) -> Dict[str, Any]:
+        if self.closed:
+            raise TypeError("a closed VectorEnv cannot be pickled")
+        envs = []
+        for i in range(self.num_envs):
+            episode, steps, action_rng = self._env._slot(i)
+            envs.append((self._env.state(i).to_json(), episode, steps, action_rng))
+        return {"game": self.game, "num_envs": self.num_envs, "num_players": self.num_players,
+                "num_threads": self.num_threads, "seed": self._seed, "resets": self._resets,
+                "cpp_seed": self._env._seed, "envs": envs,
+                "spec": getattr(self, "spec", None), "np_random": getattr(self, "_np_random", None)}
+
+    def __setstate__(self, saved: Dict[str, Any]) -> None:
+        self._seed, self._resets = saved["seed"], saved["resets"]
+        self._open(saved["game"], saved["num_envs"], saved["num_players"], saved["num_threads"], saved["cpp_seed"])
+        for i, (document, episode, steps, action_rng) in enumerate(saved["envs"]):
+            self._env._restore(i, self.game.state_from_json(document), episode, steps, action_rng)
+        if saved["spec"] is not None:
+            self.spec = saved["spec"]
+        if saved["np_random"] is not None:
+            self._np_random = saved["np_random"]
 
     def __enter__(self) -> "VectorEnv":
         return self

@@ -106,10 +106,15 @@ PYBIND11_MODULE(_agents, m) {
            "The network's masked policy [B, num_actions] and value per seat [B, num_players] "
            "(relative to the seat each row was encoded for), for float32 observations and bool/uint8/int8 "
            "masks. Thread-safe like act().")
-      .def_property_readonly("name", [](const Agent& a) { return a.agent->spec().name; })
-      .def_property_readonly("kind", [](const Agent& a) { return players::kind_name(a.agent->spec()); })
-      .def_property_readonly("game_id", [](const Agent& a) { return a.game->info().id; })
-      .def_property_readonly("num_players", [](const Agent& a) { return a.num_players; })
+      .def_property_readonly(
+          "name", [](const Agent& a) { return a.agent->spec().name; }, "The agent's name, as in the arena.")
+      .def_property_readonly(
+          "kind", [](const Agent& a) { return players::kind_name(a.agent->spec()); },
+          "The spec's kind: zoo, checkpoint, search, ismcts, heuristic or random.")
+      .def_property_readonly(
+          "game_id", [](const Agent& a) { return a.game->info().id; }, "The id of the game the agent plays.")
+      .def_property_readonly(
+          "num_players", [](const Agent& a) { return a.num_players; }, "The player count the agent plays.")
       .def("__repr__", [](const Agent& a) {
         return "<rocketgym.Agent " + a.agent->spec().name + " (" + players::kind_name(a.agent->spec()) +
                ") for " + a.game->info().id + ", " + std::to_string(a.num_players) + " players>";

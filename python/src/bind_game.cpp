@@ -137,6 +137,21 @@ py::array scores(const AnyState& s) {
   return std::move(out);
 }
 
+// A State made from a Game remembers it (State._game, a Python attribute),
+// so that pickling the state restores it with that game's configuration
+// (rocketgym/_common.py); its copies and resamples inherit it.
+py::object with_game(std::unique_ptr<AnyState> state, py::handle game) {
+  py::object out = py::cast(std::move(state));
+  if (!game.is_none()) out.attr("_game") = game;
+  return out;
+}
+
+py::object game_of(py::handle state) { return py::getattr(state, "_game", py::none()); }
+
+py::object clone_state(py::handle self) {
+  return with_game(self.cast<const AnyState&>().clone(), game_of(self));
+}
+
 std::string state_repr(const AnyState& s) {
   return "<rocketgym.State players=" + std::to_string(s.num_players()) +
          " current_player=" + std::to_string(s.current_player()) +
@@ -146,14 +161,16 @@ std::string state_repr(const AnyState& s) {
 void bind_game_info(py::module_& m) {
   py::class_<GameInfo> cls(m, "GameInfo", "A game's static description.");
   forbid_direct_construction(cls, "use rocketgym.game_info(id) or Game.info");
-  cls.def_readonly("id", &GameInfo::id)
-      .def_readonly("name", &GameInfo::name)
-      .def_readonly("description", &GameInfo::description)
-      .def_readonly("min_players", &GameInfo::min_players)
-      .def_readonly("max_players", &GameInfo::max_players)
-      .def_readonly("num_actions", &GameInfo::num_actions)
-      .def_readonly("max_decisions", &GameInfo::max_decisions)
-      .def_readonly("version", &GameInfo::version)
+  cls.def_readonly("id", &GameInfo::id, "The game's id, e.g. \"launchpad23\" (rocketgym.list_games()).")
+      .def_readonly("name", &GameInfo::name, "The game's name as printed on the box, e.g. \"Launchpad 23\".")
+      .def_readonly("description", &GameInfo::description, "One line about the game.")
+      .def_readonly("min_players", &GameInfo::min_players, "The fewest seats the game is played with.")
+      .def_readonly("max_players", &GameInfo::max_players, "The most seats the game is played with.")
+      .def_readonly("num_actions", &GameInfo::num_actions,
+                    "The size of the action id space (the same for every player count).")
+      .def_readonly("max_decisions", &GameInfo::max_decisions,
+                    "An upper bound on the decisions of one game (the game is truncated there).")
+      .def_readonly("version", &GameInfo::version, "Bumped when the rules or the encoding change.")
       .def_readonly("hidden_information", &GameInfo::hidden_information,
                     "Some seat cannot see everything (hands, face-down cards, secret picks).")
       .def("__repr__", [](const GameInfo& i) {
@@ -165,13 +182,15 @@ void bind_game_info(py::module_& m) {
 void bind_state(py::module_& m) {
   py::class_<AnyState, std::unique_ptr<AnyState>> cls(
       m, "State",
-      "One game position (a value: clone() copies it). Made by Game.new_state or Game.state_from_json.");
+      "One game position (a value: clone() copies it). Made by Game.new_state or Game.state_from_json. "
+      "Pickles (and deep-copies) through its JSON document, with the Game it came from.",
+      py::dynamic_attr());
   forbid_direct_construction(cls, "use Game.new_state(num_players, seed) or Game.state_from_json(document)");
-  cls.def("clone", &AnyState::clone, "An independent copy of this state.")
-      .def("__copy__", &AnyState::clone)
-      .def("__deepcopy__", [](const AnyState& s, py::handle) { return s.clone(); })
-      .def_property_readonly("num_players", &AnyState::num_players)
-      .def_property_readonly("num_actions", &AnyState::num_actions)
+  cls.def("clone", &clone_state, "An independent copy of this state.")
+      .def("__copy__", &clone_state)
+      .def("__deepcopy__", [](py::handle self, py::handle) { return clone_state(self); })
+      .def_property_readonly("num_players", &AnyState::num_players, "The number of seats.")
+      .def_property_readonly("num_actions", &AnyState::num_actions, "The size of the game's action id space.")
       .def_property_readonly("current_player", &AnyState::current_player,
                              "The seat to move, -1 when terminal.")
       .def("legal_actions", py::overload_cast<>(&AnyState::legal_actions, py::const_),
@@ -187,12 +206,13 @@ void bind_state(py::module_& m) {
               return false;
             }
           },
-          py::arg("action"))
+          py::arg("action"), "Whether `action` is legal now (False for anything that is not an action id).")
       .def(
           "apply", [](AnyState& s, py::handle a) { s.apply(to_action(a, s.num_actions())); },
           py::arg("action"), "Plays an action; raises IllegalAction (state unchanged) if it is not legal.")
-      .def("is_terminal", &AnyState::is_terminal)
-      .def("is_truncated", &AnyState::is_truncated)
+      .def("is_terminal", &AnyState::is_terminal, "Whether the game is over (by its rules or truncated).")
+      .def("is_truncated", &AnyState::is_truncated,
+           "Whether the game was cut short at the decision limit (every return is then 0).")
       .def("returns", &returns, "float32 [num_players]: zeros until terminal.")
       .def("scores", &scores, "int32 [num_players]: the game's own points.")
       .def(
@@ -201,8 +221,22 @@ void bind_state(py::module_& m) {
             s.redeterminize(to_viewer(s, viewer), to_seed(seed));
           },
           py::arg("viewer"), py::arg("seed"),
-          "Resamples everything `viewer` cannot see (for search), consistently with what they saw.")
-      .def("to_string", &AnyState::to_string)
+          "Resamples, in place, everything `viewer` cannot see (for search), consistently with what they "
+          "saw, and reseeds the state's chance. resample() does the same on a copy.")
+      .def(
+          "resample",
+          [](py::handle self, py::handle viewer, py::handle seed) {
+            const auto& s = self.cast<const AnyState&>();
+            const int seat = to_viewer(s, viewer);
+            const uint64_t chance_seed = to_seed(seed);
+            std::unique_ptr<AnyState> copy = s.clone();
+            copy->redeterminize(seat, chance_seed);
+            return with_game(std::move(copy), game_of(self));
+          },
+          py::arg("viewer"), py::arg("seed"),
+          "A new state: this one with everything `viewer` cannot see resampled consistently with what "
+          "they saw (their observation is unchanged) and the chance reseeded; this state stays as it is.")
+      .def("to_string", &AnyState::to_string, "The whole board as text, hidden information included.")
       .def("__str__", &AnyState::to_string)
       .def(
           "observation_string",
@@ -234,8 +268,10 @@ void bind_state(py::module_& m) {
           [](const AnyState& s, py::handle a) { return s.action_to_string(to_action(a, s.num_actions())); },
           py::arg("action"), "The action in the rulebook's words.")
       .def("to_json", &AnyState::to_json, "An exact, readable JSON document of the state (RNG included).")
-      .def_property_readonly("observation_shape", &AnyState::observation_shape)
-      .def_property_readonly("observation_size", &AnyState::observation_size)
+      .def_property_readonly("observation_shape", &AnyState::observation_shape,
+                             "The encoder's shape for this state's game and player count.")
+      .def_property_readonly("observation_size", &AnyState::observation_size,
+                             "The number of floats in an observation.")
       .def("observation", &observation, py::arg("viewer") = py::none(),
            "float32 array of the encoder's shape, seen by `viewer` (default: the player to move).")
       .def("encode", &encode_into, py::arg("viewer"), py::arg("out"),
@@ -244,10 +280,12 @@ void bind_state(py::module_& m) {
           "heuristic_action",
           [](const AnyState& s, py::handle seed) { return s.heuristic_action(to_seed(seed)); },
           py::arg("seed") = 0, "The heuristic bot's action for the player to move.")
-      .def("check_invariants", &AnyState::check_invariants);
+      .def("check_invariants", &AnyState::check_invariants,
+           "Checks the engine's invariants; InvariantViolation (an engine bug) if one is broken.");
 }
 
-std::unique_ptr<AnyState> state_from_json(const AnyGame& game, py::handle doc) {
+py::object state_from_json(py::handle self, py::handle doc) {
+  const auto& game = self.cast<const AnyGame&>();
   // A dict is accepted too (what json.loads gives back).
   std::string text;
   if (py::isinstance<py::str>(doc))
@@ -256,26 +294,36 @@ std::unique_ptr<AnyState> state_from_json(const AnyGame& game, py::handle doc) {
     text = py::module_::import("json").attr("dumps")(doc).cast<std::string>();
   else
     throw py::type_error("a state document must be a JSON string or a dict");
-  return game.state_from_json(text);
+  return with_game(game.state_from_json(text), self);
 }
 
 void bind_any_game(py::module_& m) {
-  py::class_<AnyGame, std::shared_ptr<AnyGame>> cls(m, "Game",
-                                                    "A game with its configuration loaded (see load_game).");
+  py::class_<AnyGame, std::shared_ptr<AnyGame>> cls(
+      m, "Game",
+      "A game with its configuration loaded (see load_game); immutable. Pickles as its id and configuration "
+      "(as given to rocketgym.load_game); copies are the same object.",
+      py::dynamic_attr());
   forbid_direct_construction(cls, "use rocketgym.load_game(id, config)");
-  cls.def_property_readonly("info", &AnyGame::info, py::return_value_policy::reference_internal)
-      .def_property_readonly("id", [](const AnyGame& g) { return g.info().id; })
-      .def("observation_shape", &AnyGame::observation_shape, py::arg("num_players"))
+  cls.def_property_readonly("info", &AnyGame::info, py::return_value_policy::reference_internal,
+                            "The game's GameInfo.")
+      .def_property_readonly(
+          "id", [](const AnyGame& g) { return g.info().id; }, "The game's id.")
+      .def("observation_shape", &AnyGame::observation_shape, py::arg("num_players"),
+           "The encoder's shape with `num_players` seats (a method: it depends on the player count).")
+      .def("__copy__", [](py::handle self) { return py::reinterpret_borrow<py::object>(self); })
+      .def("__deepcopy__",
+           [](py::handle self, py::handle) { return py::reinterpret_borrow<py::object>(self); })
       .def(
           "new_state",
-          [](const AnyGame& g, int num_players, py::handle seed) {
-            return g.new_state(num_players, to_seed(seed));
+          [](py::handle self, int num_players, py::handle seed) {
+            return with_game(self.cast<const AnyGame&>().new_state(num_players, to_seed(seed)), self);
           },
           py::arg("num_players"), py::arg("seed") = 0,
           "The start of a game, with its set-up chance drawn from seed.")
       .def("state_from_json", &state_from_json, py::arg("document"),
            "Loads a state written by State.to_json() (or by hand); SerializationError if invalid.")
-      .def("check_players", &AnyGame::check_players, py::arg("num_players"))
+      .def("check_players", &AnyGame::check_players, py::arg("num_players"),
+           "Raises rocketgym.Error when the game is not played with `num_players` seats.")
       .def("__repr__", [](const AnyGame& g) { return "<rocketgym.Game " + g.info().id + ">"; });
 }
 

@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -325,6 +326,29 @@ void bind_vector_env(py::module_& m) {
                                auto& h = self.cast<H&>();
                                return readonly_view(h.env->final_episode_steps(), {h.env->num_envs()}, self);
                              })
+      .def_property_readonly(
+          "_seed", [](const H& h) { return h.env->seed(); }, "The seed of the last reset (for pickling).")
+      .def(
+          "_slot",
+          [](H& h, int i) {
+            ExclusiveUse use(h.busy);
+            const VectorEnvSlot slot = h.env->slot(i);
+            return py::make_tuple(slot.episode, slot.episode_steps,
+                                  py::make_tuple(slot.action_rng[0], slot.action_rng[1], slot.action_rng[2],
+                                                 slot.action_rng[3]));
+          },
+          py::arg("env"), "Env i's (episode, episode_steps, action stream) for pickling (VectorEnvSlot).")
+      .def(
+          "_restore",
+          [](H& h, int i, const AnyState& state, uint64_t episode, int32_t steps,
+             const std::array<uint64_t, 4>& action_rng) {
+            ExclusiveUse use(h.busy);
+            h.env->restore(i, state, VectorEnvSlot{episode, steps, action_rng});
+            h.finished[static_cast<std::size_t>(i)] = 0;
+          },
+          py::arg("env"), py::arg("state"), py::arg("episode"), py::arg("episode_steps"),
+          py::arg("action_rng"),
+          "Puts a copy of `state` into env i with its slot (the inverse of _slot, for unpickling).")
       .def("_bench_cpp_loop", &bench_cpp_loop, py::arg("iterations"),
            "Runs `iterations` rounds of sample_actions + step in C++; returns the seconds taken.");
 }

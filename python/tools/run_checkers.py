@@ -7,7 +7,7 @@
 Neither package is a Debian package; put their sources on PYTHONPATH (see docs/python.md,
 "Official checkers"), together with the rocketgym build:
 
-    PYTHONPATH=build-python/python:$EXT/Gymnasium:$EXT/PettingZoo:$EXT/stubs \\
+    PYTHONPATH=build/python:$EXT/Gymnasium:$EXT/PettingZoo:$EXT/stubs \\
         /usr/bin/python3 python/tools/run_checkers.py [--games g ...] [--cycles 300]
 
 Prints a Markdown table (one row per game and player count) and exits non-zero if any run failed

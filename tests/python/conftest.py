@@ -4,7 +4,11 @@ Where `rocketgym` is imported from, first match wins:
   * ``ROCKETGYM_PYTHON_PATH=<dir>``: a folder holding ``rocketgym/``, or ``installed`` to test the
     copy installed with ``pip install .``;
   * ``ROCKETGYM_BUILD_DIR=<build>``: the CMake build folder (the package is in ``<build>/python``);
-  * ``<repo>/build-python/python``, then ``<repo>/build/python``, whichever has the package.
+  * ``<repo>/build/python`` (the build folder of scripts/build.sh and of ``pip install .``).
+
+Gymnasium and PettingZoo (not in Debian) are used when importable; ``ROCKETGYM_FARAMA=<dir>`` puts
+their source checkouts on the path first (``<dir>/Gymnasium``, ``<dir>/PettingZoo``, ``<dir>/stubs``:
+docs/python.md, "Official checkers"). Without them the tests that need them are skipped, saying so.
 
 A test that takes a ``game_id`` argument runs once per registered game; one that
 takes ``game_id`` and ``num_players`` runs for every player count of every game.
@@ -22,15 +26,18 @@ def _package_folder():
         return os.environ["ROCKETGYM_PYTHON_PATH"]
     if "ROCKETGYM_BUILD_DIR" in os.environ:
         return str(pathlib.Path(os.environ["ROCKETGYM_BUILD_DIR"]) / "python")
-    candidates = [REPO / "build-python" / "python", REPO / "build" / "python"]
-    return str(next((c for c in candidates if (c / "rocketgym").is_dir()), candidates[0]))
+    return str(REPO / "build" / "python")
 
+
+if os.environ.get("ROCKETGYM_FARAMA"):
+    for _name in ("stubs", "PettingZoo", "Gymnasium"):
+        sys.path.insert(0, str(pathlib.Path(os.environ["ROCKETGYM_FARAMA"]) / _name))
 
 _where = _package_folder()
 if _where != "installed":
     if not (pathlib.Path(_where) / "rocketgym").is_dir():
         raise RuntimeError(f"no rocketgym package under {_where}: build it first "
-                           "(cmake --build build-python) or set ROCKETGYM_PYTHON_PATH / ROCKETGYM_BUILD_DIR")
+                           "(scripts/build.sh) or set ROCKETGYM_PYTHON_PATH / ROCKETGYM_BUILD_DIR")
     sys.path.insert(0, _where)
 
 import numpy as np  # noqa: E402

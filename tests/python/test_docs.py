@@ -1,6 +1,6 @@
 """The documentation cannot rot (docs/docs-tests.md).
 
-* Every ```python block of README.md and docs/**/*.md runs, each in a fresh interpreter in a
+* Every ```python block of README.md, python/README.md and docs/**/*.md runs, each in a fresh interpreter in a
   scratch folder that sees the repository's build/, configs/, models/ and examples/.
   A block preceded by the line ``<!-- docs-test: skip REASON -->`` is not run (keep those few).
 * Every ```sh block preceded by ``<!-- docs-test: run -->`` runs with bash in the same kind of
@@ -24,7 +24,7 @@ FENCE = re.compile(r"^```(\w*)\s*$")
 
 
 def markdown_files():
-    return [REPO / "README.md"] + sorted((REPO / "docs").rglob("*.md"))
+    return [REPO / "README.md", REPO / "python" / "README.md"] + sorted((REPO / "docs").rglob("*.md"))
 
 
 def code_blocks():

@@ -205,7 +205,7 @@ def test_returns_are_zero_until_the_end_then_the_game_is_closed(game_id, num_pla
     assert state.legal_actions() == [] and not state.legal_actions_mask().any()
     returns = state.returns()
     assert returns.shape == (num_players,)
-    assert abs(float(returns.sum())) < 1e-4  # every reward mode is zero-sum (DESIGN.md section 5)
+    assert abs(float(returns.sum())) < 1e-4  # every reward mode is zero-sum (envs/core/returns.h)
     if state.is_truncated():
         assert not returns.any()
     with pytest.raises(rg.IllegalAction):
