@@ -91,6 +91,38 @@ TEST_CASE("returns: rank, win and score modes") {
   REQUIRE(out[0] == 0.0f);
 }
 
+TEST_CASE("returns: ties, equal scores and a lone seat give zero") {
+  float out[4] = {9, 9, 9, 9};
+  const double level[4] = {2, 2, 2, 2};
+  for (RewardMode mode : {RewardMode::kRank, RewardMode::kWin, RewardMode::kScore}) {
+    compute_returns(mode, 4, level, level, out);
+    REQUIRE(out[0] == 0.0f);
+    REQUIRE(out[3] == 0.0f);
+  }
+  // Nobody to beat: no reward to share.
+  const double alone[1] = {5};
+  out[0] = 9;
+  compute_returns(RewardMode::kRank, 1, alone, alone, out);
+  REQUIRE(out[0] == 0.0f);
+  // Two winners of three share +1, the loser takes -1.
+  const double shared[3] = {4, 4, 1};
+  compute_returns(RewardMode::kWin, 3, shared, shared, out);
+  REQUIRE(out[0] == Approx(0.5));
+  REQUIRE(out[1] == Approx(0.5));
+  REQUIRE(out[2] == Approx(-1.0));
+}
+
+TEST_CASE("returns: the reward key is read and named, a bad one refused") {
+  REQUIRE(parse_reward_mode(ConfigNode::parse("players: 2\n", "game.yaml")) == RewardMode::kRank);
+  for (const char* name : {"rank", "win", "score"}) {
+    const RewardMode mode =
+        parse_reward_mode(ConfigNode::parse(std::string("reward: ") + name + "\n", "game.yaml"));
+    REQUIRE(std::string(reward_mode_name(mode)) == name);
+  }
+  REQUIRE_THROWS_WITH(parse_reward_mode(ConfigNode::parse("reward: glory\n", "game.yaml")),
+                      Catch::Contains("game.yaml") && Catch::Contains("reward") && Catch::Contains("glory"));
+}
+
 TEST_CASE("config: unknown keys name file, line and key") {
   const ConfigNode root = ConfigNode::parse("alpha: 1\nbeta:\n  gamma: 2\n  typo: 3\n", "test.yaml");
   REQUIRE_NOTHROW(root.expect_keys({"alpha", "beta"}));
