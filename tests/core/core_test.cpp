@@ -193,6 +193,7 @@ TEST_CASE("config: command-line settings become a nested mapping") {
   REQUIRE(set.get_string("d") == "text");
   REQUIRE_THROWS_WITH(ConfigNode::from_settings({"novalue"}), Catch::Contains("key=value"));
   REQUIRE_THROWS_WITH(ConfigNode::from_settings({"a..b=1"}), Catch::Contains("empty key"));
+  REQUIRE_THROWS_WITH(ConfigNode::from_settings({"a.b.=1"}), Catch::Contains("empty key"));
   REQUIRE_THROWS_WITH(ConfigNode::from_settings({"a=[1"}), Catch::Contains("not valid YAML"));
 }
 
@@ -267,6 +268,25 @@ TEST_CASE("config: a key given twice in one mapping is an error naming both line
   CHECK_THAT(error_of([] { ConfigNode::parse("copies: {3: 1, \"3\": 2}\n", "q.yaml"); }),
              Catch::Contains("duplicate key 'copies.3'"));
   CHECK_NOTHROW(ConfigNode::parse("a: {x: 1}\nb: {x: 2}\n", "ok.yaml"));
+}
+
+TEST_CASE("config: keys are plain names, and aliases cannot blow a text up") {
+  REQUIRE_THROWS_WITH(
+      ConfigNode::parse("outer:\n  ? [a, b]\n  : 1\n", "keys.yaml"),
+      Catch::Contains("keys.yaml:2") && Catch::Contains("a key in 'outer' is not a plain name"));
+  // Seven levels of ten aliases each: 10^7 values from a few lines.
+  std::string bomb = "l0: &l0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n";
+  for (int level = 1; level <= 7; ++level) {
+    const std::string below = "*l" + std::to_string(level - 1);
+    bomb += "l" + std::to_string(level) + ": &l" + std::to_string(level) + " [" + below;
+    for (int k = 1; k < 10; ++k) bomb += ", " + below;
+    bomb += "]\n";
+  }
+  REQUIRE_THROWS_WITH(ConfigNode::parse(bomb, "bomb.yaml"),
+                      Catch::Contains("bomb.yaml") && Catch::Contains("values (after expanding aliases)"));
+  // A C1 control character (U+0080, two bytes in UTF-8) is no text either.
+  REQUIRE_THROWS_WITH(ConfigNode::parse("a: 1\nb: x\xC2\x80y\n", "c1.yaml"),
+                      Catch::Contains("c1.yaml:2: not a YAML text file (control character: byte 0xC2"));
 }
 
 TEST_CASE("config: errors about overridden values name the --set or the file they came from") {
