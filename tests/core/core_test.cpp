@@ -91,6 +91,38 @@ TEST_CASE("returns: rank, win and score modes") {
   REQUIRE(out[0] == 0.0f);
 }
 
+TEST_CASE("returns: ties, equal scores and a lone seat give zero") {
+  float out[4] = {9, 9, 9, 9};
+  const double level[4] = {2, 2, 2, 2};
+  for (RewardMode mode : {RewardMode::kRank, RewardMode::kWin, RewardMode::kScore}) {
+    compute_returns(mode, 4, level, level, out);
+    REQUIRE(out[0] == 0.0f);
+    REQUIRE(out[3] == 0.0f);
+  }
+  // Nobody to beat: no reward to share.
+  const double alone[1] = {5};
+  out[0] = 9;
+  compute_returns(RewardMode::kRank, 1, alone, alone, out);
+  REQUIRE(out[0] == 0.0f);
+  // Two winners of three share +1, the loser takes -1.
+  const double shared[3] = {4, 4, 1};
+  compute_returns(RewardMode::kWin, 3, shared, shared, out);
+  REQUIRE(out[0] == Approx(0.5));
+  REQUIRE(out[1] == Approx(0.5));
+  REQUIRE(out[2] == Approx(-1.0));
+}
+
+TEST_CASE("returns: the reward key is read and named, a bad one refused") {
+  REQUIRE(parse_reward_mode(ConfigNode::parse("players: 2\n", "game.yaml")) == RewardMode::kRank);
+  for (const char* name : {"rank", "win", "score"}) {
+    const RewardMode mode =
+        parse_reward_mode(ConfigNode::parse(std::string("reward: ") + name + "\n", "game.yaml"));
+    REQUIRE(std::string(reward_mode_name(mode)) == name);
+  }
+  REQUIRE_THROWS_WITH(parse_reward_mode(ConfigNode::parse("reward: glory\n", "game.yaml")),
+                      Catch::Contains("game.yaml") && Catch::Contains("reward") && Catch::Contains("glory"));
+}
+
 TEST_CASE("config: unknown keys name file, line and key") {
   const ConfigNode root = ConfigNode::parse("alpha: 1\nbeta:\n  gamma: 2\n  typo: 3\n", "test.yaml");
   REQUIRE_NOTHROW(root.expect_keys({"alpha", "beta"}));
@@ -161,6 +193,7 @@ TEST_CASE("config: command-line settings become a nested mapping") {
   REQUIRE(set.get_string("d") == "text");
   REQUIRE_THROWS_WITH(ConfigNode::from_settings({"novalue"}), Catch::Contains("key=value"));
   REQUIRE_THROWS_WITH(ConfigNode::from_settings({"a..b=1"}), Catch::Contains("empty key"));
+  REQUIRE_THROWS_WITH(ConfigNode::from_settings({"a.b.=1"}), Catch::Contains("empty key"));
   REQUIRE_THROWS_WITH(ConfigNode::from_settings({"a=[1"}), Catch::Contains("not valid YAML"));
 }
 
@@ -235,6 +268,25 @@ TEST_CASE("config: a key given twice in one mapping is an error naming both line
   CHECK_THAT(error_of([] { ConfigNode::parse("copies: {3: 1, \"3\": 2}\n", "q.yaml"); }),
              Catch::Contains("duplicate key 'copies.3'"));
   CHECK_NOTHROW(ConfigNode::parse("a: {x: 1}\nb: {x: 2}\n", "ok.yaml"));
+}
+
+TEST_CASE("config: keys are plain names, and aliases cannot blow a text up") {
+  REQUIRE_THROWS_WITH(
+      ConfigNode::parse("outer:\n  ? [a, b]\n  : 1\n", "keys.yaml"),
+      Catch::Contains("keys.yaml:2") && Catch::Contains("a key in 'outer' is not a plain name"));
+  // Seven levels of ten aliases each: 10^7 values from a few lines.
+  std::string bomb = "l0: &l0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n";
+  for (int level = 1; level <= 7; ++level) {
+    const std::string below = "*l" + std::to_string(level - 1);
+    bomb += "l" + std::to_string(level) + ": &l" + std::to_string(level) + " [" + below;
+    for (int k = 1; k < 10; ++k) bomb += ", " + below;
+    bomb += "]\n";
+  }
+  REQUIRE_THROWS_WITH(ConfigNode::parse(bomb, "bomb.yaml"),
+                      Catch::Contains("bomb.yaml") && Catch::Contains("values (after expanding aliases)"));
+  // A C1 control character (U+0080, two bytes in UTF-8) is no text either.
+  REQUIRE_THROWS_WITH(ConfigNode::parse("a: 1\nb: x\xC2\x80y\n", "c1.yaml"),
+                      Catch::Contains("c1.yaml:2: not a YAML text file (control character: byte 0xC2"));
 }
 
 TEST_CASE("config: errors about overridden values name the --set or the file they came from") {

@@ -82,6 +82,14 @@ TEST_CASE("a bad record is refused naming its line and what is wrong", "[records
   REQUIRE_THAT(refused(with("actions", "[]")), Catch::Contains("not over"));
   REQUIRE_THAT(refused(with("returns", "[0.5, -0.5]")), Catch::Contains("returns differ"));
   REQUIRE_THAT(refused(with("record", "2")), Catch::Contains("format 1"));
+  REQUIRE_THAT(refused(with("returns", "[0.5]")), Catch::Contains("'returns' has 1 values for 2 players"));
+  REQUIRE_THAT(refused(with("seed", "\"abc\"")), Catch::Contains(":2:") && Catch::Contains("field 'seed'"));
+  REQUIRE_THAT(refused(with("config", "[]")), Catch::Contains("'config' must be an object"));
+  auto longer = nlohmann::json::parse(good);
+  const std::size_t moves = longer["actions"].size();
+  longer["actions"].push_back(0);
+  REQUIRE_THAT(refused(longer.dump()), Catch::Contains("the game is over after move " +
+                                                       std::to_string(moves) + ", yet the record goes on"));
   std::remove(path.c_str());
   REQUIRE_THROWS_WITH(load_records(path), Catch::Contains("cannot open"));
 }

@@ -63,6 +63,8 @@ TEST_CASE("contract: bad YAML is a ConfigError naming the line and key", "[last_
   REQUIRE_THROWS_WITH(config_with("  drop: 6\n", "  drop: 0\n"), Catch::Contains("tiles"));
   REQUIRE_THROWS_WITH(config_with("  - {colour: red, number: 1, symbol: drop}\n", ""),
                       Catch::Contains("between 48 and 64 cards"));
+  REQUIRE_THROWS_WITH(config_with("  - {name: arrow, value: 6}\n", ""),
+                      Catch::Contains("symbols") && Catch::Contains("expected exactly 6 symbols"));
   REQUIRE_THROWS_AS(config_with("\nreward: rank", "\nreward: glory"), ConfigError);
 }
 

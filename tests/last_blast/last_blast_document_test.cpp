@@ -436,3 +436,99 @@ TEST_CASE("documents: every damaged document is refused or plays to the end", "[
   REQUIRE(loaded > 0);
   REQUIRE(refused > loaded);
 }
+
+TEST_CASE("documents: per-player lists hold one entry per player", "[last_blast][json]") {
+  expect_refused(mid_draft(),
+                 {
+                     {"a rocket for a fourth player", [](Json& d) { d["rockets"].push_back(Json::array()); },
+                      "rockets: needs one entry per player (3), has 4"},
+                     {"rockets for five players",
+                      [](Json& d) {
+                        d["rockets"].push_back(Json::array());
+                        d["rockets"].push_back(Json::array());
+                      },
+                      "rockets: has 5 entries, at most 4 fit"},
+                     {"what two of three players saw", [](Json& d) { d["seen"].erase(2); },
+                      "seen: needs one entry per player (3), has 2"},
+                 });
+}
+
+TEST_CASE("documents: a player after the picker has not picked yet (ruling 2)", "[last_blast][json]") {
+  const State s = mid_draft();
+  REQUIRE(s.current_player() == 1);
+  Json doc = s.to_json();
+  doc.erase("seen");  // what each seat knows follows from the position
+  doc["draft"]["picks"][2] = {{"card", doc["deck"][0]}, {"end", "front"}, {"blind", false}};
+  doc["deck"].erase(0);
+  REQUIRE_THROWS_WITH(State::from_json(doc, standard_config()),
+                      Catch::Contains("draft.picks[2]") && Catch::Contains("comes after the picker"));
+}
+
+// Rulings 4 and 7: a rocket that exploded in an earlier round takes no turn,
+// holds no Start Player token and has no cube on the field (the alternate rule
+// keeps its cube in the column of the round, blocking that tile).
+TEST_CASE("documents: a rocket exploded in an earlier round sits out", "[last_blast][json]") {
+  // Round 2 of 3 players: player 0 exploded in round 1, 1 and 2 are to move.
+  FlightSetup f{{"DHCBWAH", "DCBWAHC", "DBWAHCB", "DWAHCBW"},
+                {{}, {"amber 5 drop"}, {"amber 6 drop"}},
+                {0, 12, 12},
+                {{{-1, -1}}, {{1, 0}}, {{2, 0}}},
+                {"exploded", "flying", "flying"}};
+  f.round = 1;
+  f.start_player = f.mover = 1;
+  REQUIRE_NOTHROW(f.build());
+  FlightSetup start = f;
+  start.start_player = 0;
+  REQUIRE_THROWS_WITH(start.build(), Catch::Contains("flight.start_player") &&
+                                         Catch::Contains("the Start Player's rocket is in flight"));
+  FlightSetup on_field = f;
+  on_field.cubes[0] = {3, 0};
+  REQUIRE_THROWS_WITH(on_field.build(), Catch::Contains("flight.players[0].row") &&
+                                            Catch::Contains("an exploded cube leaves the field"));
+  // The alternate rule: the exploded cube keeps pace with the round.
+  FlightSetup alternate = f;
+  alternate.cubes[0] = {3, 1};
+  REQUIRE_NOTHROW(alternate.build(alternate_config()));
+  REQUIRE_THROWS_WITH(f.build(alternate_config()), Catch::Contains("flight.players[0].column") &&
+                                                       Catch::Contains("moves on with the round"));
+}
+
+TEST_CASE("documents: damage that takes the whole rocket leaves no choice (ruling 6)", "[last_blast][json]") {
+  // Player 0 has moved, lost its front and back, and has two cards left.
+  FlightSetup f{{"DHCBWAD", "HCBWADH", "CBWADHC"}, {{"amber 4 arrow"}, {"amber 6 drop"}}, {2, 12}};
+  f.cubes = {{{2, 1}}, {{0, 0}}};
+  f.moved = {true, false};
+  f.round = 1;
+  auto with_damage = [&](int damage_left) {
+    Json doc = f.document();
+    doc["flight"]["damage_left"] = damage_left;
+    doc["flight"]["removed_this_turn"] = 2;
+    return State::from_json(doc, standard_config());
+  };
+  const State choosing = with_damage(1);
+  REQUIRE(choosing.awaiting_removal_choice());
+  REQUIRE(choosing.current_player() == 0);
+  REQUIRE_THROWS_WITH(with_damage(2), Catch::Contains("flight.damage_left") && Catch::Contains("no choice"));
+}
+
+TEST_CASE("documents: at the end every rocket in flight has flown the last round", "[last_blast][json]") {
+  // Over after round 2 of 3 players: player 0 exploded in round 1, player 1 in
+  // round 2; player 2 is the last rocket in flight.
+  FlightSetup f{
+      {"DHCBWAH", "DCBWAHC", "DBWAHCB", "DWAHCBW"}, {{}, {}, {"amber 6 drop"}},         {0, 0, 12},
+      {{{-1, -1}}, {{-1, -1}}, {{2, 1}}},           {"exploded", "exploded", "flying"}, {false, true, true}};
+  f.phase = "over";
+  f.round = 1;
+  f.start_player = 1;
+  f.mover = -1;
+  REQUIRE_NOTHROW(f.build());
+  FlightSetup start = f;
+  start.start_player = 0;
+  REQUIRE_THROWS_WITH(start.build(), Catch::Contains("flight.start_player") &&
+                                         Catch::Contains("was in flight in the last round"));
+  FlightSetup unmoved = f;
+  unmoved.moved[2] = false;
+  unmoved.cubes[2] = {2, 0};
+  REQUIRE_THROWS_WITH(unmoved.build(), Catch::Contains("flight.players[2].moved") &&
+                                           Catch::Contains("every rocket in flight moved in the last round"));
+}

@@ -169,6 +169,20 @@ TEST_CASE("state documents: no card twice where one is allowed, every card where
   }
 }
 
+TEST_CASE("state documents: a pile holds at most kMaxCards cards") {
+  const Json doc = play_document(2, R"({"hands": [{"metal": 1}]})");
+  for (const char* pile : {"draw_pile", "discard_pile"}) {
+    INFO(pile);
+    REQUIRE_THROWS_WITH(load_edited(doc,
+                                    [&](Json& d) {
+                                      d[pile] = Json::array();
+                                      for (int i = 0; i <= kMaxCards; ++i) d[pile].push_back("metal");
+                                    }),
+                        Catch::Contains(std::string("'") + pile + "'") &&
+                            Catch::Contains("holds 161 cards, more than the 160 a pile may hold"));
+  }
+}
+
 TEST_CASE("state documents: card conservation across hands, zones, piles and the table") {
   const Json doc = play_document(2, R"({"hands": [{"metal": 1}], "discard_pile": ["fuel"]})");
   REQUIRE_THROWS_WITH(load_edited(doc, [](Json& d) { d["hands"][1]["metal"] = 1; }),

@@ -161,6 +161,73 @@ TEST_CASE("config errors name the file, line and key", "[lift_off][flow]") {
   CHECK_THROWS_AS(load_game("lift_off", "", "reward: best"), ConfigError);
 }
 
+// Each table of lift_off.yaml is checked as it is read: a value out of range,
+// a list of the wrong length, a repeated id or too many cards is refused with
+// the key named, never loaded as a broken game.
+TEST_CASE("config errors: every table of the card data is checked", "[lift_off][flow]") {
+  const std::string text = builtin_game_config("lift_off");
+  auto load = [](const std::string& yaml) { return load_config(ConfigNode::parse(yaml, "lift_off.yaml")); };
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    const auto at = t.find(from);
+    REQUIRE(at != std::string::npos);
+    return t.replace(at, from.size(), to);
+  };
+  // `count` copies of the card line starting with `line`, ids numbered on from `first`.
+  auto with_copies = [&](const std::string& line, const std::string& prefix, int first, int count,
+                         const std::string& yaml) {
+    const auto at = yaml.find(line);
+    REQUIRE(at != std::string::npos);
+    const auto end = yaml.find('\n', at) + 1;
+    const std::string card = yaml.substr(at, end - at);
+    std::string extra;
+    for (int i = 0; i < count; ++i) {
+      std::string copy = card;
+      const auto id = copy.find("{id: ") + 5;
+      copy.replace(id, copy.find(',', id) - id, prefix + std::to_string(first + i));
+      extra += copy;
+    }
+    return std::string(yaml).insert(end, extra);
+  };
+  const std::string m101 = "copies: {none: 1, \"3\": 1, \"4\": 0}}";
+  const std::pair<std::string, std::string> refused[] = {
+      {replaced("lab: [3, 5, 7]", "lab: [3, 5, 700]"), "value 700 out of range [0, 100]"},
+      {replaced("lab: [3, 5, 7]", "lab: [3, 5]"), "expected a list of 3 integers"},
+      {replaced("1: [{red: 1}, {yellow: 1}]", "1: []"), "expected 1 to 4 alternatives"},
+      {replaced("spaces: [3, 4, 5, 6, 6, 7, 8, 9, 10, 11]", "spaces: []"), "expected 1 to 16 spaces"},
+      {replaced("spaces: [3, 4, 5, 6, 6, 7, 8, 9, 10, 11]", "spaces: [3, 4, 5, 6, 6, 7, 8, 9, 10, 101]"),
+       "cost out of range [0, 100]"},
+      {replaced("2: [3, 4, 6]", "2: [3, 4, 60]"), "space index 60 out of range"},
+      {replaced("{id: S02,", "{id: S01,"), "duplicate card id 'S01'"},
+      {replaced("actions: [lab_cheap],", "actions: [],"), "a specialist has one or two actions"},
+      {replaced("actions: [propulsion, capacity],", "actions: [propulsion, propulsion],"),
+       "the two actions of a specialist must differ"},
+      {with_copies("  - {id: S36,", "S", 37, 13, text), "at most 48 specialist cards"},
+      {replaced(m101, "copies: {none: 0, \"3\": 0, \"4\": 0}}"), "a mission needs a copy"},
+      {with_copies("    - {id: M4-01,", "M4-", 10, 40, text), "the deck for 2 players must hold 1 to"},
+      {with_copies("    - {id: M4-07,", "M4-", 10, 4, with_copies("    - {id: M3-10,", "M3-", 11, 20, text)),
+       "at most 64 mission titles"},  // 24 more titles, each deck within its 40 cards
+      {replaced("counts: {upgrades: [capacity]}", "counts: {upgrades: [wings]}"), "unknown upgrade 'wings'"},
+      {replaced("counts: {upgrades: [capacity]}", "counts: {}"), "names nothing to count"},
+      {replaced("counts: {missions_in_space: [2,3]", "counts: {missions_in_space: [2,5]"),
+       "levels are 1 to 4"},
+      {with_copies("  - {id: O01,", "O", 21, 13, text), "at most 32 objective cards"},
+  };
+  for (const auto& [yaml, message] : refused) {
+    INFO(message);
+    CHECK_THROWS_WITH(load(yaml), Catch::Contains("lift_off.yaml:") && Catch::Contains(message));
+  }
+  // Fewer than 12 objectives cannot deal three to each of four players.
+  std::string few = text;
+  for (int i = 1; i <= 9; ++i) {
+    const auto at = few.find("  - {id: O0" + std::to_string(i) + ",");
+    REQUIRE(at != std::string::npos);
+    few.erase(at, few.find('\n', at) + 1 - at);
+  }
+  CHECK_THROWS_WITH(load(few),
+                    Catch::Contains("objectives") && Catch::Contains("at least 12 objective cards"));
+}
+
 TEST_CASE("edited card data is used without recompiling", "[lift_off][flow]") {
   auto game = load_game("lift_off", "", "prices: {buy_tech: 1}\nspecialist_rules: {money_instead: 7}");
   auto s = game->new_state(2, 1);

@@ -624,3 +624,38 @@ TEST_CASE("validation: the cards a seat passed round-trip, and their layouts mus
   seat_of(plain, 0)["knowledge"].erase("passed");
   CHECK(State::from_json(plain, cfg()).specialists_passed(0).num_cards == 0);
 }
+
+TEST_CASE("validation: lists of a fixed shape, the first draft's direction, old objective lists",
+          "[lift_off][validation]") {
+  const Json doc = at_step(3, Step::kPlaySpecialist);
+  rejects(
+      doc, [](Json& d) { seat_of(d, 0)["banner_used"] = {true}; }, "seats[0].banner_used");
+  rejects(
+      doc,
+      [](Json& d) {
+        seat_of(d, 1)["banner_used"] = {true, 1};
+      },
+      "seats[1].banner_used");
+  rejects(
+      doc, [](Json& d) { d["mission_decks"].erase(0); }, "mission_decks");
+  rejects(
+      doc, [](Json& d) { d["mission_discards"] = Json::object(); }, "mission_discards");
+  // The specialist draft passes left in round 1: the direction is chosen from round 2 on.
+  const Json objective_draft = at_step(3, Step::kObjectiveKeep);
+  REQUIRE(objective_draft["direction"] == "left");
+  rejects(
+      objective_draft, [](Json& d) { d["direction"] = "right"; }, "direction");
+  // Documents from before the knowledge model: 'knows_objectives' names
+  // objectives held by the seat it lists them under.
+  Json old = at_step(3, Step::kSpecialistPass);
+  for (auto& seat : old["seats"]) seat.erase("knowledge");
+  const std::string card = seat_of(old, 2)["objectives"][0];
+  seat_of(old, 0)["knows_objectives"] = {Json::array(), Json::array(), {card}};
+  CHECK(State::from_json(old, cfg()).objective_may_be(0, obj(card)) == 1u << 2);
+  seat_of(old, 0)["knows_objectives"] = {Json::array(), {card}, Json::array()};
+  CHECK_THROWS_WITH(State::from_json(old, cfg()), Catch::Contains("'seats[0].knows_objectives[1]'") &&
+                                                      Catch::Contains("not in that seat's hand"));
+  seat_of(old, 0)["knows_objectives"] = {Json::array()};
+  CHECK_THROWS_WITH(State::from_json(old, cfg()), Catch::Contains("'seats[0].knows_objectives'") &&
+                                                      Catch::Contains("needs one list per player"));
+}

@@ -453,6 +453,85 @@ TEST_CASE("json: the reaction chain and the pending decision must agree with eac
   rejects([](Json& d) { d["turn_start"] = true; }, "'turn_start'");
 }
 
+TEST_CASE("json: a block's top card and target follow ruling 4", "[rocket_squad][json][reaction]") {
+  // Player 0 played Dad against player 1; player 1 blocked with Mom (now on top), player 0 is asked.
+  const std::string chain = R"("chain":{"card":"dad","action":)" + std::to_string(dad(1, RED, BLUE)) +
+                            R"(,"against":1,"blocks":1,"top":"mom","top_player":1})";
+  const Json good = position(R"({"phase":"reaction","decider":0,"hands":[{"cards":["grandma"]},{"cards":[]}],
+      "discard_pile":["mom"],"rockets":[{"blue":{"booster":"blue_5"}},{"red":{"booster":"red_7","boxes":1}}],)" +
+                             chain + "}")
+                        .to_json();
+  const auto rejects = [&](const std::function<void(Json&)>& edit, const std::string& field,
+                           const std::string& why) {
+    Json doc = good;
+    edit(doc);
+    INFO(doc.dump());
+    REQUIRE_THROWS_WITH(State::from_json(doc, default_config()),
+                        Catch::Contains(field) && Catch::Contains(why));
+  };
+  REQUIRE_NOTHROW(State::from_json(good, default_config()));
+  // Mom blocks only an Orange card played against her own holder.
+  rejects([](Json& d) { d["chain"]["top_player"] = 0; }, "'chain.top'", "Mom blocks only");
+  // The block is played against the player of the blocked card.
+  rejects([](Json& d) { d["chain"]["against"] = 2; }, "'chain.against'", "a block is played against");
+}
+
+TEST_CASE("json: the end of the game follows the rockets launched (ruling 11)", "[rocket_squad][json]") {
+  // Player 1 launched all four rockets on its turn; players 0 and 2 are owed a final turn.
+  const std::string four =
+      R"({"blue":{"booster":"blue_2","launched":true},"green":{"booster":"green_3","launched":true},
+          "yellow":{"booster":"yellow_6","launched":true},"red":{"booster":"red_7","launched":true}})";
+  const Json good =
+      position(R"({"players":3,"turn_player":2,"decider":2,"end_triggered":true,"trigger_seat":1,
+      "final_turn_owed":[true,false,false],"in_final_turn":true,"rockets":[{},)" +
+               four + ",{}]}")
+          .to_json();
+  const auto rejects = [&](const std::function<void(Json&)>& edit, const std::string& field,
+                           const std::string& why) {
+    Json doc = good;
+    edit(doc);
+    INFO(doc.dump());
+    REQUIRE_THROWS_WITH(State::from_json(doc, default_config()),
+                        Catch::Contains(field) && Catch::Contains(why));
+  };
+  REQUIRE_NOTHROW(State::from_json(good, default_config()));
+  rejects(
+      [](Json& d) {
+        d["end_triggered"] = false;
+        d["trigger_seat"] = -1;
+        d["final_turn_owed"] = {false, false, false};
+        d["in_final_turn"] = false;
+      },
+      "'end_triggered'", "player 1 has launched all four rockets");
+  rejects(
+      [](Json& d) {
+        d["in_final_turn"] = false;
+        d["final_turn_owed"] = {true, false, false};
+      },
+      "'final_turn_owed'", "every player but the trigger player is owed one");
+  rejects(
+      [](Json& d) {
+        d["final_turn_owed"] = {true, false, true};
+      },
+      "'in_final_turn'", "neither the trigger player nor owed another");
+}
+
+TEST_CASE("json: per-player lists and Jackie's fields", "[rocket_squad][json]") {
+  const Json good = position(R"({"hands":[{"cards":["dad"]},{"cards":[]}]})").to_json();
+  Json doc = good;
+  doc["rockets"].erase(0);
+  REQUIRE_THROWS_WITH(State::from_json(doc, default_config()),
+                      Catch::Contains("'rockets'") && Catch::Contains("needs one entry per player"));
+  // No Jackie decision, but marks for her cards.
+  doc = good;
+  doc.erase("jackie");
+  REQUIRE_THROWS_WITH(State::from_json(doc, default_config()),
+                      Catch::Contains("'jackie_known_by'") && Catch::Contains("given without 'jackie'"));
+  doc.erase("jackie_known_by");
+  REQUIRE_THROWS_WITH(State::from_json(doc, default_config()),
+                      Catch::Contains("'jackie_from_deck'") && Catch::Contains("given without 'jackie'"));
+}
+
 // Mutated documents either load as consistent positions that play to the end, or are rejected
 // with a SerializationError; nothing crashes or gets stuck (run under the sanitizers too).
 TEST_CASE("json: every position that loads plays to the end", "[rocket_squad][json]") {
