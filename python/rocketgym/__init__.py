@@ -12,7 +12,9 @@ For search written in Python, ``rg.load_game(id).new_state(n, seed)`` gives a
 
 Trained bots: ``rg.load_agent("zoo:last_blast")`` gives an ``Agent`` with
 ``act(state, seed)`` and ``evaluate(observations, masks)`` (needs the module
-built with the training library).
+built with the training library). ``rg.arena(game_id, agents={...})`` plays
+them, and Python agents, as ``rocketgym arena`` does; ``rg.load_records(path)``
+reads the games it recorded back into states.
 
 Errors: ``rg.Error`` (a ValueError) and its subclasses ``IllegalAction``,
 ``ConfigError``, ``SerializationError``; ``InvariantViolation`` (a
@@ -28,6 +30,7 @@ from ._rocketgym import (ConfigError, Error, Game, GameInfo, IllegalAction, Inva
                          SerializationError, State, builtin_game_config, derive_seed, game_info,
                          list_games, max_threads)
 from .aec import USING_PETTINGZOO, RocketAECEnv
+from .arena import ArenaReport, arena, load_records
 from .env import RocketEnv
 from .spaces import USING_GYMNASIUM
 from .vector import VectorEnv
@@ -35,10 +38,10 @@ from .vector import VectorEnv
 __version__ = "0.1.0"
 
 __all__ = [
-    "ConfigError", "Error", "Game", "GameInfo", "IllegalAction", "InvariantViolation", "RocketAECEnv",
+    "ArenaReport", "ConfigError", "Error", "Game", "GameInfo", "IllegalAction", "InvariantViolation", "RocketAECEnv",
     "RocketEnv", "SerializationError", "State", "USING_GYMNASIUM", "USING_PETTINGZOO", "VectorEnv",
     "aec_env", "builtin_game_config", "derive_seed", "game_info", "list_games", "load_game", "make",
-    "load_agent", "make_vec", "max_threads",
+    "load_agent", "make_vec", "max_threads", "arena", "load_records",
 ]
 
 
