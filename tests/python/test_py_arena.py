@@ -179,6 +179,12 @@ def test_bad_agents_are_errors_naming_them(tmp_path):
         rg.arena("last_blast", ["random", "heuristic"], games=0)
     with pytest.raises(rg.Error):
         rg.arena("no_such_game", ["random"], games=1)
+    with pytest.raises(rg.ConfigError, match="rocketgym.arena config"):
+        rg.arena("last_blast", ["random", "heuristic"], games=1, config="reward: [")
+    with pytest.raises(rg.ConfigError, match="no_such_key"):
+        rg.arena("last_blast", ["random", "heuristic"], games=1, config={"no_such_key": 1})
+    with pytest.raises(rg.ConfigError, match="seed"):
+        rg.arena("last_blast", ["random", "heuristic"], games=1, seed=-1)
 
 
 @pytest.mark.parametrize("answer, message", [
