@@ -26,6 +26,9 @@ question (``is_terminal()``), anything that computes or builds a new object
 
 Games, states, envs and agents pickle and ``copy.deepcopy`` (docs/python.md).
 
+``rg.arena(game_id, agents={...})`` plays them, and Python agents, as ``rocketgym arena``
+does; ``rg.load_records(path)`` reads the games it recorded back into states.
+
 Errors: ``rg.Error`` (a ValueError) and its subclasses ``IllegalAction``,
 ``ConfigError``, ``SerializationError``; ``InvariantViolation`` (a
 RuntimeError) signals an engine bug.
@@ -43,6 +46,7 @@ from ._rocketgym import (ConfigError, Error, Game, GameInfo, IllegalAction, Inva
                          list_games, max_threads)
 from .aec import USING_PETTINGZOO, RocketAECEnv
 from ._registration import register_games
+from .arena import ArenaReport, arena, load_records
 from .env import RocketEnv
 from .spaces import USING_GYMNASIUM
 from .vector import VectorEnv
@@ -58,10 +62,10 @@ if os.path.isdir(_PACKAGED_ZOO):
 __version__ = "0.1.0"
 
 __all__ = [
-    "ConfigError", "Error", "Game", "GameInfo", "IllegalAction", "InvariantViolation", "RocketAECEnv",
+    "ArenaReport", "ConfigError", "Error", "Game", "GameInfo", "IllegalAction", "InvariantViolation", "RocketAECEnv",
     "RocketEnv", "SerializationError", "State", "USING_GYMNASIUM", "USING_PETTINGZOO", "VectorEnv",
-    "aec_env", "builtin_game_config", "derive_seed", "game_info", "gymnasium_id", "list_games", "load_game",
-    "make", "load_agent", "make_vec", "max_threads",
+    "aec_env", "arena", "builtin_game_config", "derive_seed", "game_info", "gymnasium_id", "list_games",
+    "load_agent", "load_game", "load_records", "make", "make_vec", "max_threads",
 ]
 
 

@@ -90,6 +90,13 @@ Action act(Agent& a, const AnyState& state, uint64_t seed) {
 }
 
 }  // namespace
+
+const players::PlayerSpec* agent_spec(py::handle agent) {
+  if (!py::isinstance<Agent>(agent)) return nullptr;
+  return &agent.cast<const Agent&>().agent->spec();
+}
+void bind_arena(py::module_& m);  // bind_arena.cpp: rocketgym.arena
+
 }  // namespace rocketgym::python
 
 PYBIND11_MODULE(_agents, m) {
@@ -124,4 +131,5 @@ PYBIND11_MODULE(_agents, m) {
         "checkpoint:PATH[:greedy|:sample], "
         "ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS]]], heuristic, random. `game`: a rocketgym.Game "
         "(default: the zoo's or the checkpoint's game with its default config).");
+  bind_arena(m);
 }

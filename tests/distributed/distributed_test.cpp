@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
@@ -300,7 +301,7 @@ TEST_CASE("one update on 2 ranks with half the data each equals the 1-rank updat
   fs::remove_all(dir);
 }
 
-TEST_CASE("the arena table on 2 and 3 ranks equals the 1-process table", "[distributed][ranks]") {
+TEST_CASE("the arena table and records on 2 and 3 ranks equal the 1-process ones", "[distributed][ranks]") {
   const fs::path dir = folder("arena");
   const std::string checkpoint = (dir / "net.ckpt").string();
   run_ok({"checkpoint", "launchpad23", checkpoint}, 0, dir / "checkpoint");
@@ -326,7 +327,9 @@ TEST_CASE("the arena table on 2 and 3 ranks equals the 1-process table", "[distr
                                     "1",
                                     "--no-plot",
                                     "--output",
-                                    (dir / output).string()};
+                                    (dir / output).string(),
+                                    "--records",
+                                    (dir / (output + ".jsonl")).string()};
   };
   run_ok(arena("one"), 0, dir / "one");
   const Job two = run_ok(arena("two"), 2, dir / "two");
@@ -338,6 +341,11 @@ TEST_CASE("the arena table on 2 and 3 ranks equals the 1-process table", "[distr
   const std::string games = read_text((dir / "one/games.csv").string());
   CHECK(read_text((dir / "two/games.csv").string()) == games);
   CHECK(read_text((dir / "three/games.csv").string()) == games);
+  // Rank 0 gathers every game's moves: the same records as one process.
+  const std::string records = read_text((dir / "one.jsonl").string());
+  CHECK(std::count(records.begin(), records.end(), '\n') == 6 * 5 * 2);  // 6 pairs x 5 seeds x 2 seats
+  CHECK(read_text((dir / "two.jsonl").string()) == records);
+  CHECK(read_text((dir / "three.jsonl").string()) == records);
   CHECK(read_text(two.logs[0]).find("ranks: 2") != std::string::npos);
   CHECK(read_text(two.logs[1]).find("results in") == std::string::npos);  // rank 0 alone reports
   fs::remove_all(dir);

@@ -8,6 +8,11 @@
 // Every random choice a player makes in a game comes from streams derived
 // from that game's seed and move number, so results do not depend on
 // `parallel`, on the thread count or on the order games finish.
+//
+// The caller may supply the player of some agents itself (rg.arena's Python
+// agents): a non-null entry of `supplied` plays for that agent, whose spec
+// then only names it. play() can also keep every game's moves (for game
+// records, envs/core/game_record.h), in schedule order like the results.
 #pragma once
 
 #include <algorithm>
@@ -35,14 +40,25 @@ class Arena {
   using Config = typename G::Config;
   using Progress = std::function<void(int done, int total)>;
 
+  using Supplied = std::vector<std::shared_ptr<players::Player<G>>>;
+
   // The players must be resolved, network players with `net` set
-  // (players::resolve()).
+  // (players::resolve()), except those `supplied` (one entry per agent or
+  // none; a null entry: made from the agent's spec).
   Arena(std::shared_ptr<const Config> config, int num_players, std::vector<players::PlayerSpec> agents,
-        ArenaOptions options)
+        ArenaOptions options, Supplied supplied = {})
       : config_(std::move(config)), players_(num_players), agents_(std::move(agents)), options_(options) {
     options_.parallel = std::max(1, options_.parallel);
     options_.threads = std::max(1, options_.threads);
-    for (const auto& agent : agents_) {
+    if (!supplied.empty() && supplied.size() != agents_.size())
+      throw Error("arena: " + std::to_string(supplied.size()) + " supplied players for " +
+                  std::to_string(agents_.size()) + " agents");
+    for (std::size_t a = 0; a < agents_.size(); ++a) {
+      if (!supplied.empty() && supplied[a]) {
+        seated_.push_back(std::move(supplied[a]));
+        continue;
+      }
+      const auto& agent = agents_[a];
       if (players::uses_network(agent) && !agent.net)
         throw Error("arena: agent '" + agent.name + "' has no network loaded");
       seated_.push_back(
@@ -50,8 +66,11 @@ class Arena {
     }
   }
 
-  std::vector<GameRecord> play(const std::vector<ScheduledGame>& schedule,
-                               const Progress& progress = nullptr) {
+  // Plays the schedule; returns one result per scheduled game, in schedule
+  // order. With `moves`, also every game's actions (moves[k]: game k's, in
+  // the order they were played); without, no move is kept.
+  std::vector<GameRecord> play(const std::vector<ScheduledGame>& schedule, const Progress& progress = nullptr,
+                               std::vector<std::vector<Action>>* moves = nullptr) {
     const int total = static_cast<int>(schedule.size());
     const int slots = std::min(options_.parallel, std::max(1, total));
     states_.clear();
@@ -60,6 +79,11 @@ class Arena {
     decisions_.assign(static_cast<std::size_t>(slots), 0);
     actions_.assign(static_cast<std::size_t>(slots), 0);
     rngs_.assign(static_cast<std::size_t>(slots), Rng(0));
+    if (moves) {
+      moves->assign(static_cast<std::size_t>(total), {});
+      slot_moves_.resize(static_cast<std::size_t>(slots));
+      for (auto& m : slot_moves_) m.reserve(kMovesReserved);  // kept from game to game
+    }
     std::vector<std::vector<int>> to_move(agents_.size());
     std::vector<std::vector<players::Decision<G>>> asked(agents_.size());  // per agent, this round
     for (std::size_t a = 0; a < agents_.size(); ++a) {
@@ -98,12 +122,18 @@ class Arena {
       for (int s = 0; s < slots; ++s) {
         if (game_of_[static_cast<std::size_t>(s)] < 0) continue;
         states_[static_cast<std::size_t>(s)].apply(actions_[static_cast<std::size_t>(s)]);
+        if (moves) slot_moves_[static_cast<std::size_t>(s)].push_back(actions_[static_cast<std::size_t>(s)]);
         ++decisions_[static_cast<std::size_t>(s)];
       }
       for (int s = 0; s < slots; ++s) {
         const int g = game_of_[static_cast<std::size_t>(s)];
         if (g < 0 || !states_[static_cast<std::size_t>(s)].is_terminal()) continue;
         records[static_cast<std::size_t>(g)] = record(schedule[static_cast<std::size_t>(g)], s);
+        if (moves) {
+          std::vector<Action>& played = slot_moves_[static_cast<std::size_t>(s)];
+          (*moves)[static_cast<std::size_t>(g)].assign(played.begin(), played.end());
+          played.clear();
+        }
         --active;
         ++done;
         if (progress) progress(done, total);
@@ -114,6 +144,8 @@ class Arena {
   }
 
  private:
+  static constexpr std::size_t kMovesReserved = 512;  // per slot: most games are shorter
+
   GameRecord record(const ScheduledGame& g, int s) const {
     const State& state = states_[static_cast<std::size_t>(s)];
     GameRecord r;
@@ -151,11 +183,12 @@ class Arena {
   int players_;
   std::vector<players::PlayerSpec> agents_;
   ArenaOptions options_;
-  std::vector<std::unique_ptr<players::Player<G>>> seated_;  // per agent
+  std::vector<std::shared_ptr<players::Player<G>>> seated_;  // per agent
   std::vector<State> states_;
   std::vector<int> game_of_, decisions_;
   std::vector<Action> actions_;
   std::vector<Rng> rngs_;
+  std::vector<std::vector<Action>> slot_moves_;  // the moves of each slot's game so far, when kept
 };
 
 }  // namespace rocketgym::arena

@@ -38,6 +38,38 @@ std::vector<GameRecord> gather_records(const std::vector<GameRecord>& mine, std:
   return records;
 }
 
+std::vector<std::vector<Action>> gather_moves(const std::vector<std::vector<Action>>& mine,
+                                              std::size_t schedule_size, const dist::Context& context) {
+  // Each game as its move count, then its moves (32-bit integers).
+  std::vector<int32_t> words;
+  for (const auto& game : mine) {
+    words.push_back(static_cast<int32_t>(game.size()));
+    words.insert(words.end(), game.begin(), game.end());
+  }
+  std::string bytes(words.size() * sizeof(int32_t), '\0');
+  if (!words.empty()) std::memcpy(bytes.data(), words.data(), bytes.size());
+  const std::vector<std::string> all = context.gather_to_root(bytes, "gathering the arena's moves");
+  if (!context.is_root()) return {};
+  const auto ranks = static_cast<std::size_t>(context.size());
+  std::vector<std::vector<Action>> moves(schedule_size);
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    std::vector<int32_t> got(all[r].size() / sizeof(int32_t));
+    if (!got.empty()) std::memcpy(got.data(), all[r].data(), got.size() * sizeof(int32_t));
+    std::size_t at = 0, game = r;
+    for (; at < got.size() && game < schedule_size; game += ranks) {
+      const auto count = static_cast<std::size_t>(got[at++]);
+      if (count > got.size() - at) break;
+      moves[game].assign(got.begin() + static_cast<std::ptrdiff_t>(at),
+                         got.begin() + static_cast<std::ptrdiff_t>(at + count));
+      at += count;
+    }
+    if (at != got.size() || game < schedule_size || all[r].size() % sizeof(int32_t) != 0)
+      throw dist::DistributedError("arena: rank " + std::to_string(r) +
+                                   " sent moves that do not match its games");
+  }
+  return moves;
+}
+
 void use_rank0_files(std::vector<players::PlayerSpec>& agents, const dist::Context& context) {
   if (context.single()) return;
   for (players::PlayerSpec& a : agents) {

@@ -22,6 +22,10 @@ std::vector<ScheduledGame> rank_games(const std::vector<ScheduledGame>& schedule
 std::vector<GameRecord> gather_records(const std::vector<GameRecord>& mine, std::size_t schedule_size,
                                        const dist::Context& context);
 
+// The same for the moves of each game (Arena::play's `moves`).
+std::vector<std::vector<Action>> gather_moves(const std::vector<std::vector<Action>>& mine,
+                                              std::size_t schedule_size, const dist::Context& context);
+
 // Checkpoint files named by the agents, as this rank can read them: rank 0's
 // files, sent to the other ranks (zoo bots are part of every installation
 // and read where they are). Call after the agents are named.
@@ -29,14 +33,19 @@ void use_rank0_files(std::vector<players::PlayerSpec>& agents, const dist::Conte
 
 // Plays the schedule over the ranks; rank 0 gets every record (in schedule
 // order), the others an empty list. `progress` counts this rank's games.
+// With `moves`, rank 0 also gets every game's moves, in schedule order.
 template <class G>
 std::vector<GameRecord> play_on_ranks(Arena<G>& arena, const std::vector<ScheduledGame>& schedule,
                                       const dist::Context& context,
-                                      const typename Arena<G>::Progress& progress = nullptr) {
-  if (context.single()) return arena.play(schedule, progress);
+                                      const typename Arena<G>::Progress& progress = nullptr,
+                                      std::vector<std::vector<Action>>* moves = nullptr) {
+  if (context.single()) return arena.play(schedule, progress, moves);
+  std::vector<std::vector<Action>> my_moves;
   const std::vector<GameRecord> mine =
-      arena.play(rank_games(schedule, context.rank(), context.size()), progress);
-  return gather_records(mine, schedule.size(), context);
+      arena.play(rank_games(schedule, context.rank(), context.size()), progress, moves ? &my_moves : nullptr);
+  std::vector<GameRecord> all = gather_records(mine, schedule.size(), context);
+  if (moves) *moves = gather_moves(my_moves, schedule.size(), context);
+  return all;
 }
 
 }  // namespace rocketgym::arena

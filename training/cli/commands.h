@@ -29,5 +29,6 @@ void add_play_command(CLI::App& app, SeatBotFactory make_bot = nullptr);
 void add_serve_command(CLI::App& app, SeatBotFactory make_bot = nullptr);
 void add_bench_command(CLI::App& app);
 void add_describe_command(CLI::App& app);  // describe_command.cpp
+void add_replay_command(CLI::App& app);    // replay_command.cpp
 
 }  // namespace rocketgym::cli

@@ -1,4 +1,4 @@
-// rocketgym: the command line. Subcommands: list, play, serve, bench, describe (and train,
+// rocketgym: the command line. Subcommands: list, play, serve, bench, describe, replay (and train,
 // arena when the LibTorch training library is built).
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
 #endif
   rocketgym::cli::add_bench_command(app);
   rocketgym::cli::add_describe_command(app);
+  rocketgym::cli::add_replay_command(app);
 #ifdef ROCKETGYM_WITH_TRAINING
   rocketgym::add_training_commands(app);
 #endif

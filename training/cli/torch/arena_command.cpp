@@ -22,7 +22,7 @@ namespace {
 const std::vector<std::string> kArenaRankLocalKeys{"threads", "device", "parallel", "output", "plot"};
 
 struct ArenaOptionsCli {
-  std::string config, game, output, device;
+  std::string config, game, output, device, records;
   std::vector<std::string> agents;
   Overrides overrides;
   std::string players, games, seed, parallel, threads;  // as typed; empty: not given
@@ -54,13 +54,16 @@ void add_arena_command(CLI::App& app) {
   cmd->add_option("--device", opts->device, "cpu or cuda");
   CLI::Option* output =
       add_path_option(cmd, "--output", opts->output, "folder for table.txt, report.json, CSVs and arena.png");
+  CLI::Option* records = add_path_option(
+      cmd, "--records", opts->records,
+      "write every game as one JSON line to this file (records); an existing file is refused");
   cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");
   cmd->add_flag("--no-plot", opts->no_plot, "skip arena.png");
   cmd->add_flag("--quiet", opts->quiet,
                 "no progress (default: a status line updated in place on a terminal, a line every few "
                 "seconds otherwise)");
   add_rank_timeout(cmd, opts->rank_timeout);
-  cmd->callback([opts, output] {
+  cmd->callback([opts, output, records] {
     report_errors([&] {
       Overrides o = opts->overrides;
       auto flag = [&](const std::string& text, const char* key, const char* name) {
@@ -75,6 +78,7 @@ void add_arena_command(CLI::App& app) {
       if (!opts->device.empty()) o.add_text("device", opts->device, "--device");
       if (output->count() > 0) o.add_text("output", opts->output, "--output");  // "" too: refused
       if (opts->no_plot) o.add("plot", "false", "--no-plot");
+      if (records->count() > 0) o.add_text("records", opts->records, "--records");
       if (opts->config.empty() && opts->game.empty())
         throw ConfigError("arena: give a config file or --game");
       const ConfigNode root = load_with_overrides(opts->config, o);
@@ -91,15 +95,22 @@ void add_arena_command(CLI::App& app) {
       dist::require_same_config(ranks, shared, kArenaRankLocalKeys);
       // Rank 0 alone writes the results; a bad or busy --output fails now,
       // not after every game, and stays locked until the results are written.
+      // The records file too: an existing one is refused before any game.
       std::unique_ptr<RunFolderLock> output_lock;
-      if (ranks.is_root()) output_lock = arena::prepare_arena_output(config);
+      std::unique_ptr<arena::RecordsFile> records_file;
+      if (ranks.is_root()) {
+        output_lock = arena::prepare_arena_output(config);
+        records_file = arena::claim_records_file(config);
+      }
       const arena::ArenaRun run = arena::play_arena(config, !opts->quiet && ranks.is_root(), ranks);
       if (!ranks.is_root()) return;  // rank 0 has every game
       arena::write_arena_outputs(config, run);
+      if (records_file) records_file->write(run.records);
       std::printf(
           "%s\nresults in %s (table.txt, report.json, agents.csv, head_to_head.csv, seats.csv, "
-          "games.csv%s)%s\n",
+          "games.csv%s)%s%s\n",
           arena::format_table(run.report).c_str(), config.output.c_str(), config.plot ? ", arena.png" : "",
+          config.records.empty() ? "" : (", records in " + config.records).c_str(),
           ranks.single() ? "" : (", ranks: " + std::to_string(ranks.size())).c_str());
     });
   });

@@ -1,0 +1,227 @@
+// rocketgym.arena (python/rocketgym/arena.py) in C++: the CLI arena's
+// schedule, seeds and statistics (training/arena/), with agents given from
+// Python: player spec strings, rocketgym.load_agent objects, or Python agents
+// (an object with act(observations, action_masks) -> actions, or a callable),
+// which the arena asks for their moves like any other player.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <yaml-cpp/yaml.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envs/core/errors.h"
+#include "generated/game_list.h"
+#include "training/arena/arena_run.h"
+#include "training/players/player_spec.h"
+#include "training/run_support.h"
+
+namespace py = pybind11;
+
+namespace rocketgym::python {
+
+// The resolved spec inside a rocketgym.load_agent object, or null for any
+// other object (agents_module.cpp).
+const players::PlayerSpec* agent_spec(py::handle agent);
+void bind_arena(py::module_& m);
+
+namespace {
+
+// --- a Python agent as a Player<G> --------------------------------------------
+// A minimal adapter of this file's own. pyopp's python/src/python_player.h
+// (make_python_player<G>, the same signature) replaces it when both are merged.
+
+py::object python_agent_callable(const py::object& agent, const std::string& name) {
+  if (py::hasattr(agent, "act")) return agent.attr("act");
+  if (PyCallable_Check(agent.ptr())) return agent;
+  throw Error("agent '" + name + "' is a " + std::string(py::str(py::type::of(agent).attr("__name__"))) +
+              ": an agent is a player spec string, a rocketgym.load_agent object, an object with "
+              "act(observations, action_masks) or a callable with that signature");
+}
+
+// Asks the Python agent for a batch of moves: float32 observations
+// [n, *shape] encoded for the seat to move, bool masks [n, num_actions]; it
+// answers n integer actions. Called with the GIL released; takes it.
+template <class G>
+class PythonPlayer final : public players::Player<G> {
+ public:
+  PythonPlayer(py::object agent, std::string name, std::vector<int> shape)
+      : act_(python_agent_callable(agent, name)), name_(std::move(name)), shape_(std::move(shape)) {
+    for (int d : shape_) obs_size_ *= d;
+  }
+
+  void act(players::Decision<G>* d, int count) override {
+    if (count == 0) return;
+    const int actions = G::info().num_actions;
+    py::gil_scoped_acquire gil;
+    std::vector<py::ssize_t> shape{count};
+    shape.insert(shape.end(), shape_.begin(), shape_.end());
+    py::array_t<float> observations(shape);
+    py::array_t<bool> masks({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(actions)});
+    auto* legal = reinterpret_cast<uint8_t*>(masks.mutable_data());
+    for (int k = 0; k < count; ++k) {
+      G::Encoder::encode(*d[k].state, d[k].seat, observations.mutable_data() + std::size_t(k) * obs_size_);
+      d[k].state->legal_actions_mask(legal + std::size_t(k) * actions);
+    }
+    for (std::size_t i = 0; i < std::size_t(count) * actions; ++i) legal[i] = legal[i] != 0;
+    const py::object answer = act_(observations, masks);
+    const py::array array = py::module_::import("numpy").attr("asarray")(answer);
+    const char kind = array.dtype().kind();
+    if ((kind != 'i' && kind != 'u') || array.ndim() != 1 || array.shape(0) != count)
+      throw Error("agent '" + name_ + "' returned " + std::string(py::str(array.dtype())) +
+                  " actions of shape " + std::string(py::str(array.attr("shape"))) + ": expected " +
+                  std::to_string(count) + " integers, shape (" + std::to_string(count) + ",)");
+    const auto wide = py::array_t<int64_t, py::array::forcecast>::ensure(array);
+    for (int k = 0; k < count; ++k) {
+      const int64_t a = wide.at(k);
+      if (a < 0 || a >= actions)
+        throw Error("agent '" + name_ + "' returned action " + std::to_string(a) + " for row " +
+                    std::to_string(k) + ": out of range [0, " + std::to_string(actions - 1) + "]");
+      if (!d[k].state->is_legal(static_cast<Action>(a)))
+        throw Error("agent '" + name_ + "' returned action " + std::to_string(a) + " for row " +
+                    std::to_string(k) + ": '" + d[k].state->action_to_string(static_cast<Action>(a)) +
+                    "' is not legal");
+      d[k].action = static_cast<Action>(a);
+    }
+  }
+
+ private:
+  py::object act_;
+  std::string name_;
+  std::vector<int> shape_;
+  int obs_size_ = 1;
+};
+
+template <class G>
+std::unique_ptr<players::Player<G>> make_python_player(py::object agent, std::string name,
+                                                       std::vector<int> observation_shape) {
+  return std::make_unique<PythonPlayer<G>>(std::move(agent), std::move(name), std::move(observation_shape));
+}
+
+// --- the arena -----------------------------------------------------------------
+
+// The arena's keys from rg.arena's arguments (`keys`: games, seed, parallel,
+// threads, output, records, plot; None: the default), read by the CLI's
+// reader, ArenaConfig::from_yaml: the same ranges and messages.
+arena::ArenaConfig arena_config(const std::string& game_id, const py::object& num_players,
+                                const py::dict& keys, const std::string& config_file,
+                                const std::string& overrides) {
+  YAML::Node root(YAML::NodeType::Map);
+  root["game"]["id"] = game_id;
+  if (!num_players.is_none()) root["game"]["players"] = std::string(py::str(num_players));
+  if (!config_file.empty()) root["game"]["config"] = config_file;
+  if (!overrides.empty())
+    root["game"]["overrides"] = ConfigNode::parse(overrides, "rocketgym.arena config").yaml();
+  for (const auto& item : keys) {
+    if (item.second.is_none()) continue;
+    const std::string key = py::str(item.first);
+    if (py::isinstance<py::bool_>(item.second))
+      root[key] = item.second.cast<bool>();
+    else if (py::isinstance<py::str>(item.second))
+      root[key] = item.second.cast<std::string>();  // a text value stays text
+    else
+      root[key] = std::string(py::str(item.second));  // an integer, read with its range
+  }
+  return arena::ArenaConfig::from_yaml(ConfigNode(root, "rocketgym.arena", ""));
+}
+
+// An agent: its spec and, for a Python agent, the object that plays.
+struct AgentArg {
+  players::PlayerSpec spec;
+  py::object python = py::none();  // None unless a Python agent
+};
+
+AgentArg agent_arg(const std::string& name, const py::object& value, const arena::ArenaConfig& config) {
+  AgentArg out;
+  if (py::isinstance<py::str>(value)) {
+    std::string text = value.cast<std::string>();
+    // A bare "zoo": this game's zoo bot. (pyopp's parse_player(text, game_id)
+    // says the same in the player unit; the two meet when merged.)
+    if (text == "zoo") text = "zoo:" + config.game.id;
+    out.spec = players::parse_player(text);
+  } else if (const players::PlayerSpec* spec = agent_spec(value)) {
+    const std::string game = value.attr("game_id").cast<std::string>();
+    const int players = value.attr("num_players").cast<int>();
+    if (game != config.game.id || players != config.game.players)
+      throw Error("agent '" + name + "' was loaded for " + game + " with " + std::to_string(players) +
+                  " players; this arena plays " + config.game.id + " with " +
+                  std::to_string(config.game.players) + " players");
+    out.spec = *spec;
+  } else {
+    python_agent_callable(value, name);          // refuses what cannot act, naming the agent
+    out.spec = players::parse_player("random");  // only its name is used
+    out.python = value;
+  }
+  if (!name.empty()) out.spec.name = name;
+  return out;
+}
+
+py::dict play_arena(const std::string& game_id, const py::list& agents, const py::object& num_players,
+                    const py::dict& keys, const std::string& config_file, const std::string& overrides) {
+  arena::ArenaConfig config = arena_config(game_id, num_players, keys, config_file, overrides);
+  const bool write_files = keys.contains("output") && !keys["output"].is_none();
+  if (!write_files) config.output.clear();  // no files: report.json's config says so
+  std::vector<py::object> python;
+  for (const auto& item : agents) {
+    const auto pair = item.cast<py::tuple>();
+    const std::string name = pair[0].is_none() ? "" : pair[0].cast<std::string>();
+    AgentArg arg = agent_arg(name, pair[1], config);
+    config.agents.push_back(std::move(arg.spec));
+    config.supplied.push_back(!arg.python.is_none());
+    python.push_back(std::move(arg.python));
+  }
+  std::unique_ptr<RunFolderLock> output_lock;
+  if (write_files) output_lock = arena::prepare_arena_output(config);
+  const std::unique_ptr<arena::RecordsFile> records = arena::claim_records_file(config);
+  const arena::ArenaSetup setup = arena::set_up_arena(config);
+  const std::vector<int> shape = setup.game->observation_shape(config.game.players);
+  const arena::ArenaRun run = visit_game(config.game.id, [&](auto g) {
+    using G = decltype(g);
+    typename arena::Arena<G>::Supplied supplied(setup.agents.size());
+    for (std::size_t a = 0; a < supplied.size(); ++a)
+      if (config.is_supplied(a)) supplied[a] = make_python_player<G>(python[a], setup.agents[a].name, shape);
+    // The Python players drop their objects here, with the GIL held, when
+    // `supplied` goes; the arena only shares them.
+    py::gil_scoped_release release;
+    return arena::play_arena_typed<G>(config, setup, supplied);
+  });
+  if (write_files) arena::write_arena_outputs(config, run);
+  if (records) records->write(run.records);
+
+  Json report = arena::report_to_json(run.report);
+  report["config"] = config.to_json();
+  py::list games;
+  for (const arena::GameRecord& g : run.games) {
+    py::list seats, returns;
+    for (int s = 0; s < g.num_players; ++s) {
+      seats.append(setup.agents[static_cast<std::size_t>(g.agent[static_cast<std::size_t>(s)])].name);
+      returns.append(g.returns[static_cast<std::size_t>(s)]);
+    }
+    py::dict row;
+    row["lineup"] = g.lineup;
+    row["rotation"] = g.rotation;
+    row["seed"] = g.seed;
+    row["players"] = seats;
+    row["returns"] = returns;
+    row["truncated"] = g.truncated;
+    row["decisions"] = g.decisions;
+    games.append(row);
+  }
+  py::dict out;
+  out["report"] = report.dump();
+  out["table"] = arena::format_table(run.report);
+  out["games"] = games;
+  return out;
+}
+
+}  // namespace
+
+void bind_arena(py::module_& m) {
+  m.def("play_arena", &play_arena, py::arg("game_id"), py::arg("agents"), py::arg("num_players"),
+        py::arg("keys"), py::arg("config_file"), py::arg("overrides"),
+        "The CLI arena from Python (use rocketgym.arena): agents is a list of (name, agent) pairs.");
+}
+
+}  // namespace rocketgym::python

@@ -1,0 +1,258 @@
+"""rg.arena (the CLI arena from Python), game records (arena --records, rg.load_records) and
+`rocketgym replay` (issue 26 items 4 and 5)."""
+import json
+import pathlib
+import re
+import subprocess
+import zlib
+
+import numpy as np
+import pytest
+
+import rocketgym as rg
+
+GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "data" / "arena_golden"
+
+try:
+    from rocketgym import _agents  # noqa: F401
+except ImportError:
+    pytest.skip("the module is built without the training library", allow_module_level=True)
+
+
+def _cli():
+    binary = pathlib.Path(rg.__file__).resolve().parents[1].parent / "rocketgym"  # <build>/rocketgym
+    if not binary.exists():
+        pytest.skip("the rocketgym binary is not built")
+    return str(binary)
+
+
+def _run(*args, check=True):
+    return subprocess.run([_cli(), *args], check=check, capture_output=True, text=True, timeout=600,
+                          stdin=subprocess.DEVNULL)
+
+
+def random_legal(observations, action_masks):
+    """A Python agent: a random legal action per row, drawn from the row alone (so the same in any batch)."""
+    return np.array([np.random.default_rng(zlib.crc32(row.tobytes())).choice(np.flatnonzero(mask))
+                     for row, mask in zip(observations, action_masks)], dtype=np.int64)
+
+
+class FirstLegal:
+    """A Python agent as an object with act(); counts the rows it was asked for."""
+
+    def __init__(self):
+        self.rows = 0
+
+    def act(self, observations, action_masks):
+        assert observations.dtype == np.float32 and action_masks.dtype == bool
+        assert observations.shape[0] == action_masks.shape[0]
+        self.rows += len(observations)
+        return action_masks.argmax(axis=1)
+
+
+# --- the same games as the command line ----------------------------------------------------------
+
+@pytest.mark.parametrize("golden_game", ["last_blast"])  # test_arena_golden.py runs both games on the CLI
+def test_arena_plays_the_cli_golden_games(golden_game, tmp_path):
+    if golden_game not in rg.list_games():
+        pytest.skip(f"{golden_game} is not built")
+    # The golden recording's command (tests/python/test_arena_golden.py), from Python.
+    report = rg.arena(golden_game, ["heuristic", "random", "ismcts:30"], games=10, seed=4242, num_players=2,
+                      parallel=7, threads=2, output=tmp_path)
+    assert (tmp_path / "games.csv").read_bytes() == (GOLDEN / f"{golden_game}.games.csv").read_bytes()
+    assert report.table == (tmp_path / "table.txt").read_text()
+    assert len(report.games) == 3 * 10 * 2
+
+
+def test_arena_table_equals_the_cli_table(tmp_path):
+    cli = tmp_path / "cli"
+    _run("arena", "--game", "last_blast", "--agent", "h=heuristic", "--agent", "r=random", "--agent", "s=ismcts:6",
+         "--games", "4", "--seed", "77", "--threads", "1", "--envs", "3", "--output", str(cli), "--no-plot", "--quiet",
+         "--records", str(tmp_path / "cli.jsonl"))
+    report = rg.arena("last_blast", {"h": "heuristic", "r": "random", "s": "ismcts:6"}, games=4, seed=77,
+                      records=tmp_path / "py.jsonl")
+    assert report.table == (cli / "table.txt").read_text()
+    # The same records, line for line, whatever the games in flight and threads.
+    assert (tmp_path / "py.jsonl").read_bytes() == (tmp_path / "cli.jsonl").read_bytes()
+    cli_report = json.loads((cli / "report.json").read_text())
+    assert report.ratings == {a["name"]: a["rating"] for a in cli_report["agents"]}
+
+
+def test_win_rate_and_ratings_are_those_of_the_table():
+    report = rg.arena("launchpad23", {"h": "heuristic", "r": "random"}, games=5, seed=3)
+    rate, low, high = report.win_rate("h", "r")
+    assert low <= rate <= high + 1e-12
+    assert f"h vs r: {100 * rate:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%] over 10" in report.table
+    own, own_low, own_high = report.win_rate("h")
+    line = next(line for line in report.table.splitlines() if line.startswith("h "))
+    assert f"{100 * own:.1f}%" in line and f"[{100 * own_low:.1f}%, {100 * own_high:.1f}%]" in line
+    assert f"{report.ratings['h']:+.0f}" in line
+    assert report.ratings["h"] > report.ratings["r"]
+    assert sum(row["players"].count("h") for row in report.games) == report.agents["h"]["games"]
+    with pytest.raises(rg.Error, match="no agent 'x'"):
+        report.win_rate("x")
+
+
+# --- Python agents -------------------------------------------------------------------------------
+
+def test_python_agents_take_seats(tmp_path):
+    first = FirstLegal()
+    report = rg.arena("last_blast", {"mine": random_legal, "first": first, "heuristic": "heuristic"}, games=2,
+                      seed=5, records=tmp_path / "games.jsonl")
+    assert len(report.games) == 3 * 2 * 2
+    assert first.rows > 0
+    assert set(report.ratings) == {"mine", "first", "heuristic"}
+    assert report.report["config"]["agents"][0] == {"name": "mine", "kind": "external"}
+    # Same seeds, same answers: a Python agent that depends only on its input plays the same games.
+    again = rg.arena("last_blast", {"mine": random_legal, "first": FirstLegal(), "heuristic": "heuristic"},
+                     games=2, seed=5, parallel=1)
+    assert again.table == report.table
+
+
+def test_load_agent_objects_take_seats():
+    zoo = rg.load_agent("zoo:last_blast:0", game="last_blast")
+    report = rg.arena("last_blast", {"zoo": zoo, "r": "random"}, games=2, seed=1)
+    by_spec = rg.arena("last_blast", {"zoo": "zoo:last_blast:0", "r": "random"}, games=2, seed=1)
+    assert report.table == by_spec.table
+    shorthand = rg.arena("last_blast", {"zoo": "zoo", "r": "random"}, games=1, seed=1)
+    assert shorthand.report["config"]["agents"][0]["kind"] in ("checkpoint", "ismcts", "zoo")
+
+
+# --- records -------------------------------------------------------------------------------------
+
+def test_records_round_trip(tmp_path):
+    path = tmp_path / "games.jsonl"
+    report = rg.arena("launch_pad", {"mine": random_legal, "h": "heuristic"}, games=2, seed=9, num_players=3,
+                      config={"reward": "win"}, records=path)
+    records = rg.load_records(path)
+    assert len(records) == len(report.games)
+    for record, row in zip(records, report.games):
+        assert record.game == "launch_pad"
+        assert record.config == {"reward": "win"}
+        assert record.seed == row["seed"]
+        assert record.players == row["players"]
+        assert record.returns == pytest.approx(row["returns"])
+        states = record.states()
+        assert len(states) == len(record.actions) + 1 == len(record) + 1
+        assert states[-1].is_terminal() and not states[0].is_terminal()
+        assert list(states[-1].returns()) == pytest.approx(record.returns)
+        assert state_doc(record.state_at(3)) == state_doc(states[3])
+        assert state_doc(record.state_at(-1)) == state_doc(states[-1])
+    with pytest.raises(IndexError):
+        records[0].state_at(len(records[0]) + 1)
+    with pytest.raises(rg.Error, match="exists"):
+        rg.arena("launch_pad", {"mine": random_legal, "h": "heuristic"}, games=1, num_players=3, records=path)
+
+
+def state_doc(state):
+    return state.to_json()
+
+
+def test_a_bad_records_file_names_file_and_line(tmp_path):
+    good = tmp_path / "good.jsonl"
+    rg.arena("launchpad23", ["heuristic", "random"], games=1, seed=2, records=good)
+    lines = good.read_text().splitlines()
+    doc = json.loads(lines[1])
+    doc["actions"][0] = doc["actions"][1] if doc["actions"][1] != doc["actions"][0] else 10**6
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(lines[0] + "\n" + json.dumps(doc) + "\n")
+    with pytest.raises(rg.SerializationError, match=re.escape(f"{bad}:2")):
+        rg.load_records(bad)
+    (tmp_path / "broken.jsonl").write_text("{not json\n")
+    with pytest.raises(rg.SerializationError, match="broken.jsonl:1"):
+        rg.load_records(tmp_path / "broken.jsonl")
+
+
+# --- bad input -----------------------------------------------------------------------------------
+
+def test_bad_agents_are_errors_naming_them(tmp_path):
+    with pytest.raises(rg.Error, match="alphago"):
+        rg.arena("last_blast", {"a": "alphago", "r": "random"}, games=1)
+    with pytest.raises(rg.Error, match="agent 'other'.*last_blast|agent 'other'"):
+        rg.arena("launchpad23", {"other": "zoo:last_blast", "r": "random"}, games=1)
+    lift = rg.load_agent("zoo:last_blast:0", game="last_blast")
+    with pytest.raises(rg.Error, match="agent 'z' was loaded for last_blast"):
+        rg.arena("launchpad23", {"z": lift, "r": "random"}, games=1)
+    with pytest.raises(rg.Error, match="agent 'n'"):
+        rg.arena("last_blast", {"n": 42, "r": "random"}, games=1)
+    with pytest.raises(rg.ConfigError, match="games"):
+        rg.arena("last_blast", ["random", "heuristic"], games=0)
+    with pytest.raises(rg.Error):
+        rg.arena("no_such_game", ["random"], games=1)
+    with pytest.raises(rg.ConfigError, match="rocketgym.arena config"):
+        rg.arena("last_blast", ["random", "heuristic"], games=1, config="reward: [")
+    with pytest.raises(rg.ConfigError, match="no_such_key"):
+        rg.arena("last_blast", ["random", "heuristic"], games=1, config={"no_such_key": 1})
+    with pytest.raises(rg.ConfigError, match="seed"):
+        rg.arena("last_blast", ["random", "heuristic"], games=1, seed=-1)
+
+
+@pytest.mark.parametrize("answer, message", [
+    (lambda obs, masks: np.full(len(masks), 10**6), r"agent 'bad' returned action 1000000 .*out of range"),
+    (lambda obs, masks: (~masks).argmax(axis=1), r"agent 'bad' returned action \d+ .*not legal"),
+    (lambda obs, masks: np.zeros((len(masks), 2), dtype=np.int64), r"agent 'bad' returned .*shape"),
+    (lambda obs, masks: np.zeros(len(masks), dtype=np.float32), r"agent 'bad' returned float32"),
+])
+def test_a_python_agent_s_bad_answer_is_an_error_naming_it(answer, message, tmp_path):
+    records = tmp_path / "games.jsonl"
+    with pytest.raises(rg.Error, match=message):
+        rg.arena("last_blast", {"bad": answer, "r": "random"}, games=1, records=records)
+    assert not records.exists()  # a failed arena leaves no records file
+
+
+def test_an_exception_from_a_python_agent_reaches_the_caller():
+    def broken(observations, masks):
+        raise KeyError("my bug")
+
+    with pytest.raises(KeyError, match="my bug"):
+        rg.arena("last_blast", {"broken": broken, "r": "random"}, games=1)
+    # The arena is usable after it.
+    assert len(rg.arena("last_blast", ["random", "heuristic"], games=1).games) == 2
+
+
+# --- the command line: arena --records and replay --------------------------------------------------
+
+def test_cli_records_refuses_an_existing_file(tmp_path):
+    records = tmp_path / "games.jsonl"
+    records.write_text("earlier\n")
+    result = _run("arena", "--game", "launchpad23", "--agent", "random", "--agent", "heuristic", "--games", "1",
+                  "--output", str(tmp_path / "out"), "--no-plot", "--quiet", "--records", str(records), check=False)
+    assert result.returncode == 1
+    assert str(records) in result.stderr and "exists" in result.stderr
+    assert records.read_text() == "earlier\n"
+
+
+def test_replay_prints_a_whole_game_without_a_terminal(tmp_path):
+    records = tmp_path / "games.jsonl"
+    rg.arena("last_blast", ["heuristic", "random"], games=1, seed=4, records=records)
+    game = rg.load_records(records)[1]
+    full = _run("replay", str(records), "--game", "1").stdout
+    assert "seed " + str(game.seed) in full and "the full board" in full
+    start = game.state_at(0)
+    assert start.to_string() in full
+    assert f"1. player {start.current_player} ({game.players[start.current_player]}): " \
+           f"{start.action_to_string(game.actions[0])}" in full
+    assert f"{len(game.actions)}. " in full
+    assert game.state_at(len(game)).to_string() in full
+    assert "returns:" in full
+    seat = _run("replay", str(records), "--game", "1", "--seat", "0").stdout
+    assert "seen from seat 0" in seat
+    assert start.observation_string(0) in seat
+    # Seen from seat 0, what seat 1 holds stays hidden: the full board is not in the output.
+    assert start.observation_string(0) != start.to_string()
+    assert start.to_string() not in seat
+
+
+def test_replay_errors_name_the_file_and_the_argument(tmp_path):
+    records = tmp_path / "games.jsonl"
+    rg.arena("launchpad23", ["heuristic", "random"], games=1, seed=4, records=records)
+    out = _run("replay", str(records), "--game", "5", check=False)
+    assert out.returncode == 1 and "--game 5" in out.stderr and "holds 2 games" in out.stderr
+    out = _run("replay", str(records), "--seat", "2", check=False)
+    assert out.returncode == 1 and "--seat 2" in out.stderr
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(records.read_text().splitlines()[0] + "\n{\"record\": 1}\n")
+    out = _run("replay", str(bad), check=False)
+    assert out.returncode == 1 and f"{bad}:2" in out.stderr
+    out = _run("replay", str(tmp_path / "missing.jsonl"), check=False)
+    assert out.returncode != 0 and "missing.jsonl" in out.stderr

@@ -1,0 +1,152 @@
+// `rocketgym replay FILE [--game N] [--seat S]`: steps through a recorded
+// game (envs/core/game_record.h; written by `rocketgym arena --records`) in
+// the terminal, from one seat's view or the full board. On a terminal it
+// waits for a key at each position (Enter or n: next, p: previous, q: quit);
+// with stdin not a terminal it prints the whole game once.
+#include <unistd.h>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "envs/core/game_record.h"
+#include "training/cli/commands.h"
+#include "training/cli/options.h"
+
+namespace rocketgym::cli {
+namespace {
+
+struct ReplayOptions {
+  std::string file;
+  int game = 0;
+  int seat = -1;  // -1: the full board
+};
+
+constexpr std::size_t kRecentMoves = 10;  // moves shown before the position on a terminal
+
+class Replay {
+ public:
+  Replay(const LoadedRecord& loaded, int seat) : loaded_(loaded), record_(loaded.record), seat_(seat) {}
+
+  std::size_t moves() const { return record_.actions.size(); }
+
+  // The text of move k (played from the position before it): who played
+  // what. Seen from a seat, another seat's secret choice is not named.
+  std::string move_text(const AnyState& before, std::size_t k) const {
+    const int actor = before.current_player();
+    const Action action = record_.actions[k];
+    std::string text = std::to_string(k + 1) + ". ";
+    if (seat_ >= 0 && actor != seat_ && !before.is_public_action(action))
+      return text + "(a secret choice is made)";
+    return text + "player " + std::to_string(actor) + " (" +
+           record_.players[static_cast<std::size_t>(actor)] + "): " + before.action_to_string(action);
+  }
+
+  std::string board(const AnyState& state) const {
+    return seat_ >= 0 ? state.observation_string(seat_) : state.to_string();
+  }
+
+  void print_header(std::ostream& out) const {
+    out << loaded_.game->info().name << " (" << loaded_.source << "), seed " << record_.seed << ", "
+        << record_.num_players << " players:";
+    for (int p = 0; p < record_.num_players; ++p)
+      out << (p ? ", " : " ") << p << " " << record_.players[static_cast<std::size_t>(p)];
+    out << (seat_ >= 0 ? "; seen from seat " + std::to_string(seat_) : std::string("; the full board"))
+        << "\n";
+  }
+
+  void print_returns(std::ostream& out) const {
+    out << "returns:";
+    for (int p = 0; p < record_.num_players; ++p)
+      out << (p ? ", " : " ") << "player " << p << " " << record_.returns[static_cast<std::size_t>(p)];
+    out << "\n";
+  }
+
+  // Every position and move in turn, then the returns.
+  void print_all(std::ostream& out) const {
+    print_header(out);
+    auto state = loaded_.state_at(0);
+    for (std::size_t k = 0; k < moves(); ++k) {
+      out << "\n" << board(*state) << move_text(*state, k) << "\n";
+      state->apply(record_.actions[k]);
+    }
+    out << "\n" << board(*state);
+    print_returns(out);
+  }
+
+  // Position k (before move k): the last moves, the board, the next move.
+  void print_position(std::ostream& out, std::size_t k) const {
+    out << "\n--- position " << k << " of " << moves() << " ---\n";
+    const std::size_t first = k > kRecentMoves ? k - kRecentMoves : 0;
+    auto state = loaded_.state_at(first);
+    for (std::size_t i = first; i < k; ++i) {
+      out << "  " << move_text(*state, i) << "\n";
+      state->apply(record_.actions[i]);
+    }
+    out << board(*state);
+    if (k < moves())
+      out << "next: " << move_text(*state, k) << "\n";
+    else
+      print_returns(out);
+  }
+
+ private:
+  const LoadedRecord& loaded_;
+  const RecordedGame& record_;
+  int seat_;
+};
+
+void interact(const Replay& replay) {
+  std::size_t k = 0;
+  while (true) {
+    replay.print_position(std::cout, k);
+    std::cout << "[Enter/n] next  [p] previous  [q] quit: " << std::flush;
+    std::string line;
+    if (!std::getline(std::cin, line) || line == "q") return;
+    if (line.empty() || line == "n")
+      k = std::min(k + 1, replay.moves());
+    else if (line == "p")
+      k = k > 0 ? k - 1 : 0;
+    else
+      std::cout << "'" << line << "': Enter or n for the next move, p for the previous, q to quit\n";
+  }
+}
+
+void replay(const ReplayOptions& opt) {
+  const std::vector<LoadedRecord> records = load_records(opt.file);
+  if (records.empty()) throw Error(opt.file + ": no game records in the file");
+  if (opt.game >= static_cast<int>(records.size()))
+    throw Error("--game " + std::to_string(opt.game) + ": " + opt.file + " holds " +
+                std::to_string(records.size()) + " games (0 to " + std::to_string(records.size() - 1) + ")");
+  const LoadedRecord& loaded = records[static_cast<std::size_t>(opt.game)];
+  if (opt.seat >= loaded.record.num_players)
+    throw Error("--seat " + std::to_string(opt.seat) + ": the game has " +
+                std::to_string(loaded.record.num_players) + " seats (0 to " +
+                std::to_string(loaded.record.num_players - 1) + ")");
+  const Replay r(loaded, opt.seat);
+  if (::isatty(STDIN_FILENO)) {
+    r.print_header(std::cout);
+    interact(r);
+  } else {
+    r.print_all(std::cout);
+  }
+}
+
+}  // namespace
+
+void add_replay_command(CLI::App& app) {
+  auto opt = std::make_shared<ReplayOptions>();
+  auto* cmd = app.add_subcommand(
+      "replay",
+      "Step through a recorded game (rocketgym arena --records): Enter or n next, p previous, q quit; "
+      "with stdin not a terminal, prints the whole game");
+  add_path_option(cmd, "file", opt->file, "records file (one JSON line per game)")->required();
+  cmd->add_option("--game", opt->game, "which game of the file, counted from 0 (default 0)")
+      ->check(whole_number(0, 1 << 30));
+  cmd->add_option("--seat", opt->seat, "show what this seat may see (default: the full board)")
+      ->check(whole_number(0, 63));
+  cmd->callback([opt] { replay(*opt); });
+}
+
+}  // namespace rocketgym::cli
