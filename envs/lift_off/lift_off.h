@@ -437,6 +437,7 @@ class State {
   void know_objective_discard(int seat, int card);
   void reveal_hands();
   void tighten_knowledge(bool specialists = true, bool objectives = true);
+  void tighten_specialists(unsigned seats);  // bit per seat: the seats whose sets may have loosened
   void default_knowledge();
   void check_knowledge() const;
   void read_legacy_knowledge(const Json& seats);
@@ -491,6 +492,9 @@ class State {
   std::array<std::array<uint16_t, kMaxObjectives>, kMaxPlayers> objective_may_be_{};
   std::array<Links, kMaxPlayers> specialist_links_{}, objective_links_{};            // [seat]
   std::array<PassedCards, kMaxPlayers> specialists_passed_{}, objectives_passed_{};  // [seat]
+  // Whether every seat's specialist sets are where tighten_specialists leaves them, so an update
+  // may tighten only the seats it changed; not yet for a state read from a document.
+  bool specialists_settled_ = false;
 };
 
 // The action id ranges, for the docs (rocketgym describe); written in

@@ -457,19 +457,24 @@ void State::known_card_places(int viewer, CardPlaces& out) const {
 // ---------------------------------------------------------------- updates
 
 void State::tighten_knowledge(bool specialists, bool objectives) {
-  const auto specialist_counts = specialist_place_counts();
+  if (specialists) tighten_specialists((1u << num_players_) - 1);
+  if (!objectives) return;
   const auto objective_counts = objective_place_counts();
-  for (int v = 0; v < num_players_; ++v) {
-    const auto seat = static_cast<std::size_t>(v);
-    if (specialists) {
-      do tighten(specialist_may_be_[seat], specialist_counts);
-      while (resolve_links(specialist_may_be_[seat], specialist_links_[seat]));
-    }
-    if (objectives) {
-      do tighten(objective_may_be_[seat], objective_counts);
-      while (resolve_links(objective_may_be_[seat], objective_links_[seat]));
-    }
+  for (std::size_t seat = 0; seat < static_cast<std::size_t>(num_players_); ++seat) {
+    do tighten(objective_may_be_[seat], objective_counts);
+    while (resolve_links(objective_may_be_[seat], objective_links_[seat]));
   }
+}
+
+void State::tighten_specialists(unsigned seats) {
+  if (!specialists_settled_) seats = (1u << num_players_) - 1;  // (a document's sets may not be)
+  const auto counts = specialist_place_counts();
+  for (; seats != 0; seats &= seats - 1) {
+    const auto seat = static_cast<std::size_t>(__builtin_ctz(seats));
+    do tighten(specialist_may_be_[seat], counts);
+    while (resolve_links(specialist_may_be_[seat], specialist_links_[seat]));
+  }
+  specialists_settled_ = true;
 }
 
 // What every seat knows from its own cards and the public table alone: its
@@ -704,8 +709,13 @@ void State::follow_passed_cards(bool objective, int dir, const std::array<uint64
 }
 
 // A played card is public; if it was linked, the link learns whether it was in its hand.
+// A seat that knew the card was in that hand has nothing new to tighten: one card it counted
+// there left with one card of the count (and no link holds a card known to one place).
 void State::know_play(int seat, int card) {
+  unsigned unsure = 0;  // the seats that did not know where the card was
   for (int v = 0; v < num_players_; ++v) {
+    if (specialist_may_be_[static_cast<std::size_t>(v)][static_cast<std::size_t>(card)] != 1u << seat)
+      unsure |= 1u << v;
     PassedCards& p = specialists_passed_[static_cast<std::size_t>(v)];
     if (const int j = index_of(p, card); j >= 0) {
       keep_layouts(p, [&](uint32_t layout) { return static_cast<int>(layout >> (2 * j) & 3) == seat; });
@@ -719,7 +729,7 @@ void State::know_play(int seat, int card) {
       }
   }
   fit_passed_cards(false);
-  tighten_knowledge(true, false);
+  tighten_specialists(unsure);
 }
 
 // The public discard becomes the deck: everyone knows what the deck holds.

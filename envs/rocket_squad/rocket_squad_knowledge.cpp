@@ -27,7 +27,20 @@ uint8_t union_of(const uint8_t* masks, int count) {
     std::memcpy(&word, masks + i, sizeof word);
     all |= word;
   }
-  for (; i < count; ++i) all |= masks[i];
+  // The last count % 8 masks four, two and one at a time (hands are short: often all of them).
+  if (count - i >= 4) {
+    uint32_t word;
+    std::memcpy(&word, masks + i, sizeof word);
+    all |= word;
+    i += 4;
+  }
+  if (count - i >= 2) {
+    uint16_t word;
+    std::memcpy(&word, masks + i, sizeof word);
+    all |= word;
+    i += 2;
+  }
+  if (i < count) all |= masks[i];
   all |= all >> 32;
   all |= all >> 16;
   all |= all >> 8;
