@@ -7,8 +7,9 @@
 // the opponents are asked in rounds: each round gathers the envs whose player
 // to move is an opponent, groups them by opponent and asks each opponent for
 // its group's moves in one act() call, so a network opponent runs one forward
-// pass for all its envs. Every answer of a round is checked before any is
-// applied: an opponent's out-of-range or illegal action is an Error naming it.
+// pass for all its envs. An answer is checked before it is applied: an
+// opponent's out-of-range or illegal action is an Error naming it, and the
+// games, stopped mid-turn, must be reset.
 //
 // Auto-reset is Gymnasium's SAME_STEP, as in VectorEnv: when env i's game
 // ends (on the learner's move or on an opponent's), step() reports the
@@ -99,6 +100,7 @@ class OpponentVectorEnv {
     moves_.assign(envs, 0);
     reported_.assign(envs, 0);
     answer_.assign(envs, 0);
+    asker_.assign(envs, 0);
     illegal_.assign(envs, 0);
     move_rng_.assign(envs, Rng(0));
     action_rng_.assign(envs, Rng(0));
@@ -116,6 +118,7 @@ class OpponentVectorEnv {
   void reset(uint64_t seed) {
     seed_ = seed;
     broken_ = false;
+    std::fill(reported_.begin(), reported_.end(), uint8_t{0});
     parallel_for(n_, threads_, [&](int i) {
       const auto e = static_cast<std::size_t>(i);
       episode_[e] = 0;
@@ -123,6 +126,7 @@ class OpponentVectorEnv {
       action_rng_[e].reseed(derive_seed(seed_ ^ 0xA5A5A5A5ULL, e));  // VectorEnv's learner stream
       start_game(i);
       clear_outcome(i);
+      settle(i);
     });
     play_opponents();
   }
@@ -135,12 +139,14 @@ class OpponentVectorEnv {
     if (broken_)
       throw Error("an opponent failed during the last step and the games stopped mid-turn: call reset()");
     validate(actions);
+    std::fill(reported_.begin(), reported_.end(), uint8_t{0});
     parallel_for(n_, threads_, [&](int i) {
       const auto e = static_cast<std::size_t>(i);
       clear_outcome(i);
       states_[e].apply(actions[i]);
       ++moves_[e];
       ++learner_steps_[e];
+      settle(i);
     });
     play_opponents();
   }
@@ -226,25 +232,30 @@ class OpponentVectorEnv {
     return static_cast<std::size_t>((player - seats_[e] - 1 + players_) % players_);
   }
 
-  // Reports finished games and restarts them, then plays the opponents'
-  // moves, round by round, until the learner is to move in every env.
+  // After env i's game moved on: reports it if it ended (and starts the
+  // next one), and encodes the learner's view once the learner is to move.
+  // Done where the move was applied, so that a step runs as few parallel
+  // loops as it can (each one wakes the threads up).
+  void settle(int i) {
+    end_if_over(i);
+    const State& s = states_[static_cast<std::size_t>(i)];
+    if (s.current_player() == seats_[static_cast<std::size_t>(i)] || s.is_terminal()) observe(i);
+  }
+
+  // Plays the opponents' moves, round by round, until the learner is to
+  // move in every env.
   void play_opponents() {
-    std::fill(reported_.begin(), reported_.end(), uint8_t{0});
-    parallel_for(n_, threads_, [&](int i) { end_if_over(i); });
     while (gather()) {
-      broken_ = true;  // until every answer of the round is checked
+      broken_ = true;  // until the round is played: a failure leaves the games mid-turn
       for (std::size_t k = 0; k < opponents_.size(); ++k)
         if (!asked_[k].empty()) ask(k);
-      check_answers();
-      broken_ = false;
       parallel_for(static_cast<int>(moving_.size()), threads_, [&](int j) {
         const int i = moving_[static_cast<std::size_t>(j)];
-        states_[static_cast<std::size_t>(i)].apply(answer_[static_cast<std::size_t>(i)]);
-        ++moves_[static_cast<std::size_t>(i)];
-        end_if_over(i);
+        play_answer(i);
+        settle(i);
       });
+      broken_ = false;
     }
-    parallel_for(n_, threads_, [&](int i) { observe(i); });
   }
 
   // Groups the envs where an opponent is to move by opponent; false if none.
@@ -261,6 +272,7 @@ class OpponentVectorEnv {
       const uint64_t search_seed =
           derive_seed(game_seed_[e] ^ (kSearchStream + k), static_cast<uint64_t>(moves_[e]));
       asked_[k].push_back({&states_[e], player, &move_rng_[e], search_seed});
+      asker_[e] = static_cast<int>(k);
       to_move_[k].push_back(i);
       moving_.push_back(i);
     }
@@ -274,23 +286,23 @@ class OpponentVectorEnv {
       answer_[static_cast<std::size_t>(to_move_[k][j])] = batch[j].action;
   }
 
-  // Every answer of the round, before any is applied.
-  void check_answers() {
-    for (std::size_t k = 0; k < opponents_.size(); ++k)
-      for (int i : to_move_[k]) {
-        const auto e = static_cast<std::size_t>(i);
-        const Action a = answer_[e];
-        if (a >= 0 && a < actions_ && states_[e].is_legal(a)) continue;
-        throw Error("opponent '" + names_[k] + "' returned action " + std::to_string(a) + " in env " +
-                    std::to_string(i) + ": " + action_fault<G>(states_[e], a));
-      }
+  // Applies the opponent's answer in env i, checked first: an out-of-range or
+  // illegal action is never applied (the game would break on it).
+  void play_answer(int i) {
+    const auto e = static_cast<std::size_t>(i);
+    const Action a = answer_[e];
+    if (a < 0 || a >= actions_ || !states_[e].is_legal(a))
+      throw Error("opponent '" + names_[static_cast<std::size_t>(asker_[e])] + "' returned action " +
+                  std::to_string(a) + " in env " + std::to_string(i) + ": " + action_fault<G>(states_[e], a));
+    states_[e].apply(a);
+    ++moves_[e];
   }
 
   // Reports env i's game if it is over, and starts the next one.
   void end_if_over(int i) {
     const auto e = static_cast<std::size_t>(i);
     State& s = states_[e];
-    if (!s.is_terminal() || (!auto_reset_ && reported_[e])) return;
+    if (!s.is_terminal()) return;
     // A game that ends before the learner's first move would need two
     // reports in one step; none of the games can end that early.
     if (reported_[e])
@@ -344,6 +356,7 @@ class OpponentVectorEnv {
   std::vector<uint64_t> game_seed_, episode_;
   std::vector<int> moves_;                       // every seat's moves in env i's current game
   std::vector<Action> answer_;                   // the opponents' answers of the current round, per env
+  std::vector<int> asker_;                       // which opponent gave it
   std::vector<Rng> move_rng_;                    // the opponent's stream for the current move, per env
   std::vector<Rng> action_rng_;                  // the learner's random actions (sample_random_actions)
   std::vector<std::vector<int>> to_move_;        // per opponent: the envs it is asked for this round
