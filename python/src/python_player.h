@@ -11,9 +11,9 @@
 // act() is called by C++ with the GIL released (the env steps without it):
 // the player takes the GIL for the call and gives it back, and for letting
 // go of its Python references when it is destroyed. An exception raised
-// by the agent reaches Python as it was raised; an answer of the wrong type,
-// length or dtype, or an out-of-range or illegal action, is a rocketgym.Error
-// naming the agent and the row.
+// by the agent reaches Python as it was raised (plus a note naming the
+// agent); an answer of the wrong type, length or dtype, or an out-of-range
+// or illegal action, is a rocketgym.Error naming the agent and the row.
 //
 //   auto player = python::make_python_player<G>(agent, "mine", observation_shape);
 #pragma once
@@ -83,7 +83,17 @@ class PythonPlayer final : public players::Player<G> {
         d[k].state->legal_actions_mask(legal);
       for (int a = 0; a < actions; ++a) legal[a] = legal[a] != 0;  // a bool array holds 0 or 1
     }
-    const py::object answer = act_(observations, masks);  // an exception raised here propagates as is
+    py::object answer;
+    try {
+      answer = act_(observations, masks);
+    } catch (py::error_already_set& e) {
+      // The agent's own exception goes on as it was raised, with a note
+      // (Python 3.11+) saying where it came from.
+      if (py::hasattr(e.value(), "add_note"))
+        e.value().attr("add_note")("raised by agent '" + name_ + "', asked for " + std::to_string(count) +
+                                   (count == 1 ? " move" : " moves"));
+      throw;
+    }
     read_answer(answer, d, count);
   }
 

@@ -252,9 +252,11 @@ def test_an_exception_raised_by_a_python_agent_propagates_and_the_env_stays_usab
 
     env = rg.make(GAME, opponents=[agent], seed=1)
     obs, _ = env.reset()
-    with pytest.raises(Boom, match="my policy broke"):
+    with pytest.raises(Boom, match="my policy broke") as raised:
         for _ in range(10):
             obs, *_ = env.step(first_legal(obs["action_mask"][None])[0])
+    if sys.version_info >= (3, 11):
+        assert "raised by agent 'agent', asked for 1 move" in raised.value.__notes__
     obs, info = env.reset()
     for _ in range(5):
         obs, reward, terminated, truncated, info = env.step(first_legal(obs["action_mask"][None])[0])
