@@ -11,6 +11,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -206,6 +207,14 @@ const Action* checked_actions(OpponentEnvHandle& h, const py::handle& arg) {
   if (actions.ndim() != 1 || actions.shape(0) != n)
     throw py::value_error("actions must have shape (" + std::to_string(n) + ",), got " +
                           std::string(py::str(py::tuple(actions.attr("shape")))));
+  // int32 (what sample_actions and TorchAgent-style code give) is copied as
+  // is: C++ checks the range and legality before stepping.
+  const bool native_int32 = kind == 'i' && actions.itemsize() == 4 && actions.dtype().byteorder() != '>';
+  if (native_int32 && (actions.flags() & py::array::c_style)) {
+    std::memcpy(h.actions.data(), actions.data(), static_cast<std::size_t>(n) * sizeof(Action));
+    return h.actions.data();
+  }
+  // Any other integer dtype: through int64, so that a huge value is reported as such.
   const auto wide = py::array_t<int64_t, py::array::forcecast>::ensure(actions);
   if (!wide) throw py::error_already_set();
   for (int i = 0; i < n; ++i) {
