@@ -49,6 +49,7 @@ from . import _rocketgym as _core
 from . import spaces
 from ._common import (ConfigArg, check_illegal_action, check_int, check_num_players, check_render_mode,
                       check_seed, forfeit_returns, load_game, state_document)
+from .vector import _ClosedEnv
 
 try:  # pragma: no cover - depends on the installation
     import gymnasium as _gymnasium
@@ -207,9 +208,14 @@ class OpponentVectorEnv:
     def num_threads(self, n: int) -> None:
         self._env.num_threads = _check_num_threads(n)
 
+    @property
+    def closed(self) -> bool:
+        return isinstance(self._env, _ClosedEnv)
+
     def close(self) -> None:
-        """Lets the C++ envs and the opponents go (arrays kept stay valid)."""
-        self._env = None
+        """Lets the C++ envs and the opponents go: every later call raises ``rocketgym.Error`` (arrays
+        kept stay valid). Calling it again does nothing."""
+        self._env = _ClosedEnv()
         self._obs = self._info = None
 
     def __enter__(self) -> "OpponentVectorEnv":

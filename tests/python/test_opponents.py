@@ -133,6 +133,16 @@ def test_random_seat_covers_every_seat_and_follows_the_seed():
     assert drawn[0] == drawn[1] and set(drawn[0]) == {0, 1, 2}
 
 
+def test_a_closed_vector_env_refuses_to_step():
+    vec = rg.make_vec(GAME, 2, opponents=["heuristic"], seed=1)
+    actions = vec.sample_actions()
+    vec.close()
+    vec.close()
+    assert vec.closed
+    with pytest.raises(rg.Error, match="closed"):
+        vec.step(actions)
+
+
 def test_single_env_reset_with_a_seed_replays_the_game():
     env = rg.make(GAME, opponents=["heuristic"], seat=1)
     first, _ = env.reset(seed=42)
