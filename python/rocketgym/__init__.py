@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import os
 import weakref
-from typing import Optional
+from typing import Any, Optional, Sequence
 
 from ._common import ConfigArg, gymnasium_id, load_game
 from ._rocketgym import (ConfigError, Error, Game, GameInfo, IllegalAction, InvariantViolation,
@@ -48,6 +48,7 @@ from .aec import USING_PETTINGZOO, RocketAECEnv
 from ._registration import register_games
 from .arena import ArenaReport, arena, load_records
 from .env import RocketEnv
+from .opponents import OpponentEnv, OpponentVectorEnv, TorchAgent
 from .spaces import USING_GYMNASIUM
 from .vector import VectorEnv
 
@@ -62,20 +63,31 @@ if os.path.isdir(_PACKAGED_ZOO):
 __version__ = "0.1.0"
 
 __all__ = [
-    "ArenaReport", "ConfigError", "Error", "Game", "GameInfo", "IllegalAction", "InvariantViolation", "RocketAECEnv",
-    "RocketEnv", "SerializationError", "State", "USING_GYMNASIUM", "USING_PETTINGZOO", "VectorEnv",
+    "ArenaReport", "ConfigError", "Error", "Game", "GameInfo", "IllegalAction", "InvariantViolation",
+    "OpponentEnv", "OpponentVectorEnv", "RocketAECEnv", "RocketEnv", "SerializationError", "State", "TorchAgent",
+    "USING_GYMNASIUM", "USING_PETTINGZOO", "VectorEnv",
     "aec_env", "arena", "builtin_game_config", "derive_seed", "game_info", "gymnasium_id", "list_games",
     "load_agent", "load_game", "load_records", "make", "make_vec", "max_threads",
 ]
 
 
 def make(game_id: str, num_players: int = 2, seed: Optional[int] = None, config: ConfigArg = None,
-         render_mode: Optional[str] = None, illegal_action: str = "raise") -> RocketEnv:
+         render_mode: Optional[str] = None, illegal_action: str = "raise",
+         opponents: Optional[Sequence[Any]] = None, seat: Any = 0):
     """A single Gymnasium-style env (see ``rocketgym.env``). ``config``: see ``load_game``.
 
     ``illegal_action``: ``"raise"`` (IllegalAction, nothing changes) or ``"lose"`` (the acting seat
     loses at once, reported in ``info["illegal_action"]``).
+
+    With ``opponents`` (a list of player specs such as ``"heuristic"`` or ``"zoo"``, or Python agents;
+    see ``rocketgym.opponents``), an ``OpponentEnv``: you play seat ``seat`` (or ``"random"``), the
+    opponents play the others inside ``step``, and obs and reward are yours only.
     """
+    if opponents is not None:
+        return OpponentEnv(game_id, opponents, seat=seat, num_players=num_players, seed=seed, config=config,
+                           render_mode=render_mode, illegal_action=illegal_action)
+    if seat != 0:
+        raise Error("seat= needs opponents= (without opponents the env plays every seat)")
     return RocketEnv(game_id, num_players=num_players, seed=seed, config=config, render_mode=render_mode,
                      illegal_action=illegal_action)
 
@@ -88,11 +100,20 @@ def aec_env(game_id: str, num_players: int = 2, seed: Optional[int] = None, conf
 
 
 def make_vec(game_id: str, num_envs: int, num_players: int = 2, num_threads: int = 1,
-             seed: Optional[int] = None, config: ConfigArg = None) -> VectorEnv:
+             seed: Optional[int] = None, config: ConfigArg = None, opponents: Optional[Sequence[Any]] = None,
+             seat: Any = 0):
     """``num_envs`` games stepped together in C++ with zero-copy numpy outputs (see ``rocketgym.vector``).
 
     ``num_threads`` is at most ``max_threads()`` (4 x the machine's hardware threads, at least 8).
+
+    With ``opponents`` (see ``make``), an ``OpponentVectorEnv``: one learner action per env, the
+    opponents' moves played in C++ (batched across the envs), learner-only observations and rewards.
     """
+    if opponents is not None:
+        return OpponentVectorEnv(game_id, num_envs, opponents, seat=seat, num_players=num_players,
+                                 num_threads=num_threads, seed=seed, config=config)
+    if seat != 0:
+        raise Error("seat= needs opponents= (without opponents the env plays every seat)")
     return VectorEnv(game_id, num_envs, num_players=num_players, num_threads=num_threads, seed=seed,
                      config=config)
 

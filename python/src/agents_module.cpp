@@ -19,6 +19,9 @@
 namespace py = pybind11;
 
 namespace rocketgym::python {
+
+void bind_opponent_env(py::module_& m);  // bind_opponent_env.cpp
+
 namespace {
 
 // An agent with the game it plays (the states it is given must be of it).
@@ -56,12 +59,16 @@ py::tuple evaluate(Agent& a, const py::array& observations, const py::array& mas
   if (masks.itemsize() != 1 || (mask_kind != 'b' && mask_kind != 'u' && mask_kind != 'i'))
     throw py::type_error("masks must be a bool, uint8 or int8 numpy array, not " +
                          std::string(py::str(masks.dtype())));
-  if (observations.ndim() != static_cast<py::ssize_t>(shape.size()) + 1)
-    throw Error("observations must have shape [batch, " + std::to_string(shape.size()) +
-                " observation dims]");
-  for (std::size_t d = 0; d < shape.size(); ++d)
-    if (observations.shape(static_cast<py::ssize_t>(d + 1)) != shape[d])
-      throw Error("observations do not have this game's observation shape");
+  bool same_shape = observations.ndim() == static_cast<py::ssize_t>(shape.size()) + 1;
+  for (std::size_t d = 0; same_shape && d < shape.size(); ++d)
+    same_shape = observations.shape(static_cast<py::ssize_t>(d + 1)) == shape[d];
+  if (!same_shape) {
+    std::string expected = "(batch";
+    for (int d : shape) expected += ", " + std::to_string(d);
+    throw Error("observations must have shape " + expected + ") for " + a.game->info().id + " with " +
+                std::to_string(a.num_players) + " players, got " +
+                std::string(py::str(py::tuple(observations.attr("shape")))));
+  }
   const py::ssize_t batch = observations.shape(0);
   if (masks.ndim() != 2 || masks.shape(0) != batch || masks.shape(1) != actions)
     throw Error("masks must have shape [" + std::to_string(batch) + ", " + std::to_string(actions) + "]");
@@ -75,6 +82,28 @@ py::tuple evaluate(Agent& a, const py::array& observations, const py::array& mas
                       values.mutable_data());
   }
   return py::make_tuple(probabilities, values);
+}
+
+// The most probable legal action per row: one forward pass of the agent's
+// network (a search agent's raw network, without its search).
+py::array act_batch(Agent& a, const py::array& observations, const py::array& action_masks) {
+  if (!players::uses_network(a.agent->spec()))
+    throw Error("agent '" + a.agent->spec().name + "' (" + players::kind_name(a.agent->spec()) +
+                ") has no network: act(observations, action_masks) needs one; use act(state, seed)");
+  const py::tuple out = evaluate(a, observations, action_masks);
+  const auto probabilities = out[0].cast<FloatArray>();
+  const auto masks = py::array_t<uint8_t, py::array::c_style>::ensure(action_masks.attr("view")("uint8"));
+  const py::ssize_t batch = probabilities.shape(0), actions = probabilities.shape(1);
+  py::array_t<int32_t> chosen(batch);
+  for (py::ssize_t row = 0; row < batch; ++row) {
+    const float* p = probabilities.data(row, 0);
+    const uint8_t* legal = masks.data(row, 0);
+    Action best = -1;
+    for (py::ssize_t k = 0; k < actions; ++k)
+      if (legal[k] && (best < 0 || p[k] > p[best])) best = static_cast<Action>(k);
+    chosen.mutable_at(row) = best;
+  }
+  return std::move(chosen);
 }
 
 // The agent reads a copy of the state taken while the GIL is held: with the
@@ -104,11 +133,17 @@ PYBIND11_MODULE(_agents, m) {
   using namespace rocketgym::python;
   m.doc() = "Trained bots (checkpoints, search, the zoo): use rocketgym.load_agent.";
   py::module_::import("rocketgym._rocketgym");  // State, Game and the error types
+  bind_opponent_env(m);
   py::class_<Agent>(m, "Agent", "A bot that picks moves: a checkpoint, a search agent or a zoo bot.")
       .def("act", &act, py::arg("state"), py::arg("seed") = 0,
            "The move for the player to move in `state` (a rocketgym.State of the agent's game). "
            "`seed` drives sampling and search. Thread-safe: calls on one agent from several threads take "
            "turns (for moves in parallel, load one agent per thread).")
+      .def("act", &act_batch, py::arg("observations"), py::arg("action_masks"),
+           "Batched, for agents with a network: the most probable legal action per row (int32 [B]) for "
+           "float32 observations [B, *observation_shape] and bool/uint8/int8 masks [B, num_actions], in "
+           "one forward pass. A search agent (zoo, search:, ismcts:PATH) answers with its raw network "
+           "here; act(state, seed) searches. Random and heuristic agents need act(state, seed).")
       .def("evaluate", &evaluate, py::arg("observations"), py::arg("masks"),
            "The network's masked policy [B, num_actions] and value per seat [B, num_players] "
            "(relative to the seat each row was encoded for), for float32 observations and bool/uint8/int8 "

@@ -14,8 +14,10 @@
 
 #include "envs/core/errors.h"
 #include "generated/game_list.h"
+#include "python_player.h"
 #include "training/arena/arena_run.h"
 #include "training/players/player_spec.h"
+#include "training/players/table.h"
 #include "training/run_support.h"
 
 namespace py = pybind11;
@@ -28,77 +30,6 @@ const players::PlayerSpec* agent_spec(py::handle agent);
 void bind_arena(py::module_& m);
 
 namespace {
-
-// --- a Python agent as a Player<G> --------------------------------------------
-// A minimal adapter of this file's own. pyopp's python/src/python_player.h
-// (make_python_player<G>, the same signature) replaces it when both are merged.
-
-py::object python_agent_callable(const py::object& agent, const std::string& name) {
-  if (py::hasattr(agent, "act")) return agent.attr("act");
-  if (PyCallable_Check(agent.ptr())) return agent;
-  throw Error("agent '" + name + "' is a " + std::string(py::str(py::type::of(agent).attr("__name__"))) +
-              ": an agent is a player spec string, a rocketgym.load_agent object, an object with "
-              "act(observations, action_masks) or a callable with that signature");
-}
-
-// Asks the Python agent for a batch of moves: float32 observations
-// [n, *shape] encoded for the seat to move, bool masks [n, num_actions]; it
-// answers n integer actions. Called with the GIL released; takes it.
-template <class G>
-class PythonPlayer final : public players::Player<G> {
- public:
-  PythonPlayer(py::object agent, std::string name, std::vector<int> shape)
-      : act_(python_agent_callable(agent, name)), name_(std::move(name)), shape_(std::move(shape)) {
-    for (int d : shape_) obs_size_ *= d;
-  }
-
-  void act(players::Decision<G>* d, int count) override {
-    if (count == 0) return;
-    const int actions = G::info().num_actions;
-    py::gil_scoped_acquire gil;
-    std::vector<py::ssize_t> shape{count};
-    shape.insert(shape.end(), shape_.begin(), shape_.end());
-    py::array_t<float> observations(shape);
-    py::array_t<bool> masks({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(actions)});
-    auto* legal = reinterpret_cast<uint8_t*>(masks.mutable_data());
-    for (int k = 0; k < count; ++k) {
-      G::Encoder::encode(*d[k].state, d[k].seat, observations.mutable_data() + std::size_t(k) * obs_size_);
-      d[k].state->legal_actions_mask(legal + std::size_t(k) * actions);
-    }
-    for (std::size_t i = 0; i < std::size_t(count) * actions; ++i) legal[i] = legal[i] != 0;
-    const py::object answer = act_(observations, masks);
-    const py::array array = py::module_::import("numpy").attr("asarray")(answer);
-    const char kind = array.dtype().kind();
-    if ((kind != 'i' && kind != 'u') || array.ndim() != 1 || array.shape(0) != count)
-      throw Error("agent '" + name_ + "' returned " + std::string(py::str(array.dtype())) +
-                  " actions of shape " + std::string(py::str(array.attr("shape"))) + ": expected " +
-                  std::to_string(count) + " integers, shape (" + std::to_string(count) + ",)");
-    const auto wide = py::array_t<int64_t, py::array::forcecast>::ensure(array);
-    for (int k = 0; k < count; ++k) {
-      const int64_t a = wide.at(k);
-      if (a < 0 || a >= actions)
-        throw Error("agent '" + name_ + "' returned action " + std::to_string(a) + " for row " +
-                    std::to_string(k) + ": out of range [0, " + std::to_string(actions - 1) + "]");
-      if (!d[k].state->is_legal(static_cast<Action>(a)))
-        throw Error("agent '" + name_ + "' returned action " + std::to_string(a) + " for row " +
-                    std::to_string(k) + ": '" + d[k].state->action_to_string(static_cast<Action>(a)) +
-                    "' is not legal");
-      d[k].action = static_cast<Action>(a);
-    }
-  }
-
- private:
-  py::object act_;
-  std::string name_;
-  std::vector<int> shape_;
-  int obs_size_ = 1;
-};
-
-template <class G>
-std::unique_ptr<players::Player<G>> make_python_player(py::object agent, std::string name,
-                                                       std::vector<int> observation_shape) {
-  return std::make_unique<PythonPlayer<G>>(std::move(agent), std::move(name), std::move(observation_shape));
-}
 
 // --- the arena -----------------------------------------------------------------
 
@@ -136,11 +67,7 @@ struct AgentArg {
 AgentArg agent_arg(const std::string& name, const py::object& value, const arena::ArenaConfig& config) {
   AgentArg out;
   if (py::isinstance<py::str>(value)) {
-    std::string text = value.cast<std::string>();
-    // A bare "zoo": this game's zoo bot. (pyopp's parse_player(text, game_id)
-    // says the same in the player unit; the two meet when merged.)
-    if (text == "zoo") text = "zoo:" + config.game.id;
-    out.spec = players::parse_player(text);
+    out.spec = players::parse_player(value.cast<std::string>(), config.game.id);
   } else if (const players::PlayerSpec* spec = agent_spec(value)) {
     const std::string game = value.attr("game_id").cast<std::string>();
     const int players = value.attr("num_players").cast<int>();

@@ -31,3 +31,10 @@ def test_pettingzoo_api_test(game_id, num_players):
     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")  # "observation is not a NumPy array": it is the masked dict
         pettingzoo_test.api_test(rg.aec_env(game_id, num_players=num_players), num_cycles=300)
+
+
+def test_gymnasium_check_env_against_the_heuristic_bot(game_id):
+    pytest.importorskip("rocketgym._agents", reason="built without the LibTorch training library")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env_checker.check_env(rg.make(game_id, opponents=["heuristic"], seat="random", illegal_action="lose"))

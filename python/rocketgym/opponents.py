@@ -1,0 +1,416 @@
+"""Playing against bots: ``rocketgym.make(game_id, opponents=[...])`` and
+``rocketgym.make_vec(game_id, num_envs, opponents=[...])``.
+
+The learner plays one seat; the other seats are played inside the env, in C++
+with the GIL released, until the learner is to move again. Single-agent code
+(CleanRL, Stable-Baselines-style loops) sees only the learner's decisions:
+
+* ``obs = {"observation", "action_mask"}`` is always the learner's view;
+* ``reward`` is the learner's: its return when its game ends, on its own move
+  or on an opponent's, else 0, so the rewards of an episode sum to the
+  learner's return;
+* ``info["seat"]`` is the learner's seat in the game.
+
+Opponents: a list of one (it plays every other seat) or ``num_players - 1``
+(opponent k plays the k-th seat after the learner's, clockwise). Each is a
+player spec string, as in the arena: ``"heuristic"``, ``"random"``, ``"zoo"``
+(this game's zoo bot; ``"zoo:0"`` is not a spec, write ``"zoo:<game>:0"`` for
+its raw network), ``"zoo:<game>[:SIMS]"``, ``"checkpoint:PATH[:greedy|:sample]"``,
+``"search:PATH[:SIMS]"``, ``"ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS]]]"``, optionally
+named (``"bot=heuristic"``), or a **Python agent**: an object with
+``act(observations, action_masks) -> actions`` or a plain callable with that
+signature. It is asked for a batch: float32 observations
+``[n, *observation_shape]`` (each row seen by the seat it moves for) and bool
+masks ``[n, num_actions]``, and answers ``n`` integer actions. Its name in
+errors is its ``name`` attribute, else its function or class name.
+``rocketgym.TorchAgent(module)`` makes a PyTorch policy such an agent.
+
+Errors (``rocketgym.Error``, naming the opponent): an unknown spec, a bot of
+another game or player count, the wrong number of opponents; an opponent
+answering an out-of-range or illegal action, or a Python agent answering the
+wrong shape or dtype. After an opponent fails during ``step``, the games have
+stopped mid-turn: ``step`` refuses until ``reset()``. An exception raised by a
+Python agent reaches the caller as it was raised, with the same rule.
+
+Seeds: game k of env i starts from ``episode_seed(seed, i, k)`` as in
+``rocketgym.VectorEnv``; ``seat="random"`` draws the learner's seat from that
+game's seed, and every opponent move draws from the game's seed and the move
+number, as in the arena. Env i plays the same games whatever ``num_envs`` and
+``num_threads``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _rocketgym as _core
+from . import spaces
+from ._common import (ConfigArg, check_illegal_action, check_int, check_num_players, check_render_mode,
+                      check_seed, forfeit_returns, load_game, state_document)
+from .vector import _ClosedEnv
+
+try:  # pragma: no cover - depends on the installation
+    import gymnasium as _gymnasium
+
+    _EnvBase = _gymnasium.Env
+except ImportError:  # pragma: no cover
+    _gymnasium = None
+    _EnvBase = object
+
+try:  # pragma: no cover - depends on the installation
+    from gymnasium.vector import AutoresetMode as _AutoresetMode
+
+    _SAME_STEP: Any = _AutoresetMode.SAME_STEP
+except ImportError:  # pragma: no cover
+    _SAME_STEP = "SameStep"
+
+RANDOM_SEAT = "random"
+
+
+def _agents_module():
+    try:
+        from . import _agents
+    except ImportError as e:  # built without the LibTorch training library
+        raise _core.Error("opponents= needs the module built with the training library "
+                          "(scripts/build.sh builds it): " + str(e)) from None
+    return _agents
+
+
+def _check_opponents(opponents: Any) -> List[Any]:
+    if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+        raise TypeError(f"opponents must be a list of player specs or agents, e.g. opponents=['heuristic'], "
+                        f"not {type(opponents).__name__}")
+    return list(opponents)
+
+
+def _check_seat(seat: Any, num_players: int) -> int:
+    """The learner's seat for C++: 0 .. num_players - 1, or -1 for ``"random"``."""
+    if isinstance(seat, str):
+        if seat != RANDOM_SEAT:
+            raise _core.Error(f"seat must be a seat number or 'random', got {seat!r}")
+        return -1
+    seat = check_int(seat, "seat")
+    if not 0 <= seat < num_players:
+        raise _core.Error(f"seat {seat} is not a seat of a {num_players}-player game "
+                          f"(0 to {num_players - 1}, or 'random')")
+    return seat
+
+
+def _check_num_threads(n: Any) -> int:
+    n = check_int(n, "num_threads")
+    if not 1 <= n <= _core.max_threads():
+        raise _core.Error(f"num_threads must be in [1, {_core.max_threads()}] (rocketgym.max_threads()), got {n}")
+    return n
+
+
+class OpponentVectorEnv:
+    """``num_envs`` games where the learner plays one seat and ``opponents`` the others (see the module doc).
+
+    Like ``rocketgym.VectorEnv``, the arrays are read-only views of C++ buffers, overwritten in place by
+    every ``step``/``reset`` (copy what you keep), and auto-reset is Gymnasium's SAME_STEP:
+
+    ========================  ========================  ===========================================
+    array                     shape / dtype             meaning
+    ========================  ========================  ===========================================
+    ``observations``          [N, *obs_shape] float32   the learner's view of env i
+    ``action_masks``          [N, num_actions] int8     the learner's legal actions in env i
+    ``rewards``               [N] float32               the learner's return where its game ended
+    ``terminated``            [N] bool                  env i's game ended on this step
+    ``truncated``             [N] bool                  env i's game hit the decision limit
+    ``seats``                 [N] int32                 the learner's seat in env i's current game
+    ``episode_steps``         [N] int32                 the learner's decisions in env i's game
+    ``final_observations``    [N, *obs_shape] float32   the learner's view of the game that ended
+    ``final_episode_steps``   [N] int32                 the learner's decisions in that game
+    ``final_seats``           [N] int32                 the learner's seat in that game
+    ``final_returns``         [N, P] float32            every seat's return in that game
+    ``final_scores``          [N, P] int32              every seat's score (points) in that game
+    ========================  ========================  ===========================================
+
+    The ``final_*`` rows are valid where ``terminated | truncated``.
+    """
+
+    metadata = {"autoreset_mode": _SAME_STEP}
+
+    def __init__(self, game_id: str, num_envs: int, opponents: Sequence[Any], seat: Any = 0,
+                 num_players: int = 2, num_threads: int = 1, seed: Optional[int] = None,
+                 config: ConfigArg = None, _auto_reset: bool = True):
+        agents = _agents_module()
+        self.game = load_game(game_id, config)
+        self.game_info = self.game.info
+        self.num_players = check_num_players(self.game, num_players)
+        opponents = _check_opponents(opponents)
+        seat_arg = _check_seat(seat, self.num_players)
+        self.seat = RANDOM_SEAT if seat_arg < 0 else seat_arg
+        self._seed = check_seed(seed)
+        self._resets = 0
+        self._env = agents.OpponentVectorEnv(self.game, check_int(num_envs, "num_envs"), self.num_players,
+                                             opponents, seat_arg, self._seed, _check_num_threads(num_threads),
+                                             _auto_reset)
+        self.opponents: List[str] = list(self._env.opponent_names)
+        self.num_envs = self._env.num_envs
+        self.num_actions = self._env.num_actions
+        self.observation_shape = tuple(self._env.observation_shape)
+        self.single_observation_space = spaces.observation_space(self.observation_shape, self.num_actions)
+        self.single_action_space = spaces.discrete(self.num_actions)
+        for name in ("observations", "action_masks", "rewards", "terminated", "truncated", "seats",
+                     "episode_steps", "final_observations", "final_episode_steps", "final_seats",
+                     "final_returns", "final_scores"):
+            setattr(self, name, getattr(self._env, name))  # zero-copy views, made once
+        finished = self._env.finished
+        self._obs = {"observation": self.observations, "action_mask": self.action_masks}
+        self._info = {"seat": self.seats, "episode_steps": self.episode_steps,
+                      "final_obs": self.final_observations, "_final_obs": finished,
+                      "final_info": {"seat": self.final_seats, "_seat": finished,
+                                     "returns": self.final_returns, "_returns": finished,
+                                     "scores": self.final_scores, "_scores": finished,
+                                     "episode_steps": self.final_episode_steps, "_episode_steps": finished}}
+
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None):
+        """Restarts every env (the same seed sequence as ``rocketgym.VectorEnv``); returns ``(obs, info)``."""
+        if state_document(options) is not None:
+            raise ValueError("OpponentVectorEnv.reset cannot start from a given state")
+        if seed is not None:
+            self._seed = check_seed(seed)
+            self._resets = 0
+            episode_seed = self._seed
+        else:
+            self._resets += 1
+            episode_seed = _core.derive_seed(self._seed, self._resets)
+        self._env.reset(episode_seed)
+        return self._obs, self._info
+
+    def step(self, actions) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        """The learner's action per env (integers, shape ``(num_envs,)``), then the opponents' moves.
+
+        Returns ``(obs, rewards [N], terminated [N], truncated [N], info)``, shared arrays; ``info`` holds
+        ``seat``, ``episode_steps``, ``final_obs`` / ``_final_obs`` and ``final_info`` (``seat``,
+        ``returns``, ``scores``, ``episode_steps``). Raises TypeError / ValueError / IllegalAction
+        naming the env before anything is stepped.
+        """
+        self._env.step(actions)
+        return self._obs, self.rewards, self.terminated, self.truncated, self._info
+
+    def sample_actions(self) -> np.ndarray:
+        """A uniformly random legal learner action per env (int32), from each env's own stream."""
+        return self._env.sample_actions()
+
+    def state(self, env: int) -> _core.State:
+        """A copy of env ``env``'s current game state."""
+        return self._env.state(check_int(env, "env"))
+
+    @property
+    def num_threads(self) -> int:
+        return self._env.num_threads
+
+    @num_threads.setter
+    def num_threads(self, n: int) -> None:
+        self._env.num_threads = _check_num_threads(n)
+
+    @property
+    def closed(self) -> bool:
+        return isinstance(self._env, _ClosedEnv)
+
+    def close(self) -> None:
+        """Lets the C++ envs and the opponents go: every later call raises ``rocketgym.Error`` (arrays
+        kept stay valid). Calling it again does nothing."""
+        self._env = _ClosedEnv()
+        self._obs = self._info = None
+
+    def __enter__(self) -> "OpponentVectorEnv":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (f"<rocketgym.OpponentVectorEnv {self.game_info.id} num_envs={self.num_envs} "
+                f"players={self.num_players} seat={self.seat} opponents={self.opponents}>")
+
+
+class OpponentEnv(_EnvBase):
+    """One game against bots behind the Gymnasium ``Env`` API (see the module doc).
+
+    No auto-reset: once the game is over, ``step`` raises ``IllegalAction`` until ``reset()``.
+    ``info`` holds ``seat`` (the learner's), ``current_player`` (the learner's seat while the game
+    goes on, -1 once it is over), ``rewards`` (every seat's, float32 [P], non-zero only at the end)
+    and ``scores`` (every seat's points). ``illegal_action`` as for ``rocketgym.make``: ``"lose"``
+    makes the learner lose at once (reward -1, ``info["illegal_action"]``).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(self, game_id: str, opponents: Sequence[Any], seat: Any = 0, num_players: int = 2,
+                 seed: Optional[int] = None, config: ConfigArg = None, render_mode: Optional[str] = None,
+                 illegal_action: str = "raise"):
+        self.illegal_action = check_illegal_action(illegal_action)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self._base_seed = check_seed(seed)
+        self._vec = OpponentVectorEnv(game_id, 1, opponents, seat=seat, num_players=num_players, seed=0,
+                                      config=config, _auto_reset=False)
+        self.game = self._vec.game
+        self.game_info = self._vec.game_info
+        self.num_players = self._vec.num_players
+        self.num_actions = self._vec.num_actions
+        self.opponents = self._vec.opponents
+        self.observation_shape = self._vec.observation_shape
+        self.observation_space = spaces.observation_space(self.observation_shape, self.num_actions)
+        self.action_space = spaces.discrete(self.num_actions)
+        self._episode = 0
+        self._started = False
+        self._over = False
+        self._forfeit: Optional[Dict[str, int]] = None
+
+    @property
+    def seat(self) -> int:
+        """The learner's seat in the current game."""
+        return int(self._vec.seats[0] if not self._over else self._vec.final_seats[0])
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None):
+        """Starts a new game and plays the opponents until the learner is to move; returns ``(obs, info)``.
+        Game k after ``reset(seed=s)`` is the first game of a vector env seeded ``derive_seed(s, k)``."""
+        if state_document(options) is not None:
+            raise ValueError("an env with opponents cannot start from a given state; use rocketgym.make "
+                             "without opponents for that")
+        if seed is not None:
+            self._base_seed = check_seed(seed)
+            self._episode = 0
+        if _gymnasium is not None:  # pragma: no cover - seeds self.np_random
+            super().reset(seed=seed)
+        self._vec.reset(_core.derive_seed(self._base_seed, self._episode))
+        self._episode += 1
+        self._started, self._over, self._forfeit = True, False, None
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._info(np.zeros(self.num_players, dtype=np.float32))
+
+    def step(self, action) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
+        if not self._started:
+            raise _core.Error("call reset() before using the env")
+        if self._over:
+            raise _core.IllegalAction("the game is over: call reset() before stepping again")
+        action = self._checked_action(action)
+        if action is None:  # illegal, illegal_action="lose"
+            return self._lose_by_illegal_action()
+        self._vec.step(np.array([action], dtype=np.int32))
+        vec = self._vec
+        self._over = bool(vec.terminated[0] or vec.truncated[0])
+        rewards = vec.final_returns[0].copy() if self._over else np.zeros(self.num_players, dtype=np.float32)
+        if self.render_mode == "human":
+            self.render()
+        return (self._observation(), float(vec.rewards[0]), bool(vec.terminated[0]), bool(vec.truncated[0]),
+                self._info(rewards))
+
+    def _checked_action(self, action) -> Optional[int]:
+        """``action`` as an int when legal; None when illegal under ``illegal_action="lose"``."""
+        if isinstance(action, (bool, np.bool_)) or not hasattr(action, "__index__"):
+            raise TypeError(f"an action must be an integer, not {type(action).__name__}")
+        action = int(action.__index__())
+        if 0 <= action < self.num_actions and self._vec.action_masks[0, action]:
+            return action
+        if self.illegal_action == "lose":
+            self._forfeit = {"player": self.seat, "action": action}
+            return None
+        if not 0 <= action < self.num_actions:
+            raise _core.IllegalAction(f"action {action} out of range [0, {self.num_actions - 1}]")
+        raise _core.IllegalAction(f"action {action} ('{self._vec.state(0).action_to_string(action)}') "
+                                  "is not legal")
+
+    def _lose_by_illegal_action(self):
+        self._over = True
+        rewards = forfeit_returns(self.num_players, self._forfeit["player"])
+        if self.render_mode == "human":
+            self.render()
+        return (self._observation(), float(rewards[self._forfeit["player"]]), True, False, self._info(rewards))
+
+    def render(self) -> Optional[str]:
+        """The board as text (everything, hidden cards included); printed when ``render_mode == "human"``."""
+        text = self._vec.state(0).to_string() if self._started else ""
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self._started = False
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as a bool array (the method sb3-contrib's MaskablePPO calls)."""
+        return self._mask().astype(bool)
+
+    def get_state(self) -> _core.State:
+        """A copy of the game state (the final position once the game is over)."""
+        return self._vec.state(0)
+
+    def observation_string(self) -> str:
+        """The board as the learner may see it."""
+        return self._vec.state(0).observation_string(self.seat)
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _mask(self) -> np.ndarray:
+        if self._forfeit is not None:
+            return np.zeros(self.num_actions, dtype=np.int8)
+        return self._vec.action_masks[0].copy()  # all zeros once the game is over
+
+    def _observation(self) -> Dict[str, np.ndarray]:
+        return {"observation": self._vec.observations[0].copy(), "action_mask": self._mask()}
+
+    def _info(self, rewards: np.ndarray) -> Dict[str, Any]:
+        state = self._vec.state(0)
+        info = {"seat": self.seat, "current_player": -1 if self._over else self.seat, "rewards": rewards,
+                "scores": np.asarray(state.scores(), dtype=np.int32)}
+        if self._forfeit is not None:
+            info["illegal_action"] = dict(self._forfeit)
+        return info
+
+    def __repr__(self) -> str:
+        return (f"<rocketgym.OpponentEnv {self.game_info.id} players={self.num_players} "
+                f"seat={self._vec.seat} opponents={self.opponents}>")
+
+
+class TorchAgent:
+    """A PyTorch policy as a rocketgym agent: ``module(observations) -> logits [B, num_actions]``.
+
+    ``act(observations, action_masks)`` runs one forward pass without gradients, masks the illegal
+    actions and takes the most probable one (``greedy=True``) or draws from the masked softmax
+    (``greedy=False``; ``seed`` seeds the draws). Use it as an opponent, in the arena, or directly::
+
+        agent = rg.TorchAgent(policy)              # policy: a torch.nn.Module
+        env = rg.make("last_blast", opponents=[agent])
+    """
+
+    def __init__(self, module, device: str = "cpu", greedy: bool = True, seed: Optional[int] = None,
+                 name: Optional[str] = None):
+        import torch
+
+        self._torch = torch
+        self.module = module
+        self.device = torch.device(device)
+        self.greedy = bool(greedy)
+        self.name = name or type(module).__name__
+        self._generator = torch.Generator(device=self.device)
+        self._generator.manual_seed(check_seed(seed) % 2**63)
+
+    def act(self, observations, action_masks) -> np.ndarray:
+        """One action per row (int64 [B]) for float32 observations [B, ...] and masks [B, num_actions]."""
+        torch = self._torch
+        obs = torch.as_tensor(np.array(observations, dtype=np.float32), device=self.device)
+        legal = torch.as_tensor(np.array(action_masks, dtype=bool), device=self.device)
+        with torch.no_grad():
+            logits = self.module(obs)
+        if tuple(logits.shape) != tuple(legal.shape):
+            raise _core.Error(f"agent '{self.name}': the module returned logits of shape {tuple(logits.shape)}, "
+                              f"expected {tuple(legal.shape)} (batch, num_actions)")
+        logits = logits.float().masked_fill(~legal, float("-inf"))
+        if self.greedy:
+            chosen = logits.argmax(dim=1)
+        else:
+            chosen = torch.multinomial(torch.softmax(logits, dim=1), 1, generator=self._generator).squeeze(1)
+        return chosen.cpu().numpy()
+
+    __call__ = act
+
+    def __repr__(self) -> str:
+        return f"<rocketgym.TorchAgent {self.name} greedy={self.greedy} device={self.device}>"

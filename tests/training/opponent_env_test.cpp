@@ -1,0 +1,259 @@
+// OpponentVectorEnv (training/players/opponent_env.h): the learner sees only
+// its own decisions and its own return, opponents play as the arena would,
+// games do not depend on the number of envs or threads, and bad answers are
+// errors that leave the env usable after reset().
+#include "training/players/opponent_env.h"
+
+#include <catch2/catch.hpp>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "games/launchpad23/launchpad23_game.h"
+#include "training/game_setup.h"
+
+using namespace rocketgym;
+using G = launchpad23::Game;
+using Env = players::OpponentVectorEnv<G>;
+
+namespace {
+
+std::shared_ptr<const G::Config> config() {
+  static const auto game = load_game("launchpad23");
+  return typed_config<G>(*game);
+}
+
+std::unique_ptr<Env> make_env(int num_envs, int num_players, int seat, const std::vector<std::string>& specs,
+                              uint64_t seed, int threads = 1) {
+  std::vector<std::unique_ptr<players::Player<G>>> opponents;
+  for (const auto& spec : specs)
+    opponents.push_back(players::make_player<G>(players::parse_player(spec), {threads, num_envs}));
+  return std::make_unique<Env>(config(), num_envs, num_players, seat, std::move(opponents), specs, seed,
+                               threads);
+}
+
+// The learner's action in env i: the first legal one (a function of the
+// position only, whatever the batch).
+std::vector<Action> first_legal(Env& env) {
+  std::vector<Action> actions(static_cast<std::size_t>(env.num_envs()));
+  for (int i = 0; i < env.num_envs(); ++i) {
+    const uint8_t* mask = env.action_masks() + static_cast<std::size_t>(i) * env.num_actions();
+    actions[static_cast<std::size_t>(i)] =
+        static_cast<Action>(std::find(mask, mask + env.num_actions(), 1) - mask);
+  }
+  return actions;
+}
+
+// A player that answers `answer` for every decision (a broken bot).
+class FixedAnswer final : public players::Player<G> {
+ public:
+  explicit FixedAnswer(Action answer) : answer_(answer) {}
+  void act(players::Decision<G>* d, int count) override {
+    for (int k = 0; k < count; ++k) d[k].action = answer_;
+  }
+
+ private:
+  Action answer_;
+};
+
+// The heuristic bot, except that its `n`-th decision is answered with an
+// in-range action that is not legal there (once).
+class BreaksOnce final : public players::Player<G> {
+ public:
+  explicit BreaksOnce(int n) : left_(n) {}
+  void act(players::Decision<G>* d, int count) override {
+    for (int k = 0; k < count; ++k) {
+      d[k].action = G::heuristic_action(*d[k].state, *d[k].rng);
+      if (--left_ != 0) continue;
+      for (Action a = 0; a < G::info().num_actions; ++a)
+        if (!d[k].state->is_legal(a)) {
+          d[k].action = a;
+          broke = true;
+          break;
+        }
+    }
+  }
+  bool broke = false;
+
+ private:
+  int left_;
+};
+
+}  // namespace
+
+TEST_CASE("the learner sees its own seat's view and is always to move", "[opponent_env]") {
+  for (int seat : {0, 1, 2}) {
+    INFO("seat " << seat);
+    auto env = make_env(6, 3, seat, {"heuristic"}, 11);
+    std::vector<float> expected(static_cast<std::size_t>(env->observation_size()));
+    std::vector<uint8_t> mask(static_cast<std::size_t>(env->num_actions()));
+    for (int step = 0; step < 60; ++step) {
+      for (int i = 0; i < env->num_envs(); ++i) {
+        const G::State& s = env->state(i);
+        REQUIRE(s.current_player() == seat);
+        REQUIRE(env->seats()[i] == seat);
+        G::Encoder::encode(s, seat, expected.data());
+        const float* obs = env->observations() + static_cast<std::size_t>(i) * env->observation_size();
+        REQUIRE(std::equal(expected.begin(), expected.end(), obs));
+        s.legal_actions_mask(mask.data());
+        REQUIRE(std::equal(mask.begin(), mask.end(),
+                           env->action_masks() + static_cast<std::size_t>(i) * env->num_actions()));
+      }
+      std::vector<Action> actions(static_cast<std::size_t>(env->num_envs()));
+      env->sample_random_actions(actions.data());
+      env->step(actions.data());
+    }
+  }
+}
+
+TEST_CASE("the learner's rewards sum to its return, also when an opponent ends the game", "[opponent_env]") {
+  // Each game replayed alone, move by move: the learner's recorded actions at
+  // its seat, the heuristic bot's at the others with the arena's streams.
+  const int players = 2, seat = 1, envs = 4;
+  const uint64_t seed = 5;
+  auto env = make_env(envs, players, seat, {"heuristic"}, seed);
+  std::vector<std::vector<Action>> learner(envs);
+  std::vector<int> episode(envs, 0);
+  int games = 0, ended_by_opponent = 0;
+  while (games < 40) {
+    std::vector<Action> actions(envs);
+    env->sample_random_actions(actions.data());
+    for (int i = 0; i < envs; ++i)
+      learner[static_cast<std::size_t>(i)].push_back(actions[static_cast<std::size_t>(i)]);
+    env->step(actions.data());
+    for (int i = 0; i < envs; ++i) {
+      const auto e = static_cast<std::size_t>(i);
+      if (!env->terminated()[i] && !env->truncated()[i]) {
+        CHECK(env->rewards()[i] == 0.0f);
+        continue;
+      }
+      const uint64_t game_seed = episode_seed(seed, e, static_cast<uint64_t>(episode[e]++));
+      G::State s(*config(), players, game_seed);
+      std::size_t next = 0;
+      int moves = 0, last_mover = -1;
+      while (!s.is_terminal()) {
+        last_mover = s.current_player();
+        if (last_mover == seat) {
+          s.apply(learner[e].at(next++));
+        } else {
+          Rng rng(derive_seed(game_seed ^ 0xA2E4A5EEDULL, static_cast<uint64_t>(moves)));
+          s.apply(G::heuristic_action(s, rng));
+        }
+        ++moves;
+      }
+      CHECK(next == learner[e].size());
+      CHECK(env->final_episode_steps()[i] == static_cast<int>(learner[e].size()));
+      float returns[4];
+      s.returns(returns);
+      CHECK(env->rewards()[i] == returns[seat]);
+      CHECK(env->final_returns()[e * players + seat] == returns[seat]);
+      CHECK(env->final_seats()[i] == seat);
+      std::vector<float> final_view(static_cast<std::size_t>(env->observation_size()));
+      G::Encoder::encode(s, seat, final_view.data());
+      CHECK(std::equal(final_view.begin(), final_view.end(),
+                       env->final_observations() + e * env->observation_size()));
+      ended_by_opponent += last_mover != seat;
+      learner[e].clear();
+      ++games;
+      CHECK(env->episode_steps()[i] == 0);
+    }
+  }
+  CHECK(ended_by_opponent > 0);
+}
+
+TEST_CASE("env i plays the same games whatever the number of envs and threads", "[opponent_env]") {
+  int finished = 0;  // games seen to end (and restart): the seeds of later games are compared too
+  for (const char* opponent : {"heuristic", "random", "ismcts:8"}) {
+    INFO(opponent);
+    auto wide = make_env(7, 3, Env::kRandomSeat, {opponent}, 21, 1);
+    auto narrow = make_env(3, 3, Env::kRandomSeat, {opponent}, 21, 2);
+    for (int step = 0; step < 80; ++step) {
+      for (int i = 0; i < 3; ++i) {
+        REQUIRE(wide->state(i).to_json().dump() == narrow->state(i).to_json().dump());
+        REQUIRE(wide->seats()[i] == narrow->seats()[i]);
+        REQUIRE(wide->rewards()[i] == narrow->rewards()[i]);
+        finished += wide->terminated()[i];
+      }
+      auto a = first_legal(*wide), b = first_legal(*narrow);
+      wide->step(a.data());
+      narrow->step(b.data());
+    }
+  }
+  CHECK(finished > 0);
+}
+
+TEST_CASE("a random seat is drawn from each game's seed and covers every seat", "[opponent_env]") {
+  auto a = make_env(60, 3, Env::kRandomSeat, {"random", "heuristic"}, 8);
+  auto b = make_env(60, 3, Env::kRandomSeat, {"random", "heuristic"}, 8);
+  auto c = make_env(60, 3, Env::kRandomSeat, {"random", "heuristic"}, 9);
+  std::set<int> seen;
+  int differ = 0;
+  for (int i = 0; i < 60; ++i) {
+    seen.insert(a->seats()[i]);
+    CHECK(a->seats()[i] == b->seats()[i]);
+    CHECK(a->state(i).current_player() == a->seats()[i]);
+    differ += a->seats()[i] != c->seats()[i];
+  }
+  CHECK(seen == std::set<int>{0, 1, 2});
+  CHECK(differ > 10);
+}
+
+TEST_CASE("one opponent per seat plays the seats clockwise from the learner", "[opponent_env]") {
+  // Opponent 0 (seat learner+1) answers illegally, opponent 1 is fine: the
+  // error names the first, so it was asked for the seat after the learner's.
+  std::vector<std::unique_ptr<players::Player<G>>> opponents;
+  opponents.push_back(std::make_unique<FixedAnswer>(-1));
+  opponents.push_back(players::make_player<G>(players::parse_player("heuristic"), {}));
+  CHECK_THROWS_WITH(Env(config(), 2, 3, 2, std::move(opponents), {"broken", "bot"}, 1, 1),
+                    Catch::Contains("opponent 'broken' returned action -1 in env 0: out of range"));
+}
+
+TEST_CASE("bad arguments and bad answers are errors; the env is usable after reset", "[opponent_env]") {
+  CHECK_THROWS_WITH(make_env(2, 3, 0, {"heuristic", "heuristic", "heuristic"}, 1),
+                    Catch::Contains("takes 1 opponent (for every other seat) or 2 (one per seat), got 3"));
+  CHECK_THROWS_WITH(make_env(2, 2, 2, {"heuristic"}, 1),
+                    Catch::Contains("seat 2 is not a seat of a 2-player game"));
+  CHECK_THROWS_WITH(make_env(0, 2, 0, {"heuristic"}, 1), Catch::Contains("num_envs must be at least 1"));
+
+  SECTION("an illegal learner action names the env and steps nothing") {
+    auto env = make_env(3, 2, 0, {"heuristic"}, 3);
+    const std::string before = env->state(0).to_json().dump();
+    std::vector<Action> actions = first_legal(*env);
+    actions[2] = G::info().num_actions;
+    CHECK_THROWS_WITH(env->step(actions.data()),
+                      Catch::Contains("env 2: action") && Catch::Contains("out of range"));
+    const uint8_t* mask = env->action_masks() + 2 * env->num_actions();
+    actions[2] = static_cast<Action>(std::find(mask, mask + env->num_actions(), 0) - mask);
+    CHECK_THROWS_WITH(env->step(actions.data()), Catch::Contains("is not legal; no env was stepped"));
+    CHECK(env->state(0).to_json().dump() == before);
+  }
+
+  SECTION("an opponent's illegal answer names it; step refuses until reset") {
+    std::vector<std::unique_ptr<players::Player<G>>> opponents;
+    auto broken = std::make_unique<BreaksOnce>(5);
+    BreaksOnce* bot = broken.get();
+    opponents.push_back(std::move(broken));
+    Env env(config(), 2, 2, 0, std::move(opponents), {"flaky"}, 4, 1);
+    bool failed = false;
+    for (int step = 0; step < 20 && !failed; ++step) {
+      auto actions = first_legal(env);
+      try {
+        env.step(actions.data());
+      } catch (const Error& e) {
+        failed = true;
+        CHECK_THAT(e.what(),
+                   Catch::Contains("opponent 'flaky' returned action") && Catch::Contains("is not legal"));
+      }
+    }
+    REQUIRE(failed);
+    REQUIRE(bot->broke);
+    auto actions = first_legal(env);
+    CHECK_THROWS_WITH(env.step(actions.data()), Catch::Contains("call reset()"));
+    env.reset(4);
+    for (int step = 0; step < 30; ++step) {
+      actions = first_legal(env);
+      env.step(actions.data());
+    }
+  }
+}

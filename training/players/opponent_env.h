@@ -1,0 +1,367 @@
+// OpponentVectorEnv<G>: N games of one game where a learner plays one seat
+// and players::Player<G> objects play the others, stepped together.
+//
+// Every step takes one action per env, the learner's. After reset() and after
+// applying the learner's actions, the opponents' moves are played until the
+// learner is to move again in every env. Like the arena,
+// the opponents are asked in rounds: each round gathers the envs whose player
+// to move is an opponent, groups them by opponent and asks each opponent for
+// its group's moves in one act() call, so a network opponent runs one forward
+// pass for all its envs. An answer is checked before it is applied: an
+// opponent's out-of-range or illegal action is an Error naming it, and the
+// games, stopped mid-turn, must be reset.
+//
+// Auto-reset is Gymnasium's SAME_STEP, as in VectorEnv: when env i's game
+// ends (on the learner's move or on an opponent's), step() reports the
+// learner's return in rewards(), terminated/truncated, the learner's view of
+// the final position in final_observations(), the finished game's seat,
+// returns and scores, and env i already shows the learner's first decision of
+// its next game. Without auto-reset (a single env), a finished game stays as
+// it ended (its mask all zeros, its observation the learner's final view)
+// until reset().
+//
+// Seats: the learner sits at `seat` in every game, or (kRandomSeat) at a seat
+// drawn from each game's seed. With one opponent, it plays every other seat;
+// with num_players - 1 of them, opponent k plays the k-th seat after the
+// learner's, clockwise: seat (learner + 1 + k) % num_players.
+//
+// Seeds: env i's game k starts from episode_seed(seed, i, k) (vector_env.h).
+// An opponent's random stream and search seed for a move derive from that
+// game seed and the move number (every seat's moves counted) exactly as the
+// arena derives them (arena.h), so a game does not depend on the number of
+// envs, the thread count or which envs share a batch.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envs/core/parallel.h"
+#include "envs/core/vector_env.h"
+#include "training/players/player.h"
+#include "training/players/table.h"
+
+namespace rocketgym::players {
+
+template <class G>
+class OpponentVectorEnv {
+ public:
+  using Config = typename G::Config;
+  using State = typename G::State;
+  using Encoder = typename G::Encoder;
+
+  static constexpr int kRandomSeat = -1;
+
+  // `names[k]` names opponent k in errors. Throws Error for a bad seat or
+  // number of opponents.
+  OpponentVectorEnv(std::shared_ptr<const Config> config, int num_envs, int num_players, int seat,
+                    std::vector<std::unique_ptr<Player<G>>> opponents, std::vector<std::string> names,
+                    uint64_t seed, int num_threads, bool auto_reset = true)
+      : config_(std::move(config)),
+        n_(num_envs),
+        players_(num_players),
+        seat_(seat),
+        threads_(std::max(1, num_threads)),
+        auto_reset_(auto_reset),
+        opponents_(std::move(opponents)),
+        names_(std::move(names)) {
+    if (num_envs < 1) throw Error("num_envs must be at least 1, got " + std::to_string(num_envs));
+    if (seat != kRandomSeat && (seat < 0 || seat >= players_))
+      throw Error("seat " + std::to_string(seat) + " is not a seat of a " + std::to_string(players_) +
+                  "-player game (0 to " + std::to_string(players_ - 1) + ", or random)");
+    const auto count = static_cast<int>(opponents_.size());
+    if (count != 1 && count != players_ - 1)
+      throw Error("a " + std::to_string(players_) + "-player game takes 1 opponent" +
+                  (players_ == 2
+                       ? std::string()
+                       : " (for every other seat) or " + std::to_string(players_ - 1) + " (one per seat)") +
+                  ", got " + std::to_string(count));
+    if (names_.size() != opponents_.size()) throw Error("one name per opponent");
+    const auto shape = Encoder::shape(*config_, players_);
+    obs_size_ = 1;
+    for (int d : shape) obs_size_ *= d;
+    actions_ = G::info().num_actions;
+    const auto envs = static_cast<std::size_t>(n_);
+    obs_.assign(envs * obs_size_, 0.0f);
+    mask_.assign(envs * actions_, 0);
+    rewards_.assign(envs, 0.0f);
+    terminated_.assign(envs, 0);
+    truncated_.assign(envs, 0);
+    seats_.assign(envs, 0);
+    learner_steps_.assign(envs, 0);
+    final_obs_.assign(envs * obs_size_, 0.0f);
+    final_steps_.assign(envs, 0);
+    final_seats_.assign(envs, 0);
+    final_returns_.assign(envs * players_, 0.0f);
+    final_scores_.assign(envs * players_, 0);
+    game_seed_.assign(envs, 0);
+    episode_.assign(envs, 0);
+    moves_.assign(envs, 0);
+    reported_.assign(envs, 0);
+    answer_.assign(envs, 0);
+    asker_.assign(envs, 0);
+    illegal_.assign(envs, 0);
+    move_rng_.assign(envs, Rng(0));
+    action_rng_.assign(envs, Rng(0));
+    to_move_.assign(opponents_.size(), {});
+    asked_.assign(opponents_.size(), {});
+    for (auto& group : to_move_) group.reserve(envs);
+    for (auto& batch : asked_) batch.reserve(envs);
+    moving_.reserve(envs);
+    states_.reserve(envs);
+    for (int i = 0; i < n_; ++i) states_.emplace_back(*config_, players_, 0);
+    reset(seed);
+  }
+
+  // Starts a new game in every env; env i's game k uses episode_seed(seed, i, k).
+  void reset(uint64_t seed) {
+    seed_ = seed;
+    broken_ = false;
+    std::fill(reported_.begin(), reported_.end(), uint8_t{0});
+    parallel_for(n_, threads_, [&](int i) {
+      const auto e = static_cast<std::size_t>(i);
+      episode_[e] = 0;
+      final_steps_[e] = 0;
+      action_rng_[e].reseed(derive_seed(seed_ ^ 0xA5A5A5A5ULL, e));  // VectorEnv's learner stream
+      start_game(i);
+      clear_outcome(i);
+      settle(i);
+    });
+    play_opponents();
+  }
+
+  // The learner's action per env. Validates them all first (IllegalAction
+  // naming the env; nothing is stepped), then applies them and plays the
+  // opponents. An opponent's bad answer throws Error naming it; the games
+  // are then mid-turn and step() refuses until reset().
+  void step(const Action* actions) {
+    if (broken_)
+      throw Error("an opponent failed during the last step and the games stopped mid-turn: call reset()");
+    validate(actions);
+    std::fill(reported_.begin(), reported_.end(), uint8_t{0});
+    parallel_for(n_, threads_, [&](int i) {
+      const auto e = static_cast<std::size_t>(i);
+      clear_outcome(i);
+      states_[e].apply(actions[i]);
+      ++moves_[e];
+      ++learner_steps_[e];
+      settle(i);
+    });
+    play_opponents();
+  }
+
+  // A uniformly random legal action per env for the learner (each env has its own stream).
+  void sample_random_actions(Action* out) {
+    parallel_for(n_, threads_, [&](int i) {
+      out[i] = random_legal_action(&mask_[static_cast<std::size_t>(i) * actions_], actions_,
+                                   action_rng_[static_cast<std::size_t>(i)]);
+    });
+  }
+
+  int num_envs() const { return n_; }
+  int num_players() const { return players_; }
+  int num_actions() const { return actions_; }
+  int observation_size() const { return obs_size_; }
+  int seat() const { return seat_; }
+  int num_threads() const { return threads_; }
+  void set_num_threads(int n) { threads_ = std::max(1, n); }
+  int num_opponents() const { return static_cast<int>(opponents_.size()); }
+  const std::string& opponent_name(int k) const { return names_.at(static_cast<std::size_t>(k)); }
+  const State& state(int i) const { return states_.at(static_cast<std::size_t>(i)); }
+  const std::shared_ptr<const Config>& config() const { return config_; }
+
+  // The learner's view, always at its decision: [N, obs_size] and [N, num_actions].
+  float* observations() { return obs_.data(); }
+  uint8_t* action_masks() { return mask_.data(); }
+  // [N]: the learner's return where its game ended on the last step, else 0.
+  float* rewards() { return rewards_.data(); }
+  uint8_t* terminated() { return terminated_.data(); }
+  uint8_t* truncated() { return truncated_.data(); }
+  // [N]: the learner's seat in env i's current game.
+  int32_t* seats() { return seats_.data(); }
+  // [N]: the learner's decisions so far in env i's current game.
+  int32_t* episode_steps() { return learner_steps_.data(); }
+  // Written when env i's game ends, valid where terminated or truncated is
+  // set: the learner's view of the final position [N, obs_size], its number
+  // of decisions, its seat, every seat's return and score [N, P].
+  float* final_observations() { return final_obs_.data(); }
+  int32_t* final_episode_steps() { return final_steps_.data(); }
+  int32_t* final_seats() { return final_seats_.data(); }
+  float* final_returns() { return final_returns_.data(); }
+  int32_t* final_scores() { return final_scores_.data(); }
+
+ private:
+  // Salts of the arena's streams (arena.h): an opponent's move here is drawn
+  // as the arena would draw it in the same game at the same move.
+  static constexpr uint64_t kMoveStream = 0xA2E4A5EEDULL;
+  static constexpr uint64_t kSearchStream = 0x5EA4C4ULL;
+  static constexpr uint64_t kSeatStream = 0x5EA7ULL;
+
+  void validate(const Action* actions) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int i = 0; i < n_; ++i) {
+      const Action a = actions[i];
+      illegal_[static_cast<std::size_t>(i)] =
+          a < 0 || a >= actions_ ||
+          !mask_[static_cast<std::size_t>(i) * actions_ + static_cast<std::size_t>(a)];
+    }
+    for (int i = 0; i < n_; ++i)
+      if (illegal_[static_cast<std::size_t>(i)])
+        throw IllegalAction("env " + std::to_string(i) + ": action " + std::to_string(actions[i]) + " " +
+                            action_fault<G>(states_[static_cast<std::size_t>(i)], actions[i]) +
+                            "; no env was stepped");
+  }
+
+  void start_game(int i) {
+    const auto e = static_cast<std::size_t>(i);
+    game_seed_[e] = episode_seed(seed_, e, episode_[e]);
+    states_[e] = State(*config_, players_, game_seed_[e]);
+    seats_[e] =
+        seat_ != kRandomSeat
+            ? seat_
+            : static_cast<int32_t>(
+                  Rng(derive_seed(game_seed_[e], kSeatStream)).below(static_cast<uint32_t>(players_)));
+    moves_[e] = 0;
+    learner_steps_[e] = 0;
+  }
+
+  // Which opponent plays `player` in env e.
+  std::size_t opponent_of(std::size_t e, int player) const {
+    if (opponents_.size() == 1) return 0;
+    return static_cast<std::size_t>((player - seats_[e] - 1 + players_) % players_);
+  }
+
+  // After env i's game moved on: reports it if it ended (and starts the
+  // next one), and encodes the learner's view once the learner is to move.
+  // Done where the move was applied, so that a step runs as few parallel
+  // loops as it can (each one wakes the threads up).
+  void settle(int i) {
+    end_if_over(i);
+    const State& s = states_[static_cast<std::size_t>(i)];
+    if (s.current_player() == seats_[static_cast<std::size_t>(i)] || s.is_terminal()) observe(i);
+  }
+
+  // Plays the opponents' moves, round by round, until the learner is to
+  // move in every env.
+  void play_opponents() {
+    while (gather()) {
+      broken_ = true;  // until the round is played: a failure leaves the games mid-turn
+      for (std::size_t k = 0; k < opponents_.size(); ++k)
+        if (!asked_[k].empty()) ask(k);
+      parallel_for(static_cast<int>(moving_.size()), threads_, [&](int j) {
+        const int i = moving_[static_cast<std::size_t>(j)];
+        play_answer(i);
+        settle(i);
+      });
+      broken_ = false;
+    }
+  }
+
+  // Groups the envs where an opponent is to move by opponent; false if none.
+  bool gather() {
+    moving_.clear();
+    for (auto& batch : asked_) batch.clear();
+    for (auto& group : to_move_) group.clear();
+    for (int i = 0; i < n_; ++i) {
+      const auto e = static_cast<std::size_t>(i);
+      const int player = states_[e].current_player();
+      if (player == seats_[e] || states_[e].is_terminal()) continue;
+      const std::size_t k = opponent_of(e, player);
+      move_rng_[e].reseed(derive_seed(game_seed_[e] ^ kMoveStream, static_cast<uint64_t>(moves_[e])));
+      const uint64_t search_seed =
+          derive_seed(game_seed_[e] ^ (kSearchStream + k), static_cast<uint64_t>(moves_[e]));
+      asked_[k].push_back({&states_[e], player, &move_rng_[e], search_seed});
+      asker_[e] = static_cast<int>(k);
+      to_move_[k].push_back(i);
+      moving_.push_back(i);
+    }
+    return !moving_.empty();
+  }
+
+  void ask(std::size_t k) {
+    auto& batch = asked_[k];
+    opponents_[k]->act(batch.data(), static_cast<int>(batch.size()));
+    for (std::size_t j = 0; j < batch.size(); ++j)
+      answer_[static_cast<std::size_t>(to_move_[k][j])] = batch[j].action;
+  }
+
+  // Applies the opponent's answer in env i, checked first: an out-of-range or
+  // illegal action is never applied (the game would break on it).
+  void play_answer(int i) {
+    const auto e = static_cast<std::size_t>(i);
+    const Action a = answer_[e];
+    if (a < 0 || a >= actions_ || !states_[e].is_legal(a))
+      throw Error("opponent '" + names_[static_cast<std::size_t>(asker_[e])] + "' returned action " +
+                  std::to_string(a) + " in env " + std::to_string(i) + ": " + action_fault<G>(states_[e], a));
+    states_[e].apply(a);
+    ++moves_[e];
+  }
+
+  // Reports env i's game if it is over, and starts the next one.
+  void end_if_over(int i) {
+    const auto e = static_cast<std::size_t>(i);
+    State& s = states_[e];
+    if (!s.is_terminal()) return;
+    // A game that ends before the learner's first move would need two
+    // reports in one step; none of the games can end that early.
+    if (reported_[e])
+      throw InvariantViolation("env " + std::to_string(i) + ": a game ended before the learner's first move");
+    reported_[e] = 1;
+    float* returns = &final_returns_[e * static_cast<std::size_t>(players_)];
+    s.returns(returns);
+    s.scores(&final_scores_[e * static_cast<std::size_t>(players_)]);
+    rewards_[e] = returns[seats_[e]];
+    (s.is_truncated() ? truncated_ : terminated_)[e] = 1;
+    Encoder::encode(s, seats_[e], &final_obs_[e * static_cast<std::size_t>(obs_size_)]);
+    final_steps_[e] = learner_steps_[e];
+    final_seats_[e] = seats_[e];
+    if (!auto_reset_) return;
+    ++episode_[e];
+    start_game(i);
+  }
+
+  void clear_outcome(int i) {
+    const auto e = static_cast<std::size_t>(i);
+    rewards_[e] = 0.0f;
+    terminated_[e] = 0;
+    truncated_[e] = 0;
+  }
+
+  void observe(int i) {
+    const auto e = static_cast<std::size_t>(i);
+    const State& s = states_[e];
+    s.legal_actions_mask(&mask_[e * static_cast<std::size_t>(actions_)]);
+    Encoder::encode(s, seats_[e], &obs_[e * static_cast<std::size_t>(obs_size_)]);
+  }
+
+  std::shared_ptr<const Config> config_;
+  int n_, players_, seat_, threads_;
+  bool auto_reset_;
+  int obs_size_ = 0, actions_ = 0;
+  uint64_t seed_ = 0;
+  bool broken_ = false;  // an opponent failed mid-round: reset() before stepping
+  std::vector<std::unique_ptr<Player<G>>> opponents_;
+  std::vector<std::string> names_;
+  std::vector<State> states_;
+  std::vector<float> obs_;
+  std::vector<uint8_t> mask_;
+  std::vector<float> rewards_;
+  std::vector<uint8_t> terminated_, truncated_, illegal_, reported_;
+  std::vector<int32_t> seats_, learner_steps_;
+  std::vector<float> final_obs_;
+  std::vector<int32_t> final_steps_, final_seats_;
+  std::vector<float> final_returns_;
+  std::vector<int32_t> final_scores_;
+  std::vector<uint64_t> game_seed_, episode_;
+  std::vector<int> moves_;                       // every seat's moves in env i's current game
+  std::vector<Action> answer_;                   // the opponents' answers of the current round, per env
+  std::vector<int> asker_;                       // which opponent gave it
+  std::vector<Rng> move_rng_;                    // the opponent's stream for the current move, per env
+  std::vector<Rng> action_rng_;                  // the learner's random actions (sample_random_actions)
+  std::vector<std::vector<int>> to_move_;        // per opponent: the envs it is asked for this round
+  std::vector<std::vector<Decision<G>>> asked_;  // per opponent: its decisions this round
+  std::vector<int> moving_;                      // every env asked this round
+};
+
+}  // namespace rocketgym::players

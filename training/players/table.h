@@ -1,0 +1,32 @@
+// Two rules of a player sitting at a table of one game, shared by the
+// opponent env (opponent_env.h) and Python agents (python/src/python_player.h):
+// how a spec names "this game's zoo bot", and why an answer cannot be played.
+#pragma once
+
+#include <string>
+
+#include "envs/core/game.h"
+#include "training/players/player_spec.h"
+
+namespace rocketgym::players {
+
+// parse_player() at a table of game `game_id`, where a bare `zoo` (or
+// NAME=zoo) stands for that game's zoo bot, zoo:GAME_ID.
+inline PlayerSpec parse_player(const std::string& text, const std::string& game_id) {
+  const std::string bare = "=zoo";
+  const bool zoo = text == "zoo" || (text.size() > bare.size() &&
+                                     text.compare(text.size() - bare.size(), bare.size(), bare) == 0);
+  return parse_player(zoo ? text + ":" + game_id : text);
+}
+
+// Why `a` cannot be played in `state` ("out of range [0, 419]", "'take 3' is
+// not legal"), or "" when it can: the message of an agent's bad answer.
+template <class G>
+std::string action_fault(const typename G::State& state, Action a) {
+  const int actions = G::info().num_actions;
+  if (a < 0 || a >= actions) return "out of range [0, " + std::to_string(actions - 1) + "]";
+  if (!state.is_legal(a)) return "'" + state.action_to_string(a) + "' is not legal";
+  return "";
+}
+
+}  // namespace rocketgym::players
