@@ -11,14 +11,14 @@ SAME_STEP): a step that ends a game already shows the next game's first decision
 finished game's return, and the advantage does not bootstrap across it (a truncated game is treated as
 ended, the simplification CleanRL makes too).
 
-At the end the greedy policy plays --eval-games games against --eval-opponent (default: the game's zoo
-bot), seats drawn per game, and the script prints its win rate.
+At the end rg.arena rates the greedy policy against --eval-opponent (default: the game's zoo bot) over
+--eval-games games, each seed in both seat rotations as `rocketgym arena` plays them, and the script
+prints the arena's table and the win rate with its 95 % interval.
 
 Run from the build tree with PYTHONPATH=build/python, or after `pip install .`.
 """
 
 import argparse
-import math
 import os
 import sys
 import time
@@ -155,21 +155,15 @@ def train(args, agent):
 
 
 def evaluate(args, agent):
-    """The greedy policy's win rate against --eval-opponent over --eval-games games (draws count half)."""
-    envs = rg.make_vec(args.game, min(64, args.eval_games), opponents=[args.eval_opponent], seat="random",
-                       seed=args.seed + 1, num_threads=args.threads)
+    """Rates the greedy policy against --eval-opponent in the arena: the schedule of `rocketgym arena`
+    (each seed played in both seat rotations), its table and the win rate with its 95 % interval."""
     policy = rg.TorchAgent(agent)  # greedy: the most probable legal action
-    obs, _ = envs.reset()
-    wins = draws = games = 0
-    while games < args.eval_games:
-        obs, reward, terminated, truncated, _ = envs.step(policy.act(obs["observation"], obs["action_mask"]))
-        finished = terminated | truncated
-        wins += int((reward[finished] > 0).sum())
-        draws += int((reward[finished] == 0).sum())
-        games += int(finished.sum())
-    rate = (wins + 0.5 * draws) / games
-    half_width = 1.96 * math.sqrt(max(rate * (1 - rate), 1e-12) / games)
-    print(f"win rate against {envs.opponents[0]}: {rate:.3f} ± {half_width:.3f} over {games} games")
+    report = rg.arena(args.game, agents={"ppo": policy, "opponent": args.eval_opponent},
+                      games=max(1, args.eval_games // 2), seed=args.seed + 1, threads=args.threads)
+    print(report.table)
+    rate, low, high = report.win_rate("ppo", "opponent")
+    print(f"win rate against {args.eval_opponent}: {rate:.3f} [{low:.3f}, {high:.3f}] "
+          f"over {len(report.games)} games")
 
 
 def main():

@@ -344,7 +344,7 @@ def test_agent_act_over_a_batch_and_the_evaluate_shape_message():
 # -- the example -------------------------------------------------------------------------------------
 
 
-def test_the_ppo_example_trains_against_the_heuristic_and_reports_a_win_rate_against_the_zoo_bot():
+def test_the_ppo_example_trains_against_the_heuristic_and_is_rated_against_the_zoo_bot_in_the_arena():
     pytest.importorskip("torch")
     if "last_blast" not in rg.list_games():
         pytest.skip("the example's default game is not built")
@@ -356,7 +356,12 @@ def test_the_ppo_example_trains_against_the_heuristic_and_reports_a_win_rate_aga
                          capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stderr
     assert re.search(r"win rate against heuristic \d\.\d{3}", out.stdout)
-    assert re.search(r"win rate against zoo:last_blast:0: \d\.\d{3} ± \d\.\d{3} over \d+ games", out.stdout)
+    m = re.search(r"win rate against zoo:last_blast:0: (\d\.\d{3}) \[(\d\.\d{3}), (\d\.\d{3})\] over (\d+) games",
+                  out.stdout)
+    assert m, out.stdout
+    rate, low, high, games = float(m[1]), float(m[2]), float(m[3]), int(m[4])
+    assert low <= rate <= high and games == 6  # 3 seeds, each in both seat rotations (the arena's schedule)
+    assert "ppo" in out.stdout and "opponent" in out.stdout  # the arena's table
 
 
 def test_a_loaded_agent_sits_as_an_opponent_by_its_spec():
