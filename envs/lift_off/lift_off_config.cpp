@@ -40,6 +40,34 @@ int read_levels(const ConfigNode& node, const std::string& key) {
   return mask;
 }
 
+// What an objective's `counts` may name: exactly one of these (plus
+// require_at_least_one beside missions_in_space).
+const char* const kCountKinds[] = {"tech",
+                                   "tech_sets",
+                                   "missions_in_space",
+                                   "mission_level_sets",
+                                   "station_investments",
+                                   "upgrades",
+                                   "income",
+                                   "lab_level",
+                                   "money",
+                                   "hourglass_missions_in_space"};
+
+// Two kinds would silently count the first; none counts nothing.
+void check_one_count(const ConfigNode& counts) {
+  int named = 0;
+  for (const char* kind : kCountKinds) named += counts.has(kind) ? 1 : 0;
+  if (named == 0) counts.fail("names nothing to count");
+  if (named > 1) counts.fail("names " + std::to_string(named) + " things to count; an objective counts one");
+}
+
+// A kind named by a flag (tech_sets: true) must say true: `false` would read
+// as "not counted" while the objective counted it anyway.
+void read_count_flag(const ConfigNode& counts, const std::string& key) {
+  declare_config_key(counts, key, "true", "(names what the objective counts; one kind per objective)", "not counted");
+  if (!counts.get_bool(key, false)) counts.fail_key(key, "must be true: it names what the objective counts");
+}
+
 int parse_marker(const ConfigNode& node, const std::string& key) {
   const std::string m = node.get_choice(key, "none", {"none", "3", "4"});
   return m == "none" ? 0 : std::stoi(m);
@@ -374,18 +402,22 @@ void load_objectives(const ConfigNode& root, Config& c) {
     k.expect_keys({"tech", "tech_sets", "missions_in_space", "require_at_least_one", "mission_level_sets",
                    "station_investments", "upgrades", "income", "lab_level", "money",
                    "hourglass_missions_in_space"});
+    check_one_count(k);
     if (k.has("tech")) {
       o.count = ObjectiveCount::kTech;
       o.colour = read_colour(k, "tech");
     } else if (k.has("tech_sets")) {
+      read_count_flag(k, "tech_sets");
       o.count = ObjectiveCount::kTechSets;
     } else if (k.has("missions_in_space")) {
       o.count = ObjectiveCount::kMissionsInSpace;
       o.levels_mask = read_levels(k, "missions_in_space");
       o.required_level = k.get_int("require_at_least_one", 0, 1, kNumLevels);
     } else if (k.has("mission_level_sets")) {
+      read_count_flag(k, "mission_level_sets");
       o.count = ObjectiveCount::kMissionLevelSets;
     } else if (k.has("station_investments")) {
+      read_count_flag(k, "station_investments");
       o.count = ObjectiveCount::kStationInvestments;
     } else if (k.has("upgrades")) {
       o.count = ObjectiveCount::kUpgrades;
@@ -400,15 +432,17 @@ void load_objectives(const ConfigNode& root, Config& c) {
           u.fail("unknown upgrade '" + name + "' (allowed: capacity, propulsion)");
       }
     } else if (k.has("income")) {
+      read_count_flag(k, "income");
       o.count = ObjectiveCount::kIncome;
     } else if (k.has("lab_level")) {
+      read_count_flag(k, "lab_level");
       o.count = ObjectiveCount::kLabLevel;
     } else if (k.has("money")) {
+      read_count_flag(k, "money");
       o.count = ObjectiveCount::kMoney;
-    } else if (k.has("hourglass_missions_in_space")) {
+    } else {  // check_one_count: the one kind left
+      read_count_flag(k, "hourglass_missions_in_space");
       o.count = ObjectiveCount::kHourglassMissions;
-    } else {
-      k.fail("names nothing to count");
     }
     declare_config_key(item, "tiers", "list of [min, max or null, vp]",
                        "min, vp ≥ 0; max ≥ min, or null for no maximum", "required");

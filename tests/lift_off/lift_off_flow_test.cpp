@@ -209,6 +209,13 @@ TEST_CASE("config errors: every table of the card data is checked", "[lift_off][
        "at most 64 mission titles"},  // 24 more titles, each deck within its 40 cards
       {replaced("counts: {upgrades: [capacity]}", "counts: {upgrades: [wings]}"), "unknown upgrade 'wings'"},
       {replaced("counts: {upgrades: [capacity]}", "counts: {}"), "names nothing to count"},
+      // A flag must say true, and an objective counts one thing: either slip
+      // was read as tech sets counted anyway.
+      {replaced("counts: {tech_sets: true}", "counts: {tech_sets: false}"),
+       "must be true: it names what the objective counts"},
+      {replaced("counts: {tech_sets: true}", "counts: {tech_sets: 3}"), "expected true or false"},
+      {replaced("counts: {tech_sets: true}", "counts: {tech_sets: true, money: true}"),
+       "names 2 things to count"},
       {replaced("counts: {missions_in_space: [2,3]", "counts: {missions_in_space: [2,5]"),
        "levels are 1 to 4"},
       {with_copies("  - {id: O01,", "O", 21, 13, text), "at most 32 objective cards"},
