@@ -64,7 +64,8 @@ void check_one_count(const ConfigNode& counts) {
 // A kind named by a flag (tech_sets: true) must say true: `false` would read
 // as "not counted" while the objective counted it anyway.
 void read_count_flag(const ConfigNode& counts, const std::string& key) {
-  declare_config_key(counts, key, "true", "(names what the objective counts; one kind per objective)", "not counted");
+  declare_config_key(counts, key, "true", "(names what the objective counts; one kind per objective)",
+                     "not counted");
   if (!counts.get_bool(key, false)) counts.fail_key(key, "must be true: it names what the objective counts");
 }
 
