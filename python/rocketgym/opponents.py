@@ -202,6 +202,7 @@ class OpponentVectorEnv:
 
     @property
     def num_threads(self) -> int:
+        """The C++ threads that step the envs and play the opponents (settable, 1 to ``max_threads()``)."""
         return self._env.num_threads
 
     @num_threads.setter
@@ -210,6 +211,7 @@ class OpponentVectorEnv:
 
     @property
     def closed(self) -> bool:
+        """Whether ``close()`` was called."""
         return isinstance(self._env, _ClosedEnv)
 
     def close(self) -> None:
@@ -286,6 +288,9 @@ class OpponentEnv(_EnvBase):
         return self._observation(), self._info(np.zeros(self.num_players, dtype=np.float32))
 
     def step(self, action) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
+        """The learner's move, then the opponents' until the learner is to move or the game ends:
+        ``(obs, reward, terminated, truncated, info)``, the learner's only. Stepping after the end
+        raises ``IllegalAction`` (call ``reset()``)."""
         if not self._started:
             raise _core.Error("call reset() before using the env")
         if self._over:
@@ -333,6 +338,7 @@ class OpponentEnv(_EnvBase):
         return text
 
     def close(self) -> None:
+        """Ends the episode; ``reset()`` starts a new one."""
         self._started = False
 
     def action_masks(self) -> np.ndarray:

@@ -191,7 +191,7 @@ def test_bad_agents_are_errors_naming_them(tmp_path):
     (lambda obs, masks: np.full(len(masks), 10**6), r"agent 'bad' returned action 1000000 .*out of range"),
     (lambda obs, masks: (~masks).argmax(axis=1), r"agent 'bad' returned action \d+ .*not legal"),
     (lambda obs, masks: np.zeros((len(masks), 2), dtype=np.int64), r"agent 'bad' returned .*shape"),
-    (lambda obs, masks: np.zeros(len(masks), dtype=np.float32), r"agent 'bad' returned float32"),
+    (lambda obs, masks: np.zeros(len(masks), dtype=np.float32), r"agent 'bad' returned actions of dtype float32: it must return integers"),
 ])
 def test_a_python_agent_s_bad_answer_is_an_error_naming_it(answer, message, tmp_path):
     records = tmp_path / "games.jsonl"
