@@ -9,6 +9,8 @@ let games = [];
 let table = null;  // the last reply of the server
 let autoTimer = null;
 let watching = null;  // the last reply of a record being watched
+let records = [];     // GET /api/records
+let arenaTables = [];  // GET /api/arena: the arena's table of each records file
 
 async function api(method, path, body) {
   const response = await fetch(path, {
@@ -134,6 +136,8 @@ function show(reply) {
   }
   $("step").hidden = reply.waiting !== "bot";
   $("step").disabled = false;
+  $("undo").disabled = !reply.can_undo;
+  $("arena").hidden = true;
   if (reply.waiting === "human") {
     const pass = document.createElement("button");
     pass.id = "pass";
@@ -153,18 +157,22 @@ function resultText(view, names) {
 
 async function send(method, path, body) {
   showError(null);
-  for (const button of document.querySelectorAll("#moves button, #step")) button.disabled = true;
+  const buttons = [...document.querySelectorAll("#moves button, #step, #undo")];
+  const enabled = buttons.map((button) => !button.disabled);
+  for (const button of buttons) button.disabled = true;
   try {
     show(await api(method, path, body));
   } catch (error) {
     showError(error);
-    for (const button of document.querySelectorAll("#moves button, #step")) button.disabled = false;
+    buttons.forEach((button, i) => (button.disabled = !enabled[i]));
   }
 }
 
 const play = (action) =>
   send("POST", "/api/tables/" + table.table + "/move", { seat: table.viewer, action, version: table.version });
 const step = () => send("POST", "/api/tables/" + table.table + "/step", { seat: table.viewer, version: table.version });
+const undo = () =>
+  send("POST", "/api/tables/" + table.table + "/undo", { seat: table.viewer, version: table.version });
 const reload = (seat) => send("GET", "/api/tables/" + table.table + "?seat=" + seat);
 
 // A recorded game, at one move, from one seat or the full board.
@@ -205,6 +213,52 @@ function showRecord(reply) {
     log.append(item);
   }
   $("result").textContent = reply.view.terminal ? resultText(reply.view, reply.seats) : "";
+  $("log-box").open = true;
+  showArena($("arena"), records[reply.record].arena);
+  $("arena").hidden = false;
+}
+
+// The arena's table of a records file (GET /api/arena, training/arena/results.h):
+// each agent's score share, the head-to-head score of each pair, the seats.
+function arenaTable(arena) {
+  const percent = (x) => (100 * x).toFixed(1) + "%";
+  const box = document.createElement("div");
+  function table(caption, head, rows) {
+    const t = document.createElement("table");
+    t.createCaption().textContent = caption;
+    const tr = t.createTHead().insertRow();
+    for (const h of head) tr.append(Object.assign(document.createElement("th"), { textContent: h }));
+    const tbody = t.createTBody();
+    for (const row of rows) {
+      const r = tbody.insertRow();
+      for (const cell of row) r.insertCell().textContent = cell;
+    }
+    box.append(t);
+    return t;
+  }
+  const agents = arena.agents;
+  table(
+    "Arena table: " + arena.source.split("/").pop() + " — " + arena.game + ", " + arena.num_players + " players, " + arena.games +
+      " games" + (arena.truncated ? " (" + arena.truncated + " cut short)" : ""),
+    ["agent", "games", "score", "score rate (95%)", "mean return", arena.rating_model + " rating"],
+    agents.map((a) => [a.name, a.games, a.wins.toFixed(1),
+                       percent(a.win_rate) + " [" + percent(a.win_rate_low) + ", " + percent(a.win_rate_high) + "]",
+                       a.mean_return.toFixed(2), a.rating.toFixed(0)]),
+  ).id = "arena-agents";
+  if (agents.length > 1)
+    table("Head to head: how often the row's agent finished ahead of the column's (a tie counts half)",
+          [""].concat(agents.map((a) => a.name)),
+          agents.map((a, i) => [a.name].concat(agents.map((b, j) =>
+            arena.head_to_head_count[i][j] ? percent(arena.head_to_head[i][j]) + " of " + arena.head_to_head_count[i][j]
+                                           : "—")))).id = "arena-pairs";
+  table("Seats: the score rate of whoever sat there", ["seat", "games", "score rate", "advantage"],
+        arena.seats.map((s) => ["seat " + s.seat, s.games, percent(s.win_rate), percent(s.advantage)]));
+  return box;
+}
+
+function showArena(where, index) {
+  where.innerHTML = "";
+  if (index !== undefined && arenaTables[index]) where.append(arenaTable(arenaTables[index]));
 }
 
 async function watch(record, move, seat) {
@@ -221,13 +275,17 @@ async function init() {
   $("players").addEventListener("change", fillSeats);
   $("start").addEventListener("click", startTable);
   $("step").addEventListener("click", step);
+  $("undo").addEventListener("click", undo);
+  $("record").addEventListener("change", () => showArena($("watch-arena"), records[$("record").value].arena));
   $("auto").addEventListener("change", () => table && table.waiting === "bot" && $("auto").checked && step());
-  $("new").addEventListener("click", () => {
+  const backToSetup = () => {
     clearTimeout(autoTimer);
     $("table").hidden = true;
     $("setup").hidden = false;
     $("watch").hidden = $("record").options.length === 0;
-  });
+  };
+  $("new").addEventListener("click", backToSetup);
+  $("close").addEventListener("click", backToSetup);
   $("watch-start").addEventListener("click", () => watch($("record").value, 0, "full"));
   $("back").addEventListener("click", () => watch(watching.record, watching.move - 1, watching.viewer));
   $("forward").addEventListener("click", () => watch(watching.record, watching.move + 1, watching.viewer));
@@ -240,11 +298,13 @@ async function init() {
   }
   for (const game of games) $("game").add(new Option(game.name + " (" + game.id + ")", game.id));
   fillSetup();
-  const records = await api("GET", "/api/records");
+  records = await api("GET", "/api/records");
+  arenaTables = await api("GET", "/api/arena");
   for (const r of records)
     $("record").add(new Option(r.game + ": " + r.players.join(" vs ") + ", " + r.moves + " moves (" + r.source + ")",
                                String(r.index)));
   $("watch").hidden = records.length === 0;
+  if (records.length) showArena($("watch-arena"), records[0].arena);
   document.body.dataset.ready = "1";
 }
 

@@ -62,20 +62,22 @@ def stop_server(server):
 
 @pytest.fixture(scope="module")
 def server():
-    s = start_server("--max-tables", "8")
+    s = start_server("--max-tables", "64")
     yield s
     stop_server(s)
 
 
-def record_a_game(server, game, seed=3):
-    """Plays a game of two heuristic bots through the API and returns its record (one JSON line)."""
-    status, table = server.call("POST", "/api/tables", {"game": game, "players": 2, "seed": seed,
-                                                        "seats": ["heuristic", "heuristic"]})
+def record_a_game(server, game, seed=3, seats=("heuristic", "heuristic"), names=None):
+    """Plays a game of bots (`seats`: agent specs) through the API and returns its record, one JSON
+    line in the arena's records format (envs/core/game_record.h); `names` are the seats' player
+    names in the record (default: the specs)."""
+    status, table = server.call("POST", "/api/tables", {"game": game, "players": len(seats), "seed": seed,
+                                                        "seats": list(seats)})
     assert status == 200, table
     while table["waiting"] != "over":
         status, table = server.call("POST", f"/api/tables/{table['table']}/step",
                                     {"seat": "full", "version": table["version"]})
         assert status == 200, table
-    return json.dumps({"record": 1, "game": game, "config": {}, "seed": seed, "num_players": 2,
-                       "players": ["heuristic", "heuristic"], "actions": [e["action"] for e in table["log"]],
+    return json.dumps({"record": 1, "game": game, "config": {}, "seed": seed, "num_players": len(seats),
+                       "players": list(names or seats), "actions": [e["action"] for e in table["log"]],
                        "returns": table["view"]["returns"]})

@@ -1,8 +1,9 @@
 """The page of `rocketgym serve` in a real browser (headless Chromium through Selenium): a person
 plays a whole game of every game against the heuristic bot by clicking legal moves and the bots'
-step button. A screenshot of each game's board is saved under $ROCKETGYM_ARTIFACTS (default
-<build>/browser-artifacts). Skipped, saying why, without chromium, chromium-driver or selenium
-(scripts/setup.sh installs them)."""
+step button, undoes a move, and steps a recorded arena game forward and back beside the arena's
+table of its file. Screenshots of each game's board and of the replay are saved under
+$ROCKETGYM_ARTIFACTS (default <build>/browser-artifacts). Skipped, saying why, without chromium,
+chromium-driver or selenium (scripts/setup.sh installs them)."""
 
 import os
 import pathlib
@@ -88,29 +89,75 @@ def test_a_person_plays_a_whole_game_against_the_heuristic(server, browser, game
 
 
 def test_a_recorded_game_is_stepped_forward_and_back(server, browser, tmp_path):
+    # An arena's records file: heuristic against random in both seat orders.
     path = tmp_path / "records.jsonl"
-    path.write_text(record_a_game(server, "rocket_squad") + "\n")
+    path.write_text("".join(record_a_game(server, "rocket_squad", seed, seats) + "\n"
+                            for seed, seats in [(3, ("heuristic", "random")), (4, ("random", "heuristic"))]))
     watcher = start_server("--records", str(path))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     try:
         browser.get(watcher.url + "/")
         wait(browser, lambda b: body(b, "ready") == "1")
         assert browser.find_element(By.ID, "watch").is_displayed()
+        # The arena's table of the file, beside the list of its games.
+        rows = browser.find_elements(By.CSS_SELECTOR, "#watch-arena #arena-agents tbody tr")
+        assert [r.find_element(By.TAG_NAME, "td").text for r in rows] == ["heuristic", "random"]
         browser.find_element(By.ID, "watch-start").click()
         wait(browser, lambda b: body(b, "mode") == "watch" and body(b, "move") == "0")
+        browser.save_screenshot(str(ARTIFACTS / "watch_move_0.png"))
         for move in range(1, 31):
             browser.find_element(By.ID, "forward").click()
             wait(browser, lambda b: body(b, "move") == str(move))
+            if move % 10 == 0:
+                browser.save_screenshot(str(ARTIFACTS / f"watch_forward_{move}.png"))
         assert len(browser.find_elements(By.CSS_SELECTOR, "#log li")) == 30
+        # ...and beside the watched game and its move list.
+        arena = browser.find_element(By.ID, "arena")
+        assert arena.is_displayed() and "Arena table" in arena.text and "Head to head" in arena.text
+        assert len(arena.find_elements(By.CSS_SELECTOR, "#arena-agents tbody tr")) == 2
         Select(browser.find_element(By.ID, "watch-seat")).select_by_value("0")
         wait(browser, lambda b: body(b, "viewer") == "0")
         assert "move 30 of" in browser.find_element(By.ID, "move").text
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
         browser.save_screenshot(str(ARTIFACTS / "watch_rocket_squad.png"))
         for move in range(29, 24, -1):
             browser.find_element(By.ID, "back").click()
             wait(browser, lambda b: body(b, "move") == str(move))
+        browser.save_screenshot(str(ARTIFACTS / "watch_back_25.png"))
         Select(browser.find_element(By.ID, "watch-seat")).select_by_value("full")
         wait(browser, lambda b: body(b, "viewer") == "full")
         assert len(browser.find_elements(By.CSS_SELECTOR, "#log li")) == 25
     finally:
         stop_server(watcher)
+
+
+def moves_offered(browser):
+    return [m.get_attribute("title") for m in browser.find_elements(By.CSS_SELECTOR, "#moves button[data-action]")]
+
+
+def test_a_person_undoes_a_move(server, browser):
+    browser.get(server.url + "/")
+    wait(browser, lambda b: body(b, "ready") == "1")
+    Select(browser.find_element(By.ID, "game")).select_by_value("launchpad23")
+    Select(browser.find_element(By.ID, "players")).select_by_value("2")
+    browser.find_element(By.ID, "seed").send_keys("5")
+    browser.find_element(By.ID, "start").click()
+    wait(browser, lambda b: body(b, "game") == "launchpad23" and body(b, "waiting") == "you")
+    undo = browser.find_element(By.ID, "undo")
+    assert not undo.is_enabled(), "nothing to undo before the first move"
+    before = moves_offered(browser)
+    version = body(browser, "version")
+    browser.find_elements(By.CSS_SELECTOR, "#moves button[data-action]")[-1].click()
+    wait(browser, lambda b: body(b, "version") != version)
+    while body(browser, "waiting") == "bot":
+        version = body(browser, "version")
+        browser.find_element(By.ID, "step").click()
+        wait(browser, lambda b: body(b, "version") != version)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#log li")) >= 1
+    version = body(browser, "version")
+    browser.find_element(By.ID, "undo").click()
+    wait(browser, lambda b: body(b, "version") != version)
+    assert not browser.find_element(By.ID, "error").is_displayed(), browser.find_element(By.ID, "error").text
+    assert body(browser, "waiting") == "you"
+    assert moves_offered(browser) == before
+    assert browser.find_elements(By.CSS_SELECTOR, "#log li") == []
+    assert not browser.find_element(By.ID, "undo").is_enabled()

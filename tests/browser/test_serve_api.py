@@ -172,3 +172,172 @@ def test_hot_seat_passes_the_screen_between_humans(server):
     # Seat 1 does not see seat 0's secret starting size.
     assert "size" not in other["view"]["board"]["setup"][0]
     assert other["log"] == []
+
+
+def test_undo_takes_back_the_human_move_over_http(server):
+    start = new_table(server, game="launchpad23")
+    tid = start["table"]
+    assert start["can_undo"] is False
+    status, reply = server.call("POST", f"/api/tables/{tid}/undo", {"seat": 0, "version": start["version"]})
+    assert status == 409 and "nothing to undo" in reply["error"]
+    first = start["legal"][0]["id"]
+    status, table = server.call("POST", f"/api/tables/{tid}/move",
+                                {"seat": 0, "action": first, "version": start["version"]})
+    assert status == 200 and table["can_undo"] is True
+    while table["waiting"] == "bot":
+        status, table = server.call("POST", f"/api/tables/{tid}/step", {"seat": 0, "version": table["version"]})
+        assert status == 200, table
+    for body, status_expected, message in [
+        ({"seat": 0, "version": start["version"]}, 409, "stale"),
+        ({"seat": 1, "version": table["version"]}, 400, "bot"),
+        ({"seat": 0}, 400, "version"),
+    ]:
+        status, reply = server.call("POST", f"/api/tables/{tid}/undo", body)
+        assert status == status_expected and message in reply["error"], (body, reply)
+    status, reply = server.call("POST", f"/api/tables/{tid}/undo", raw=b"{oops")
+    assert status == 400 and "not valid JSON" in reply["error"]
+    status, undone = server.call("POST", f"/api/tables/{tid}/undo", {"seat": 0, "version": table["version"]})
+    assert status == 200
+    assert undone["view"] == start["view"] and undone["legal"] == start["legal"] and undone["log"] == []
+    assert undone["version"] > table["version"]
+    # The move made at the start is stale now, though the position is the same again.
+    status, reply = server.call("POST", f"/api/tables/{tid}/move",
+                                {"seat": 0, "action": first, "version": start["version"]})
+    assert status == 409 and "stale" in reply["error"]
+
+
+def test_the_arena_table_of_each_records_file(server, tmp_path):
+    from conftest import record_a_game, start_server, stop_server
+    path = tmp_path / "arena.jsonl"
+    lines = [record_a_game(server, "launchpad23", seed, seats, names)
+             for seed, seats, names in [(1, ("heuristic", "random"), ("strong", "weak")),
+                                        (2, ("random", "heuristic"), ("weak", "strong")),
+                                        (3, ("heuristic", "random"), ("strong", "weak"))]]
+    path.write_text("\n".join(lines) + "\n")
+    other = tmp_path / "other.jsonl"
+    other.write_text(record_a_game(server, "last_blast") + "\n")
+    s = start_server("--records", str(path), str(other))
+    try:
+        status, tables = s.call("GET", "/api/arena")
+        assert status == 200 and len(tables) == 2
+        status, records = s.call("GET", "/api/records")
+        assert [r["arena"] for r in records] == [0, 0, 0, 1]
+        table = tables[0]
+        assert table["source"] == str(path) and table["game"] == "launchpad23" and table["games"] == 3
+        assert [a["name"] for a in table["agents"]] == ["strong", "weak"]
+        assert [a["games"] for a in table["agents"]] == [3, 3]
+        strong = sum(_score(record, "strong") for record in lines)
+        assert table["agents"][0]["wins"] == pytest.approx(strong)
+        assert table["head_to_head"][0][1] == pytest.approx(strong / 3)
+        assert tables[1]["source"] == str(other) and tables[1]["agents"][0]["games"] == 2
+    finally:
+        stop_server(s)
+
+
+def _score(line, name):
+    """The score of `name` in a 2-player record: 1 for the better return, a half for a draw."""
+    import json
+    record = json.loads(line)
+    mine = record["returns"][record["players"].index(name)]
+    theirs = record["returns"][1 - record["players"].index(name)]
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
+def test_serve_help_says_how_to_open_it():
+    import subprocess
+    from conftest import BINARY
+    if not BINARY.exists():
+        pytest.skip(f"no {BINARY}")
+    done = subprocess.run([str(BINARY), "serve", "--help"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert "open the address it prints" in done.stdout and "http://127.0.0.1:8023/" in done.stdout
+    assert "browser" in done.stdout and "--port" in done.stdout and "--records" in done.stdout
+
+
+# The syscalls a thread of the idle server may wait in (x86_64 numbers), each with a test that its
+# arguments mean "until something happens" (no timeout): a thread that polls would be seen in one
+# with a timeout, or sleeping, or running.
+_BLOCKING_FOREVER = {
+    43: ("accept", lambda args: True),
+    288: ("accept4", lambda args: True),
+    202: ("futex", lambda args: args[1] & 0x7F in (0, 9) and args[3] == 0),  # FUTEX_WAIT(_BITSET), no timeout
+    7: ("poll", lambda args: args[2] in (0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF)),   # timeout -1
+    271: ("ppoll", lambda args: args[2] == 0),                               # no timespec
+    23: ("select", lambda args: args[4] == 0),
+    270: ("pselect6", lambda args: args[4] == 0),
+    232: ("epoll_wait", lambda args: args[3] in (0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF)),
+    281: ("epoll_pwait", lambda args: args[3] in (0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF)),
+}
+
+
+def _threads_not_blocked_forever(pid):
+    """The threads of `pid` that are not waiting, without a timeout, in a syscall of _BLOCKING_FOREVER."""
+    import pathlib
+    busy = []
+    for task in pathlib.Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "syscall").read_text().split()
+        except OSError:
+            continue  # the thread ended
+        if fields[0] == "running" or int(fields[0]) not in _BLOCKING_FOREVER:
+            busy.append((task.name, " ".join(fields)))
+            continue
+        name, forever = _BLOCKING_FOREVER[int(fields[0])]
+        if not forever([int(a, 16) for a in fields[1:7]]):
+            busy.append((task.name, name + " with a timeout: " + " ".join(fields)))
+    return busy
+
+
+def _wait_until_idle(server):
+    """Waits until every thread of the server is blocked without a timeout, and returns the threads
+    that are not (none, or the assertion fails). The threads finish the last answer, then stay
+    blocked: this waits for that state, it does not measure time."""
+    import os
+    busy = _threads_not_blocked_forever(server.process.pid)
+    for _ in range(200000):
+        if not busy:
+            break
+        os.sched_yield()
+        busy = _threads_not_blocked_forever(server.process.pid)
+    return busy
+
+
+def test_the_idle_server_waits_without_a_timeout(tmp_path):
+    """No CPU while idle, checked without a clock: once the answers are sent, every thread of the
+    server waits in a syscall that only a request (or a signal) ends. A server that polled, slept
+    or spun would always have a thread in a syscall with a timeout, sleeping or running."""
+    import http.client
+    import os
+    import platform
+    import socket
+    import urllib.request
+    from conftest import start_server, stop_server
+    if platform.machine() != "x86_64" or not os.path.exists("/proc/self/syscall"):
+        pytest.skip("reads /proc/PID/task/*/syscall with x86_64 syscall numbers")
+    s = start_server()
+    try:
+        assert _wait_until_idle(s) == [], "the server is not idle before its first request"
+        table = new_table(s, game="launchpad23")
+        s.call("POST", f"/api/tables/{table['table']}/move",
+               {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]})
+        with urllib.request.urlopen(s.url + "/index.html", timeout=60) as page:  # from the file mount
+            assert b"rocketgym" in page.read()
+        # An HTTP/1.1 client that would keep the connection: the server closes it after the answer,
+        # so no worker stays polling it.
+        host, port = s.url.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=60)
+        connection.request("GET", "/api/games")
+        response = connection.getresponse()
+        assert response.status == 200 and response.getheader("Connection") == "close"
+        response.read()
+        busy = _wait_until_idle(s)
+        assert not busy, f"threads of the idle server that would wake by themselves: {busy}"
+        assert _threads_not_blocked_forever(s.process.pid) == []
+        # A connection opened without a request (a browser's preconnect): the server drops it,
+        # then is idle again.
+        with socket.create_connection((host, int(port)), timeout=60) as silent:
+            assert silent.recv(1) == b""
+        assert _wait_until_idle(s) == []
+        connection.close()
+    finally:
+        stop_server(s)

@@ -70,8 +70,13 @@ void add_routes(httplib::Server& server, serve::TableServer& tables) {
   server.Post(R"(/api/tables/([0-9a-f]+)/step)", [&, now](const Request& req, Response& res) {
     answer(res, [&] { return tables.step(req.matches[1], serve::parse_request(req.body), now()); });
   });
+  server.Post(R"(/api/tables/([0-9a-f]+)/undo)", [&, now](const Request& req, Response& res) {
+    answer(res, [&] { return tables.undo(req.matches[1], serve::parse_request(req.body), now()); });
+  });
   server.Get("/api/records",
              [&](const Request&, Response& res) { answer(res, [&] { return tables.records(); }); });
+  server.Get("/api/arena",
+             [&](const Request&, Response& res) { answer(res, [&] { return tables.arena_tables(); }); });
   server.Get(R"(/api/records/([0-9]+))", [&](const Request& req, Response& res) {
     answer(res, [&] {
       return tables.record(req.matches[1], req.has_param("move") ? req.get_param_value("move") : "",
@@ -98,6 +103,13 @@ void serve(const ServeOptions& opt, const SeatBotFactory& make_bot) {
   for (const std::string& path : opt.records) tables.add_records(load_records(path));
   httplib::Server server;
   server.set_payload_max_length(kMaxBody);
+  // cpp-httplib's worker polls a connection's socket until its request comes
+  // or the keep-alive timeout passes. So one request per connection (no
+  // worker polling a kept-alive connection after its answer), and a connection
+  // opened without a request (a browser's preconnect) is dropped after 1 s:
+  // then every thread blocks (tests/browser/test_serve_api.py checks it).
+  server.set_keep_alive_max_count(1);
+  server.set_keep_alive_timeout(1);
   std::string web = opt.web_dir;
   if (web.empty())
     web = std::getenv("ROCKETGYM_WEB_DIR") ? std::getenv("ROCKETGYM_WEB_DIR") : ROCKETGYM_WEB_DIR;

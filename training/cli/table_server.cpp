@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <tuple>
 
 #include "envs/core/rng.h"
+#include "training/arena/results.h"
 
 namespace rocketgym::serve {
 
@@ -30,6 +32,9 @@ int int_field(const json& request, const char* key) {
     throw ApiError(400, std::string("field '") + key + "' out of range: " + v.dump());
   return static_cast<int>(x);
 }
+
+// The file of a record's "file:line".
+std::string file_of(const LoadedRecord& r) { return r.source.substr(0, r.source.rfind(':')); }
 
 std::string new_table_id() {
   static std::random_device device;
@@ -276,6 +281,37 @@ json TableServer::step(const std::string& id, const json& request, Clock::time_p
   return describe(id, t, viewer);
 }
 
+// The index in the log of the last move a human made, if any.
+std::optional<std::size_t> TableServer::last_human_move(const Table& t) {
+  for (std::size_t i = t.log.size(); i-- > 0;)
+    if (t.seats[static_cast<std::size_t>(t.log[i].seat)] == "human") return i;
+  return std::nullopt;
+}
+
+// The position after the first `moves` moves of the log, replayed from the
+// table's seed (a game is its seed and its moves), the later moves dropped.
+void TableServer::take_back_to(Table& t, std::size_t moves) {
+  t.log.resize(moves);
+  t.state = t.game->new_state(static_cast<int>(t.seats.size()), t.seed);
+  for (const LogEntry& e : t.log) t.state->apply(e.action);
+}
+
+json TableServer::undo(const std::string& id, const json& request, Clock::time_point now) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Table& t = find(id, now);
+  const int viewer = parse_viewer(t, field(request, "seat"));
+  const int version = int_field(request, "version");
+  if (version != t.version)
+    throw ApiError(409, "stale undo: the table is at version " + std::to_string(t.version) +
+                            ", the undo was asked at " + std::to_string(version) + "; reload the table");
+  const std::optional<std::size_t> human = last_human_move(t);
+  if (!human) throw ApiError(409, "nothing to undo: no human has moved yet");
+  take_back_to(t, *human);
+  ++t.version;  // never back to an old number: a move made before the undo stays stale
+  settle(t);    // a human is to move again: nothing for the bots
+  return describe(id, t, viewer);
+}
+
 // Bots play the moves no human may see at once (a secret choice, a decision
 // that shows who was asked), so that nothing in the replies, not even a
 // pause, tells that they happened; the next visible bot move waits in
@@ -302,6 +338,24 @@ void TableServer::settle(Table& t) {
 void TableServer::add_records(std::vector<LoadedRecord> records) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& r : records) records_.push_back(std::move(r));
+  // The arena tables again, over every record: one per file, game, config and player count.
+  using Key = std::tuple<std::string, std::string, std::string, int>;
+  std::vector<Key> keys;
+  std::vector<std::vector<const LoadedRecord*>> groups;
+  arena_of_record_.clear();
+  for (const LoadedRecord& r : records_) {
+    const Key key{file_of(r), r.record.game, r.record.config, r.record.num_players};
+    auto at = std::find(keys.begin(), keys.end(), key);
+    if (at == keys.end()) {
+      at = keys.insert(keys.end(), key);
+      groups.emplace_back();
+    }
+    const auto group = static_cast<std::size_t>(at - keys.begin());
+    groups[group].push_back(&r);
+    arena_of_record_.push_back(static_cast<int>(group));
+  }
+  arena_tables_.clear();
+  for (const auto& group : groups) arena_tables_.push_back(arena_table(group));
 }
 
 json TableServer::records() const {
@@ -314,9 +368,48 @@ json TableServer::records() const {
                    {"source", records_[i].source},
                    {"players", r.players},
                    {"moves", r.actions.size()},
-                   {"returns", r.returns}});
+                   {"returns", r.returns},
+                   {"arena", arena_of_record_[i]}});
   }
   return out;
+}
+
+json TableServer::arena_tables() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return arena_tables_;
+}
+
+json arena_table(const std::vector<const LoadedRecord*>& games) {
+  if (games.empty()) throw Error("arena_table: no games");
+  const RecordedGame& first = games.front()->record;
+  std::vector<std::string> names;  // the agents, in order of first appearance
+  std::vector<arena::GameRecord> results;
+  for (const LoadedRecord* loaded : games) {
+    const RecordedGame& r = loaded->record;
+    if (r.game != first.game || r.num_players != first.num_players || r.config != first.config)
+      throw Error("arena_table: " + loaded->source + " is another game, config or player count");
+    if (r.num_players > arena::kMaxSeats)
+      throw Error(loaded->source + ": more than " + std::to_string(arena::kMaxSeats) + " seats");
+    arena::GameRecord g;
+    g.seed = r.seed;
+    g.num_players = r.num_players;
+    g.decisions = static_cast<int>(r.actions.size());
+    g.truncated = loaded->state_at(r.actions.size())->is_truncated();
+    for (int s = 0; s < r.num_players; ++s) {
+      const auto seat = static_cast<std::size_t>(s);
+      auto name = std::find(names.begin(), names.end(), r.players[seat]);
+      if (name == names.end()) name = names.insert(names.end(), r.players[seat]);
+      g.agent[seat] = static_cast<int>(name - names.begin());
+      g.returns[seat] = r.returns[seat];
+    }
+    results.push_back(g);
+  }
+  // The arena's own analysis and JSON, so that the page shows what `rocketgym arena` reports.
+  json table = json::parse(arena::report_to_json(arena::analyze(results, names, first.num_players)).dump());
+  table["source"] = file_of(*games.front());
+  table["game"] = first.game;
+  table["config"] = json::parse(first.config);
+  return table;
 }
 
 namespace {
@@ -409,6 +502,7 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
                      {"bot", t.seats[static_cast<std::size_t>(e.seat)] != "human"}});
   }
   out["log"] = std::move(log);
+  out["can_undo"] = last_human_move(t).has_value();
   return out;
 }
 

@@ -55,12 +55,20 @@ class TableServer {
   nlohmann::json move(const std::string& id, const nlohmann::json& request, Clock::time_point now);
   // POST /api/tables/<id>/step {"seat", "version"}: the next bot move.
   nlohmann::json step(const std::string& id, const nlohmann::json& request, Clock::time_point now);
+  // POST /api/tables/<id>/undo {"seat", "version"}: takes back the last human
+  // move, whoever's it was (hot-seat), and the bot moves after it: the table
+  // is again at that human's decision. 409 when no human has moved yet.
+  nlohmann::json undo(const std::string& id, const nlohmann::json& request, Clock::time_point now);
   int num_tables() const;
 
   // Watching recorded games (serve --records FILE, envs/core/game_record.h).
   void add_records(std::vector<LoadedRecord> records);
-  // GET /api/records: every record (game, seats, moves, returns, file:line).
+  // GET /api/records: every record (game, seats, moves, returns, file:line,
+  // and `arena`: the index of its arena table below).
   nlohmann::json records() const;
+  // GET /api/arena: the arena's table of each records file (one per file,
+  // game, config and player count): see arena_table.
+  nlohmann::json arena_tables() const;
   // GET /api/records/<n>?move=K&seat=S|full: the position before move K as
   // that seat sees it (any seat of a replay, or the full board, the default).
   nlohmann::json record(const std::string& index, const std::string& move, const std::string& seat) const;
@@ -90,6 +98,8 @@ class TableServer {
   int parse_viewer(const Table& t, const nlohmann::json& seat) const;
   int default_viewer(const Table& t) const;
   void apply(Table& t, Action a);
+  static std::optional<std::size_t> last_human_move(const Table& t);
+  void take_back_to(Table& t, std::size_t moves);
   void settle(Table& t);
   nlohmann::json describe(const std::string& id, const Table& t, int viewer) const;
 
@@ -98,7 +108,16 @@ class TableServer {
   mutable std::mutex mutex_;
   std::map<std::string, Table> tables_;
   std::vector<LoadedRecord> records_;  // read once at start, then only read
+  std::vector<nlohmann::json> arena_tables_;  // of records_, made by add_records
+  std::vector<int> arena_of_record_;          // records_[i] is counted in arena_tables_[arena_of_record_[i]]
 };
+
+// The arena's table of recorded games of one game, config and player count
+// (training/arena/results.h: each agent's games, score share with its 95%
+// interval, mean return and rating; the head-to-head score of each pair; the
+// seats' advantage), as the arena's report_to_json writes it, plus `source`
+// (the file) and `game`. An agent is a player name of the records.
+nlohmann::json arena_table(const std::vector<const LoadedRecord*>& games);
 
 // The JSON body of a request: an object, or ApiError 400 naming what is wrong.
 nlohmann::json parse_request(const std::string& body);
