@@ -9,10 +9,11 @@ import os
 import pathlib
 import random
 import shutil
+import subprocess
 
 import pytest
 
-from conftest import BUILD, record_a_game, start_server, stop_server
+from conftest import BINARY, BUILD, start_server, stop_server
 
 selenium = pytest.importorskip("selenium", reason="python3-selenium is not installed (scripts/setup.sh)")
 from selenium import webdriver  # noqa: E402
@@ -89,10 +90,12 @@ def test_a_person_plays_a_whole_game_against_the_heuristic(server, browser, game
 
 
 def test_a_recorded_game_is_stepped_forward_and_back(server, browser, tmp_path):
-    # An arena's records file: heuristic against random in both seat orders.
+    # The records file of a real arena: heuristic against random, one seed in both seat orders.
     path = tmp_path / "records.jsonl"
-    path.write_text("".join(record_a_game(server, "rocket_squad", seed, seats) + "\n"
-                            for seed, seats in [(3, ("heuristic", "random")), (4, ("random", "heuristic"))]))
+    subprocess.run([str(BINARY), "arena", "--game", "rocket_squad", "--agent", "heuristic", "--agent", "random",
+                    "--games", "1", "--seed", "3", "--output", str(tmp_path / "arena"), "--no-plot",
+                    "--records", str(path)], check=True, capture_output=True, timeout=300)
+    assert len(path.read_text().splitlines()) == 2
     watcher = start_server("--records", str(path))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     try:
