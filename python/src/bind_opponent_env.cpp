@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "action_array.h"
 #include "bindings.h"
 #include "envs/core/game_model.h"
 #include "generated/game_list.h"
@@ -209,37 +210,9 @@ std::unique_ptr<OpponentEnvHandle> make_opponent_env(std::shared_ptr<AnyGame> ga
   return h;
 }
 
-// The learner's actions into h.actions as int32, checked while the GIL is
-// held (C++ then reads only this private copy). TypeError / ValueError /
-// IllegalAction before anything runs.
+// The learner's actions, checked and copied into h.actions (action_array.h).
 const Action* checked_actions(OpponentEnvHandle& h, const py::handle& arg) {
-  const int n = h.env->num_envs(), num_actions = h.env->num_actions();
-  const py::array actions = py::module_::import("numpy").attr("asarray")(arg);
-  const char kind = actions.dtype().kind();
-  if (kind != 'i' && kind != 'u')
-    throw py::type_error("actions must be an integer array, got dtype " +
-                         std::string(py::str(actions.dtype())));
-  if (actions.ndim() != 1 || actions.shape(0) != n)
-    throw py::value_error("actions must have shape (" + std::to_string(n) + ",), got " +
-                          std::string(py::str(py::tuple(actions.attr("shape")))));
-  // int32 (what sample_actions and TorchAgent-style code give) is copied as
-  // is: C++ checks the range and legality before stepping.
-  const bool native_int32 = kind == 'i' && actions.itemsize() == 4 && actions.dtype().byteorder() != '>';
-  if (native_int32 && (actions.flags() & py::array::c_style)) {
-    std::memcpy(h.actions.data(), actions.data(), static_cast<std::size_t>(n) * sizeof(Action));
-    return h.actions.data();
-  }
-  // Any other integer dtype: through int64, so that a huge value is reported as such.
-  const auto wide = py::array_t<int64_t, py::array::forcecast>::ensure(actions);
-  if (!wide) throw py::error_already_set();
-  for (int i = 0; i < n; ++i) {
-    const int64_t a = wide.at(i);
-    if (a < 0 || a >= num_actions)
-      throw IllegalAction("env " + std::to_string(i) + ": action " + std::to_string(a) +
-                          " out of range [0, " + std::to_string(num_actions - 1) + "]; no env was stepped");
-    h.actions[static_cast<std::size_t>(i)] = static_cast<Action>(a);
-  }
-  return h.actions.data();
+  return copy_checked_actions(arg, h.env->num_envs(), h.env->num_actions(), h.actions);
 }
 
 void mark_finished(OpponentEnvHandle& h) {

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "action_array.h"
 #include "bindings.h"
 
 namespace rocketgym::python {
@@ -77,49 +78,9 @@ class ExclusiveUse {
   std::unique_lock<std::mutex> lock_;
 };
 
-std::string shape_string(const py::array& a) {
-  std::string out = "(";
-  for (py::ssize_t d = 0; d < a.ndim(); ++d) out += (d ? ", " : "") + std::to_string(a.shape(d));
-  return out + (a.ndim() == 1 ? ",)" : ")");
-}
-
-// Checks the actions array and copies it into h.actions (allocated once), as
-// int32, while the GIL is held. C++ then reads only that private copy: another
-// Python thread may rewrite the caller's array while the GIL is released, and
-// an action that changed between validation and use would throw inside the
-// OpenMP loop, which terminates the process. Raises TypeError / ValueError /
-// IllegalAction before anything runs.
+// The caller's actions, checked and copied into h.actions (action_array.h).
 const Action* checked_actions(VectorEnvHandle& h, const py::handle& arg) {
-  const int n = h.env->num_envs();
-  py::object owner = py::reinterpret_borrow<py::object>(arg);
-  if (!py::isinstance<py::array>(arg)) owner = py::module_::import("numpy").attr("asarray")(arg);
-  const auto actions = py::reinterpret_borrow<py::array>(owner);
-  const char kind = actions.dtype().kind();
-  if (kind != 'i' && kind != 'u')
-    throw py::type_error("actions must be an integer array, got dtype " +
-                         std::string(py::str(actions.dtype())));
-  if (actions.ndim() != 1 || actions.shape(0) != n)
-    throw py::value_error("actions must have shape (" + std::to_string(n) + ",), got " +
-                          shape_string(actions));
-  const bool native_int32 = kind == 'i' && actions.itemsize() == 4 && actions.dtype().byteorder() != '>';
-  if (native_int32 && (actions.flags() & py::array::c_style)) {
-    std::memcpy(h.actions.data(), actions.data(), static_cast<std::size_t>(n) * sizeof(Action));
-    return h.actions.data();
-  }
-
-  // Any other integer dtype or layout: convert through int64, checking range
-  // so that a huge value is reported as such instead of wrapping around.
-  const auto wide = py::array_t<int64_t, py::array::forcecast>::ensure(actions);
-  if (!wide) throw py::error_already_set();
-  const int num_actions = h.env->num_actions();
-  for (int i = 0; i < n; ++i) {
-    const int64_t a = wide.at(i);
-    if (a < 0 || a >= num_actions)
-      throw IllegalAction("env " + std::to_string(i) + ": action " + std::to_string(a) +
-                          " out of range [0, " + std::to_string(num_actions - 1) + "]; no env was stepped");
-    h.actions[static_cast<std::size_t>(i)] = static_cast<Action>(a);
-  }
-  return h.actions.data();
+  return copy_checked_actions(arg, h.env->num_envs(), h.env->num_actions(), h.actions);
 }
 
 // OpenMP cannot be asked for any number of threads: libgomp ends the process
