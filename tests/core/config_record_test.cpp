@@ -95,7 +95,8 @@ TEST_CASE("every game's key table gives ranges and defaults from its loader", "[
   CHECK(find_key(squad, "boosters.blue.values[]") == nullptr);  // folded into the list
 
   // A key the loader checks for itself is declared there: required, not get_int's fallback 0.
-  const ConfigKey* pads = find_key(game_config_keys("launch_pad"), "cards.launch_pad");
+  const auto launch_pad = game_config_keys("launch_pad");  // kept: find_key points into it
+  const ConfigKey* pads = find_key(launch_pad, "cards.launch_pad");
   REQUIRE(pads != nullptr);
   CHECK(pads->accepts == "1 to 4");
   CHECK(pads->if_absent == "required");
