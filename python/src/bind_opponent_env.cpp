@@ -19,6 +19,7 @@
 
 #include "action_array.h"
 #include "bindings.h"
+#include "one_call_at_a_time.h"
 #include "envs/core/game_model.h"
 #include "generated/game_list.h"
 #include "python_player.h"
@@ -105,19 +106,13 @@ struct OpponentEnvHandle {
   std::mutex busy;                // the GIL is released while stepping
 };
 
-// Two Python threads on one env would race inside C++ (and a Python opponent
-// stepping its own env would re-enter it): the second call gets an error.
-class ExclusiveUse {
- public:
-  explicit ExclusiveUse(std::mutex& m) : lock_(m, std::try_to_lock) {
-    if (!lock_.owns_lock())
-      throw Error(
-          "this OpponentVectorEnv is being used by another call (another thread, or an opponent "
-          "stepping the env it plays in)");
-  }
-
- private:
-  std::unique_lock<std::mutex> lock_;
+// One call at a time (one_call_at_a_time.h), a Python opponent stepping the env it
+// plays in included: an rg.Error for the second.
+struct ExclusiveUse : python::OneCallAtATime<Error> {
+  explicit ExclusiveUse(std::mutex& busy)
+      : python::OneCallAtATime<Error>(busy,
+                                    "this OpponentVectorEnv is being used by another call (another thread, or an "
+                                    "opponent stepping the env it plays in)") {}
 };
 
 // The name an opponent goes by in errors: a spec's own name, a Python

@@ -19,6 +19,7 @@
 
 #include "action_array.h"
 #include "bindings.h"
+#include "one_call_at_a_time.h"
 
 namespace rocketgym::python {
 
@@ -65,17 +66,11 @@ struct VectorEnvHandle {
   StepGate gate;  // tests only: holds a step with the GIL released
 };
 
-// Two Python threads stepping one env at once would race inside C++: the
-// second one gets an exception instead.
-class ExclusiveUse {
- public:
-  explicit ExclusiveUse(std::mutex& m) : lock_(m, std::try_to_lock) {
-    if (!lock_.owns_lock())
-      throw std::runtime_error("this VectorEnv is being used by another thread; use one env per thread");
-  }
-
- private:
-  std::unique_lock<std::mutex> lock_;
+// One call at a time (one_call_at_a_time.h): a RuntimeError for the second.
+struct ExclusiveUse : python::OneCallAtATime<std::runtime_error> {
+  explicit ExclusiveUse(std::mutex& busy)
+      : python::OneCallAtATime<std::runtime_error>(
+            busy, "this VectorEnv is being used by another thread; use one env per thread") {}
 };
 
 // The caller's actions, checked and copied into h.actions (action_array.h).
