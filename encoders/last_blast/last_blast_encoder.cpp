@@ -1,6 +1,7 @@
 #include "encoders/last_blast/last_blast_encoder.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdlib>
 
 namespace rocketgym::last_blast {
@@ -21,7 +22,7 @@ int damage_entering(const State& s, int p, int row, int column) {
 
 void encode_next_step(const State& s, int viewer, float* x) {
   const int n = s.num_players();
-  for (int k = 0; k < n; ++k, x += s.rows() * Encoder::kNextStepFeatures) {
+  for (int k = 0; k < n; ++k, x += kMaxRows * Encoder::kNextStepFeatures) {
     const int p = (viewer + k) % n;
     if (s.status(p) != Status::kFlying || s.rocket(p).size == 0) continue;
     const int column = s.phase() == Phase::kFlight ? s.round() + (s.moved_this_round(p) ? 1 : 0) : 0;
@@ -35,17 +36,20 @@ void encode_next_step(const State& s, int viewer, float* x) {
 
 }  // namespace
 
-// Layout, with n players, R = n + 1 rows, C = 64 card slots:
+// Layout, the one of a 4-player table for every player count (issue 31: one
+// network serves 2-4 players): R = 5 rows (a table of n players uses the first
+// n + 1, the others are zero), 4 seats relative to the viewer (the seats the
+// table does not have are zero), C = 64 card slots:
 //   field planes     R x 7 x 6   one-hot symbol of each tile
-//   cube planes      n x R x 7   where each seat's cube is
-//   seats            n x 10      status (flying/exploded/exited), moved this
+//   cube planes      4 x R x 7   where each seat's cube is
+//   seats            4 x 10      status (flying/exploded/exited), moved this
 //                                round, Start Player, to move, rocket size,
 //                                score, hand size at the start of the pick
 //                                round, has completed a pick this round
-//   rockets          n x 12 x 15 cards front to back (colour, number, symbol)
+//   rockets          4 x 12 x 15 cards front to back (colour, number, symbol)
 //   own hand         C           cards in the viewer's hand
 //   own pick         C + 3       the viewer's hidden pick, its end, blind
-//   others' hands    (n-1) x C   cards the viewer knows are in that hand
+//   others' hands    3 x C       cards the viewer knows are in that hand
 //   known elsewhere  C           cards the viewer knows are in the deck,
 //                                discards or another player's blind draw
 //   reshuffled       C           cards reshuffled from the discards to finish
@@ -54,37 +58,32 @@ void encode_next_step(const State& s, int viewer, float* x) {
 //   global           25          phase, hand, pick, decision kind, cards
 //                                outside hands and rockets, column, damage
 //                                left, cards lost this turn, alternate rule
-//   next step        n x R x 2   per seat and row: the damage its rocket would
+//   next step        4 x R x 2   per seat and row: the damage its rocket would
 //                                take entering that row of its next column
 //                                (/ 12), and whether another cube holds that
 //                                tile. Derived from public facts; the network
 //                                learned this arithmetic poorly on its own.
-int Encoder::size(int n) {
-  const int rows = n + 1;
-  return rows * kColumns * kNumSymbols + n * rows * kColumns + n * kSeatFeatures +
-         n * kRocketLength * kCardFeatures + kMaxCards + kMaxCards + 3 + (n - 1) * kMaxCards + kMaxCards +
-         kMaxCards + kGlobalFeatures + n * rows * kNextStepFeatures;
-}
-
-std::vector<int> Encoder::shape(const Config&, int num_players) { return {size(num_players)}; }
+//   player count     3           one-hot 2, 3, 4 players
+std::vector<int> Encoder::shape(const Config&, int) { return {kSize}; }
 
 void Encoder::encode(const State& s, int viewer, float* out) {
   const int n = s.num_players();
   const int rows = s.rows();
   const Config& config = s.config();
-  std::fill_n(out, size(n), 0.0f);
+  std::fill_n(out, kSize, 0.0f);  // the absent seats and rows stay zero
   float* x = out;
   const auto seat = [&](int relative) { return (viewer + relative) % n; };
 
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < kColumns; ++c) x[(r * kColumns + c) * kNumSymbols + s.tile(r, c)] = 1.0f;
-  x += rows * kColumns * kNumSymbols;
+  x += kMaxRows * kColumns * kNumSymbols;
 
   for (int k = 0; k < n; ++k) {
     const int p = seat(k);
     if (s.cube_row(p) >= 0) x[s.cube_row(p) * kColumns + s.cube_column(p)] = 1.0f;
-    x += rows * kColumns;
+    x += kMaxRows * kColumns;
   }
+  x += (kMaxPlayers - n) * kMaxRows * kColumns;
 
   for (int k = 0; k < n; ++k) {
     const int p = seat(k);
@@ -103,6 +102,7 @@ void Encoder::encode(const State& s, int viewer, float* out) {
     x[9] = s.pick(p).card >= 0 && s.pick(p).end >= 0;
     x += kSeatFeatures;
   }
+  x += (kMaxPlayers - n) * kSeatFeatures;
 
   for (int k = 0; k < n; ++k) {
     const Rocket& rocket = s.rocket(seat(k));
@@ -115,6 +115,7 @@ void Encoder::encode(const State& s, int viewer, float* out) {
     }
     x += kRocketLength * kCardFeatures;
   }
+  x += (kMaxPlayers - n) * kRocketLength * kCardFeatures;
 
   for (int i = 0; i < s.hand_size(viewer); ++i) x[s.hand_card(viewer, i)] = 1.0f;
   x += kMaxCards;
@@ -137,6 +138,7 @@ void Encoder::encode(const State& s, int viewer, float* out) {
     if (pick.card >= 0 && !pick.blind && s.knows(viewer, pick.card)) x[pick.card] = 1.0f;
     x += kMaxCards;
   }
+  x += (kMaxPlayers - n) * kMaxCards;
   for (int c = 0; c < config.num_cards(); ++c) x[c] = s.knows(viewer, c);
   // ...minus the cards accounted for above and in rockets.
   for (int p = 0; p < n; ++p) {
@@ -173,6 +175,9 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   x[2] = config.exploded_block_row;
   x += 3;
   encode_next_step(s, viewer, x);
+  x += kMaxPlayers * kMaxRows * kNextStepFeatures;
+  encode_player_count(n, x);
+  assert(x + kPlayerCountFeatures == out + kSize);
 }
 
 }  // namespace rocketgym::last_blast

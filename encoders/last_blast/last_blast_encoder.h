@@ -1,8 +1,10 @@
 // Observation encoder for The Last Blast: one flat float vector holding the
-// field and the cubes as (players + 1) x 7 planes, every rocket card by card,
-// the viewer's hand and hidden pick, what the viewer knows of the other hands
-// and the phase. Seats are relative to the viewer (0 = viewer, 1 = next
-// clockwise). Only what the viewer may know is written.
+// field and the cubes as 5 x 7 planes (players + 1 rows used), every rocket card
+// by card, the viewer's hand and hidden pick, what the viewer knows of the other
+// hands and the phase. Seats are relative to the viewer (0 = viewer, 1 = next
+// clockwise). The layout is the one of a 4-player table for every player count
+// (issue 31): absent seats and unused rows are zero, and a player-count block
+// ends it. Only what the viewer may know is written.
 #pragma once
 
 #include <vector>
@@ -20,8 +22,13 @@ struct Encoder {
   // Per seat and row of the field: the damage the seat's rocket would take
   // entering that row of its next column, and whether another cube is there.
   static constexpr int kNextStepFeatures = 2;
+  static constexpr int kSize = kMaxRows * kColumns * kNumSymbols + kMaxPlayers * kMaxRows * kColumns +
+                               kMaxPlayers * kSeatFeatures + kMaxPlayers * kRocketLength * kCardFeatures +
+                               kMaxCards + kMaxCards + 3 + (kMaxPlayers - 1) * kMaxCards + kMaxCards +
+                               kMaxCards + kGlobalFeatures + kMaxPlayers * kMaxRows * kNextStepFeatures +
+                               kPlayerCountFeatures;
 
-  static int size(int num_players);
+  // {kSize} for every player count.
   static std::vector<int> shape(const Config& config, int num_players);
   static void encode(const State& s, int viewer, float* out);
 };

@@ -89,6 +89,8 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   *g++ = c.super_powers;
   *g++ = c.negotiations;
   *g++ = static_cast<float>(s.decisions()) / static_cast<float>(kMaxDecisions);
+  encode_player_count(n, g);  // last, so that the blocks before it kept their offsets (issue 31)
+  g += kPlayerCountFeatures;
   assert(g == out + kSize);
 }
 

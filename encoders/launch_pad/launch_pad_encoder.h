@@ -15,6 +15,7 @@
 //     step 5 used, rockets advanced from Construction / Quality Control, offered card one-hot (32),
 //     cards waiting for the discard order, their place not chosen yet (32), variants (4),
 //     decisions/kMaxDecisions
+//   player count: one-hot 2, 3, 4 players (issue 31; last, so the blocks before it kept their offsets)
 //   While a player chooses the discard order (step choose_top), the cards whose place is chosen
 //   count in the discard pile's counts and size, and the first of them is the discard top.
 #pragma once
@@ -30,7 +31,7 @@ struct Encoder {
   static constexpr int kRocketFeatures = 18;
   static constexpr int kSeatFeatures = 6 + 12 + 3 + 4 + kMaxRocketSlots * kRocketFeatures;
   static constexpr int kGlobalFeatures = 32 + 1 + 32 + 32 + 6 + 2 + kNumSteps + 3 + 32 + 32 + 4 + 1;
-  static constexpr int kSize = kMaxPlayers * kSeatFeatures + kGlobalFeatures;
+  static constexpr int kSize = kMaxPlayers * kSeatFeatures + kGlobalFeatures + kPlayerCountFeatures;
 
   static std::vector<int> shape(const Config& config, int num_players);
   static void encode(const State& state, int viewer, float* out);

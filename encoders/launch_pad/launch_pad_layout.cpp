@@ -45,7 +45,8 @@ std::vector<FeatureBlock> observation_layout(int) {
       .add("offered card", kNumCardTypes, "one-hot card type offered (negotiations)")
       .add("discard order", kNumCardTypes, "cards waiting for the discard order, by type")
       .add("variants", 4, "short game, long game, super powers, negotiations")
-      .add("decisions", 1, "decisions so far / the game's limit");
+      .add("decisions", 1, "decisions so far / the game's limit")
+      .add_player_count();
   return b.blocks();
 }
 

@@ -1,12 +1,10 @@
 #include "encoders/rocket_squad/rocket_squad_encoder.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace rocketgym::rocket_squad {
 namespace {
-
-constexpr int kSeatFeatures = kNumLocations * 10 + 8;
-constexpr int kChainBase = 35;
 
 // A cursor that writes consecutive features.
 struct Writer {
@@ -27,12 +25,7 @@ struct Writer {
 
 }  // namespace
 
-int Encoder::size(int n) {
-  return kNumCardTypes * (2 + (n - 1) + 1 + kJackieLook) + n * kSeatFeatures + 6 + 9 + (kChainBase + 3 * n) +
-         (4 + n);
-}
-
-std::vector<int> Encoder::shape(const Config&, int num_players) { return {size(num_players)}; }
+std::vector<int> Encoder::shape(const Config&, int) { return {kSize}; }
 
 void Encoder::encode(const State& s, int viewer, float* out) {
   const int n = s.num_players();
@@ -44,8 +37,9 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   for (int i = 0; i < s.hand(viewer).count; ++i) hand[s.hand(viewer).cards[i]] += 0.5f;
   float* discards = w.block(kNumCardTypes);
   for (int i = 0; i < s.discard_pile().count; ++i) discards[s.discard_pile().cards[i]] += 0.25f;
-  for (int r = 1; r < n; ++r) {
-    float* known = w.block(kNumCardTypes);
+  for (int r = 1; r < kMaxPlayers; ++r) {
+    float* known = w.block(kNumCardTypes);  // zero for a seat the table does not have
+    if (r >= n) continue;
     const Hand& h = s.hand(abs_seat(r));
     for (int i = 0; i < h.count; ++i)
       if ((h.known_by[i] >> viewer) & 1) known[h.cards[i]] += 0.5f;
@@ -83,6 +77,7 @@ void Encoder::encode(const State& s, int viewer, float* out) {
     w.put(s.end_triggered() && s.trigger_seat() == p);
     w.put(!s.first_turn(p));
   }
+  w.block((kMaxPlayers - n) * kSeatFeatures);  // the seats the table does not have
 
   w.put(s.draw_pile().count / 100.0f);
   w.put(s.discard_pile().count / 100.0f);
@@ -121,9 +116,9 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   }
   w.one_hot(target_loc, kNumLocations);
   w.one_hot(own_loc, kNumLocations);
-  w.one_hot(c.active ? rel(c.top_player) : -1, n);
-  float* against = w.block(n);
-  float* balloons = w.block(n);
+  w.one_hot(c.active ? rel(c.top_player) : -1, kMaxPlayers);
+  float* against = w.block(kMaxPlayers);
+  float* balloons = w.block(kMaxPlayers);
   for (int p = 0; p < n && c.active; ++p) {
     if ((c.against >> p) & 1) against[rel(p)] = 1.0f;
   }
@@ -149,7 +144,9 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   w.put(ace.active && ace.direction > 0);
   w.put(ace.active && ace.direction < 0);
   w.put(ace.count / 10.0f);
-  w.one_hot(ace.active ? rel(ace.next_seat) : -1, n);
+  w.one_hot(ace.active ? rel(ace.next_seat) : -1, kMaxPlayers);
+  encode_player_count(n, w.block(kPlayerCountFeatures));
+  assert(w.pos == kSize);
 }
 
 }  // namespace rocketgym::rocket_squad

@@ -1,12 +1,14 @@
 // Observation encoder for Rocket Squad: a flat float vector of everything `viewer` may know.
 //
-// Layout (n = number of players, seats relative to the viewer: 0 = viewer, 1 = next clockwise):
+// Layout: the one of a 4-player table for every player count (issue 31: one
+// network serves 2-4 players); the blocks of the seats a table does not have are
+// zero. Seats relative to the viewer: 0 = viewer, 1 = next clockwise.
 //   own hand            72   copies of each card type / 2
 //   discard pile        72   copies of each card type / 4 (face up, public)
-//   known in hands      (n-1)*72  cards the viewer knows are in each opponent's hand (Jack)
+//   known in hands      3*72 cards the viewer knows are in each opponent's hand (Jack)
 //   known at the bottom 72   cards the viewer put at the bottom of the draw pile (Jackie)
 //   Jackie look         3*72 the cards the viewer's Jackie is looking at, top first
-//   seats               n*48 per seat: 4 locations x 10 (booster, wild, value, launched, Crew,
+//   seats               4*48 per seat: 4 locations x 10 (booster, wild, value, launched, Crew,
 //                            Joker, Imaginary Friend, boxes, room, can take a box), then hand size,
 //                            launched rockets, score, tallest rocket, is turn player, owes a final
 //                            turn, triggered the end, first turn done
@@ -14,9 +16,10 @@
 //                            progress, redraw used
 //   my decision         9    phase one-hot when the viewer decides (turn, reaction, crew, jackie,
 //                            ace pass), launching rocket for a Crew decision
-//   chain               35 + 3n  the card on the table, the block at the top, blocks, targets
-//                            (never who is being asked)
-//   Ace passing         4 + n active, direction, boxes left, seat taking the next box
+//   chain               35 + 3*4  the card on the table, the block at the top, blocks, targets
+//                            (never who is being asked); seats as offsets from the viewer
+//   Ace passing         4 + 4 active, direction, boxes left, seat taking the next box
+//   player count        3    one-hot 2, 3, 4 players
 #pragma once
 
 #include <vector>
@@ -27,7 +30,13 @@
 namespace rocketgym::rocket_squad {
 
 struct Encoder {
-  static int size(int num_players);
+  static constexpr int kSeatFeatures = kNumLocations * 10 + 8;
+  static constexpr int kChainFeatures = 35 + 3 * kMaxPlayers;
+  static constexpr int kSize = kNumCardTypes * (2 + (kMaxPlayers - 1) + 1 + kJackieLook) +
+                               kMaxPlayers * kSeatFeatures + 6 + 9 + kChainFeatures + (4 + kMaxPlayers) +
+                               kPlayerCountFeatures;
+
+  // {kSize} for every player count.
   static std::vector<int> shape(const Config& config, int num_players);
   static void encode(const State& state, int viewer, float* out);
 };

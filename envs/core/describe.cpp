@@ -28,6 +28,10 @@ LayoutBuilder& LayoutBuilder::add(std::string name, int size, std::string meanin
   return *this;
 }
 
+LayoutBuilder& LayoutBuilder::add_player_count() {
+  return add("player count", kPlayerCountFeatures, "one-hot 2, 3, 4 players");
+}
+
 std::string relative_seat_name(int offset) {
   return offset == 0 ? "viewer" : "seat +" + std::to_string(offset);
 }
@@ -63,7 +67,9 @@ void write_observation(const std::string& game_id, std::ostringstream& md) {
      << "seat clockwise, and so on. *Visible* says what a seat may see: *public* (the same for every "
      << "seat), *own secret* (the viewer's own hidden cards; never another seat's), *seen by the viewer* "
      << "(hidden cards the viewer has seen; zero otherwise), *derived (public)* (worked out from public "
-     << "facts). Where the size does not depend on the player count, the blocks of seats beyond it are zeros.\n\n";
+     << "facts). The shape is the same for every player count, so that one network serves every table: the "
+     << "blocks of the seats a table does not have are zero, and the *player count* block says how many "
+     << "play.\n\n";
   std::vector<FeatureBlock> previous;
   for (int n = info.min_players; n <= info.max_players; ++n) {
     const auto blocks = observation_layout(game_id, n);

@@ -32,11 +32,21 @@ struct FeatureBlock {
   Visibility visibility = Visibility::kPublic;
 };
 
+// The player-count feature of every game's observation (issue 31: one network
+// serves 2, 3 and 4 players, so it must be told the table size): one-hot 2, 3, 4
+// players. Writes every float of its block.
+constexpr int kPlayerCountFeatures = 3;
+inline void encode_player_count(int num_players, float* out) {
+  for (int i = 0; i < kPlayerCountFeatures; ++i) out[i] = i == num_players - 2 ? 1.0f : 0.0f;
+}
+
 // Appends blocks one after the other, so offsets follow from the sizes the
 // encoder uses.
 class LayoutBuilder {
  public:
   LayoutBuilder& add(std::string name, int size, std::string meaning, Visibility v = Visibility::kPublic);
+  // The "player count" block that encode_player_count writes.
+  LayoutBuilder& add_player_count();
   const std::vector<FeatureBlock>& blocks() const { return blocks_; }
   int size() const { return end_; }
 

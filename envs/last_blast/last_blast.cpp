@@ -632,7 +632,7 @@ GameInfo game_info() {
   // Draft: 12 picks per player, each at most 2 decisions (blind draw + end).
   // Flight: 7 moves per player, plus at most one decision per card lost.
   info.max_decisions = kMaxPlayers * (2 * kRocketLength + kColumns + kRocketLength);
-  info.version = 1;
+  info.version = 2;  // 2: one observation layout for 2-4 players (issue 31)
   return info;
 }
 

@@ -24,7 +24,7 @@ struct Game {
     g.max_players = kMaxPlayers;
     g.num_actions = action::kNumActions;
     g.max_decisions = kMaxDecisions;
-    g.version = 1;
+    g.version = 2;  // 2: one observation layout for 2-4 players (issue 31)
     return g;
   }
   static Config load_config(const ConfigNode& root) { return rocket_squad::load_config(root); }

@@ -12,7 +12,7 @@ using namespace rocketgym::last_blast::test;
 namespace {
 
 std::vector<float> encoding(const State& s, int viewer) {
-  std::vector<float> out(static_cast<std::size_t>(Encoder::size(s.num_players())));
+  std::vector<float> out(static_cast<std::size_t>(Encoder::kSize));
   Encoder::encode(s, viewer, out.data());
   return out;
 }

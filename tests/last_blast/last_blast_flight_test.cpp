@@ -412,9 +412,12 @@ TEST_CASE("encoder: the next-step block gives each seat's damage per row of its 
           "[last_blast][flight]") {
   // Player 1 has moved into column 2 (row 1); player 0, still in column 1, is to move.
   const State s = player_1_moved_into_column_2("red 1 drop");
-  std::vector<float> obs(static_cast<std::size_t>(Encoder::size(2)));
+  std::vector<float> obs(static_cast<std::size_t>(Encoder::kSize));
   Encoder::encode(s, 0, obs.data());
-  const float* next = obs.data() + obs.size() - 2 * 3 * Encoder::kNextStepFeatures;
+  // The block is 4 seats × 5 rows (issue 31: the layout of a 4-player table); 3 rows are used here.
+  const int per_seat = kMaxRows * Encoder::kNextStepFeatures;
+  const int next_at = Encoder::kSize - kPlayerCountFeatures - kMaxPlayers * per_seat;
+  const float* next = obs.data() + next_at;
   // The viewer enters column 2: the rule's move damage, and row 1 is taken by player 1.
   for (int r = 0; r < 3; ++r) {
     CHECK(next[r * 2] == s.move_damage(0, r) / 12.0f);
@@ -422,13 +425,16 @@ TEST_CASE("encoder: the next-step block gives each seat's damage per row of its 
   }
   // Player 1 (offset 1) next enters column 3 (circles, bricks, wheel) from row 1 with a
   // Jump Boost of 2: damage 0, 0 + 1, 0 + 2.
-  const float* other = next + 3 * Encoder::kNextStepFeatures;
+  const float* other = next + per_seat;
   CHECK(other[0] == 0.0f);
   CHECK(other[2] == 1.0f / 12.0f);
   CHECK(other[4] == 2.0f / 12.0f);
   // Seen from player 1, the blocks swap places.
   std::vector<float> theirs(obs.size());
   Encoder::encode(s, 1, theirs.data());
-  const float* their_next = theirs.data() + theirs.size() - 2 * 3 * Encoder::kNextStepFeatures;
-  for (int i = 0; i < 3 * Encoder::kNextStepFeatures; ++i) CHECK(their_next[i] == other[i]);
+  const float* their_next = theirs.data() + next_at;
+  for (int i = 0; i < per_seat; ++i) CHECK(their_next[i] == other[i]);
+  // Rows 3 and 4 and seats +2 and +3 are not at a 2-player table: zero.
+  for (int i = 3 * Encoder::kNextStepFeatures; i < per_seat; ++i) CHECK(next[i] == 0.0f);
+  for (int i = 2 * per_seat; i < kMaxPlayers * per_seat; ++i) CHECK(next[i] == 0.0f);
 }

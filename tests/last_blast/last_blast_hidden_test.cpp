@@ -15,7 +15,7 @@ using namespace rocketgym::last_blast::test;
 namespace {
 
 std::vector<float> encoding(const State& s, int viewer) {
-  std::vector<float> out(static_cast<std::size_t>(Encoder::size(s.num_players())));
+  std::vector<float> out(static_cast<std::size_t>(Encoder::kSize));
   Encoder::encode(s, viewer, out.data());
   return out;
 }
@@ -210,11 +210,14 @@ TEST_CASE("reshuffled deal: a reshuffled card is in the deck or another hand, no
   s.known_card_places(0, known);
   const auto place = place_by_card(known);
   const auto x = encoding(s, 0);
-  const int n = 3, rows = 4;
-  const int known_elsewhere = rows * kColumns * kNumSymbols + n * rows * kColumns +
-                              n * Encoder::kSeatFeatures + n * kRocketLength * Encoder::kCardFeatures +
-                              kMaxCards + kMaxCards + 3 + (n - 1) * kMaxCards;
-  const int reshuffled_plane = known_elsewhere + kMaxCards;
+  // The planes' offsets, from the layout the docs print (the same for every player count).
+  int known_elsewhere = -1, reshuffled_plane = -1;
+  for (const FeatureBlock& b : observation_layout(3)) {
+    if (b.name == "known elsewhere") known_elsewhere = b.offset;
+    if (b.name == "reshuffled") reshuffled_plane = b.offset;
+  }
+  REQUIRE(known_elsewhere >= 0);
+  REQUIRE(reshuffled_plane == known_elsewhere + kMaxCards);
   const std::vector<int> own = in_hand(s, 0, reshuffled);
   REQUIRE(own.size() == 1u);
   for (int c : reshuffled) {

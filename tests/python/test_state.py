@@ -137,7 +137,11 @@ def test_numpy_integer_actions_are_accepted(game_id, num_players, rng):
 
 def test_observation_has_the_encoder_shape_for_every_viewer(game_id, num_players, rng):
     state = midgame_state(game_id, num_players, rng)
-    shape = tuple(rg.load_game(game_id).observation_shape(num_players))
+    game = rg.load_game(game_id)
+    shape = tuple(game.observation_shape(num_players))
+    # One shape for every player count, so one network serves every table (issue 31).
+    assert all(tuple(game.observation_shape(n)) == shape
+               for n in range(game.info.min_players, game.info.max_players + 1))
     assert tuple(state.observation_shape) == shape
     assert state.observation_size == int(np.prod(shape))
     for viewer in range(num_players):

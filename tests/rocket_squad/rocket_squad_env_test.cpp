@@ -113,7 +113,7 @@ TEST_CASE("hidden information: redeterminize keeps what the viewer knows", "[roc
   s.apply(action::kNoBlock);
   const CardType stolen = s.hand(1).cards[s.hand(1).count - 1];
   REQUIRE(s.hand(1).known_by[s.hand(1).count - 1] == 0b01);
-  const int size = Encoder::size(2);
+  const int size = Encoder::kSize;
   std::vector<float> before(static_cast<std::size_t>(size)), after(static_cast<std::size_t>(size));
   Encoder::encode(s, 0, before.data());
   for (uint64_t seed = 0; seed < 10; ++seed) {
@@ -148,8 +148,8 @@ TEST_CASE("hidden information: box faces and the draw pile are resampled", "[roc
 TEST_CASE("encoder: fixed size, finite, own hand only", "[rocket_squad][encoder]") {
   for (int n = 2; n <= 4; ++n) {
     State s(default_config(), n, 11);
-    REQUIRE(Encoder::shape(default_config(), n) == std::vector<int>{Encoder::size(n)});
-    std::vector<float> obs(static_cast<std::size_t>(Encoder::size(n)), NAN);
+    REQUIRE(Encoder::shape(default_config(), n) == std::vector<int>{Encoder::kSize});
+    std::vector<float> obs(static_cast<std::size_t>(Encoder::kSize), NAN);
     Encoder::encode(s, 1, obs.data());
     for (float x : obs) REQUIRE(std::isfinite(x));
     float in_hand = 0;

@@ -129,7 +129,7 @@ TEST_CASE(
   REQUIRE(without.phase() == Phase::kTurn);
   REQUIRE(with_crew.rocket(0, BLUE).launched);  // already, while its owner decides
   for (int viewer = 1; viewer <= 2; ++viewer) {
-    const int size = Encoder::size(3);
+    const int size = Encoder::kSize;
     std::vector<float> a(static_cast<std::size_t>(size)), b(static_cast<std::size_t>(size));
     Encoder::encode(with_crew, viewer, a.data());
     Encoder::encode(without, viewer, b.data());

@@ -142,7 +142,7 @@ TEST_CASE("reactions: observations do not reveal who is asked", "[rocket_squad][
   const State b = make(R"("uncle")", R"("grandma")");
   REQUIRE(a.current_player() == 1);
   REQUIRE(b.current_player() == 2);
-  const int size = Encoder::size(3);
+  const int size = Encoder::kSize;
   std::vector<float> ea(static_cast<std::size_t>(size)), eb(static_cast<std::size_t>(size));
   Encoder::encode(a, 0, ea.data());
   Encoder::encode(b, 0, eb.data());

@@ -344,6 +344,18 @@ TEST_CASE("every shipped zoo bot loads for its game and plays legal moves", "[ar
     }
     if (!built) continue;
     const auto game = load_game(id);
+    if (meta.game_version != game->info().version) {
+      // Issue 31 changed the observation layout of Rocket Squad, The Last Blast and Launch Pad
+      // (version 2): their zoo files wait to be retrained. Until then they must be refused
+      // clearly, naming the file and the version, never played with the wrong inputs.
+      WARN(entry.path().string() << " needs retraining for version " << game->info().version << " of " << id
+                                 << " (issue 31): only its refusal is checked");
+      CHECK_THROWS_WITH(
+          players::make_any_player(players::parse_player("zoo:" + id + ":0"), *game, meta.num_players),
+          Catch::Contains(entry.path().filename().string()) &&
+              Catch::Contains("was trained for version " + std::to_string(meta.game_version)));
+      continue;
+    }
     auto agent = players::make_any_player(players::parse_player("zoo:" + id + ":0"), *game, meta.num_players);
     auto state = game->new_state(meta.num_players, 5);
     for (int move = 0; move < 20 && !state->is_terminal(); ++move) {
@@ -520,6 +532,10 @@ TEST_CASE("one agent called from several threads plays the moves it plays alone"
   }
   if (!built) return;
   const auto game = load_game("last_blast");
+  if (read_checkpoint_meta(file).game_version != game->info().version) {
+    WARN("skipped: models/zoo/last_blast.ckpt predates the observation layout of issue 31; retrain it");
+    return;
+  }
   const int players = read_checkpoint_meta(file).num_players;
   for (const std::string& spec :
        std::vector<std::string>{"checkpoint:" + file, "search:" + file + ":4", "ismcts:8"}) {
