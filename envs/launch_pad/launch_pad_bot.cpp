@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "envs/core/legal_scan.h"
+
 namespace rocketgym::launch_pad {
 namespace {
 
@@ -196,10 +198,31 @@ Action lowest_value_card(const State& s, int seat, int base) {
   return base + best;
 }
 
+// The decisions that read no legal mask: they pick among cards in hand.
+Action hand_action(const State& s) {
+  const int me = s.turn_player();
+  switch (s.step()) {
+    case Step::kDrawChoice:
+      return keep_value(s, me, s.discard_top()) >= 15 ? act::kTakeDiscardTop : act::kDrawFromPile;
+    case Step::kSurplus:
+      return lowest_value_card(s, s.current_player(), act::kSurplusDiscard);
+    case Step::kDiscard:
+      if (s.area(me).hand_size > s.hand_limit(me)) return lowest_value_card(s, me, act::kDiscard);
+      for (int t = 0; t < kNumCardTypes; ++t)  // make room for fresh cards next turn
+        if (s.area(me).hand[static_cast<std::size_t>(t)] > 0 && !worth_keeping(s, me, t))
+          return act::discard(t);
+      return act::kEndTurn;
+    default:
+      return -1;
+  }
+}
+
 }  // namespace
 
 Action heuristic_action(const State& s, Rng& rng) {
-  std::array<uint8_t, act::kNumActions> mask{};
+  // Most decisions of a turn are these: they skip the legal mask, the costliest part of the others.
+  if (const Action a = hand_action(s); a >= 0) return a;
+  std::array<uint8_t, act::kNumActions> mask;  // legal_actions_mask writes every id
   s.legal_actions_mask(mask.data());
   const int me = s.turn_player();
   switch (s.step()) {
@@ -214,36 +237,29 @@ Action heuristic_action(const State& s, Rng& rng) {
       }
       return best;
     }
-    case Step::kDrawChoice:
-      return keep_value(s, me, s.discard_top()) >= 15 ? act::kTakeDiscardTop : act::kDrawFromPile;
     // The discard order, from the top down: the highest card type left each time, so Components
     // and rockets lie deepest, out of the next player's reach and last to return with Recycle Bin.
     case Step::kChooseTop:
       for (int t = kNumCardTypes - 1; t >= 0; --t)
         if (mask[static_cast<std::size_t>(act::put_on_top(t))]) return act::put_on_top(t);
       break;
-    case Step::kSurplus:
-      return lowest_value_card(s, s.current_player(), act::kSurplusDiscard);
     case Step::kOffer:
       return mask[act::kAcceptOffer] && keep_value(s, s.current_player(), s.offer_card()) >= 10
                  ? act::kAcceptOffer
                  : act::kRejectOffer;
-    case Step::kDiscard:
-      if (s.area(me).hand_size > s.hand_limit(me)) return lowest_value_card(s, me, act::kDiscard);
-      for (int t = 0; t < kNumCardTypes; ++t)  // make room for fresh cards next turn
-        if (s.area(me).hand[static_cast<std::size_t>(t)] > 0 && !worth_keeping(s, me, t))
-          return act::discard(t);
-      return act::kEndTurn;
     case Step::kPlay: {
       Action best = act::kStopPlaying;
       double best_value = 0.0;
-      for (int a = act::kPlayRocket; a < act::kStopPlaying; ++a) {
-        if (!mask[static_cast<std::size_t>(a)]) continue;
+      // Visits the legal plays only, in id order (each draws from the stream).
+      for_each_legal_action(mask.data(), act::kPlayRocket, act::kStopPlaying, [&](Action a) {
         const double v = value_of_play(s, a) + 0.01 * rng.uniform01();
         if (v > best_value) best = a, best_value = v;
-      }
+      });
       return best;
     }
+    case Step::kDrawChoice:  // answered by hand_action
+    case Step::kSurplus:
+    case Step::kDiscard:
     case Step::kGameOver:
       break;
   }
