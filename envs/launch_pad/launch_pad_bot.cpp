@@ -43,6 +43,21 @@ int leader_offset(const State& s) {
   return best;
 }
 
+// leader_offset, worked out once per decision and only if asked (every
+// attack a play decision values reads it).
+class Leader {
+ public:
+  explicit Leader(const State& s) : s_(s) {}
+  int offset() {
+    if (offset_ == 0) offset_ = leader_offset(s_);  // an opponent's offset is at least 1
+    return offset_;
+  }
+
+ private:
+  const State& s_;
+  int offset_ = 0;
+};
+
 // What a rocket is worth to its owner now (what an attack on it takes away).
 double rocket_worth(const State& s, int seat, int slot) {
   const Rocket& r = s.area(seat).rockets[static_cast<std::size_t>(slot)];
@@ -53,12 +68,12 @@ double rocket_worth(const State& s, int seat, int slot) {
 }
 
 // Weight of hurting the opponent at `offset`: the leader counts most.
-double target_weight(const State& s, int offset) {
+double target_weight(Leader& leader, int offset) {
   if (offset == 0) return -1.0;  // never attack oneself
-  return offset == leader_offset(s) ? 1.0 : 0.5;
+  return offset == leader.offset() ? 1.0 : 0.5;
 }
 
-double value_of_play(const State& s, Action a) {
+double value_of_play(const State& s, Action a, Leader& leader) {
   const int me = s.turn_player();
   const PlayerArea& mine = s.area(me);
   auto own = [&](int slot) -> const Rocket& { return mine.rockets[static_cast<std::size_t>(slot)]; };
@@ -108,14 +123,15 @@ double value_of_play(const State& s, Action a) {
   if (a >= act::kAbortMission && a < act::kBigRedButton) {
     const int o = (a - act::kAbortMission) / kMaxRocketSlots,
               slot = (a - act::kAbortMission) % kMaxRocketSlots;
-    return target_weight(s, o) * rocket_worth(s, s.seat_at(o), slot) * 3.0;
+    return target_weight(leader, o) * rocket_worth(s, s.seat_at(o), slot) * 3.0;
   }
   if (a >= act::kBigRedButton && a < act::kBudgetCuts) {
     // Hurry the end when ahead.
-    const int lead = s.score(s.seat_at(leader_offset(s)));
+    const int lead = s.score(s.seat_at(leader.offset()));
     return s.score(me) > lead + 5 ? 20 : -1;
   }
-  if (a >= act::kBudgetCuts && a < act::kFastTrack) return target_weight(s, a - act::kBudgetCuts + 1) * 14;
+  if (a >= act::kBudgetCuts && a < act::kFastTrack)
+    return target_weight(leader, a - act::kBudgetCuts + 1) * 14;
   if (a >= act::kFastTrack && a < act::kPartsSupplier) {
     const Rocket& r = own(a - act::kFastTrack);
     return 35 + s.config().rocket[static_cast<std::size_t>(r.kind)].points +
@@ -125,12 +141,12 @@ double value_of_play(const State& s, Action a) {
   if (a >= act::kQualityCheck && a < act::kRecruitment) {
     const int o = (a - act::kQualityCheck) / kMaxRocketSlots,
               slot = (a - act::kQualityCheck) % kMaxRocketSlots;
-    return target_weight(s, o) * rocket_worth(s, s.seat_at(o), slot) * 2.0;
+    return target_weight(leader, o) * rocket_worth(s, s.seat_at(o), slot) * 2.0;
   }
   if (a >= act::kRecruitment && a < act::kRecycleBin) {
     const int o = (a - act::kRecruitment) / 3 + 1, zone = (a - act::kRecruitment) % 3;
     const double hurt = zone == kLaunchZone ? 30 : 12;
-    return target_weight(s, o) * hurt + (mine.expert[static_cast<std::size_t>(zone)] < 0 ? 10 : 0);
+    return target_weight(leader, o) * hurt + (mine.expert[static_cast<std::size_t>(zone)] < 0 ? 10 : 0);
   }
   if (a == act::kRecycleBin) return 1;
   if (a >= act::kSabotage && a < act::kSalvage) {
@@ -139,7 +155,7 @@ double value_of_play(const State& s, Action a) {
     const int component = (a - act::kSabotage) % 2 ? kFuel : kMetal;
     const double gain =
         needed_components(s, me, component) > mine.hand[static_cast<std::size_t>(component)] ? 4 : 0;
-    return target_weight(s, o) * rocket_worth(s, s.seat_at(o), slot) * 2.5 + gain;
+    return target_weight(leader, o) * rocket_worth(s, s.seat_at(o), slot) * 2.5 + gain;
   }
   if (a >= act::kSalvage && a < act::kSurplus) {
     const int card = a - act::kSalvage;
@@ -147,11 +163,11 @@ double value_of_play(const State& s, Action a) {
     return keep_value(s, me, card) - 8;
   }
   if (a == act::kSurplus) return 2;
-  if (a >= act::kThief && a < act::kVacuum) return a - act::kThief == leader_offset(s) - 1 ? 12 : 6;
+  if (a >= act::kThief && a < act::kVacuum) return a - act::kThief == leader.offset() - 1 ? 12 : 6;
   if (a >= act::kVacuum && a < act::kOfferCard) {
     const int o = (a - act::kVacuum) / kMaxRocketSlots, slot = (a - act::kVacuum) % kMaxRocketSlots;
     const Rocket& r = s.area(s.seat_at(o)).rockets[static_cast<std::size_t>(slot)];
-    return target_weight(s, o) * (r.has_bonus(kAstronaut) ? 20 : 4);
+    return target_weight(leader, o) * (r.has_bonus(kAstronaut) ? 20 : 4);
   }
   return -1;  // offers, and anything else: not worth it
 }
@@ -250,9 +266,10 @@ Action heuristic_action(const State& s, Rng& rng) {
     case Step::kPlay: {
       Action best = act::kStopPlaying;
       double best_value = 0.0;
+      Leader leader(s);
       // Visits the legal plays only, in id order (each draws from the stream).
       for_each_legal_action(mask.data(), act::kPlayRocket, act::kStopPlaying, [&](Action a) {
-        const double v = value_of_play(s, a) + 0.01 * rng.uniform01();
+        const double v = value_of_play(s, a, leader) + 0.01 * rng.uniform01();
         if (v > best_value) best = a, best_value = v;
       });
       return best;
