@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "envs/core/legal_scan.h"
+
 namespace rocketgym::launch_pad {
 namespace {
 
@@ -41,6 +43,21 @@ int leader_offset(const State& s) {
   return best;
 }
 
+// leader_offset, worked out once per decision and only if asked (every
+// attack a play decision values reads it).
+class Leader {
+ public:
+  explicit Leader(const State& s) : s_(s) {}
+  int offset() {
+    if (offset_ == 0) offset_ = leader_offset(s_);  // an opponent's offset is at least 1
+    return offset_;
+  }
+
+ private:
+  const State& s_;
+  int offset_ = 0;
+};
+
 // What a rocket is worth to its owner now (what an attack on it takes away).
 double rocket_worth(const State& s, int seat, int slot) {
   const Rocket& r = s.area(seat).rockets[static_cast<std::size_t>(slot)];
@@ -51,12 +68,12 @@ double rocket_worth(const State& s, int seat, int slot) {
 }
 
 // Weight of hurting the opponent at `offset`: the leader counts most.
-double target_weight(const State& s, int offset) {
+double target_weight(Leader& leader, int offset) {
   if (offset == 0) return -1.0;  // never attack oneself
-  return offset == leader_offset(s) ? 1.0 : 0.5;
+  return offset == leader.offset() ? 1.0 : 0.5;
 }
 
-double value_of_play(const State& s, Action a) {
+double value_of_play(const State& s, Action a, Leader& leader) {
   const int me = s.turn_player();
   const PlayerArea& mine = s.area(me);
   auto own = [&](int slot) -> const Rocket& { return mine.rockets[static_cast<std::size_t>(slot)]; };
@@ -106,14 +123,15 @@ double value_of_play(const State& s, Action a) {
   if (a >= act::kAbortMission && a < act::kBigRedButton) {
     const int o = (a - act::kAbortMission) / kMaxRocketSlots,
               slot = (a - act::kAbortMission) % kMaxRocketSlots;
-    return target_weight(s, o) * rocket_worth(s, s.seat_at(o), slot) * 3.0;
+    return target_weight(leader, o) * rocket_worth(s, s.seat_at(o), slot) * 3.0;
   }
   if (a >= act::kBigRedButton && a < act::kBudgetCuts) {
     // Hurry the end when ahead.
-    const int lead = s.score(s.seat_at(leader_offset(s)));
+    const int lead = s.score(s.seat_at(leader.offset()));
     return s.score(me) > lead + 5 ? 20 : -1;
   }
-  if (a >= act::kBudgetCuts && a < act::kFastTrack) return target_weight(s, a - act::kBudgetCuts + 1) * 14;
+  if (a >= act::kBudgetCuts && a < act::kFastTrack)
+    return target_weight(leader, a - act::kBudgetCuts + 1) * 14;
   if (a >= act::kFastTrack && a < act::kPartsSupplier) {
     const Rocket& r = own(a - act::kFastTrack);
     return 35 + s.config().rocket[static_cast<std::size_t>(r.kind)].points +
@@ -123,12 +141,12 @@ double value_of_play(const State& s, Action a) {
   if (a >= act::kQualityCheck && a < act::kRecruitment) {
     const int o = (a - act::kQualityCheck) / kMaxRocketSlots,
               slot = (a - act::kQualityCheck) % kMaxRocketSlots;
-    return target_weight(s, o) * rocket_worth(s, s.seat_at(o), slot) * 2.0;
+    return target_weight(leader, o) * rocket_worth(s, s.seat_at(o), slot) * 2.0;
   }
   if (a >= act::kRecruitment && a < act::kRecycleBin) {
     const int o = (a - act::kRecruitment) / 3 + 1, zone = (a - act::kRecruitment) % 3;
     const double hurt = zone == kLaunchZone ? 30 : 12;
-    return target_weight(s, o) * hurt + (mine.expert[static_cast<std::size_t>(zone)] < 0 ? 10 : 0);
+    return target_weight(leader, o) * hurt + (mine.expert[static_cast<std::size_t>(zone)] < 0 ? 10 : 0);
   }
   if (a == act::kRecycleBin) return 1;
   if (a >= act::kSabotage && a < act::kSalvage) {
@@ -137,7 +155,7 @@ double value_of_play(const State& s, Action a) {
     const int component = (a - act::kSabotage) % 2 ? kFuel : kMetal;
     const double gain =
         needed_components(s, me, component) > mine.hand[static_cast<std::size_t>(component)] ? 4 : 0;
-    return target_weight(s, o) * rocket_worth(s, s.seat_at(o), slot) * 2.5 + gain;
+    return target_weight(leader, o) * rocket_worth(s, s.seat_at(o), slot) * 2.5 + gain;
   }
   if (a >= act::kSalvage && a < act::kSurplus) {
     const int card = a - act::kSalvage;
@@ -145,11 +163,11 @@ double value_of_play(const State& s, Action a) {
     return keep_value(s, me, card) - 8;
   }
   if (a == act::kSurplus) return 2;
-  if (a >= act::kThief && a < act::kVacuum) return a - act::kThief == leader_offset(s) - 1 ? 12 : 6;
+  if (a >= act::kThief && a < act::kVacuum) return a - act::kThief == leader.offset() - 1 ? 12 : 6;
   if (a >= act::kVacuum && a < act::kOfferCard) {
     const int o = (a - act::kVacuum) / kMaxRocketSlots, slot = (a - act::kVacuum) % kMaxRocketSlots;
     const Rocket& r = s.area(s.seat_at(o)).rockets[static_cast<std::size_t>(slot)];
-    return target_weight(s, o) * (r.has_bonus(kAstronaut) ? 20 : 4);
+    return target_weight(leader, o) * (r.has_bonus(kAstronaut) ? 20 : 4);
   }
   return -1;  // offers, and anything else: not worth it
 }
@@ -196,10 +214,31 @@ Action lowest_value_card(const State& s, int seat, int base) {
   return base + best;
 }
 
+// The decisions that read no legal mask: they pick among cards in hand.
+Action hand_action(const State& s) {
+  const int me = s.turn_player();
+  switch (s.step()) {
+    case Step::kDrawChoice:
+      return keep_value(s, me, s.discard_top()) >= 15 ? act::kTakeDiscardTop : act::kDrawFromPile;
+    case Step::kSurplus:
+      return lowest_value_card(s, s.current_player(), act::kSurplusDiscard);
+    case Step::kDiscard:
+      if (s.area(me).hand_size > s.hand_limit(me)) return lowest_value_card(s, me, act::kDiscard);
+      for (int t = 0; t < kNumCardTypes; ++t)  // make room for fresh cards next turn
+        if (s.area(me).hand[static_cast<std::size_t>(t)] > 0 && !worth_keeping(s, me, t))
+          return act::discard(t);
+      return act::kEndTurn;
+    default:
+      return -1;
+  }
+}
+
 }  // namespace
 
 Action heuristic_action(const State& s, Rng& rng) {
-  std::array<uint8_t, act::kNumActions> mask{};
+  // Most decisions of a turn are these: they skip the legal mask, the costliest part of the others.
+  if (const Action a = hand_action(s); a >= 0) return a;
+  std::array<uint8_t, act::kNumActions> mask;  // legal_actions_mask writes every id
   s.legal_actions_mask(mask.data());
   const int me = s.turn_player();
   switch (s.step()) {
@@ -214,36 +253,30 @@ Action heuristic_action(const State& s, Rng& rng) {
       }
       return best;
     }
-    case Step::kDrawChoice:
-      return keep_value(s, me, s.discard_top()) >= 15 ? act::kTakeDiscardTop : act::kDrawFromPile;
     // The discard order, from the top down: the highest card type left each time, so Components
     // and rockets lie deepest, out of the next player's reach and last to return with Recycle Bin.
     case Step::kChooseTop:
       for (int t = kNumCardTypes - 1; t >= 0; --t)
         if (mask[static_cast<std::size_t>(act::put_on_top(t))]) return act::put_on_top(t);
       break;
-    case Step::kSurplus:
-      return lowest_value_card(s, s.current_player(), act::kSurplusDiscard);
     case Step::kOffer:
       return mask[act::kAcceptOffer] && keep_value(s, s.current_player(), s.offer_card()) >= 10
                  ? act::kAcceptOffer
                  : act::kRejectOffer;
-    case Step::kDiscard:
-      if (s.area(me).hand_size > s.hand_limit(me)) return lowest_value_card(s, me, act::kDiscard);
-      for (int t = 0; t < kNumCardTypes; ++t)  // make room for fresh cards next turn
-        if (s.area(me).hand[static_cast<std::size_t>(t)] > 0 && !worth_keeping(s, me, t))
-          return act::discard(t);
-      return act::kEndTurn;
     case Step::kPlay: {
       Action best = act::kStopPlaying;
       double best_value = 0.0;
-      for (int a = act::kPlayRocket; a < act::kStopPlaying; ++a) {
-        if (!mask[static_cast<std::size_t>(a)]) continue;
-        const double v = value_of_play(s, a) + 0.01 * rng.uniform01();
+      Leader leader(s);
+      // Visits the legal plays only, in id order (each draws from the stream).
+      for_each_legal_action(mask.data(), act::kPlayRocket, act::kStopPlaying, [&](Action a) {
+        const double v = value_of_play(s, a, leader) + 0.01 * rng.uniform01();
         if (v > best_value) best = a, best_value = v;
-      }
+      });
       return best;
     }
+    case Step::kDrawChoice:  // answered by hand_action
+    case Step::kSurplus:
+    case Step::kDiscard:
     case Step::kGameOver:
       break;
   }

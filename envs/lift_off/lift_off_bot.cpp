@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "envs/core/legal_scan.h"
+
 namespace rocketgym::lift_off {
 
 using namespace actions;
@@ -15,11 +17,10 @@ template <class Score>
 Action best_in(const Mask& legal, Action lo, Action hi, Score score) {
   Action best = -1;
   double best_score = 0.0;
-  for (Action a = lo; a < hi; ++a) {
-    if (!legal[static_cast<std::size_t>(a)]) continue;
+  for_each_legal_action(legal.data(), lo, hi, [&](Action a) {
     const double v = score(a);
     if (best < 0 || v > best_score) best = a, best_score = v;
-  }
+  });
   return best;
 }
 
@@ -65,10 +66,23 @@ TechNeed tech_goal(const State& s, int seat) {
   return goal;
 }
 
-int missing_tech(const State& s, int seat, int colour) {
-  return std::max(0, tech_goal(s, seat)[static_cast<std::size_t>(colour)] -
-                         s.player(seat).tech[static_cast<std::size_t>(colour)]);
-}
+// The techs of each colour `seat` still misses for its tech_goal, worked out
+// once per decision and only if asked.
+class MissingTech {
+ public:
+  MissingTech(const State& s, int seat) : s_(s), seat_(seat) {}
+  int operator()(int colour) {
+    if (!known_) goal_ = tech_goal(s_, seat_), known_ = true;
+    return std::max(
+        0, goal_[static_cast<std::size_t>(colour)] - s_.player(seat_).tech[static_cast<std::size_t>(colour)]);
+  }
+
+ private:
+  const State& s_;
+  int seat_;
+  bool known_ = false;
+  TechNeed goal_{};
+};
 
 double specialist_value(const State& s, int seat, int card) {
   const Config& c = s.config();
@@ -174,16 +188,16 @@ Action specialist_action(const State& s, const Mask& legal, Rng& rng) {
   const Config& c = s.config();
   auto ok = [&](Action a) { return a >= 0 && legal[static_cast<std::size_t>(a)]; };
   const int spare = p.money - launch_reserve(s, me);
+  MissingTech missing_tech(s, me);
   switch (s.step()) {
     case Step::kBulkBuy:
       for (int col = 0; col < 3; ++col)
-        if (missing_tech(s, me, col) > 0 && spare >= c.buy_tech_bulk && ok(kBulkBuy + col))
-          return kBulkBuy + col;
+        if (missing_tech(col) > 0 && spare >= c.buy_tech_bulk && ok(kBulkBuy + col)) return kBulkBuy + col;
       return kBulkFinish;
     case Step::kExchangeGive:
     case Step::kExchangeTake:
       for (int col = 0; col < kNumColours; ++col)
-        if (missing_tech(s, me, col) > 0 && ok(kExchangeTake + col)) return kExchangeTake + col;
+        if (missing_tech(col) > 0 && ok(kExchangeTake + col)) return kExchangeTake + col;
       return kExchangeTake + static_cast<Action>(rng.below(2));
     case Step::kStationReward:
       return ok(kStationIncome) && s.round() <= 5 ? kStationIncome : kStationGreen;
@@ -195,14 +209,14 @@ Action specialist_action(const State& s, const Mask& legal, Rng& rng) {
     if (ok(kLabUpgrade)) return kLabUpgrade;
   }
   for (int col = 0; col < 3; ++col) {
-    if (missing_tech(s, me, col) == 0) continue;
+    if (missing_tech(col) == 0) continue;
     if (spare >= c.buy_tech_bulk && ok(kBulkBuy + col)) return kBulkBuy + col;
     if (spare >= c.buy_tech && ok(kBuyTech + col)) return kBuyTech + col;
   }
   for (int pair = 0; pair < 3; ++pair) {
     static constexpr int kPairs[3][2] = {{kRed, kYellow}, {kRed, kBlue}, {kYellow, kBlue}};
     if (spare >= c.buy_two_different && ok(kBuyTwoDifferent + pair) &&
-        missing_tech(s, me, kPairs[pair][0]) + missing_tech(s, me, kPairs[pair][1]) > 0)
+        missing_tech(kPairs[pair][0]) + missing_tech(kPairs[pair][1]) > 0)
       return kBuyTwoDifferent + pair;
   }
   if (ok(kCapacityUpgrade) && s.capacity(me) < 4 && spare >= c.capacity_price) return kCapacityUpgrade;
@@ -295,7 +309,7 @@ Action preferred_action(const State& s, int me, const Mask& legal, Rng& rng) {
 Action heuristic_action(const State& s, Rng& rng) {
   const int me = s.current_player();
   if (me < 0) return -1;  // the game is over
-  Mask legal{};
+  Mask legal;             // legal_actions_mask writes every id
   s.legal_actions_mask(legal.data());
   const Action a = preferred_action(s, me, legal, rng);
   if (a >= 0 && a < kNumActions && legal[static_cast<std::size_t>(a)]) return a;

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "envs/core/legal_scan.h"
+
 namespace rocketgym::rocket_squad {
 namespace {
 
@@ -135,13 +137,13 @@ double action_value(const State& s, Action a) {
 }  // namespace
 
 Action heuristic_action(const State& s, Rng& rng) {
-  std::array<uint8_t, action::kNumActions> mask{};
+  std::array<uint8_t, action::kNumActions> mask;  // legal_actions_mask writes every id
   s.legal_actions_mask(mask.data());
   Action best = -1;
   double best_value = 0.0;
   int ties = 0;
-  for (Action a = 0; a < action::kNumActions; ++a) {
-    if (!mask[a]) continue;
+  // A handful of the 970 ids are legal: visit those only, in id order (the ties' draws depend on it).
+  for_each_legal_action(mask.data(), 0, action::kNumActions, [&](Action a) {
     const double v = action_value(s, a);
     if (best < 0 || v > best_value + 1e-9) {
       best = a;
@@ -150,7 +152,7 @@ Action heuristic_action(const State& s, Rng& rng) {
     } else if (v > best_value - 1e-9 && rng.below(static_cast<uint32_t>(++ties)) == 0) {
       best = a;  // uniform among equally good actions
     }
-  }
+  });
   return best;
 }
 

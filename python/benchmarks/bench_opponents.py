@@ -1,18 +1,29 @@
 #!/usr/bin/env python3
 """Learner steps per second of the vector env with opponents, back to back with the plain vector env.
 
-For each game, --num-envs envs, --threads C++ threads, random legal learner actions drawn in C++
-(``vec.sample_actions()``), each loop driven from Python (``vec.step(vec.sample_actions())``):
+For each game, --num-envs envs, --threads C++ threads, each loop driven from Python:
 
-  plain        rg.make_vec(game, n): every step is one decision in every env, whoever's seat it
-               is; decisions/s counts them all (what a self-play learner gets)
-  heuristic    rg.make_vec(game, n, opponents=["heuristic"]): every step is one learner decision
-               per env, the opponents' moves played in C++ inside it; learner steps/s
-  zoo network  opponents=["zoo:<game>:0"], the zoo bot's raw network (one batched forward pass
-               per round of opponent moves), where the game has a zoo bot; learner steps/s
+  plain            rg.make_vec(game, n), vec.step(vec.sample_actions()): every step is one decision in
+                   every env, whoever's seat it is, a random legal one drawn in C++; decisions/s
+  plain heuristic  the same with vec.step(vec.heuristic_actions()): the heuristic bot on every seat,
+                   the work of a game against it; decisions/s
+  heuristic        rg.make_vec(game, n, opponents=["heuristic"]), vec.step(vec.sample_actions()):
+                   every step is one learner decision per env and the opponents' moves that follow,
+                   played in C++ inside it; learner steps/s and all decisions/s (vec.decisions_played)
+  zoo network      opponents=["zoo:<game>:0"], the zoo bot's raw network (one batched forward pass
+                   per round of opponent moves), where the game has a zoo bot; learner steps/s
 
-The measurements of a game run one after the other, so a loaded machine slows them alike; the ratio
-heuristic / plain is the figure docs/opponents.md records.
+Two ratios compare the opponent env with the plain one. "learner / plain" (learner steps/s over plain
+decisions/s) is what issue 26's target reads: with 2 players a learner step also plays about one
+opponent decision, so even a free opponent gives at most about 0.5, and 0.5 means an opponent's
+decision inside the env costs what a plain step does. "decisions / plain" counts every seat's
+decisions of the opponent env against the plain env's: it is about twice the first, and 1.0 means
+the opponent env plays a decision as fast as the plain env. Against "plain heuristic" (the same
+bot on every seat) the decisions ratio isolates the opponent env's own overhead, the bot's cost
+being in both.
+
+The measurements of a game run one after the other, so a loaded machine slows them alike; the ratios
+are the figures docs/opponents.md records.
 
     PYTHONPATH=build/python /usr/bin/python3 python/benchmarks/bench_opponents.py --threads 2
 
@@ -31,17 +42,29 @@ except ImportError:  # source checkout with the default build folder
     import rocketgym as rg
 
 
-def rate(vec, seconds):
-    """Learner (or plain) steps per second: vec.step(vec.sample_actions()) until `seconds` pass."""
-    vec.step(vec.sample_actions())  # warm-up (OpenMP threads, network buffers)
-    steps, start = 0, time.perf_counter()
+def rate(vec, seconds, actions):
+    """(steps/s, decisions/s) of vec.step(actions(vec)) for `seconds`: steps count one per env (the
+    learner's decisions with opponents); decisions every seat's, where the env counts them."""
+    vec.step(actions(vec))  # warm-up (OpenMP threads, network buffers)
+    counted = hasattr(vec, "decisions_played")
+    steps, first = 0, vec.decisions_played if counted else 0
+    start = time.perf_counter()
     while True:
         for _ in range(8):
-            vec.step(vec.sample_actions())
+            vec.step(actions(vec))
         steps += 8 * vec.num_envs
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return steps / elapsed
+            decisions = vec.decisions_played - first if counted else steps
+            return steps / elapsed, decisions / elapsed
+
+
+def random_actions(vec):
+    return vec.sample_actions()
+
+
+def heuristic_actions(vec):
+    return vec.heuristic_actions()
 
 
 def main():
@@ -53,20 +76,26 @@ def main():
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     args = parser.parse_args()
 
-    print(f"{args.num_envs} envs, {args.players} players, {args.threads} threads, {args.seconds:g} s per figure\n")
-    print("| game | plain (decisions/s) | vs heuristic (learner steps/s) | heuristic / plain | "
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"{args.num_envs} envs, {args.players} players, {args.threads} threads, {args.seconds:g} s per figure, "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {load}\n")
+    print("| game | plain (decisions/s) | plain heuristic (decisions/s) | vs heuristic (learner steps/s) | "
+          "vs heuristic (decisions/s) | learner / plain | decisions / plain | decisions / plain heuristic | "
           "vs zoo network (learner steps/s) |")
-    print("|---|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for game in args.games or rg.list_games():
         common = dict(num_players=args.players, num_threads=args.threads, seed=1)
-        plain = rate(rg.make_vec(game, args.num_envs, **common), args.seconds)
-        heuristic = rate(rg.make_vec(game, args.num_envs, opponents=["heuristic"], **common), args.seconds)
+        plain, _ = rate(rg.make_vec(game, args.num_envs, **common), args.seconds, random_actions)
+        plain_bot, _ = rate(rg.make_vec(game, args.num_envs, **common), args.seconds, heuristic_actions)
+        learner, decisions = rate(rg.make_vec(game, args.num_envs, opponents=["heuristic"], **common),
+                                  args.seconds, random_actions)
         try:  # a game without a zoo bot, or one trained for another player count
             against_zoo = rg.make_vec(game, args.num_envs, opponents=[f"zoo:{game}:0"], **common)
-            zoo = f"{rate(against_zoo, args.seconds):,.0f}"
+            zoo = f"{rate(against_zoo, args.seconds, random_actions)[0]:,.0f}"
         except rg.Error:
             zoo = "no zoo bot"
-        print(f"| {game} | {plain:,.0f} | {heuristic:,.0f} | {heuristic / plain:.2f} | {zoo} |", flush=True)
+        print(f"| {game} | {plain:,.0f} | {plain_bot:,.0f} | {learner:,.0f} | {decisions:,.0f} | "
+              f"{learner / plain:.2f} | {decisions / plain:.2f} | {decisions / plain_bot:.2f} | {zoo} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -196,6 +196,12 @@ class OpponentVectorEnv:
         """A uniformly random legal learner action per env (int32), from each env's own stream."""
         return self._env.sample_actions()
 
+    @property
+    def decisions_played(self) -> int:
+        """Every seat's decisions played in all the envs since the env was made: the learner's and the
+        opponents' (a step plays one learner decision per env and the opponents' that follow)."""
+        return self._env.decisions_played
+
     def state(self, env: int) -> _core.State:
         """A copy of env ``env``'s current game state."""
         return self._env.state(check_int(env, "env"))

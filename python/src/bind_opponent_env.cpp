@@ -58,6 +58,7 @@ class AnyOpponentEnv {
   virtual int32_t* final_seats() = 0;
   virtual float* final_returns() = 0;
   virtual int32_t* final_scores() = 0;
+  virtual uint64_t decisions_played() const = 0;
 };
 
 template <class G>
@@ -90,6 +91,7 @@ class OpponentEnvModel final : public AnyOpponentEnv {
   int32_t* final_seats() override { return env_.final_seats(); }
   float* final_returns() override { return env_.final_returns(); }
   int32_t* final_scores() override { return env_.final_scores(); }
+  uint64_t decisions_played() const override { return env_.decisions_played(); }
 
  private:
   players::OpponentVectorEnv<G> env_;
@@ -279,6 +281,10 @@ void bind_opponent_env(py::module_& m) {
       .def_property_readonly("num_actions", [](const H& h) { return h.env->num_actions(); })
       .def_property_readonly("observation_shape", [](const H& h) { return h.observation_shape; })
       .def_property_readonly("opponent_names", [](const H& h) { return h.opponent_names; })
+      .def_property_readonly(
+          "decisions_played", [](const H& h) { return h.env->decisions_played(); },
+          "Every seat's decisions played in all the envs since the env was made, the learner's and the "
+          "opponents'.")
       .def_property(
           "num_threads", [](const H& h) { return h.env->num_threads(); },
           [](H& h, int n) {

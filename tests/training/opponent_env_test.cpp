@@ -4,6 +4,7 @@
 // errors that leave the env usable after reset().
 #include "training/players/opponent_env.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <memory>
 #include <set>
@@ -178,6 +179,58 @@ TEST_CASE("env i plays the same games whatever the number of envs and threads", 
       auto a = first_legal(*wide), b = first_legal(*narrow);
       wide->step(a.data());
       narrow->step(b.data());
+    }
+  }
+  CHECK(finished > 0);
+}
+
+// Hides a player behind another Player, so that the env cannot play it
+// inline and asks it in rounds, as it asks a network.
+class AskedInRounds final : public players::Player<G> {
+ public:
+  explicit AskedInRounds(const std::string& spec)
+      : inner_(players::make_player<G>(players::parse_player(spec), {})) {}
+  void act(players::Decision<G>* d, int count) override { inner_->act(d, count); }
+
+ private:
+  std::unique_ptr<players::Player<G>> inner_;
+};
+
+TEST_CASE("the heuristic and random opponents played inline play the same games as asked in rounds",
+          "[opponent_env]") {
+  // (opponents, players): one for every seat, and one per seat mixing the two ways.
+  const std::vector<std::pair<std::vector<std::string>, int>> tables = {
+      {{"heuristic"}, 2},
+      {{"random"}, 2},
+      {{"heuristic", "random"}, 3},
+      {{"random", "heuristic", "random"}, 4}};
+  int finished = 0;
+  for (const auto& [specs, players] : tables) {
+    INFO(specs.front() << ", " << players << " players");
+    std::vector<std::unique_ptr<players::Player<G>>> asked;
+    for (const auto& spec : specs) asked.push_back(std::make_unique<AskedInRounds>(spec));
+    // In the mixed tables the first opponent stays inline, so both ways meet in one game.
+    auto inline_env = make_env(5, players, Env::kRandomSeat, specs, 33, 2);
+    if (specs.size() > 1) asked.front() = players::make_player<G>(players::parse_player(specs.front()), {});
+    Env rounds(config(), 5, players, Env::kRandomSeat, std::move(asked), specs, 33, 2);
+    for (int step = 0; step < 150; ++step) {
+      for (int i = 0; i < 5; ++i) {
+        REQUIRE(inline_env->state(i).to_json().dump() == rounds.state(i).to_json().dump());
+        REQUIRE(inline_env->rewards()[i] == rounds.rewards()[i]);
+        REQUIRE(inline_env->terminated()[i] == rounds.terminated()[i]);
+        finished += inline_env->terminated()[i];
+      }
+      const std::size_t obs = static_cast<std::size_t>(5) * inline_env->observation_size();
+      REQUIRE(
+          std::equal(inline_env->observations(), inline_env->observations() + obs, rounds.observations()));
+      REQUIRE(std::equal(inline_env->final_observations(), inline_env->final_observations() + obs,
+                         rounds.final_observations()));
+      const std::size_t masks = static_cast<std::size_t>(5) * inline_env->num_actions();
+      REQUIRE(
+          std::equal(inline_env->action_masks(), inline_env->action_masks() + masks, rounds.action_masks()));
+      auto a = first_legal(*inline_env);
+      inline_env->step(a.data());
+      rounds.step(a.data());
     }
   }
   CHECK(finished > 0);

@@ -3,13 +3,17 @@
 //
 // Every step takes one action per env, the learner's. After reset() and after
 // applying the learner's actions, the opponents' moves are played until the
-// learner is to move again in every env. Like the arena,
-// the opponents are asked in rounds: each round gathers the envs whose player
-// to move is an opponent, groups them by opponent and asks each opponent for
-// its group's moves in one act() call, so a network opponent runs one forward
-// pass for all its envs. An answer is checked before it is applied: an
-// opponent's out-of-range or illegal action is an Error naming it, and the
-// games, stopped mid-turn, must be reset.
+// learner is to move again in every env. The heuristic bot and random play
+// (a move that depends on the state and its random stream alone) are played
+// inline: in the same parallel loop over the envs as the learner's move,
+// right after the move before theirs, so that a step against them is one
+// loop over the envs, with no batch to gather and no call through Player.
+// The other opponents are asked like the arena asks them, in rounds: each
+// round gathers the envs whose player to move is one of them, groups them by
+// opponent and asks each opponent for its group's moves in one act() call, so
+// a network opponent runs one forward pass for all its envs. An answer is
+// checked before it is applied: an opponent's out-of-range or illegal action
+// is an Error naming it, and the games, stopped mid-turn, must be reset.
 //
 // Auto-reset is Gymnasium's SAME_STEP, as in VectorEnv: when env i's game
 // ends (on the learner's move or on an opponent's), step() reports the
@@ -78,6 +82,8 @@ class OpponentVectorEnv {
                        : " (for every other seat) or " + std::to_string(players_ - 1) + " (one per seat)") +
                   ", got " + std::to_string(count));
     if (names_.size() != opponents_.size()) throw Error("one name per opponent");
+    for (const auto& opponent : opponents_) plays_.push_back(how_it_plays(*opponent));
+    any_batched_ = std::count(plays_.begin(), plays_.end(), Plays::kBatched) > 0;
     const auto shape = Encoder::shape(*config_, players_);
     obs_size_ = 1;
     for (int d : shape) obs_size_ *= d;
@@ -98,6 +104,7 @@ class OpponentVectorEnv {
     game_seed_.assign(envs, 0);
     episode_.assign(envs, 0);
     moves_.assign(envs, 0);
+    played_.assign(envs, 0);
     reported_.assign(envs, 0);
     answer_.assign(envs, 0);
     asker_.assign(envs, 0);
@@ -117,7 +124,7 @@ class OpponentVectorEnv {
   // Starts a new game in every env; env i's game k uses episode_seed(seed, i, k).
   void reset(uint64_t seed) {
     seed_ = seed;
-    broken_ = false;
+    broken_ = true;  // until every opponent has moved: a failure leaves the games mid-turn
     std::fill(reported_.begin(), reported_.end(), uint8_t{0});
     parallel_for(n_, threads_, [&](int i) {
       const auto e = static_cast<std::size_t>(i);
@@ -129,6 +136,7 @@ class OpponentVectorEnv {
       settle(i);
     });
     play_opponents();
+    broken_ = false;
   }
 
   // The learner's action per env. Validates them all first (IllegalAction
@@ -140,15 +148,18 @@ class OpponentVectorEnv {
       throw Error("an opponent failed during the last step and the games stopped mid-turn: call reset()");
     validate(actions);
     std::fill(reported_.begin(), reported_.end(), uint8_t{0});
+    broken_ = true;  // until every opponent has moved: a failure leaves the games mid-turn
     parallel_for(n_, threads_, [&](int i) {
       const auto e = static_cast<std::size_t>(i);
       clear_outcome(i);
       states_[e].apply(actions[i]);
       ++moves_[e];
+      ++played_[e];
       ++learner_steps_[e];
       settle(i);
     });
     play_opponents();
+    broken_ = false;
   }
 
   // A uniformly random legal action per env for the learner (each env has its own stream).
@@ -191,12 +202,30 @@ class OpponentVectorEnv {
   float* final_returns() { return final_returns_.data(); }
   int32_t* final_scores() { return final_scores_.data(); }
 
+  // Every seat's decisions played in all the envs since the env was made,
+  // the learner's and the opponents' (what a benchmark compares with the
+  // plain vector env's steps).
+  uint64_t decisions_played() const {
+    uint64_t total = 0;
+    for (uint64_t n : played_) total += n;
+    return total;
+  }
+
  private:
   // Salts of the arena's streams (arena.h): an opponent's move here is drawn
   // as the arena would draw it in the same game at the same move.
   static constexpr uint64_t kMoveStream = 0xA2E4A5EEDULL;
   static constexpr uint64_t kSearchStream = 0x5EA4C4ULL;
   static constexpr uint64_t kSeatStream = 0x5EA7ULL;
+
+  // How an opponent's moves are played (see the top of the file).
+  enum class Plays : uint8_t { kBatched, kHeuristic, kRandom };
+
+  static Plays how_it_plays(const Player<G>& opponent) {
+    if (dynamic_cast<const detail::HeuristicPlayer<G>*>(&opponent)) return Plays::kHeuristic;
+    if (dynamic_cast<const detail::RandomPlayer<G>*>(&opponent)) return Plays::kRandom;
+    return Plays::kBatched;
+  }
 
   void validate(const Action* actions) {
 #pragma omp parallel for schedule(static) num_threads(threads_)
@@ -233,20 +262,53 @@ class OpponentVectorEnv {
   }
 
   // After env i's game moved on: reports it if it ended (and starts the
-  // next one), and encodes the learner's view once the learner is to move.
+  // next one), plays the inline opponents' moves, and encodes the learner's
+  // view once the learner is to move (only then, and only the learner's).
   // Done where the move was applied, so that a step runs as few parallel
   // loops as it can (each one wakes the threads up).
   void settle(int i) {
-    end_if_over(i);
-    const State& s = states_[static_cast<std::size_t>(i)];
-    if (s.current_player() == seats_[static_cast<std::size_t>(i)] || s.is_terminal()) observe(i);
+    const auto e = static_cast<std::size_t>(i);
+    for (;;) {
+      end_if_over(i);
+      const State& s = states_[e];
+      const int player = s.current_player();
+      if (player == seats_[e] || s.is_terminal()) {
+        observe(i);
+        return;
+      }
+      const std::size_t k = opponent_of(e, player);
+      if (plays_[k] == Plays::kBatched) return;  // asked in the next round of play_opponents
+      play_inline(i, k);
+    }
   }
 
-  // Plays the opponents' moves, round by round, until the learner is to
-  // move in every env.
+  // Opponent k's move in env i, drawn as its Player would draw it (player.h):
+  // the same stream, the same move.
+  void play_inline(int i, std::size_t k) {
+    const auto e = static_cast<std::size_t>(i);
+    Rng& rng = move_rng_[e];
+    rng.reseed(move_seed(e));
+    if (plays_[k] == Plays::kHeuristic) {
+      answer_[e] = G::heuristic_action(states_[e], rng);
+    } else {
+      // The learner's mask row is free until the learner is to move (observe writes it then).
+      uint8_t* mask = &mask_[e * static_cast<std::size_t>(actions_)];
+      states_[e].legal_actions_mask(mask);
+      answer_[e] = random_legal_action(mask, actions_, rng);
+    }
+    asker_[e] = static_cast<int>(k);
+    play_answer(i);
+  }
+
+  uint64_t move_seed(std::size_t e) const {
+    return derive_seed(game_seed_[e] ^ kMoveStream, static_cast<uint64_t>(moves_[e]));
+  }
+
+  // Plays the batched opponents' moves, round by round, until the learner is
+  // to move in every env.
   void play_opponents() {
+    if (!any_batched_) return;  // settle() played every move already
     while (gather()) {
-      broken_ = true;  // until the round is played: a failure leaves the games mid-turn
       for (std::size_t k = 0; k < opponents_.size(); ++k)
         if (!asked_[k].empty()) ask(k);
       parallel_for(static_cast<int>(moving_.size()), threads_, [&](int j) {
@@ -254,7 +316,6 @@ class OpponentVectorEnv {
         play_answer(i);
         settle(i);
       });
-      broken_ = false;
     }
   }
 
@@ -268,7 +329,7 @@ class OpponentVectorEnv {
       const int player = states_[e].current_player();
       if (player == seats_[e] || states_[e].is_terminal()) continue;
       const std::size_t k = opponent_of(e, player);
-      move_rng_[e].reseed(derive_seed(game_seed_[e] ^ kMoveStream, static_cast<uint64_t>(moves_[e])));
+      move_rng_[e].reseed(move_seed(e));
       const uint64_t search_seed =
           derive_seed(game_seed_[e] ^ (kSearchStream + k), static_cast<uint64_t>(moves_[e]));
       asked_[k].push_back({&states_[e], player, &move_rng_[e], search_seed});
@@ -296,6 +357,7 @@ class OpponentVectorEnv {
                   std::to_string(a) + " in env " + std::to_string(i) + ": " + action_fault<G>(states_[e], a));
     states_[e].apply(a);
     ++moves_[e];
+    ++played_[e];
   }
 
   // Reports env i's game if it is over, and starts the next one.
@@ -343,6 +405,8 @@ class OpponentVectorEnv {
   bool broken_ = false;  // an opponent failed mid-round: reset() before stepping
   std::vector<std::unique_ptr<Player<G>>> opponents_;
   std::vector<std::string> names_;
+  std::vector<Plays> plays_;  // per opponent
+  bool any_batched_ = false;
   std::vector<State> states_;
   std::vector<float> obs_;
   std::vector<uint8_t> mask_;
@@ -355,6 +419,7 @@ class OpponentVectorEnv {
   std::vector<int32_t> final_scores_;
   std::vector<uint64_t> game_seed_, episode_;
   std::vector<int> moves_;                       // every seat's moves in env i's current game
+  std::vector<uint64_t> played_;                 // every seat's moves in env i since construction
   std::vector<Action> answer_;                   // the opponents' answers of the current round, per env
   std::vector<int> asker_;                       // which opponent gave it
   std::vector<Rng> move_rng_;                    // the opponent's stream for the current move, per env
