@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 
 #include "envs/launchpad23/launchpad23_bot.h"
 
@@ -14,8 +13,6 @@ constexpr int kCells = kSpaces;
 void broadcast(float* out, int channel, float value) { std::fill_n(out + channel * kCells, kCells, value); }
 
 int relative(int seat, int viewer, int n) { return (seat - viewer + n) % n; }
-
-int steps(int a, int b) { return std::abs(a / 3 - b / 3) + std::abs(a % 3 - b % 3); }
 
 // Channels [first, first + kPieceTypes): the piece types the pad of `seat`
 // wants, given its distance per rocket size.
@@ -37,7 +34,7 @@ void encode_distances(const State& s, int viewer, float* out) {
     const int distance = *std::min_element(cost.begin(), cost.end());  // rocket_distance
     broadcast(out, 68 + k, static_cast<float>(distance) / 16.0f);
     for (int space = 0; space < kSpaces; ++space)
-      out[(72 + k) * kCells + space] = static_cast<float>(steps(space, s.pad_of(seat))) / 4.0f;
+      out[(72 + k) * kCells + space] = static_cast<float>(space_distance(space, s.pad_of(seat))) / 4.0f;
     if (k == 0) own_cost = cost;
     if (k > 0 && distance < closest_distance)
       closest_opponent = seat, closest_distance = distance, closest_cost = cost;
@@ -53,7 +50,9 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   const Board& board = s.board();
   const int n = s.num_players();
   for (int space = 0; space < kSpaces; ++space) {
-    for (int t = 0; t < kPieceTypes; ++t) out[t * kCells + space] = board.spaces[space][t] / 2.0f;
+    // Most of the 15 counts are 0, which the cleared planes already hold.
+    for (int t = 0; t < kPieceTypes; ++t)
+      if (const int pieces = board.spaces[space][t]) out[t * kCells + space] = pieces / 2.0f;
     const int owner = s.owner_of(space);
     if (owner >= 0) out[(15 + relative(owner, viewer, n)) * kCells + space] = 1.0f;
   }

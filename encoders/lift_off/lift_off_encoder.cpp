@@ -5,35 +5,35 @@
 namespace rocketgym::lift_off {
 namespace {
 
-// Writes consecutive fields into the caller's buffer.
+// Writes consecutive fields into the caller's buffer, which encode() clears
+// first: a field writes only its non-zero entries (clearing the whole
+// observation at once is cheaper than a fill per field).
 struct Writer {
   float* out;
   int at = 0;
   void value(float v) { out[at++] = v; }
   void one_hot(int index, int size) {
-    std::fill(out + at, out + at + size, 0.0f);
     if (index >= 0 && index < size) out[at + index] = 1.0f;
     at += size;
   }
-  // Bit i of `bits` (i < size) sets entry i. Zeros first, then only the set
-  // bits: masks are sparse, and testing all 64 bits one by one was the
-  // largest part of an observation.
+  // Bit i of `bits` (i < size) sets entry i; only the set bits are visited
+  // (masks are sparse).
   void mask(uint64_t bits, int size) {
-    std::fill(out + at, out + at + size, 0.0f);
     if (size < 64) bits &= (uint64_t{1} << size) - 1;
     for (; bits != 0; bits &= bits - 1) out[at + __builtin_ctzll(bits)] = 1.0f;
     at += size;
   }
+  // `scale` per copy of each card (entry = card) among cards[0, n).
+  template <class Card>
+  void counts(Card card, int n, int size, float scale) {
+    for (int i = 0; i < n; ++i) out[at + card(i)] += scale;
+    at += size;
+  }
   template <std::size_t N>
   void counts(const std::array<uint8_t, N>& cards, int n, int size, float scale) {
-    std::fill(out + at, out + at + size, 0.0f);
-    for (int i = 0; i < n; ++i) out[at + cards[static_cast<std::size_t>(i)]] += scale;
-    at += size;
+    counts([&](int i) { return cards[static_cast<std::size_t>(i)]; }, n, size, scale);
   }
-  void zeros(int size) {
-    std::fill(out + at, out + at + size, 0.0f);
-    at += size;
-  }
+  void skip(int size) { at += size; }  // entries that stay zero
 };
 
 template <std::size_t N>
@@ -41,18 +41,6 @@ uint64_t mask_of(const std::array<uint8_t, N>& cards, int n) {
   uint64_t m = 0;
   for (int i = 0; i < n; ++i) m |= uint64_t{1} << cards[static_cast<std::size_t>(i)];
   return m;
-}
-
-// kMaxMissionTypes entries: half the count of each mission title (zero past
-// the config's titles, and all zero without asking when `any` is false: the
-// counts are out-of-line calls, and the draw and the rocket are mostly empty).
-template <class Count>
-void per_mission_type(Writer& w, int types, bool any, Count count) {
-  if (!any) {
-    w.zeros(kMaxMissionTypes);
-    return;
-  }
-  for (int t = 0; t < kMaxMissionTypes; ++t) w.value(t < types ? 0.5f * static_cast<float>(count(t)) : 0.0f);
 }
 
 void encode_global(const State& s, int viewer, Writer& w) {
@@ -70,16 +58,16 @@ void encode_global(const State& s, int viewer, Writer& w) {
   w.mask(s.specialist_discard_mask(), kMaxSpecialists);
   for (int level = 1; level <= kNumLevels; ++level)
     w.value(static_cast<float>(s.mission_deck_size(level)) / kMaxDeckCards);
-  const int types = static_cast<int>(s.config().missions.size());
   // Half the copies of each mission title in the discard piles, from one pass
   // over the piles (asking mission_discard_count per title was 15 % of a step).
-  w.zeros(kMaxMissionTypes);
   for (int level = 1; level <= kNumLevels; ++level)
     for (int i = 0; i < s.mission_discard_size(level); ++i)
-      w.out[w.at - kMaxMissionTypes + s.mission_discard_card(level, i)] += 0.5f;
+      w.out[w.at + s.mission_discard_card(level, i)] += 0.5f;
+  w.skip(kMaxMissionTypes);
   w.value(static_cast<float>(s.station_next_cost()) / 12.0f);
   w.value(static_cast<float>(s.station_covered()) / 10.0f);
-  per_mission_type(w, types, s.num_drawn() > 0, [&](int t) { return s.drawn_count(t); });
+  // Half the copies of each mission title drawn, then loaded (below), one pass over the cards.
+  w.counts([&](int i) { return s.drawn_card(i); }, s.num_drawn(), kMaxMissionTypes, 0.5f);
   w.value(static_cast<float>(s.keeps_left()) / 3.0f);
   w.value(static_cast<float>(s.kept_this_draw()) / 3.0f);
   w.one_hot(s.played_card(), kMaxSpecialists);
@@ -90,7 +78,7 @@ void encode_global(const State& s, int viewer, Writer& w) {
   w.value(static_cast<float>(s.exchange_taken()) / 2.0f);
   const bool loading = s.step() == Step::kLoadRocket;
   w.value(loading && s.launch_uses_lab() ? 1.0f : 0.0f);
-  per_mission_type(w, types, s.num_loaded() > 0, [&](int t) { return s.loaded_count(t); });
+  w.counts([&](int i) { return s.loaded_card(i); }, s.num_loaded(), kMaxMissionTypes, 0.5f);
   w.value(static_cast<float>(s.applied_capacity()) / 6.0f);
   w.value(loading ? static_cast<float>(s.rocket_capacity_now()) / 10.0f : 0.0f);
 }
@@ -149,6 +137,7 @@ void encode_seat(const State& s, int viewer, int seat, const State::KnownHands& 
 }  // namespace
 
 void Encoder::encode(const State& s, int viewer, float* out) {
+  std::fill_n(out, kSize, 0.0f);
   Writer w{out};
   encode_global(s, viewer, w);
   encode_private(s, viewer, w);
@@ -158,7 +147,7 @@ void Encoder::encode(const State& s, int viewer, float* out) {
     if (k < n)
       encode_seat(s, viewer, (viewer + k) % n, known, w);
     else
-      w.zeros(kSeatSize);
+      w.skip(kSeatSize);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "envs/launchpad23/launchpad23.h"
 
+#include <algorithm>
+#include <cstring>
 #include <sstream>
 
 namespace rocketgym::launchpad23 {
@@ -90,6 +92,29 @@ bool Roll::allows_size(int size) const {
   }
 }
 
+namespace {
+
+// kNearest[space][set]: nearest_space_distance(set, space).
+using NearestTable = std::array<std::array<uint8_t, 1 << kSpaces>, kSpaces>;
+constexpr NearestTable nearest_table() {
+  NearestTable table{};
+  for (int space = 0; space < kSpaces; ++space)
+    for (int set = 0; set < (1 << kSpaces); ++set) {
+      int best = kNoSpaceNear;
+      for (int s = 0; s < kSpaces; ++s)
+        if ((set >> s) & 1) best = std::min(best, space_distance(s, space));
+      table[static_cast<std::size_t>(space)][static_cast<std::size_t>(set)] = static_cast<uint8_t>(best);
+    }
+  return table;
+}
+constexpr NearestTable kNearest = nearest_table();
+
+}  // namespace
+
+int nearest_space_distance(uint16_t spaces, int space) {
+  return kNearest[static_cast<std::size_t>(space)][spaces & ((1u << kSpaces) - 1)];
+}
+
 bool Board::is_complete_rocket(int space) const {
   if (pieces_on(space) != kRocketSize) return false;
   for (int size = 0; size < kSizes; ++size) {
@@ -168,11 +193,14 @@ void State::legal_actions_mask(uint8_t* out) const {
   if (phase_ == Phase::kSetup) {
     for (int s = 0; s < kSizes; ++s) out[kSetupBase + s] = 1;
   } else if (phase_ == Phase::kNewPart) {
-    // What is_legal_new_part says, with each type's steal rule worked out once, not once per space.
+    // What is_legal_new_part says, with the steal rule (may_steal: ruling 5) worked out once per
+    // size and type, not once per space.
+    bool size_short[kSizes];
+    for (int size = 0; size < kSizes; ++size) size_short[size] = !size_available(size);
     bool may_steal_type[kPieceTypes];
     for (int type = 0; type < kPieceTypes; ++type) {
       out[kTakeBase + type] = may_take(type);
-      may_steal_type[type] = may_steal(type);
+      may_steal_type[type] = roll_.allows(type) && size_short[size_of(type)];
     }
     out[kReroll] = may_reroll();
     for (int space = 0; space < kSpaces; ++space)
@@ -182,11 +210,12 @@ void State::legal_actions_mask(uint8_t* out) const {
     for (int space = 0; space < kSpaces; ++space) {
       const int owner = owner_of(space);
       if (owner >= 0 && owner != current_) continue;
-      for (int type = 0; type < kPieceTypes; ++type) {
-        if (board_.spaces[space][type] == 0) continue;
-        for (int d = 0; d < kDirections; ++d)
-          out[kMoveBase + (space * kPieceTypes + type) * kDirections + d] = neighbour(space, d) >= 0;
-      }
+      // The four directions' entries are the same for every piece on the space: 1 where the board goes on.
+      uint8_t on_board[kDirections];
+      for (int d = 0; d < kDirections; ++d) on_board[d] = neighbour(space, d) >= 0;
+      for (int type = 0; type < kPieceTypes; ++type)
+        if (board_.spaces[space][type] != 0)
+          std::memcpy(out + kMoveBase + (space * kPieceTypes + type) * kDirections, on_board, kDirections);
     }
     out[kTotalSystemFailure] = board_.pieces_on(pad_of(current_)) > 0;
     out[kEndTurn] = 1;

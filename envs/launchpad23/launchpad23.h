@@ -191,6 +191,16 @@ inline int neighbour(int space, int direction) {
   const int column = space % 3 + (direction == 1) - (direction == 3);
   return (row < 0 || row > 2 || column < 0 || column > 2) ? -1 : row * 3 + column;
 }
+// Orthogonal steps between two spaces (the Manhattan distance on the grid).
+constexpr int space_distance(int a, int b) {
+  const int rows = a / 3 - b / 3, columns = a % 3 - b % 3;
+  return (rows < 0 ? -rows : rows) + (columns < 0 ? -columns : columns);
+}
+// The fewest steps from `space` to one of `spaces` (bit s = space s, s < 9),
+// or kNoSpaceNear when `spaces` is empty. A table lookup: the bot and the
+// encoder ask it for every piece type of every pad at every decision.
+constexpr int kNoSpaceNear = 2 * kSpaces;
+int nearest_space_distance(uint16_t spaces, int space);
 const char* colour_name(int colour);
 const char* size_name(int size);
 std::string piece_name(int type);  // e.g. "small red"

@@ -11,8 +11,6 @@ constexpr int kFromBank = 3;      // a Bank piece needs a lucky roll, then moves
 constexpr int kFromOtherPad = 4;  // only a steal can free it
 constexpr double kOpponentWeight = 0.4;
 
-int manhattan(int a, int b) { return std::abs(a / 3 - b / 3) + std::abs(a % 3 - b % 3); }
-
 // Bit s: space s holds a piece of the type and is nobody's pad. Pieces on
 // pads count apart: the owner's as already there, the others' as only a
 // steal can free them.
@@ -56,10 +54,7 @@ bool piece_move(Action a, PieceMove& m) {
 // Moves a piece needs to reach `pad` when none is on it: from the nearest
 // free space, else from the Bank, else from another player's pad.
 int moves_to_bring(SpaceSet free, bool in_bank, int pad) {
-  int best = in_bank ? kFromBank : kFromOtherPad;
-  for (int space = 0; free != 0; ++space, free = static_cast<SpaceSet>(free >> 1))
-    if (free & 1u) best = std::min(best, manhattan(space, pad));
-  return best;
+  return std::min(in_bank ? kFromBank : kFromOtherPad, nearest_space_distance(free, pad));
 }
 
 // One seat's rocket distance kept per piece type, so that an action is

@@ -349,6 +349,7 @@ class State {
   }
   int drawn_count(int type) const;
   int num_drawn() const { return num_drawn_; }
+  int drawn_card(int i) const { return drawn_[static_cast<std::size_t>(i)]; }  // the mission title
   int keeps_left() const { return keeps_left_; }
   int kept_this_draw() const { return kept_this_draw_; }
   int played_card() const { return played_card_; }
@@ -360,6 +361,7 @@ class State {
   bool launch_uses_lab() const { return launch_uses_lab_; }
   int loaded_count(int type) const;
   int num_loaded() const { return num_loaded_; }
+  int loaded_card(int i) const { return loaded_[static_cast<std::size_t>(i)]; }  // the mission title
   int loaded_weight() const;
   int applied_capacity() const { return applied_capacity_; }
   int rocket_capacity_now() const;  // capacity of the launch being built, banners applied

@@ -1,6 +1,7 @@
 // Launchpad 23: one test per rule of the rulebook and per ruling.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <limits>
 #include <vector>
 
@@ -553,6 +554,23 @@ TEST_CASE("encoder: distance channels spell out what each pad still needs, for a
     for (int t = 0; t < kPieceTypes; ++t) {
       CHECK(at(wanted_by_0 + t, 4) == (t == piece_type(kBlack, kMedium) ? 1.0f : 0.0f));
       CHECK(at(wanted_by_1 + t, 4) == 1.0f);
+    }
+  }
+}
+
+TEST_CASE("board geometry: grid distances and the nearest space of a set, every set and space") {
+  CHECK(space_distance(0, 8) == 4);  // opposite corners
+  CHECK(space_distance(kFactory, 1) == 1);
+  CHECK(space_distance(2, 6) == 4);
+  CHECK(space_distance(5, 5) == 0);
+  for (int space = 0; space < kSpaces; ++space) {
+    CHECK(nearest_space_distance(0, space) == kNoSpaceNear);
+    for (int set = 1; set < (1 << kSpaces); ++set) {
+      int nearest = kNoSpaceNear;  // the same by scanning the set's spaces
+      for (int s = 0; s < kSpaces; ++s)
+        if ((set >> s) & 1)
+          nearest = std::min(nearest, std::abs(s / 3 - space / 3) + std::abs(s % 3 - space % 3));
+      REQUIRE(nearest_space_distance(static_cast<uint16_t>(set), space) == nearest);
     }
   }
 }
