@@ -21,4 +21,13 @@ std::array<std::array<int, kSizes>, kMaxPlayers> rocket_distances_by_size(const 
 
 Action heuristic_action(const State& state, Rng& rng);
 
+// The returns each seat can expect from this position (out[seat], on the
+// returns' scale), for a search that stops its playouts early: each seat's
+// chance of launching first is a softmax of minus its rocket_distance times
+// a slope, plus a bonus for the seat to move that depends on how much of its
+// turn is left. The slope and bonuses were fitted to the winners of heuristic
+// bot games (docs/search.md, "Cut-off playouts"). 0 for every seat of a
+// finished game.
+void estimate_returns(const State& state, float* out);
+
 }  // namespace rocketgym::launchpad23

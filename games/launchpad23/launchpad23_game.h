@@ -28,6 +28,8 @@ struct Game {
   }
   static Config load_config(const ConfigNode& root) { return launchpad23::load_config(root); }
   static Action heuristic_action(const State& s, Rng& rng) { return launchpad23::heuristic_action(s, rng); }
+  // The search's leaf value when its playouts stop early (mcts rollout_depth).
+  static void estimate_returns(const State& s, float* out) { launchpad23::estimate_returns(s, out); }
   // Training-only shaping (ppo.shaping): minus the moves the seat's pad still
   // needs, the measure the heuristic bot plays by.
   static float shaping_potential(const State& s, int seat) {

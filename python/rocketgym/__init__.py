@@ -120,7 +120,7 @@ def make_vec(game_id: str, num_envs: int, num_players: int = 2, num_threads: int
 
 def load_agent(spec: str, game=None, num_players: int = 2, config: ConfigArg = None):
     """A trained bot, named as in the arena: ``"zoo:<game>[:SIMS]"``, ``"search:PATH[:SIMS]"``,
-    ``"checkpoint:PATH[:greedy|:sample]"``, ``"ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS]]]"``, ``"heuristic"``, ``"random"``.
+    ``"checkpoint:PATH[:greedy|:sample]"``, ``"ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS][:KEY=VALUE...]]]"``, ``"heuristic"``, ``"random"``.
 
     ``game``: a game id or a ``Game``. A zoo bot or a checkpoint knows its game (the default); the
     heuristic, random and ismcts bots play any game, so they need ``game=`` (an ``rg.Error`` listing

@@ -16,7 +16,7 @@ Opponents: a list of one (it plays every other seat) or ``num_players - 1``
 player spec string, as in the arena: ``"heuristic"``, ``"random"``, ``"zoo"``
 (this game's zoo bot; ``"zoo:0"`` is not a spec, write ``"zoo:<game>:0"`` for
 its raw network), ``"zoo:<game>[:SIMS]"``, ``"checkpoint:PATH[:greedy|:sample]"``,
-``"search:PATH[:SIMS]"``, ``"ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS]]]"``, optionally
+``"search:PATH[:SIMS]"``, ``"ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS][:KEY=VALUE...]]]"``, optionally
 named (``"bot=heuristic"``), or a **Python agent**: an object with
 ``act(observations, action_masks) -> actions`` or a plain callable with that
 signature. It is asked for a batch: float32 observations

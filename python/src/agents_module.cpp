@@ -164,7 +164,8 @@ PYBIND11_MODULE(_agents, m) {
   m.def("load_agent", &load_agent, py::arg("spec"), py::arg("game") = nullptr, py::arg("num_players") = 2,
         "Loads an agent from the arena's spec: zoo:GAME[:SIMS], search:PATH[:SIMS], "
         "checkpoint:PATH[:greedy|:sample], "
-        "ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS]]], heuristic, random. `game`: a rocketgym.Game "
+        "ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS][:KEY=VALUE...]]], heuristic, random. `game`: a "
+        "rocketgym.Game "
         "(default: the zoo's or the checkpoint's game with its default config).");
   bind_arena(m);
 }

@@ -574,3 +574,43 @@ TEST_CASE("board geometry: grid distances and the nearest space of a set, every 
     }
   }
 }
+
+TEST_CASE("the search's position estimate favours the seat closer to launching") {
+  float v[kMaxPlayers];
+  // Empty board, equal distances: only the mover's turn tells the seats apart.
+  State s = position(2, "new_part", "S", "red", 0, 0);
+  Game::estimate_returns(s, v);
+  CHECK(v[0] > 0.0f);  // about to roll, with a whole turn ahead
+  CHECK(v[0] + v[1] == Approx(0.0f).margin(1e-6));
+  State other = position(2, "new_part", "S", "red", 0, 1);
+  float w[kMaxPlayers];
+  Game::estimate_returns(other, w);
+  CHECK(w[1] == Approx(v[0]));  // the same position from the other seat
+  // One move from a rocket against fifteen: close to a sure win, even with the
+  // other seat to move.
+  State near = position(2, "new_part", "S", "red", 0, 1);
+  almost_rocket(near, 0, kMedium, kBlack);
+  put(near, 1, kBlack, kMedium);
+  REQUIRE(rocket_distance(near, near.board(), 0) == 1);
+  Game::estimate_returns(near, v);
+  CHECK(v[0] > 0.9f);
+  CHECK(v[0] + v[1] == Approx(0.0f).margin(1e-6));
+  // Four players: rank returns still add up to zero; the closest seat leads.
+  State four = position(4, "moves", "S", "red", 2, 3);
+  almost_rocket(four, four.pad_of(2), kLarge, kRed);
+  Game::estimate_returns(four, v);
+  CHECK(v[0] + v[1] + v[2] + v[3] == Approx(0.0f).margin(1e-5));
+  CHECK(v[2] > v[0]);
+  CHECK(v[2] > v[3]);
+  for (int p = 0; p < 4; ++p) CHECK((v[p] >= -1.0f && v[p] <= 1.0f));
+  // A finished game is worth nothing more: its returns are settled.
+  State won = position(2, "moves", "S", "red", 2, 0);
+  almost_rocket(won, 0, kMedium, kBlack);
+  put(won, 1, kBlack, kMedium);
+  won.apply(move(1, kBlack, kMedium, kWest));
+  REQUIRE(won.winner() == 0);
+  v[0] = v[1] = 5.0f;
+  Game::estimate_returns(won, v);
+  CHECK(v[0] == 0.0f);
+  CHECK(v[1] == 0.0f);
+}

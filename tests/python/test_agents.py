@@ -113,8 +113,10 @@ def test_heuristic_needs_a_game_and_has_no_network():
 
 
 def test_search_with_heuristic_playouts_needs_no_network():
-    # Launchpad 23's strongest bot is ismcts:200:heuristic:4; a few simulations do here.
-    for text in ("ismcts:20:heuristic", "ismcts:10:heuristic:2"):
+    # Launchpad 23's strongest bot is ismcts:1600:heuristic:c_puct=0.75:rollout_depth=8; a few
+    # simulations do here.
+    for text in ("ismcts:20:heuristic", "ismcts:10:heuristic:2",
+                 "ismcts:10:heuristic:c_puct=0.75:rollout_depth=8"):
         agent = rg.load_agent(text, game="launchpad23")
         assert agent.kind == "ismcts"
         state = rg.load_game("launchpad23").new_state(2, 4)
@@ -174,6 +176,8 @@ def test_agent_counts_have_the_command_lines_and_the_yamls_range():
         rg.load_agent("ismcts:2147483647", game="launchpad23")
     with pytest.raises(rg.Error, match=r"playouts per leaf \(rollouts\) must be a whole number from 1 to 100000"):
         rg.load_agent("ismcts:2:heuristic:2147483647", game="launchpad23")
+    with pytest.raises(rg.Error, match="rollout_depth"):  # a search key after the short form: the YAML's range
+        rg.load_agent("ismcts:2:heuristic:rollout_depth=100001", game="launchpad23")
     assert rg.load_agent("ismcts:10000000", game="launchpad23").kind == "ismcts"
 
 

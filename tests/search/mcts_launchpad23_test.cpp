@@ -76,13 +76,17 @@ TEST_CASE("launchpad23: the search completes its rocket when one move wins", "[s
       kWest;
   REQUIRE(s.is_legal(win));
 
-  Search<G> search(heuristic_search(300, 3));
-  RolloutEvaluator<G> rollouts(search.options());
-  const Action chosen = search.run(s, rollouts);
-  INFO("chosen " << s.action_to_string(chosen));
-  CHECK(chosen == win);
-  CHECK(search.child_value(win, 0) == 1.0f);
-  s.apply(chosen);
+  for (int depth : {0, 8}) {  // playouts to the end; cut off after 8 moves and valued by the estimate
+    Options options = heuristic_search(300, 3);
+    options.rollout_depth = depth;
+    Search<G> search(options);
+    RolloutEvaluator<G> rollouts(search.options());
+    const Action chosen = search.run(s, rollouts);
+    INFO("depth " << depth << ", chosen " << s.action_to_string(chosen));
+    CHECK(chosen == win);
+    CHECK(search.child_value(win, 0) == 1.0f);
+  }
+  s.apply(win);
   CHECK(s.winner() == 0);
 }
 

@@ -234,6 +234,56 @@ TEST_CASE("a playout that does not end within max_decisions counts as a draw", "
   CHECK(values == std::array<float, 2>{0.0f, 0.0f});
 }
 
+// Nim with an estimate of a position: the mover's value is +0.25 whatever
+// the stones (a deliberately wrong guess, so that a test sees which value a
+// playout returned); it records the stones of the last position it saw.
+struct EstimatedNim : Nim {
+  static inline int last_stones = -1;
+  static void estimate_returns(const NimState& s, float* out) {
+    last_stones = s.stones();
+    for (int p = 0; p < s.num_players(); ++p) out[p] = p == s.current_player() ? 0.25f : -0.25f;
+  }
+};
+
+TEST_CASE("rollout_depth stops a playout after that many moves and takes the game's estimate", "[search]") {
+  Options options;
+  options.rollout_policy = RolloutPolicy::kHeuristic;  // perfect play: from 20 stones seat 0 loses
+  auto evaluate = [&](int depth) {
+    options.rollout_depth = depth;
+    RolloutEvaluator<EstimatedNim> rollouts(options);
+    NimState leaf(2, 20);
+    std::array<float, 4> priors{};
+    std::array<float, 2> values{};
+    Leaf<NimState> request{&leaf, 0, 5, priors.data(), values.data()};
+    EstimatedNim::last_stones = -1;
+    rollouts.evaluate(&request, 1);
+    return values;
+  };
+  // Depth 0 plays to the end: the true result, no estimate asked.
+  CHECK(evaluate(0) == std::array<float, 2>{-1.0f, 1.0f});
+  CHECK(EstimatedNim::last_stones == -1);
+  // Three moves (take 1, take 3, take 1: 20 -> 15 stones), then seat 1 is to
+  // move and the estimate gives it +0.25.
+  CHECK(evaluate(3) == std::array<float, 2>{-0.25f, 0.25f});
+  CHECK(EstimatedNim::last_stones == 15);
+  // A game that ends within the depth is valued by its returns.
+  CHECK(evaluate(64) == std::array<float, 2>{-1.0f, 1.0f});
+  CHECK(EstimatedNim::last_stones == -1);
+}
+
+TEST_CASE("rollout_depth is refused for a game without an estimate of a position", "[search]") {
+  Options options;
+  options.rollout_depth = 4;
+  CHECK_THROWS_WITH(RolloutEvaluator<Nim>(options), Catch::Contains("rollout_depth must be 0 for test_nim") &&
+                                                        Catch::Contains("estimate_returns"));
+  CHECK_THROWS_AS(RolloutMcts<Nim>(options), Error);
+  CHECK_NOTHROW(RolloutMcts<EstimatedNim>(options));
+  options.rollout_depth = -1;
+  CHECK_THROWS_WITH(RolloutEvaluator<EstimatedNim>(options), Catch::Contains("rollout_depth"));
+  options.rollout_depth = kRolloutDepthRange.max + 1;
+  CHECK_THROWS_WITH(RolloutEvaluator<EstimatedNim>(options), Catch::Contains("rollout_depth"));
+}
+
 TEST_CASE("hidden card: an opponent's moves that depend on the hidden card all get children", "[search]") {
   // After pass, seat 1's only legal move is to show its card, which differs
   // between sampled worlds; the tree learns a reply per shown card.

@@ -42,6 +42,12 @@ TEST_CASE("search keys out of range are refused from YAML and by validate()", "[
   o = Options{};
   o.max_nodes = 1;
   CHECK_THROWS_WITH(o.validate(), Catch::Contains(kMaxNodesRange.rule() + ", not 1"));
+  o = Options{};
+  o.rollout_depth = kRolloutDepthRange.max + 1;
+  CHECK_THROWS_WITH(o.validate(), Catch::Contains(kRolloutDepthRange.rule()));
+  CHECK_THROWS_WITH(parse_options(ConfigNode::parse("rollout_depth: -1\n", "agent.yaml")),
+                    Catch::Contains("agent.yaml") && Catch::Contains("rollout_depth"));
+  CHECK(parse_options(ConfigNode::parse("rollout_depth: 8\n", "agent.yaml")).rollout_depth == 8);
 }
 
 TEST_CASE("a search key its root or evaluator would ignore is refused, naming the key", "[search][keys]") {
@@ -66,7 +72,7 @@ TEST_CASE("a search key its root or evaluator would ignore is refused, naming th
         check_unused_keys(ConfigNode::parse(base + key.name + ": " + key.text(defaults) + "\n", "a.yaml"),
                           defaults, with_network));
   }
-  CHECK(scoped == 9);
+  CHECK(scoped == 10);
   // Where the scope holds, the key acts and passes.
   const ConfigNode gumbel = ConfigNode::parse("root: gumbel\nc_scale: 0.5\n", "agent.yaml");
   CHECK_NOTHROW(check_unused_keys(gumbel, parse_options(gumbel), true));

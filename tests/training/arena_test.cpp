@@ -191,12 +191,27 @@ TEST_CASE("agents parse from the command line form", "[arena]") {
   CHECK(mcts_of(a).heuristic_prior == 0.5);
   CHECK(mcts_of(a).rollouts == 1);
   CHECK_FALSE(players::uses_network(a));
-  a = players::parse_player("ismcts:200:heuristic:4");  // the YAML of configs/arena/launchpad23_search.yaml
+  a = players::parse_player("ismcts:200:heuristic:4");  // Launchpad 23's first search (docs/search.md)
   CHECK(mcts_of(a).simulations == 200);
   CHECK(mcts_of(a).rollout_policy == mcts::RolloutPolicy::kHeuristic);
   CHECK(mcts_of(a).rollouts == 4);
   CHECK_THROWS_WITH(players::parse_player("ismcts:200:heuristic:0"), Catch::Contains("playouts per leaf"));
-  CHECK_THROWS_WITH(players::parse_player("ismcts:200:heuristic:4:5"), Catch::Contains("too many"));
+  CHECK_THROWS_WITH(players::parse_player("ismcts:200:heuristic:4:5"),
+                    Catch::Contains("'5' is not a search setting KEY=VALUE"));
+  // More search keys follow the short form as KEY=VALUE, read like the YAML keys.
+  a = players::parse_player("ismcts:1600:heuristic:rollout_depth=8:c_puct=0.75");
+  CHECK(mcts_of(a).simulations == 1600);
+  CHECK(mcts_of(a).rollouts == 1);
+  CHECK(mcts_of(a).heuristic_prior == 0.5);
+  CHECK(mcts_of(a).rollout_depth == 8);
+  CHECK(mcts_of(a).c_puct == 0.75);
+  CHECK(mcts_of(players::parse_player("ismcts:200:heuristic:4:rollout_epsilon=0.1")).rollouts == 4);
+  CHECK_THROWS_WITH(players::parse_player("ismcts:200:heuristic:4:rollout_depth=100001"),
+                    Catch::Contains("rollout_depth") && Catch::Contains("out of range [0, 100000]"));
+  CHECK_THROWS_WITH(players::parse_player("ismcts:200:heuristic:bogus=1"), Catch::Contains("bogus"));
+  CHECK_THROWS_WITH(players::parse_player("ismcts:200:heuristic:rollout_policy=random:rollout_epsilon=0.1"),
+                    Catch::Contains("rollout_epsilon") && Catch::Contains("rollout_policy: heuristic"));
+  CHECK_THROWS_AS(players::parse_player("ismcts:200:heuristic:c_puct="), ConfigError);
   CHECK_THROWS_WITH(players::parse_player("ismcts:200:./net.ckpt:4"), Catch::Contains("too many"));
   a = players::parse_player("ismcts:50:./heuristic");  // a checkpoint file of that name
   CHECK(a.as<players::Ismcts>().network == "./heuristic");

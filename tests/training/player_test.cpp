@@ -35,8 +35,9 @@ TEST_CASE("every kind's spec written back parses into the same spec", "[players]
   for (const char* text :
        {"random", "me=heuristic", "checkpoint:runs/x/checkpoints/latest.ckpt", "ppo=checkpoint:x.ckpt:sample",
         "runs/lr=3e-4/a:b.ckpt", "best=runs/lr=3e-4/a:b.ckpt", "ismcts", "ismcts:50", "ismcts:50:./net.ckpt",
-        "ismcts:800:heuristic", "bot=ismcts:200:heuristic:4", "search:x.ckpt", "search:x.ckpt:64",
-        "zoo:last_blast", "zoo:last_blast:0", "zoo:launchpad23:16"})
+        "ismcts:800:heuristic", "bot=ismcts:200:heuristic:4",
+        "ismcts:1600:heuristic:rollout_depth=8:c_puct=0.75", "bot=ismcts:200:heuristic:2:rollout_epsilon=0.1",
+        "search:x.ckpt", "search:x.ckpt:64", "zoo:last_blast", "zoo:last_blast:0", "zoo:launchpad23:16"})
     specs.push_back(players::parse_player(text));
   for (const char* text :
        {"{kind: ismcts, checkpoint: x.ckpt, mcts: {rollout_policy: heuristic, playout_weight: 1}}",
@@ -61,6 +62,8 @@ TEST_CASE("every kind's spec written back parses into the same spec", "[players]
   CHECK_THROWS_WITH(players::to_string(specs[specs.size() - 2]), Catch::Contains("write it in YAML"));
   CHECK_THROWS_WITH(players::to_string(specs.back()), Catch::Contains("write it in YAML"));
   CHECK(players::to_string(players::parse_player("ismcts:200:heuristic:4")) == "ismcts:200:heuristic:4");
+  CHECK(players::to_string(players::parse_player("ismcts:1600:heuristic:c_puct=0.75:rollout_depth=8")) ==
+        "ismcts:1600:heuristic:c_puct=0.75:rollout_depth=8");  // in the key table's order
   CHECK(players::to_string(players::parse_player("zoo:last_blast")) == "zoo:last_blast");
   CHECK(players::to_string(players::parse_player("x.ckpt")) == "checkpoint:x.ckpt");
 }

@@ -63,6 +63,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -672,13 +673,24 @@ class Search {
   Action first_legal_ = -1;
 };
 
+// Whether game G can estimate a position's returns without playing it out:
+// `static void estimate_returns(const State&, float* out)` (out[seat], on the
+// returns' scale), what Options::rollout_depth needs.
+template <class G, class = void>
+struct HasEstimateReturns : std::false_type {};
+template <class G>
+struct HasEstimateReturns<G, std::void_t<decltype(G::estimate_returns(
+                                 std::declval<const typename G::State&>(), static_cast<float*>(nullptr)))>>
+    : std::true_type {};
+
 // Evaluates a leaf by playouts. Priors: uniform over the legal moves (or
 // partly on the heuristic bot's move, see Options::heuristic_prior). Values:
-// the mean returns of `options.rollouts` games played to the end by the
-// rollout policy (see RolloutPolicy). The first playout continues the leaf's
-// own world; the others first redeterminize it for the viewer, so that they
-// also meet other hidden cards and other dice. A playout that has not ended
-// after max_decisions moves counts as a draw (all zeros).
+// the mean returns of `options.rollouts` games played by the rollout policy
+// (see RolloutPolicy) to the end, or for `options.rollout_depth` moves and
+// then valued by the game's estimate (G::estimate_returns). The first playout
+// continues the leaf's own world; the others first redeterminize it for the
+// viewer, so that they also meet other hidden cards and other dice. A playout
+// that has not ended after max_decisions moves counts as a draw (all zeros).
 // Not thread-safe (scratch buffers): use one per thread.
 template <class G>
 class RolloutEvaluator {
@@ -690,9 +702,15 @@ class RolloutEvaluator {
         policy_(options.rollout_policy),
         epsilon_(options.rollout_epsilon),
         heuristic_prior_(options.heuristic_prior),
+        depth_(options.rollout_depth),
         num_actions_(G::info().num_actions),
         max_decisions_(G::info().max_decisions) {
     options.validate();
+    if constexpr (!HasEstimateReturns<G>::value)
+      if (depth_ > 0)
+        throw Error("mcts options: rollout_depth must be 0 for " + G::info().id +
+                    ": the game has no estimate of a position's returns (G::estimate_returns) to stop a "
+                    "playout early");
     mask_.resize(static_cast<std::size_t>(num_actions_));
   }
 
@@ -714,7 +732,10 @@ class RolloutEvaluator {
       State world = *leaf.state;
       if (k > 0) world.redeterminize(leaf.viewer, rng);
       if (!play_out(world, rng)) continue;  // too long: a draw, adds 0
-      world.returns(returns_.data());
+      if (world.is_terminal())
+        world.returns(returns_.data());
+      else
+        estimate_returns(world);
       for (int p = 0; p < players; ++p) values[p] += returns_[p];
     }
     for (int p = 0; p < players; ++p) values[p] /= static_cast<float>(rollouts_);
@@ -731,14 +752,19 @@ class RolloutEvaluator {
       priors[G::heuristic_action(state, rng)] += static_cast<float>(heuristic_prior_);
   }
 
-  // Plays to the end; false if the game did not end in time.
+  // Plays to the end, or rollout_depth moves; false if the game did not end
+  // in time.
   bool play_out(State& world, Rng& rng) {
     for (int step = 0; step <= max_decisions_; ++step) {
-      if (world.is_terminal()) return true;
+      if (world.is_terminal() || (depth_ > 0 && step == depth_)) return true;
       const bool random = policy_ == RolloutPolicy::kRandom || (epsilon_ > 0.0 && rng.uniform01() < epsilon_);
       world.apply(random ? random_action(world, rng) : G::heuristic_action(world, rng));
     }
     return world.is_terminal();
+  }
+
+  void estimate_returns(const State& world) {
+    if constexpr (HasEstimateReturns<G>::value) G::estimate_returns(world, returns_.data());
   }
 
   Action random_action(const State& world, Rng& rng) {
@@ -752,6 +778,7 @@ class RolloutEvaluator {
   RolloutPolicy policy_;
   double epsilon_;
   double heuristic_prior_;
+  int depth_;  // 0: to the end
   int num_actions_;
   int max_decisions_;
   std::vector<uint8_t> mask_;

@@ -61,6 +61,7 @@ struct CountRange {
 };
 inline constexpr CountRange kSimulationsRange{"simulations", 1, 10'000'000};
 inline constexpr CountRange kRolloutsRange{"rollouts", 1, 100'000};
+inline constexpr CountRange kRolloutDepthRange{"rollout_depth", 0, 100'000};
 inline constexpr CountRange kGumbelConsideredRange{"gumbel_considered", 1, 100'000};
 inline constexpr CountRange kMaxNodesRange{"max_nodes", 2, 1 << 25};  // ~1.6 GB of nodes at 5 seats
 
@@ -71,6 +72,11 @@ struct Options {
   int rollouts = 1;
   RolloutPolicy rollout_policy = RolloutPolicy::kRandom;
   double rollout_epsilon = 0.0;
+  // 0: playouts run to the end of the game. Above 0: a playout stops after
+  // that many moves and takes the game's estimate of the position
+  // (G::estimate_returns) as its value: more, shorter playouts in the same
+  // time, and less of the dice's noise in each (Launchpad 23).
+  int rollout_depth = 0;
   // With many legal moves and few simulations, uniform priors leave most
   // moves with one or two visits; a heuristic prior makes the search refine
   // the bot's move.
@@ -152,6 +158,10 @@ inline const KeyTable<Options>& search_keys() {
     t.number("rollout_epsilon", &Options::rollout_epsilon, 0.0, 1.0,
              "heuristic playouts: chance of a uniformly random move instead of the bot's")
         .applies_to("heuristic playouts", kHeuristicPlayouts);
+    count(kRolloutDepthRange, &Options::rollout_depth,
+          "moves per playout before the game's estimate of the position (G::estimate_returns) is its value; "
+          "0: play to the end")
+        .applies_to("playouts", kPlayouts);
     t.number("heuristic_prior", &Options::heuristic_prior, 0.0, 1.0,
              "share of each leaf's prior on the heuristic bot's move (the rest: even, or the network's)");
     t.number("playout_weight", &Options::playout_weight, 0.0, 1.0,

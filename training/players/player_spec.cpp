@@ -21,7 +21,8 @@ static_assert(std::size(kKindNames) == std::variant_size_v<Kind>);
 
 constexpr const char* kGrammar =
     "random, heuristic, checkpoint:PATH[:greedy|:sample], a path ending in .ckpt, "
-    "ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]], search:PATH[:SIMULATIONS], zoo:GAME[:SIMULATIONS]";
+    "ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS][:KEY=VALUE...]]], search:PATH[:SIMULATIONS], "
+    "zoo:GAME[:SIMULATIONS]";
 
 // Sets `kind` to the default-constructed alternative named `word`; false if
 // no kind has that name.
@@ -133,18 +134,39 @@ void read_args(const TextArgs& in, Checkpoint& c) {
   }
 }
 
+// The search keys after `ismcts:SIMULATIONS:heuristic[:PLAYOUTS]`, each
+// `:KEY=VALUE` (e.g. :rollout_depth=8:c_puct=0.75), read by the key table
+// over the short form's options: the ranges and refusals of the YAML keys.
+mcts::Options read_search_settings(const TextArgs& in, std::size_t first, const mcts::Options& short_form) {
+  std::vector<std::string> settings(in.parts.begin() + static_cast<std::ptrdiff_t>(first), in.parts.end());
+  if (settings.empty()) return short_form;
+  for (const std::string& setting : settings)
+    if (setting.find('=') == std::string::npos)
+      throw ConfigError(
+          "agent '" + in.text + "': '" + setting +
+          "' is not a search setting KEY=VALUE (ismcts:SIMULATIONS:heuristic[:PLAYOUTS][:KEY=VALUE...])");
+  std::vector<ConfigNode::Setting> labelled;
+  for (const std::string& setting : settings) labelled.push_back({setting, setting});
+  const ConfigNode node = ConfigNode::from_labelled_settings(labelled, "agent '" + in.text + "'");
+  mcts::Options o = mcts::parse_options(node, short_form);
+  mcts::check_unused_keys(node, o, false);
+  return o;
+}
+
 void read_args(const TextArgs& in, Ismcts& s) {
   const auto& parts = in.parts;
   const bool heuristic = parts.size() >= 3 && parts[2] == "heuristic";
-  in.at_most(heuristic ? 4 : 3, "ismcts");
+  if (!heuristic) in.at_most(3, "ismcts");
   if (parts.size() >= 2) s.mcts.simulations = parse_count(parts[1], mcts::kSimulationsRange, in.text);
-  if (heuristic)
-    s.mcts = heuristic_playouts(s.mcts.simulations, parts.size() == 4
-                                                        ? parse_count(parts[3], mcts::kRolloutsRange, in.text,
-                                                                      "playouts per leaf (rollouts)")
-                                                        : 1);
-  else if (parts.size() == 3)
+  if (heuristic) {
+    const bool playouts = parts.size() >= 4 && parts[3].find('=') == std::string::npos;
+    s.mcts = heuristic_playouts(
+        s.mcts.simulations,
+        playouts ? parse_count(parts[3], mcts::kRolloutsRange, in.text, "playouts per leaf (rollouts)") : 1);
+    s.mcts = read_search_settings(in, playouts ? 4 : 3, s.mcts);
+  } else if (parts.size() == 3) {
     s.network = parts[2];  // a checkpoint as evaluator (./heuristic for a file of that name)
+  }
 }
 
 void read_args(const TextArgs& in, Search& s) {
@@ -303,10 +325,15 @@ std::string to_string(const PlayerSpec& spec) {
             plain.simulations = s.mcts.simulations;
             if (s.network.empty() && same_options(s.mcts, plain)) return count;
             if (!s.network.empty() && same_options(s.mcts, plain)) return count + ":" + s.network;
-            if (s.network.empty() &&
-                same_options(s.mcts, heuristic_playouts(s.mcts.simulations, s.mcts.rollouts)))
-              return count + ":heuristic" +
-                     (s.mcts.rollouts == 1 ? "" : ":" + std::to_string(s.mcts.rollouts));
+            if (s.network.empty() && s.mcts.rollout_policy == mcts::RolloutPolicy::kHeuristic) {
+              // The short form, then `:KEY=VALUE` for each key it does not say.
+              const mcts::Options short_form = heuristic_playouts(s.mcts.simulations, s.mcts.rollouts);
+              std::string text =
+                  count + ":heuristic" + (s.mcts.rollouts == 1 ? "" : ":" + std::to_string(s.mcts.rollouts));
+              for (const auto& key : mcts::search_keys().keys())
+                if (key.text(s.mcts) != key.text(short_form)) text += ":" + key.name + "=" + key.text(s.mcts);
+              return text;
+            }
             throw Error("player '" + spec.name +
                         "': its search options have no command-line form; write it in YAML (" +
                         to_yaml(spec) + ")");

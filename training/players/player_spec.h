@@ -10,7 +10,9 @@
 //   ismcts     information-set MCTS (training/mcts) with random playouts,
 //              with heuristic playouts (`:heuristic`; half the prior on the
 //              heuristic bot's move; `:heuristic:4` averages 4 playouts per
-//              leaf), or with a checkpoint's priors and values as evaluator
+//              leaf; more search keys as `:KEY=VALUE`, e.g.
+//              `ismcts:1600:heuristic:rollout_depth=8:c_puct=0.75`), or with a
+//              checkpoint's priors and values as evaluator
 //   search     a checkpoint's network with the gumbel-root search it was
 //              trained with (search-based self-play), without noise: the
 //              strongest way to play an AlphaZero-style checkpoint
@@ -21,7 +23,7 @@
 // Command line (and Python's rocketgym.load_agent, `rocketgym play --seats`):
 //   [NAME=]AGENT
 //   AGENT: random | heuristic | checkpoint:PATH[:greedy|:sample] | PATH.ckpt (= checkpoint:PATH.ckpt)
-//          | ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]] | search:PATH[:SIMULATIONS]
+//          | ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS][:KEY=VALUE...]]] | search:PATH[:SIMULATIONS]
 //          | zoo:GAME[:SIMULATIONS]
 //   NAME:  letters, digits and _ - . + # only; text before the first '=' that
 //          is not such a name belongs to AGENT, so checkpoint:runs/lr=3e-4/x.ckpt
@@ -29,7 +31,8 @@
 //   GAME:  a game id (letters, digits, _), never a path.
 //   SIMULATIONS and PLAYOUTS are in the ranges of the YAML keys simulations
 //   and rollouts (mcts::kSimulationsRange, mcts::kRolloutsRange); a path may
-//   not hold a NUL character.
+//   not hold a NUL character. KEY=VALUE: any key of an ismcts agent's `mcts:`
+//   block (mcts::search_keys()), read and refused as in YAML.
 // YAML (configs/arena/*.yaml), one mapping per player:
 //   - {name: ppo, kind: checkpoint, path: runs/x/checkpoints/latest.ckpt, mode: greedy}
 //   - {name: search, kind: ismcts, mcts: {simulations: 200}, checkpoint: ""}

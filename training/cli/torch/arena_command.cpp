@@ -37,10 +37,11 @@ void add_arena_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("arena", "Play agents against each other in every seat and rate them");
   add_path_option(cmd, "config", opts->config, "arena config, e.g. configs/arena/launchpad23.yaml (optional)",
                   true);
-  cmd->add_option("--agent", opts->agents,
-                  "[NAME=]random | heuristic | checkpoint:PATH[:greedy|:sample] | PATH.ckpt | "
-                  "ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS]]] | search:PATH[:SIMULATIONS] | "
-                  "zoo:GAME[:SIMULATIONS] (repeatable; replaces the config's agents)");
+  cmd->add_option(
+      "--agent", opts->agents,
+      "[NAME=]random | heuristic | checkpoint:PATH[:greedy|:sample] | PATH.ckpt | "
+      "ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS][:KEY=VALUE...]]] | search:PATH[:SIMULATIONS] | "
+      "zoo:GAME[:SIMULATIONS] (repeatable; replaces the config's agents)");
   cmd->add_option("--game", opts->game, "game id (game.id)");
   cmd->add_option("--players", opts->players, "players per game (game.players)")
       ->check(cli::whole_number(1, arena::kMaxSeats));
