@@ -122,6 +122,11 @@ replay_fuzz_corpora() {
   for t in $targets; do
     local bin="$build/fuzz-replay/$t" corpus="$corpora/$t" regressions="tests/fuzz/regressions/$t"
     local inputs=("$corpus") from="$corpus" saved=0
+    # <game>_actions_fast reads the same inputs as <game>_actions (as in
+    # scripts/fuzz.sh): that corpus where it has none of its own.
+    if [ "$t" != "${t%_actions_fast}" ] && [ -z "$(ls -A "$corpus" 2>/dev/null)" ]; then
+      corpus="$corpora/${t%_fast}" inputs=("$corpora/${t%_fast}") from="$corpora/${t%_fast}"
+    fi
     if [ ! -d "$corpus" ] || [ -z "$(ls -A "$corpus")" ]; then
       corpus="$build/fuzz-seeds/$t"
       rm -rf "$corpus" && mkdir -p "$corpus"
