@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -33,6 +34,10 @@ std::vector<fs::path> inputs_of(int argc, char** argv) {
   std::vector<fs::path> inputs;
   for (int i = 1; i < argc; ++i) {
     const fs::path arg = argv[i];
+    if (!fs::exists(arg)) {
+      std::fprintf(stderr, "no such file or folder: %s\n", arg.c_str());
+      std::exit(2);
+    }
     if (!fs::is_directory(arg)) {
       inputs.push_back(arg);
       continue;
@@ -65,7 +70,8 @@ int main(int argc, char** argv) {
   std::size_t ran = 0, vanished = 0;
   for (const fs::path& input : inputs_of(argc, argv)) {
     // A corpus a running fuzzer is growing loses inputs as it reduces them:
-    // one gone since the folder was listed is skipped, not an error.
+    // one gone since its folder was listed is skipped, not an error (a file
+    // named on the command line was checked above).
     if (!fs::exists(input)) {
       ++vanished;
       continue;
