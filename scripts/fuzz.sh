@@ -10,8 +10,8 @@
 #                                      cov:, the edges reached) has not grown for QUIET
 #                                      seconds (default 1800) or MAX seconds have passed
 #                                      (default: no limit); one row per target goes to
-#                                      build-fuzz/plateau.md (executions, cov, ft, corpus,
-#                                      when cov last grew)
+#                                      build-fuzz/plateau.md (executions, wall and CPU
+#                                      seconds, cov, ft, corpus, when cov and ft last grew)
 #
 # Before fuzzing, each target replays its saved reproducers in
 # tests/fuzz/regressions/<target>/ (inputs that once found a bug): any crash
@@ -80,10 +80,13 @@ run_to_plateau() {
   local log="$1"
   shift
   "$@" >"$log" 2>&1 &
-  local pid=$! start=$SECONDS cov=0 ft=0 cov_at=0 ft_at=0 status now stopped=0
+  local pid=$! start=$SECONDS cov=0 ft=0 cov_at=0 ft_at=0 status now stopped=0 cpu=0 c
   while kill -0 "$pid" 2>/dev/null; do
     sleep 5
     now=$((SECONDS - start))
+    # The fuzzer's own CPU seconds so far (on a shared machine far fewer than
+    # the wall-clock seconds).
+    c=$(ps -o times= -p "$pid" 2>/dev/null | tr -d ' ') && [ -n "$c" ] && cpu=$c
     status=$(last_status "$log")
     if [ -n "$status" ]; then
       set -- $status
@@ -106,15 +109,15 @@ run_to_plateau() {
   local why="cov flat for ${quiet}s"
   [ "$stopped" = 1 ] || why="time limit"
   [ "$rc" = 0 ] || why="FAILED (exit $rc)"
-  printf '| %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s |\n' "$t" "${runs:-?}" \
-    "$((SECONDS - start))" "${1:-?}" "${2:-?}" "${3:-?}" "${4:-?}" "$cov_at" "$ft_at" "$why" |
+  printf '| %s | %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s |\n' "$t" "${runs:-?}" \
+    "$((SECONDS - start))" "$cpu" "${1:-?}" "${2:-?}" "${3:-?}" "${4:-?}" "$cov_at" "$ft_at" "$why" |
     tee -a "$build/plateau.md"
   return "$rc"
 }
 
 if [ "$plateau" = 1 ] && [ ! -s "$build/plateau.md" ]; then
-  echo "| target | executions | seconds | cov | ft | corpus (size) | cov last grew at s | ft last grew at s | stop |" >"$build/plateau.md"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---|" >>"$build/plateau.md"
+  echo "| target | executions | seconds | CPU seconds | cov | ft | corpus (size) | cov last grew at s | ft last grew at s | stop |" >"$build/plateau.md"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|" >>"$build/plateau.md"
 fi
 
 failed=()
@@ -124,7 +127,14 @@ for t in $targets; do
   crashes="$build/crashes/$t"
   mkdir -p "$corpus" "$crashes"
   if [ -z "$(ls -A "$corpus")" ]; then
-    ROCKETGYM_FUZZ_WRITE_SEEDS="$corpus" "$bin"
+    # <game>_actions_fast reads the same inputs as <game>_actions: it starts
+    # from that corpus where there is one.
+    thorough="$build/corpus/${t%_fast}"
+    if [ "$t" != "${t%_actions_fast}" ] && [ -n "$(ls -A "$thorough" 2>/dev/null)" ]; then
+      cp "$thorough"/* "$corpus"/
+    else
+      ROCKETGYM_FUZZ_WRITE_SEEDS="$corpus" "$bin"
+    fi
   fi
   regressions="tests/fuzz/regressions/$t"
   if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then

@@ -10,6 +10,8 @@
 //     byte 1 the config variant, bytes 2-9 the deal's seed; every further byte
 //     picks one of the legal actions (byte % number of legal actions) until
 //     the input or the game ends. check_position() after every action.
+//   <game>_actions_fast (also ROCKETGYM_FUZZ_EVERY_ACTION=0): the same game,
+//     checked only at its last position (kCheckEveryAction below).
 //
 // With ROCKETGYM_FUZZ_WRITE_SEEDS=<folder> either binary writes its seed
 // corpus there and exits: to_json() of random positions for <game>_position,
@@ -80,16 +82,12 @@ class Checker {
   Checker(const AnyGame& game, uint64_t seed) : game_(game), rng_(seed) {}
 
   void check(const AnyState& s, bool deep) {
-    mask_.assign(static_cast<std::size_t>(s.num_actions()), 0);
-    s.legal_actions_mask(mask_.data());
+    read_legal(s);
     try {
       s.check_invariants();
     } catch (const InvariantViolation& e) {
       fail(std::string("invariant violation: ") + e.what(), s.to_json());
     }
-    legal_.clear();
-    for (int a = 0; a < s.num_actions(); ++a)
-      if (mask_[static_cast<std::size_t>(a)]) legal_.push_back(a);
     check_mask_agrees(s, deep);
     if (s.is_terminal()) {
       expect(s.current_player() == -1, "terminal with a player to move", s);
@@ -131,6 +129,16 @@ class Checker {
       a = static_cast<Action>(rng_.below(static_cast<uint32_t>(s.num_actions())));
     } while (mask_[static_cast<std::size_t>(a)]);
     return a;
+  }
+
+  // The mask and the legal actions of `s`, and no check: what the fast
+  // actions target needs between its checked positions.
+  void read_legal(const AnyState& s) {
+    mask_.assign(static_cast<std::size_t>(s.num_actions()), 0);
+    s.legal_actions_mask(mask_.data());
+    legal_.clear();
+    for (int a = 0; a < s.num_actions(); ++a)
+      if (mask_[static_cast<std::size_t>(a)]) legal_.push_back(a);
   }
 
   // A uniformly random legal action of the position last checked.
@@ -201,6 +209,17 @@ class Checker {
 
 constexpr int kDeepEvery = 64;  // actions between deep checks
 
+// The actions target checks every position it reaches (and deeply every
+// kDeepEvery actions); its fast variant, <game>_actions_fast, only the last
+// one (deeply), so that it plays many more games per second and reaches the
+// rules' rare corners sooner. Every action it plays must still apply without
+// an exception, within max_decisions. The thorough target stays the one that
+// checks each step.
+#ifndef ROCKETGYM_FUZZ_EVERY_ACTION
+#define ROCKETGYM_FUZZ_EVERY_ACTION 1
+#endif
+constexpr bool kCheckEveryAction = ROCKETGYM_FUZZ_EVERY_ACTION;
+
 void apply_checked(AnyState& s, Action a) {
   try {
     s.apply(a);
@@ -251,8 +270,15 @@ void run_actions(const uint8_t* data, std::size_t size) {
   for (int step = 1; pos < size && !s->is_terminal(); ++pos, ++step) {
     expect(step <= g.info.max_decisions, "more than max_decisions actions", *s);
     const std::vector<Action>& legal = checker.legal();
+    expect(!legal.empty(), "not terminal, yet no legal action", *s);
     apply_checked(*s, legal[data[pos] % legal.size()]);
-    checker.check(*s, step % kDeepEvery == 0 || pos + 1 == size || s->is_terminal());
+    const bool last = pos + 1 == size || s->is_terminal();
+    if (kCheckEveryAction)
+      checker.check(*s, step % kDeepEvery == 0 || last);
+    else if (last)
+      checker.check(*s, true);
+    else
+      checker.read_legal(*s);
   }
 }
 
