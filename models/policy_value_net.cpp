@@ -136,16 +136,24 @@ torch::Tensor PolicyValueNetImpl::trunk(torch::Tensor x) {
     for (const auto& block : *conv_blocks_) x = block->as<ResidualConvBlock>()->forward(x);
     x = x.flatten(1);
   }
-  x = torch::relu(stem_linear_(x));
+  return trunk_from_stem(stem_linear_(x));
+}
+
+torch::Tensor PolicyValueNetImpl::trunk_from_stem(torch::Tensor x) {
+  x = torch::relu(x);
   for (const auto& block : *mlp_blocks_) x = block->as<ResidualMlpBlock>()->forward(x);
   return x;
 }
 
-PolicyValueOutput PolicyValueNetImpl::forward(torch::Tensor observations) {
+torch::Tensor PolicyValueNetImpl::values(const torch::Tensor& features) {
+  return torch::tanh(value_head_(torch::relu(value_hidden_(features))));
+}
+
+PolicyValueOutput PolicyValueNetImpl::forward(torch::Tensor observations, Heads heads) {
   const torch::Tensor features = trunk(observations);
   PolicyValueOutput out;
   out.logits = policy_head_(features);
-  out.values = torch::tanh(value_head_(torch::relu(value_hidden_(features))));
+  if (heads == Heads::kBoth) out.values = values(features);
   return out;
 }
 

@@ -53,9 +53,23 @@ struct PolicyValueOutput {
 
 class PolicyValueNetImpl : public torch::nn::Module {
  public:
+  // Which heads forward() runs: both, or the policy alone for an agent that
+  // only acts (out.values is then left undefined).
+  enum class Heads { kBoth, kPolicy };
+
   explicit PolicyValueNetImpl(const NetSpec& spec);
-  PolicyValueOutput forward(torch::Tensor observations);
+  PolicyValueOutput forward(torch::Tensor observations, Heads heads = Heads::kBoth);
   const NetSpec& spec() const { return spec_; }
+
+  // Pieces of forward() for a caller that computes some layers itself (an
+  // agent's PolicyRunner computes the first layer from the non-zero inputs
+  // and the logits of the legal actions only): the trunk's features from the
+  // output of its first Linear layer (before its ReLU), the values from the
+  // features, and the two layers it computes.
+  torch::Tensor trunk_from_stem(torch::Tensor stem_output);
+  torch::Tensor values(const torch::Tensor& features);
+  const torch::nn::Linear& stem_linear() const { return stem_linear_; }
+  const torch::nn::Linear& policy_head() const { return policy_head_; }
 
  private:
   torch::Tensor trunk(torch::Tensor x);

@@ -189,7 +189,8 @@ std::unique_ptr<OpponentEnvHandle> make_opponent_env(std::shared_ptr<AnyGame> ga
   h->env = visit_game(game->info().id, [&](auto g) -> std::unique_ptr<AnyOpponentEnv> {
     using G = decltype(g);
     const auto config = typed_config<G>(*game);
-    const players::PlayerOptions options{num_threads, num_envs, torch::kCPU};
+    // Network opponents run their forward pass on the env's threads too.
+    const players::PlayerOptions options{num_threads, num_envs, torch::kCPU, num_threads};
     std::vector<std::unique_ptr<players::Player<G>>> seated;
     std::vector<std::string> names(static_cast<std::size_t>(count));
     for (int k = 0; k < count; ++k)

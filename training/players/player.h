@@ -20,6 +20,7 @@
 //   player->act(&d, 1);  // d.action
 #pragma once
 
+#include <ATen/Parallel.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -55,6 +56,9 @@ struct PlayerOptions {
   int threads = 1;     // OpenMP threads for the players that do not batch
   int max_batch = 64;  // network rows per forward pass (larger batches go in several)
   torch::Device device = torch::kCPU;
+  // LibTorch's threads in a network player's forward pass; 0: as LibTorch is
+  // set (at::set_num_threads, which the arena and the trainers call).
+  int network_threads = 0;
 };
 
 template <class G>
@@ -139,14 +143,38 @@ void evaluate_rows(PolicyRunner& runner, const float* observations, const uint8_
   }
 }
 
+// Sets the calling thread's OpenMP thread count, which LibTorch's CPU
+// operators and OpenBLAS follow, for one scope (0: leaves it). Cheaper than
+// at::set_num_threads, which also rebuilds LibTorch's other thread pools.
+// (at::get_num_threads() first: LibTorch sets the count on a thread's first
+// parallel operator, which must not undo ours.)
+class ScopedOpenMpThreads {
+ public:
+  explicit ScopedOpenMpThreads(int threads) : saved_(at::get_num_threads()) {
+    if (threads > 0) omp_set_num_threads(threads);
+  }
+  ~ScopedOpenMpThreads() { omp_set_num_threads(saved_); }
+  ScopedOpenMpThreads(const ScopedOpenMpThreads&) = delete;
+  ScopedOpenMpThreads& operator=(const ScopedOpenMpThreads&) = delete;
+
+ private:
+  int saved_;
+};
+
 // A network playing its policy: the most probable legal action or a draw.
 template <class G>
 class NetworkPlayer final : public Player<G> {
  public:
   NetworkPlayer(PolicyValueNet net, bool greedy, const PlayerOptions& o)
-      : runner_(std::move(net), o.device, o.max_batch), greedy_(greedy), threads_(std::max(1, o.threads)) {}
+      : runner_(std::move(net), o.device, o.max_batch),
+        greedy_(greedy),
+        threads_(std::max(1, o.threads)),
+        network_threads_(o.network_threads) {
+    runner_.use_sparse_rows();  // few inputs are non-zero, few actions legal (policy_runner.h)
+  }
 
   void act(Decision<G>* d, int count) override {
+    const ScopedOpenMpThreads forward_threads(network_threads_);
     const int obs_size = runner_.net()->spec().observation_size(), actions = G::info().num_actions;
     for (int first = 0; first < count; first += runner_.max_batch()) {
       const int n = std::min(runner_.max_batch(), count - first);
@@ -162,20 +190,21 @@ class NetworkPlayer final : public Player<G> {
         else
           batch[k].state->legal_actions_mask(runner_.mask_row(k));
       }
-      runner_.evaluate(n);
+      runner_.evaluate_policy(n);  // acting needs no value
       for (int k = 0; k < n; ++k) batch[k].action = runner_.choose(k, greedy_, *batch[k].rng);
     }
   }
 
   void evaluate(const float* observations, const uint8_t* masks, int count, int players, float* probabilities,
                 float* values) override {
+    const ScopedOpenMpThreads forward_threads(network_threads_);
     evaluate_rows<G>(runner_, observations, masks, count, players, probabilities, values);
   }
 
  private:
   PolicyRunner runner_;
   bool greedy_;
-  int threads_;
+  int threads_, network_threads_;
 };
 
 // Information-set MCTS: with a network, all searches of a batch advance
