@@ -344,13 +344,28 @@ TEST_CASE("every shipped zoo bot loads for its game and plays legal moves", "[ar
     }
     if (!built) continue;
     const auto game = load_game(id);
-    auto agent = players::make_any_player(players::parse_player("zoo:" + id + ":0"), *game, meta.num_players);
-    auto state = game->new_state(meta.num_players, 5);
-    for (int move = 0; move < 20 && !state->is_terminal(); ++move) {
-      const Action a = agent->act(*state, static_cast<uint64_t>(move));
-      REQUIRE(state->is_legal(a));
-      state->apply(a);
+    // Every table size of the game: the sizes the file serves play legal
+    // moves (all three for a file declaring players [2, 3, 4]); the others
+    // are refused with an error naming the file and the sizes it serves.
+    for (int players = game->info().min_players; players <= game->info().max_players; ++players) {
+      INFO(players << " players");
+      const players::PlayerSpec spec = players::parse_player("zoo:" + id + ":0");
+      if (!meta.serves(players)) {
+        CHECK_THROWS_WITH(players::make_any_player(spec, *game, players),
+                          Catch::Contains(entry.path().filename().string()) &&
+                              Catch::Contains("was trained for " + player_counts_text(meta.served_players()) +
+                                              ", not " + std::to_string(players)));
+        continue;
+      }
+      auto agent = players::make_any_player(spec, *game, players);
+      auto state = game->new_state(players, 5);
+      for (int move = 0; move < 40 && !state->is_terminal(); ++move) {
+        const Action a = agent->act(*state, static_cast<uint64_t>(move));
+        REQUIRE(state->is_legal(a));
+        state->apply(a);
+      }
     }
+    CHECK(meta.serves(2));  // every zoo bot plays the 2-player game
   }
 }
 
