@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "generated/game_list.h"
 #include "models/checkpoint.h"
 #include "training/alphazero/az_config.h"
 #include "training/alphazero/az_trainer.h"
@@ -318,6 +319,7 @@ TEST_CASE("search-based self-play draws each game's table size from its seed", "
     auto play = [&](int threads) {
       alphazero::AzConfig c = config;
       c.threads = threads;
+      c.games = 24;  // 24 tables drawn at the start
       PolicyRunner runner(net, torch::kCPU, c.games);
       alphazero::SelfPlay<G> self_play(typed_config<G>(*game), c.game.tables, c, runner, 42);
       alphazero::ReplayBuffer buffer(8192, spec.observation_size(), spec.num_actions, spec.num_players);

@@ -9,6 +9,7 @@
 
 #include "envs/core/describe.h"
 #include "envs/core/vector_env.h"
+#include "generated/game_list.h"
 #include "training/ppo/train_config.h"
 #include "training/ppo/trainer.h"
 
@@ -143,7 +144,7 @@ TEST_CASE("run.warm_start starts a mixed-table run from an old 2-player checkpoi
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string id = "launch_pad";
-  const auto game = load_game(id, "", ConfigNode());
+  const auto game = load_game(id);
   const std::vector<int> shape = game->observation_shape(2);
   const GameInfo& info = game->info();
   // An old checkpoint: 2 value seats, no "players", no layout, and (as the
@@ -194,7 +195,7 @@ TEST_CASE("run.warm_start starts a mixed-table run from an old 2-player checkpoi
   std::filesystem::remove_all(run_dir);
 
   ppo::run_training(config_with(", warm_start_layout: \"" + layout_file + "\""), false);
-  const LoadedCheckpoint now = load_checkpoint(run_dir + "/checkpoints/latest.ckpt");
+  LoadedCheckpoint now = load_checkpoint(run_dir + "/checkpoints/latest.ckpt");
   CHECK(now.meta.served_players() == std::vector<int>{2, 3, 4});
   CHECK(now.meta.num_players == info.max_players);
   REQUIRE(now.meta.layout.size() == today.size());  // recorded: a later warm start needs no file
