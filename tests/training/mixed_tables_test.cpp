@@ -100,7 +100,7 @@ TEST_CASE("a mixed vector env plays every table size, the same games whatever th
     CHECK(sizes == std::vector<int>{2, 2, 2, 2, 3, 3, 4, 4});
     std::vector<Action> a1(8), a2(8);
     std::vector<int> finished_at(5, 0);
-    for (int step = 0; step < 400; ++step) {
+    for (int step = 0; step < 1200; ++step) {  // a 4-player game is about 400 decisions
       one.heuristic_actions(a1.data());
       two.heuristic_actions(a2.data());
       REQUIRE(a1 == a2);

@@ -364,6 +364,7 @@ TEST_CASE("opponent snapshots are checked like latest.ckpt when a run resumes", 
     m.game = "launchpad23";
     m.num_actions += 7;
     m.observation_shape = {3, 5, 5};
+    m.layout.clear();  // the recorded layout would not fit the doctored shape
   });
   CHECK_THROWS_WITH(one_more_update(config),
                     Catch::Contains("update_000001.ckpt") && Catch::Contains("the game now has"));
