@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -560,19 +561,44 @@ NetSpec CheckpointMeta::net_spec() const {
   return spec;
 }
 
+std::vector<int> CheckpointMeta::served_players() const {
+  return players.empty() ? std::vector<int>{num_players} : players;
+}
+
+bool CheckpointMeta::serves(int table_players) const {
+  const std::vector<int> served = served_players();
+  return std::find(served.begin(), served.end(), table_players) != served.end();
+}
+
+std::string player_counts_text(const std::vector<int>& counts) {
+  std::string out;
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    if (k > 0) out += k + 1 == counts.size() ? " and " : ", ";
+    out += std::to_string(counts[k]);
+  }
+  return out + (counts.size() == 1 && counts[0] == 1 ? " player" : " players");
+}
+
 Json CheckpointMeta::to_json() const {
-  return Json{{"format", "rocketgym-checkpoint"},
-              {"game", game},
-              {"game_version", game_version},
-              {"num_players", num_players},
-              {"observation_shape", observation_shape},
-              {"num_actions", num_actions},
-              {"encoder", encoder},
-              {"net", net.to_json()},
-              {"step", step},
-              {"iteration", iteration},
-              {"extra", extra},
-              {"weights", half_precision ? "float16" : "float32"}};
+  Json doc{{"format", "rocketgym-checkpoint"},
+           {"game", game},
+           {"game_version", game_version},
+           {"num_players", num_players},
+           {"observation_shape", observation_shape},
+           {"num_actions", num_actions},
+           {"encoder", encoder},
+           {"net", net.to_json()},
+           {"step", step},
+           {"iteration", iteration},
+           {"extra", extra},
+           {"weights", half_precision ? "float16" : "float32"}};
+  if (!players.empty()) doc["players"] = players;
+  if (!layout.empty()) {
+    Json blocks = Json::array();
+    for (const LayoutBlock& b : layout) blocks.push_back(Json{{"name", b.name}, {"size", b.size}});
+    doc["observation_layout"] = blocks;
+  }
+  return doc;
 }
 
 CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
@@ -580,6 +606,15 @@ CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
   m.game = json_get<std::string>(doc, "game");
   m.game_version = json_get<int>(doc, "game_version");
   m.num_players = json_get_int(doc, "num_players", 1, 64);
+  if (doc.contains("players")) {  // absent in files written before mixed tables: num_players only
+    m.players = json_get<std::vector<int>>(doc, "players");
+    if (m.players.empty()) throw SerializationError("players is an empty list");
+    for (std::size_t k = 0; k < m.players.size(); ++k)
+      if (m.players[k] < 1 || m.players[k] > m.num_players || (k > 0 && m.players[k] <= m.players[k - 1]))
+        throw SerializationError("players must list ascending table sizes from 1 to num_players (" +
+                                 std::to_string(m.num_players) + ", the value head's outputs), not " +
+                                 Json(m.players).dump());
+  }
   m.observation_shape = json_get<std::vector<int>>(doc, "observation_shape");
   int64_t cells = 1;
   for (int d : m.observation_shape) {
@@ -590,6 +625,24 @@ CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
                                " elements");
   }
   m.num_actions = json_get_int(doc, "num_actions", 1, 1 << 24);
+  if (doc.contains("observation_layout")) {  // absent in files written before it
+    const Json blocks = json_get<Json>(doc, "observation_layout");
+    if (!blocks.is_array()) throw SerializationError("observation_layout must be a list of blocks");
+    int64_t offset = 0;
+    for (const Json& block : blocks) {
+      LayoutBlock b;
+      b.name = json_get<std::string>(block, "name");
+      b.size = json_get_int(block, "size", 1, std::numeric_limits<int>::max());
+      b.offset = static_cast<int>(offset);
+      offset += b.size;
+      if (offset > cells)
+        throw SerializationError("observation_layout has more numbers than observation_shape");
+      m.layout.push_back(std::move(b));
+    }
+    if (offset != cells)
+      throw SerializationError("observation_layout covers " + std::to_string(offset) +
+                               " numbers, observation_shape " + std::to_string(cells));
+  }
   m.encoder = json_get<std::string>(doc, "encoder");
   m.net = NetConfig::from_json(json_get<Json>(doc, "net"));
   m.step = json_get<int64_t>(doc, "step");
@@ -779,9 +832,13 @@ void check_checkpoint_matches(const CheckpointMeta& meta, const std::string& pat
                           std::to_string(meta.game_version) + " of " + game +
                           " (its rules and encoding); this build has version " + std::to_string(version) +
                           ": retrain, or use it with the rocketgym it was trained with");
-  if (meta.num_players != num_players)
-    throw CheckpointError("checkpoint '" + path + "' was trained for " + std::to_string(meta.num_players) +
-                          " players, not " + std::to_string(num_players));
+  if (!meta.serves(num_players))
+    throw CheckpointError("checkpoint '" + path + "' was trained for " +
+                          player_counts_text(meta.served_players()) + ", not " + std::to_string(num_players) +
+                          " (a network serves the table sizes it was trained for; train one with "
+                          "game.players listing " +
+                          std::to_string(num_players) +
+                          ", e.g. [2, 3, 4], or warm-start one from this file)");
   if (meta.observation_shape != observation_shape || meta.num_actions != num_actions)
     throw CheckpointError("checkpoint '" + path + "' expects observations " +
                           shape_text(meta.observation_shape) + " and " + std::to_string(meta.num_actions) +

@@ -58,13 +58,32 @@ constexpr uint64_t kMaxCheckpointBytes = uint64_t{4} << 30;
 // --simulations` and a search block's `simulations` allow).
 constexpr int kMaxZooSimulations = 10'000'000;
 
+// A named block of the flat observation (envs/core/describe.h's
+// FeatureBlock, without the docs): what a warm start maps by name.
+struct LayoutBlock {
+  std::string name;
+  int offset = 0;
+  int size = 0;
+};
+
 struct CheckpointMeta {
   std::string game;  // game id
   int game_version = 1;
+  // The value head's outputs (metadata "num_players"): one per seat of the
+  // largest table the network can serve, viewer-relative; a P-player table
+  // reads the first P. Networks made before mixed tables have one per seat of
+  // the one table size they were trained for.
   int num_players = 2;
+  // The table sizes the network serves (metadata "players", ascending, each
+  // at most num_players). Empty in files written before it existed: those
+  // serve num_players only. Read it through served_players().
+  std::vector<int> players;
   std::vector<int> observation_shape;
   int num_actions = 0;
   std::string encoder = "default";  // the game's encoder (one per game today)
+  // The observation's blocks in order (metadata "observation_layout": name
+  // and size of each; offsets follow). Empty in files written before it.
+  std::vector<LayoutBlock> layout;
   NetConfig net;
   int64_t step = 0;             // learner decisions trained on so far
   int64_t iteration = 0;        // PPO updates so far
@@ -75,6 +94,10 @@ struct CheckpointMeta {
   std::string source;  // the file it was read from, for messages (not stored)
 
   NetSpec net_spec() const;
+  // The one definition of which table sizes a checkpoint plays: `players`,
+  // or {num_players} for files written before it.
+  std::vector<int> served_players() const;
+  bool serves(int table_players) const;
   Json to_json() const;
   static CheckpointMeta from_json(const Json& doc);  // throws SerializationError
 
@@ -133,9 +156,13 @@ uint64_t export_checkpoint(const std::string& source, const std::string& target,
 
 // Throws CheckpointError unless the checkpoint was trained for this game,
 // this game's current version (GameInfo::version, from the registry: bumped
-// when the rules or the encoding change), player count, observation shape and
-// action count.
+// when the rules or the encoding change), serves this table size
+// (served_players), and has the observation shape and action count the game
+// has at this table size. The messages name the file and the sizes it serves.
 void check_checkpoint_matches(const CheckpointMeta& meta, const std::string& path, const std::string& game,
                               int num_players, const std::vector<int>& observation_shape, int num_actions);
+
+// "2, 3 and 4 players" (for messages about which tables a network serves).
+std::string player_counts_text(const std::vector<int>& counts);
 
 }  // namespace rocketgym

@@ -161,6 +161,11 @@ torch::Tensor masked_logits(const torch::Tensor& logits, const torch::Tensor& ma
   return logits.masked_fill(mask.logical_not(), -1e9f);
 }
 
+torch::Tensor seat_mask(const torch::Tensor& table_players, int64_t width) {
+  const torch::Tensor seats = torch::arange(width, table_players.options().dtype(torch::kInt64));
+  return (seats.unsqueeze(0) < table_players.to(torch::kInt64).unsqueeze(1)).to(torch::kFloat32);
+}
+
 torch::Tensor masked_entropy(const torch::Tensor& masked) {
   const torch::Tensor log_p = torch::log_softmax(masked, -1);
   return -(log_p.exp() * log_p).sum(-1);

@@ -8,7 +8,9 @@
 //   policy: one logit per action id (mask them with masked_logits below)
 //   value:  one value per seat, relative to the viewer (index 0 = the player
 //           to move, 1 = the next seat clockwise, ...), squashed by tanh since
-//           every reward mode lies in [-1, 1].
+//           every reward mode lies in [-1, 1]. It has an output per seat of
+//           the largest table the network may serve (NetSpec::num_players);
+//           at a P-player table only the first P mean anything and are read.
 #pragma once
 
 #include <torch/torch.h>
@@ -36,7 +38,7 @@ struct NetSpec {
   NetConfig config;
   std::vector<int> observation_shape;
   int num_actions = 0;
-  int num_players = 0;
+  int num_players = 0;  // the value head's outputs: seats of the largest table served
 
   int observation_size() const;
   std::string resolved_kind() const;  // "mlp" or "conv"
@@ -48,7 +50,7 @@ struct NetSpec {
 
 struct PolicyValueOutput {
   torch::Tensor logits;  // [B, num_actions], not masked
-  torch::Tensor values;  // [B, num_players], viewer-relative seats
+  torch::Tensor values;  // [B, num_players], viewer-relative seats (the first P at a P-player table)
 };
 
 class PolicyValueNetImpl : public torch::nn::Module {
@@ -91,6 +93,12 @@ TORCH_MODULE(PolicyValueNet);
 // softmax gives it probability 0 and (unlike -inf) p * log p stays 0.
 // `mask` is [B, num_actions] of uint8/bool, non-zero for legal actions.
 torch::Tensor masked_logits(const torch::Tensor& logits, const torch::Tensor& mask);
+
+// [B, width] of 0/1 floats: row b's first table_players[b] seats are 1 (the
+// seats at its table), the others 0, so that a value loss over a network
+// serving larger tables reads only the seats that exist. `table_players`:
+// [B] integers.
+torch::Tensor seat_mask(const torch::Tensor& table_players, int64_t width);
 
 // Entropy of the masked categorical distribution per row.
 torch::Tensor masked_entropy(const torch::Tensor& masked_logits);

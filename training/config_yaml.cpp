@@ -66,6 +66,15 @@ const KeyTable<RunSettings>& run_keys() {
     t.flag("plot", &RunSettings::plot, "draw the learning curves (needs /usr/bin/python3 with matplotlib)");
     t.whole("ranks", &RunSettings::ranks, 1, 1 << 20,
             "written by the trainer: processes in the run (torchrun); the launcher decides");
+    t.text("warm_start", &RunSettings::warm_start,
+           "a checkpoint a fresh run starts from (empty: fresh weights): its weights carry over, the first "
+           "layer mapped by observation block name, the value head widened (docs/training.md, warm start)")
+        .default_shown("\"\"");
+    t.text("warm_start_layout", &RunSettings::warm_start_layout,
+           "the observation layout warm_start was trained with: `rocketgym describe <game>` JSON of its "
+           "version (empty: the layout the checkpoint records, or, if it records none, the game's own when "
+           "the sizes agree)")
+        .default_shown("\"\"");
     return t;
   }();
   return table;

@@ -31,6 +31,10 @@ struct RunSettings {
   std::vector<double> snapshot_minutes;  // sorted
   bool plot = true;
   int ranks = 1;
+  // A fresh run's first network from an older checkpoint (models/warm_start.h);
+  // the old observation layout from warm_start_layout (`rocketgym describe`
+  // JSON), else the one the checkpoint records.
+  std::string warm_start, warm_start_layout;
 
   // Keys of the resolved config that may differ between the ranks of one
   // run: each process's own resources, and what only rank 0 uses (its run
@@ -93,14 +97,15 @@ class ConfigSchema {
 
 // The blocks PPO and search-based training share, over the config C's fields
 // of the same names. `trainer` ("ppo", "az") names the default run folder,
-// runs/<game>_<trainer>.
+// runs/<game>_<trainer>; `mixed_tables`: game.players may list several
+// table sizes.
 template <class C>
-ConfigBlock<C> game_block(const std::string& trainer) {
+ConfigBlock<C> game_block(const std::string& trainer, bool mixed_tables) {
   ConfigBlock<C> b{"game", {}, true, nullptr, nullptr};
   b.keys.include(
       GameSetup::keys(), [](auto& c) -> auto& { return c.game; });
-  b.read = [trainer](const ConfigNode& node, C& c) {
-    c.game = GameSetup::from_yaml(node);
+  b.read = [trainer, mixed_tables](const ConfigNode& node, C& c) {
+    c.game = GameSetup::from_yaml(node, mixed_tables);
     c.run_dir = "runs/" + c.game.id + "_" + trainer;
   };
   return b;

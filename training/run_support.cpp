@@ -15,6 +15,7 @@
 
 #include "envs/core/errors.h"
 #include "envs/core/rng.h"
+#include "training/game_setup.h"
 
 namespace rocketgym {
 
@@ -198,12 +199,12 @@ void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path
                           restart + " set the game's config back to the checkpoint's");
 }
 
-NetSpec net_spec_for(const AnyGame& game, int players, const NetConfig& net) {
+NetSpec net_spec_for(const AnyGame& game, const std::vector<int>& player_counts, const NetConfig& net) {
   NetSpec spec;
   spec.config = net;
-  spec.observation_shape = game.observation_shape(players);
+  spec.observation_shape = observation_shape_for(game, player_counts);
   spec.num_actions = game.info().num_actions;
-  spec.num_players = players;
+  spec.num_players = game.info().max_players;
   return spec;
 }
 

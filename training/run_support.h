@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "envs/core/game.h"
 #include "models/checkpoint.h"
@@ -42,8 +43,11 @@ void set_torch_threads(int threads);
 bool run_plot_script(const std::string& kind, const std::string& input, const std::string& output);
 std::string format_duration(double seconds);  // "1h02m", "3m20s", "12s"
 
-// The network a run's model block describes for `game` at `players`.
-NetSpec net_spec_for(const AnyGame& game, int players, const NetConfig& net);
+// The network a run's model block describes for `game` at the table sizes
+// `player_counts`: a value output per seat of the game's largest table
+// (GameInfo::max_players), so that it can learn any table size later; a
+// ConfigError when the counts have different observation shapes.
+NetSpec net_spec_for(const AnyGame& game, const std::vector<int>& player_counts, const NetConfig& net);
 // A fresh run's first weights: seeded from run.seed, not from whatever
 // LibTorch's global generator holds now.
 PolicyValueNet fresh_network(const NetSpec& spec, uint64_t run_seed);

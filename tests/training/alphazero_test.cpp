@@ -204,7 +204,7 @@ TEST_CASE("self-play records the search's policy and, at the game's end, every s
   net->eval();
   PolicyRunner runner(net, torch::kCPU, cfg.games);
   auto play = [&](ReplayBuffer& buffer) {
-    SelfPlay<G> self_play(typed_config<G>(*game), 2, cfg, runner, 42);
+    SelfPlay<G> self_play(typed_config<G>(*game), {{2, 1.0}}, cfg, runner, 42);
     return self_play.play(200, buffer);
   };
   ReplayBuffer buffer(4096, spec.observation_size(), spec.num_actions, 2);
@@ -348,7 +348,7 @@ TEST_CASE("playout cap randomization records only the fully searched decisions",
   PolicyValueNet net(spec);
   net->eval();
   PolicyRunner runner(net, torch::kCPU, cfg.games);
-  SelfPlay<G> self_play(typed_config<G>(*game), 2, cfg, runner, 7);
+  SelfPlay<G> self_play(typed_config<G>(*game), {{2, 1.0}}, cfg, runner, 7);
   ReplayBuffer buffer(8192, spec.observation_size(), spec.num_actions, 2);
   const SelfPlayStats stats = self_play.play(300, buffer);
   // About a quarter of the decisions are recorded (forced moves never are).
@@ -396,6 +396,7 @@ TEST_CASE("a short AlphaZero run writes its folder and resumes where it stopped"
   // A run folder holding a checkpoint for another player count is refused.
   AzConfig other = config;
   other.game.players = 3;
+  other.game.tables = {{3, 1.0}};
   CHECK_THROWS_AS(alphazero::run_alphazero(other, false), CheckpointError);
   std::filesystem::remove_all(dir);
 }

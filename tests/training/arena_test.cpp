@@ -359,25 +359,28 @@ TEST_CASE("every shipped zoo bot loads for its game and plays legal moves", "[ar
     }
     if (!built) continue;
     const auto game = load_game(id);
-    if (meta.game_version != game->info().version) {
-      // Issue 31 changed the observation layout of Rocket Squad, The Last Blast and Launch Pad
-      // (version 2): their zoo files wait to be retrained. Until then they must be refused
-      // clearly, naming the file and the version, never played with the wrong inputs.
-      WARN(entry.path().string() << " needs retraining for version " << game->info().version << " of " << id
-                                 << " (issue 31): only its refusal is checked");
-      CHECK_THROWS_WITH(
-          players::make_any_player(players::parse_player("zoo:" + id + ":0"), *game, meta.num_players),
-          Catch::Contains(entry.path().filename().string()) &&
-              Catch::Contains("was trained for version " + std::to_string(meta.game_version)));
-      continue;
+    // Every table size of the game: the sizes the file serves play legal
+    // moves (all three for a file declaring players [2, 3, 4]); the others
+    // are refused with an error naming the file and the sizes it serves.
+    for (int players = game->info().min_players; players <= game->info().max_players; ++players) {
+      INFO(players << " players");
+      const players::PlayerSpec spec = players::parse_player("zoo:" + id + ":0");
+      if (!meta.serves(players)) {
+        CHECK_THROWS_WITH(players::make_any_player(spec, *game, players),
+                          Catch::Contains(entry.path().filename().string()) &&
+                              Catch::Contains("was trained for " + player_counts_text(meta.served_players()) +
+                                              ", not " + std::to_string(players)));
+        continue;
+      }
+      auto agent = players::make_any_player(spec, *game, players);
+      auto state = game->new_state(players, 5);
+      for (int move = 0; move < 40 && !state->is_terminal(); ++move) {
+        const Action a = agent->act(*state, static_cast<uint64_t>(move));
+        REQUIRE(state->is_legal(a));
+        state->apply(a);
+      }
     }
-    auto agent = players::make_any_player(players::parse_player("zoo:" + id + ":0"), *game, meta.num_players);
-    auto state = game->new_state(meta.num_players, 5);
-    for (int move = 0; move < 20 && !state->is_terminal(); ++move) {
-      const Action a = agent->act(*state, static_cast<uint64_t>(move));
-      REQUIRE(state->is_legal(a));
-      state->apply(a);
-    }
+    CHECK(meta.serves(2));  // every zoo bot plays the 2-player game
   }
 }
 

@@ -265,6 +265,7 @@ TEST_CASE("a short training run writes its folder and resumes where it stopped",
   // A run folder holding a checkpoint for another player count is refused, not overwritten.
   TrainConfig other = config;
   other.game.players = 3;
+  other.game.tables = {{3, 1.0}};
   CHECK_THROWS_AS(run_training(other, false), CheckpointError);
   CHECK(read_checkpoint_meta(ckpt).iteration == 3);
   std::filesystem::remove_all(dir);
@@ -363,10 +364,11 @@ TEST_CASE("opponent snapshots are checked like latest.ckpt when a run resumes", 
     m.game = "launchpad23";
     m.num_actions += 7;
     m.observation_shape = {3, 5, 5};
+    m.layout.clear();  // the recorded layout would not fit the doctored shape
   });
   CHECK_THROWS_WITH(one_more_update(config),
                     Catch::Contains("update_000001.ckpt") && Catch::Contains("the game now has"));
-  doctor_checkpoint(snapshot, [](CheckpointMeta& m) { m.num_players = 3; });
+  doctor_checkpoint(snapshot, [](CheckpointMeta& m) { m.players = {3}; });
   CHECK_THROWS_WITH(one_more_update(config), Catch::Contains("3 players, not 2"));
   CHECK(read_checkpoint_meta((dir / "checkpoints/latest.ckpt").string()).iteration == 1);  // nothing trained
   std::filesystem::remove_all(dir);

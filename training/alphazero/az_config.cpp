@@ -113,7 +113,7 @@ ConfigBlock<AzConfig> imitation_block() {
 const ConfigSchema<AzConfig>& AzConfig::schema() {
   static const ConfigSchema<AzConfig> schema = [] {
     ConfigSchema<AzConfig> s;
-    s.add(game_block<AzConfig>("az"))
+    s.add(game_block<AzConfig>("az", true))
         .add(model_block<AzConfig>())
         .add(search_block())
         .add(selfplay_block())

@@ -47,6 +47,7 @@
 #include "training/alphazero/replay_buffer.h"
 #include "training/alphazero/self_play.h"
 #include "training/distributed/distributed.h"
+#include "training/mixed_vector_env.h"
 #include "training/policy_runner.h"
 #include "training/run/run_harness.h"
 
@@ -60,7 +61,7 @@ class AzTrainer : public run::Algorithm {
   AzTrainer(const AzConfig& config, std::shared_ptr<AnyGame> game, dist::Context context = {})
       : cfg_(config),
         run_("alphazero", cfg_, cfg_.net, {cfg_.total_steps, cfg_.minutes}, cfg_.game.resolved_config_text(),
-             std::move(game), config.game.players, std::move(context)) {}
+             std::move(game), config.game.player_counts(), std::move(context)) {}
 
   TrainSummary run(bool verbose) { return run_.run(*this, verbose); }
 
@@ -132,13 +133,14 @@ class AzTrainer : public run::Algorithm {
   void begin(bool warm_start, bool verbose) override {
     run_.net()->eval();  // self-play and evaluation; az_update switches to training mode and back
     const auto iterations = static_cast<uint64_t>(run_.iteration());
-    buffer_ = std::make_unique<ReplayBuffer>(cfg_.capacity, obs_size_, num_actions_, players_);
+    buffer_ = std::make_unique<ReplayBuffer>(cfg_.capacity, obs_size_, num_actions_, run_.spec().num_players);
     train_rng_.reseed(derive_seed(run_.rank_seed() ^ 0x7A1EULL, iterations));
     torch::manual_seed(derive_seed(cfg_.seed, iterations + 1));
     if (warm_start && cfg_.imitation_steps > 0) imitate(*buffer_, verbose);
     runner_ = std::make_unique<PolicyRunner>(run_.net(), device_, cfg_.games);
-    self_play_ = std::make_unique<SelfPlay<G>>(typed_config<G>(*run_.game()), players_, cfg_, *runner_,
-                                               derive_seed(run_.rank_seed() ^ 0x5E1FULL, iterations));
+    self_play_ =
+        std::make_unique<SelfPlay<G>>(typed_config<G>(*run_.game()), cfg_.game.tables, cfg_, *runner_,
+                                      derive_seed(run_.rank_seed() ^ 0x5E1FULL, iterations));
   }
 
   std::optional<int64_t> iterate() override {
@@ -163,12 +165,12 @@ class AzTrainer : public run::Algorithm {
   // in the buffer until self-play pushes them out.
   void imitate(ReplayBuffer& buffer, bool verbose) {
     const auto started = std::chrono::steady_clock::now();
-    VectorEnv<G> env(typed_config<G>(*run_.game()), cfg_.games, players_,
-                     derive_seed(run_.rank_seed() ^ 0x1A17ULL, 0), cfg_.threads);
+    MixedVectorEnv<G> env(typed_config<G>(*run_.game()), cfg_.game.tables, cfg_.games,
+                          derive_seed(run_.rank_seed() ^ 0x1A17ULL, 0), cfg_.threads, "selfplay.games");
     std::vector<Action> actions(static_cast<std::size_t>(cfg_.games));
     std::vector<std::vector<std::pair<ReplayBuffer::Ticket, int>>> pending(
         static_cast<std::size_t>(cfg_.games));
-    std::vector<float> relative(static_cast<std::size_t>(players_));
+    std::vector<float> relative(static_cast<std::size_t>(G::info().max_players));
     int64_t recorded = 0;
     auto waiting = [&] {
       for (const auto& p : pending)
@@ -180,28 +182,28 @@ class AzTrainer : public run::Algorithm {
     while (recorded < cfg_.imitation_steps || waiting()) {
       env.heuristic_actions(actions.data());
       for (int i = 0; i < cfg_.games && recorded < cfg_.imitation_steps; ++i) {
-        const uint8_t* mask = env.action_masks() + static_cast<std::size_t>(i) * num_actions_;
+        const uint8_t* mask = env.action_mask(i);
         int legal = 0;
         for (int a = 0; a < num_actions_; ++a) legal += mask[a];
         if (legal < 2) continue;  // a forced move teaches nothing
         const ReplayBuffer::Ticket t = buffer.add();
-        std::memcpy(buffer.observation(t.slot), env.observations() + static_cast<std::size_t>(i) * obs_size_,
-                    sizeof(float) * obs_size_);
+        std::memcpy(buffer.observation(t.slot), env.observation(i), sizeof(float) * obs_size_);
         std::memcpy(buffer.mask(t.slot), mask, static_cast<std::size_t>(num_actions_));
         float* policy = buffer.policy(t.slot);
         std::fill(policy, policy + num_actions_, 0.0f);
         policy[actions[static_cast<std::size_t>(i)]] = 1.0f;
-        pending[static_cast<std::size_t>(i)].push_back({t, env.current_players()[i]});
+        pending[static_cast<std::size_t>(i)].push_back({t, env.current_player(i)});
         ++recorded;
       }
       env.step(actions.data());
       for (int i = 0; i < cfg_.games; ++i) {
-        if (!env.terminated()[i] && !env.truncated()[i]) continue;
-        const float* returns = env.rewards() + static_cast<std::size_t>(i) * players_;
+        if (!env.finished(i)) continue;
+        const float* returns = env.returns(i);
+        const int players = env.players(i);
         for (const auto& [ticket, player] : pending[static_cast<std::size_t>(i)]) {
-          for (int j = 0; j < players_; ++j)
-            relative[static_cast<std::size_t>(j)] = returns[(player + j) % players_];
-          buffer.finish(ticket, relative.data());
+          for (int j = 0; j < players; ++j)
+            relative[static_cast<std::size_t>(j)] = returns[(player + j) % players];
+          buffer.finish(ticket, relative.data(), players);
         }
         pending[static_cast<std::size_t>(i)].clear();
       }
@@ -268,7 +270,7 @@ class AzTrainer : public run::Algorithm {
   run::RunHarness<G> run_;
   const dist::Context& ctx_ = run_.ctx();
   const torch::Device& device_ = run_.device();
-  const int players_ = run_.players(), num_actions_ = run_.num_actions(), obs_size_ = run_.obs_size();
+  const int num_actions_ = run_.num_actions(), obs_size_ = run_.obs_size();
   int train_steps_ = 1, total_batch_ = 1;  // per iteration, over all ranks
   std::unique_ptr<torch::optim::AdamW> optimizer_;
   std::unique_ptr<ReplayBuffer> buffer_;

@@ -6,12 +6,13 @@ namespace rocketgym::alphazero {
 
 AzLossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks,
                     const torch::Tensor& policy_targets, const torch::Tensor& value_targets,
-                    double value_coef, double count) {
+                    double value_coef, double count, const torch::Tensor& seat_mask) {
   const double n = count > 0 ? count : static_cast<double>(masks.size(0));
   AzLossTerms t;
   const torch::Tensor log_probs = torch::log_softmax(masked_logits(out.logits, masks), 1);
   t.policy_loss = -(policy_targets * log_probs).sum() / n;
-  t.value_loss = (out.values - value_targets).pow(2).sum() / n;
+  const torch::Tensor squared = (out.values - value_targets).pow(2);
+  t.value_loss = (seat_mask.defined() ? squared * seat_mask : squared).sum() / n;
   t.total = t.policy_loss + value_coef * t.value_loss;
   return t;
 }
@@ -27,6 +28,7 @@ AzUpdateStats az_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer,
   torch::Tensor masks = torch::empty({b, actions}, torch::kUInt8);
   torch::Tensor policies = torch::empty({b, actions});
   torch::Tensor values = torch::empty({b, players});
+  torch::Tensor table = torch::empty({b}, torch::kInt64);
   AzUpdateStats stats;
   net->train();
   for (int step = 0; step < settings.steps; ++step) {
@@ -44,11 +46,12 @@ AzUpdateStats az_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer,
                     sizeof(float) * actions);
         std::memcpy(values.data_ptr<float>() + static_cast<std::size_t>(k) * players, buffer.value(slot),
                     sizeof(float) * players);
+        table.data_ptr<int64_t>()[k] = buffer.table_players(slot);
       }
       const torch::Tensor m = masks.to(device);
       const PolicyValueOutput out = net->forward(observations.to(device));
-      const AzLossTerms loss =
-          az_loss(out, m, policies.to(device), values.to(device), settings.value_coef, settings.batch);
+      const AzLossTerms loss = az_loss(out, m, policies.to(device), values.to(device), settings.value_coef,
+                                       settings.batch, seat_mask(table, players).to(device));
       loss.total.backward();
       const torch::Tensor entropy =
           masked_entropy(masked_logits(out.logits.detach(), m)).sum() / settings.batch;

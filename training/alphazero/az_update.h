@@ -24,9 +24,11 @@ struct AzLossTerms {
 // The loss for one minibatch. `policy_targets` rows sum to 1 over legal
 // actions. Means over the rows given, or, with `count` > 0, these rows' share
 // of the mean over a minibatch of `count` rows spread over several ranks.
+// With `seat_mask` [B, seats] (seat_mask() of each row's table) the value
+// loss sums over the marked seats only (the seats at the row's table).
 AzLossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks,
                     const torch::Tensor& policy_targets, const torch::Tensor& value_targets,
-                    double value_coef, double count = 0.0);
+                    double value_coef, double count = 0.0, const torch::Tensor& seat_mask = {});
 
 struct AzUpdateSettings {
   int steps = 1;    // gradient steps

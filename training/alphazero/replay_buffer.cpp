@@ -8,14 +8,15 @@ namespace rocketgym::alphazero {
 
 ReplayBuffer::ReplayBuffer(int capacity, int obs_size, int num_actions, int num_players)
     : capacity_(capacity), obs_size_(obs_size), num_actions_(num_actions), players_(num_players) {
-  if (capacity < 1 || obs_size < 1 || num_actions < 1 || num_players < 1)
-    throw Error("replay buffer: capacity and sizes must be positive");
+  if (capacity < 1 || obs_size < 1 || num_actions < 1 || num_players < 1 || num_players > 255)
+    throw Error("replay buffer: capacity and sizes must be positive (at most 255 value seats)");
   const auto n = static_cast<std::size_t>(capacity);
   observations_.assign(n * obs_size_, 0.0f);
   policies_.assign(n * num_actions_, 0.0f);
   values_.assign(n * players_, 0.0f);
   masks_.assign(n * num_actions_, 0);
   ready_.assign(n, 0);
+  table_players_.assign(n, 0);
   write_of_.assign(n, 0);
 }
 
@@ -30,11 +31,18 @@ ReplayBuffer::Ticket ReplayBuffer::add() {
   return t;
 }
 
-void ReplayBuffer::finish(const Ticket& ticket, const float* values) {
+void ReplayBuffer::finish(const Ticket& ticket, const float* values, int table_players) {
   if (ticket.slot < 0 || ticket.slot >= capacity_) throw Error("replay buffer: bad ticket");
+  if (table_players < 0) table_players = players_;
+  if (table_players < 1 || table_players > players_)
+    throw Error("replay buffer: a table of " + std::to_string(table_players) +
+                " players, the value targets have " + std::to_string(players_) + " seats");
   const auto s = static_cast<std::size_t>(ticket.slot);
   if (write_of_[s] != ticket.write || ready_[s]) return;  // overwritten by a newer position
-  std::copy_n(values, players_, &values_[s * players_]);
+  std::copy_n(values, table_players, &values_[s * players_]);
+  std::fill_n(&values_[s * players_ + static_cast<std::size_t>(table_players)], players_ - table_players,
+              0.0f);
+  table_players_[s] = static_cast<uint8_t>(table_players);
   ready_[s] = 1;
   ++ready_count_;
 }

@@ -24,6 +24,9 @@ namespace rocketgym::alphazero {
 
 class ReplayBuffer {
  public:
+  // `num_players`: the width of the value targets (the network's value
+  // outputs, one per seat of the largest table); a position's own table may
+  // be smaller (finish).
   ReplayBuffer(int capacity, int obs_size, int num_actions, int num_players);
 
   // A ticket for a written position: where it is and which write it was.
@@ -35,9 +38,10 @@ class ReplayBuffer {
   // Claims the next slot for a position and returns it; fill observation(),
   // mask() and policy() of ticket.slot, then finish() it when the game ends.
   Ticket add();
-  // Sets the value target (num_players entries, relative to the player to
-  // move) and makes the position trainable, unless the slot was overwritten.
-  void finish(const Ticket& ticket, const float* values);
+  // Sets the value target (`table_players` entries, relative to the player
+  // to move, the seats beyond the table 0; -1: num_players) and makes the
+  // position trainable, unless the slot was overwritten.
+  void finish(const Ticket& ticket, const float* values, int table_players = -1);
 
   float* observation(int slot) { return &observations_[static_cast<std::size_t>(slot) * obs_size_]; }
   uint8_t* mask(int slot) { return &masks_[static_cast<std::size_t>(slot) * num_actions_]; }
@@ -48,6 +52,8 @@ class ReplayBuffer {
   const uint8_t* mask(int slot) const { return &masks_[static_cast<std::size_t>(slot) * num_actions_]; }
   const float* policy(int slot) const { return &policies_[static_cast<std::size_t>(slot) * num_actions_]; }
   const float* value(int slot) const { return &values_[static_cast<std::size_t>(slot) * players_]; }
+  // The seats at the position's table (its value target's meaningful entries).
+  int table_players(int slot) const { return table_players_[static_cast<std::size_t>(slot)]; }
   bool ready(int slot) const { return ready_[static_cast<std::size_t>(slot)] != 0; }
 
   // Trainable positions now in the buffer.
@@ -66,7 +72,7 @@ class ReplayBuffer {
   uint64_t writes_ = 0;
   int ready_count_ = 0;
   std::vector<float> observations_, policies_, values_;
-  std::vector<uint8_t> masks_, ready_;
+  std::vector<uint8_t> masks_, ready_, table_players_;
   std::vector<uint64_t> write_of_;  // which write filled each slot
 };
 

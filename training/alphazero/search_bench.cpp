@@ -25,8 +25,9 @@ PolicyValueNet benchmark_net(const NetSpec& spec, const AzConfig& config, const 
     net = fresh_network(spec, config.seed);
   } else {
     LoadedCheckpoint loaded = load_checkpoint(checkpoint, device);
-    check_checkpoint_matches(loaded.meta, checkpoint, game.info().id, config.game.players,
-                             spec.observation_shape, spec.num_actions);
+    for (int players : config.game.player_counts())
+      check_checkpoint_matches(loaded.meta, checkpoint, game.info().id, players, spec.observation_shape,
+                               spec.num_actions);
     net = loaded.net;
   }
   net->to(device);
@@ -53,13 +54,13 @@ SearchBenchResult bench_search(const AzConfig& config, const std::string& checkp
   const std::shared_ptr<AnyGame> game = config.game.load();
   return visit_game(config.game.id, [&](auto g) {
     using G = decltype(g);
-    const NetSpec spec = net_spec_for(*game, config.game.players, config.net);
+    const NetSpec spec = net_spec_for(*game, config.game.player_counts(), config.net);
     PolicyRunner runner(benchmark_net(spec, config, *game, checkpoint, device), device, config.games);
-    SelfPlay<G> self_play(typed_config<G>(*game), config.game.players, config, runner, config.seed);
+    SelfPlay<G> self_play(typed_config<G>(*game), config.game.tables, config, runner, config.seed);
     // Positions are written into a ring that is never trained on; one play()
     // call is a few decisions of every game, so the clock is checked often.
     ReplayBuffer buffer(std::max(config.games, 1024), spec.observation_size(), spec.num_actions,
-                        config.game.players);
+                        spec.num_players);
     const int chunk = std::max(1, config.games / 2);
     SearchBenchResult warmup, result;
     while (warmup.seconds < warmup_seconds) add(warmup, self_play.play(chunk, buffer));

@@ -19,6 +19,12 @@
 // relative to that player) is filled in when the game ends. With playout cap
 // randomization (selfplay.full_search_share < 1) the other decisions get a
 // fast search and are only played.
+//
+// Mixed tables (game.players a list or mapping): each game draws its table
+// size from its own seed (derive_seed(seed, k) as above), weighted as the
+// config says, so the same seed gives the same tables whatever the threads
+// or the number of games in flight. Value targets fill the seats of the
+// game's own table (ReplayBuffer::finish).
 #pragma once
 
 #include <chrono>
@@ -28,6 +34,7 @@
 #include "envs/core/rng.h"
 #include "training/alphazero/az_config.h"
 #include "training/alphazero/replay_buffer.h"
+#include "training/game_setup.h"
 #include "training/mcts/mcts.h"
 #include "training/mcts/network_evaluator.h"
 #include "training/policy_runner.h"
@@ -52,24 +59,25 @@ class SelfPlay {
   using Config = typename G::Config;
 
   // Game k of this self-play (counting across play() calls) is seeded
-  // derive_seed(seed, k); searches of its n-th decision derive from that.
-  SelfPlay(std::shared_ptr<const Config> config, int players, const AzConfig& cfg, PolicyRunner& runner,
-           uint64_t seed)
+  // derive_seed(seed, k); searches of its n-th decision and its table size
+  // (among `tables`) derive from that.
+  SelfPlay(std::shared_ptr<const Config> config, std::vector<TableShare> tables, const AzConfig& cfg,
+           PolicyRunner& runner, uint64_t seed)
       : config_(std::move(config)),
-        players_(players),
+        tables_(std::move(tables)),
         cfg_(cfg),
         evaluator_(runner, cfg.threads, cfg.search),  // the search block may mix in the heuristic
         seed_(seed),
         num_actions_(G::info().num_actions) {
     slots_.reserve(static_cast<std::size_t>(cfg.games));
     for (int i = 0; i < cfg.games; ++i) {
-      slots_.push_back(std::make_unique<Slot>(*config_, players_, cfg.search));
+      slots_.push_back(std::make_unique<Slot>(*config_, tables_.front().players, cfg.search));
       new_game(*slots_.back());
     }
     searching_.assign(slots_.size(), 0);
     leaves_.reserve(slots_.size());
-    returns_.resize(static_cast<std::size_t>(players_));
-    relative_.resize(static_cast<std::size_t>(players_));
+    returns_.resize(static_cast<std::size_t>(G::info().max_players));
+    relative_.resize(static_cast<std::size_t>(G::info().max_players));
   }
 
   // Plays until at least `positions` new training positions are in `buffer`
@@ -96,6 +104,8 @@ class SelfPlay {
   }
 
   int64_t games_started() const { return games_started_; }
+  // Games started at each table size so far (index: players).
+  const std::vector<int64_t>& games_at() const { return games_at_; }
 
  private:
   struct Pending {
@@ -115,7 +125,9 @@ class SelfPlay {
 
   void new_game(Slot& slot) {
     slot.seed = derive_seed(seed_, static_cast<uint64_t>(games_started_++));
-    slot.state = State(*config_, players_, slot.seed);
+    const int players = draw_table_size(tables_, slot.seed);
+    ++games_at_[static_cast<std::size_t>(players)];
+    slot.state = State(*config_, players, slot.seed);
     slot.decisions = 0;
     slot.pending.clear();
   }
@@ -172,18 +184,20 @@ class SelfPlay {
     ++stats.decisions;
     if (!state.is_terminal()) return;
     state.returns(returns_.data());
+    const int players = state.num_players();
     for (const Pending& p : slot.pending) {
-      for (int j = 0; j < players_; ++j)
-        relative_[static_cast<std::size_t>(j)] =
-            returns_[static_cast<std::size_t>((p.player + j) % players_)];
-      buffer.finish(p.ticket, relative_.data());
+      for (int j = 0; j < players; ++j)
+        relative_[static_cast<std::size_t>(j)] = returns_[static_cast<std::size_t>((p.player + j) % players)];
+      buffer.finish(p.ticket, relative_.data(), players);
     }
     ++stats.games;
     new_game(slot);
   }
 
   std::shared_ptr<const Config> config_;
-  int players_;
+  std::vector<TableShare> tables_;  // the table sizes drawn, with their weights
+  std::vector<int64_t> games_at_ =
+      std::vector<int64_t>(static_cast<std::size_t>(G::info().max_players) + 1, 0);
   const AzConfig& cfg_;
   mcts::NetworkEvaluator<G> evaluator_;
   uint64_t seed_;

@@ -79,8 +79,9 @@ class NetworkEvaluator {
   }
 
   void mix_heuristic(Leaf<State>* leaves, int n) {
-    const int players = leaves[0].state->num_players(), num_actions = G::info().num_actions;
-    played_.resize(static_cast<std::size_t>(n * players));  // allocates only when the batch grows
+    // The leaves may sit at tables of different sizes (mixed-table self-play).
+    const int stride = G::info().max_players, num_actions = G::info().num_actions;
+    played_.resize(static_cast<std::size_t>(n * stride));  // allocates only when the batch grows
 #pragma omp parallel for schedule(dynamic) num_threads(threads_)
     for (int k = 0; k < n; ++k) {
       Rng rng(leaves[k].seed);
@@ -89,9 +90,9 @@ class NetworkEvaluator {
         leaves[k].priors[G::heuristic_action(*leaves[k].state, rng)] += heuristic_prior_;
       }
       if (playout_weight_ <= 0.0f) continue;
-      float* played = played_.data() + static_cast<std::size_t>(k * players);
+      float* played = played_.data() + static_cast<std::size_t>(k * stride);
       playouts_[static_cast<std::size_t>(omp_get_thread_num())].playout_values(leaves[k], rng, played);
-      for (int p = 0; p < players; ++p)
+      for (int p = 0, players = leaves[k].state->num_players(); p < players; ++p)
         leaves[k].values[p] = (1.0f - playout_weight_) * leaves[k].values[p] + playout_weight_ * played[p];
     }
   }

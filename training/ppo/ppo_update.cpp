@@ -7,9 +7,23 @@
 
 namespace rocketgym::ppo {
 
+namespace {
+
+// The squared error of each row averaged over its table's seats, summed
+// over the rows and divided by n. Without a mask every seat counts.
+torch::Tensor value_loss(const torch::Tensor& values, const torch::Tensor& targets,
+                         const torch::Tensor& seats, double n) {
+  const torch::Tensor squared = (values - targets).pow(2);
+  if (!seats.defined()) return squared.sum() / (n * static_cast<double>(targets.size(1)));
+  return ((squared * seats).sum(1) / seats.sum(1)).sum() / n;
+}
+
+}  // namespace
+
 LossTerms ppo_loss(const PolicyValueOutput& out, const torch::Tensor& masks, const torch::Tensor& actions,
                    const torch::Tensor& old_log_probs, const torch::Tensor& advantages,
-                   const torch::Tensor& value_targets, double clip, double count) {
+                   const torch::Tensor& value_targets, double clip, double count,
+                   const torch::Tensor& seat_mask) {
   const double n = count > 0 ? count : static_cast<double>(actions.size(0));
   const torch::Tensor logits = masked_logits(out.logits, masks);
   const torch::Tensor log_probs = torch::log_softmax(logits, -1).gather(1, actions.unsqueeze(1)).squeeze(1);
@@ -17,7 +31,7 @@ LossTerms ppo_loss(const PolicyValueOutput& out, const torch::Tensor& masks, con
   const torch::Tensor clipped = torch::clamp(ratio, 1.0 - clip, 1.0 + clip);
   LossTerms t;
   t.policy_loss = -torch::min(ratio * advantages, clipped * advantages).sum() / n;
-  t.value_loss = (out.values - value_targets).pow(2).sum() / (n * static_cast<double>(value_targets.size(1)));
+  t.value_loss = value_loss(out.values, value_targets, seat_mask, n);
   t.entropy = masked_entropy(logits).sum() / n;
   t.approx_kl = (old_log_probs - log_probs).sum().detach() / n;
   t.clip_fraction = ((ratio - 1.0).abs() > clip).to(torch::kFloat32).sum().detach() / n;
@@ -30,6 +44,7 @@ namespace {
 struct Batch {
   int64_t size = 0;
   torch::Tensor observations, masks, actions, old_log_probs, advantages, targets;
+  torch::Tensor seats;  // seat_mask of each row's table
 };
 
 Batch gather(const TrajectoryStore& store) {
@@ -44,6 +59,7 @@ Batch gather(const TrajectoryStore& store) {
   b.old_log_probs = torch::empty({m}, torch::kFloat32);
   b.advantages = torch::empty({m}, torch::kFloat32);
   b.targets = torch::empty({m, np}, torch::kFloat32);
+  torch::Tensor table = torch::empty({m}, torch::kInt64);
   for (int64_t k = 0; k < m; ++k) {
     const int s = slots[static_cast<std::size_t>(k)];
     std::memcpy(b.observations.data_ptr<float>() + k * obs, store.observation(s), sizeof(float) * obs);
@@ -52,7 +68,9 @@ Batch gather(const TrajectoryStore& store) {
     b.old_log_probs.data_ptr<float>()[k] = store.log_prob(s);
     b.advantages.data_ptr<float>()[k] = store.advantage(s);
     std::memcpy(b.targets.data_ptr<float>() + k * np, store.value_targets(s), sizeof(float) * np);
+    table.data_ptr<int64_t>()[k] = store.table_players(s);
   }
+  b.seats = seat_mask(table, np);
   return b;
 }
 
@@ -63,6 +81,7 @@ void to_device(Batch& b, torch::Device device) {
   b.old_log_probs = b.old_log_probs.to(device);
   b.advantages = b.advantages.to(device);
   b.targets = b.targets.to(device);
+  b.seats = b.seats.to(device);
 }
 
 // The union of the ranks' batches: its size and where this rank's rows are.
@@ -158,7 +177,7 @@ UpdateStats ppo_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, 
         const LossTerms t =
             ppo_loss(out, b.masks.index_select(0, rows), b.actions.index_select(0, rows),
                      b.old_log_probs.index_select(0, rows), b.advantages.index_select(0, rows),
-                     b.targets.index_select(0, rows), settings.clip, count);
+                     b.targets.index_select(0, rows), settings.clip, count, b.seats.index_select(0, rows));
         MinibatchLoss l;
         l.loss = t.policy_loss + settings.value_coef * t.value_loss - settings.entropy_coef * t.entropy;
         l.stats = {t.policy_loss, t.value_loss, t.entropy, t.approx_kl, t.clip_fraction};
@@ -191,11 +210,11 @@ UpdateStats imitation_update(PolicyValueNet& net, torch::optim::Optimizer& optim
         const torch::Tensor targets = b.targets.index_select(0, rows);
         const torch::Tensor cross_entropy =
             F::cross_entropy(logits, actions, F::CrossEntropyFuncOptions().reduction(torch::kSum)) / count;
-        const torch::Tensor value_loss =
-            (out.values - targets).pow(2).sum() / (count * static_cast<double>(targets.size(1)));
+        const torch::Tensor value_error =
+            value_loss(out.values, targets, b.seats.index_select(0, rows), count);
         MinibatchLoss l;
-        l.loss = cross_entropy + settings.value_coef * value_loss;
-        l.stats = {cross_entropy, value_loss,
+        l.loss = cross_entropy + settings.value_coef * value_error;
+        l.stats = {cross_entropy, value_error,
                    (logits.argmax(1) == actions).to(torch::kFloat32).sum() / count};
         return l;
       });

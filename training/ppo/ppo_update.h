@@ -54,12 +54,15 @@ UpdateStats imitation_update(PolicyValueNet& net, torch::optim::Optimizer& optim
 
 // The PPO loss terms for one minibatch (exposed for tests): means over the
 // rows given, or, with `count` > 0, these rows' share of the mean over a
-// minibatch of `count` rows spread over several ranks.
+// minibatch of `count` rows spread over several ranks. The value loss of a
+// row is the mean squared error over the seats `seat_mask` [B, seats] marks
+// (seat_mask(): the seats at the row's table), over every seat without one.
 struct LossTerms {
   torch::Tensor policy_loss, value_loss, entropy, approx_kl, clip_fraction;
 };
 LossTerms ppo_loss(const PolicyValueOutput& out, const torch::Tensor& masks, const torch::Tensor& actions,
                    const torch::Tensor& old_log_probs, const torch::Tensor& advantages,
-                   const torch::Tensor& value_targets, double clip, double count = 0.0);
+                   const torch::Tensor& value_targets, double clip, double count = 0.0,
+                   const torch::Tensor& seat_mask = {});
 
 }  // namespace rocketgym::ppo

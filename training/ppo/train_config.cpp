@@ -59,7 +59,7 @@ ConfigBlock<TrainConfig> imitation_block() {
 const ConfigSchema<TrainConfig>& TrainConfig::schema() {
   static const ConfigSchema<TrainConfig> schema = [] {
     ConfigSchema<TrainConfig> s;
-    s.add(game_block<TrainConfig>("ppo"))
+    s.add(game_block<TrainConfig>("ppo", true))
         .add(model_block<TrainConfig>())
         .add(ppo_block())
         .add(opponents_block())

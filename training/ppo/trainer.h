@@ -4,9 +4,13 @@
 // draws who sits at the table (TrainConfig opponents): the learner at every
 // seat (self-play), or the learner at one random seat and a single opponent
 // (an earlier snapshot from the pool, random play or the heuristic bot) at the
-// others. Only learner decisions are trained on. Rollouts step a VectorEnv<G>
-// (no allocation per step in the env); per step, envs are grouped by who is
-// to move and each network runs one batched forward pass.
+// others. Only learner decisions are trained on. Rollouts step a
+// MixedVectorEnv<G> (one VectorEnv per table size of game.players, the envs
+// split over the sizes by weight; no allocation per step); per step, envs are
+// grouped by who is to move and each network runs one batched forward pass
+// over every table size. The value head has an output per seat of the
+// game's largest table; a decision's value targets fill its own table's
+// seats and the value loss reads only those.
 //
 // The run's life (folder and lock, start or resume, checkpoints, minute
 // snapshots, metrics.csv, plot, progress, ranks) is run::RunHarness's
@@ -51,6 +55,7 @@
 #include "envs/core/vector_env.h"
 #include "models/checkpoint.h"
 #include "training/distributed/distributed.h"
+#include "training/mixed_vector_env.h"
 #include "training/players/player.h"
 #include "training/policy_runner.h"
 #include "training/ppo/ppo_update.h"
@@ -78,7 +83,7 @@ class Trainer : public run::Algorithm {
   Trainer(const TrainConfig& config, std::shared_ptr<AnyGame> game, dist::Context context = {})
       : cfg_(config),
         run_("ppo", cfg_, cfg_.net, {cfg_.total_steps, cfg_.minutes}, cfg_.game.resolved_config_text(),
-             std::move(game), config.game.players, std::move(context)) {
+             std::move(game), config.game.player_counts(), std::move(context)) {
     if (cfg_.shaping != 0.0 && !HasShapingPotential<G>::value)
       throw ConfigError("ppo.shaping: " + G::info().id +
                         " defines no shaping_potential; set ppo.shaping to 0 for this game");
@@ -272,10 +277,9 @@ class Trainer : public run::Algorithm {
   void begin(bool warm_start, bool verbose) override {
     const int64_t updates = run_.iteration();
     const uint64_t seed = run_.rank_seed();
-    env_ = std::make_unique<VectorEnv<G>>(typed_config<G>(*run_.game()), cfg_.envs, players_,
-                                          derive_seed(seed, updates), cfg_.threads);
-    store_ = std::make_unique<TrajectoryStore>(cfg_.envs, players_, obs_size_, num_actions_,
-                                               2 * cfg_.steps_per_update);
+    value_seats_ = run_.spec().num_players;
+    env_ = make_env(derive_seed(seed, updates));
+    store_ = make_store(*env_);
     learner_ = std::make_unique<PolicyRunner>(run_.net(), device_, cfg_.envs);
     env_rngs_.clear();
     for (int i = 0; i < cfg_.envs; ++i)
@@ -293,7 +297,7 @@ class Trainer : public run::Algorithm {
   }
 
   std::optional<int64_t> iterate() override {
-    VectorEnv<G>& env = *env_;
+    MixedVectorEnv<G>& env = *env_;
     TrajectoryStore& store = *store_;
     // --- collect finished episodes until the batch is full ---------------
     while (store.ready_count() < cfg_.steps_per_update && !stop_requested.load()) {
@@ -301,7 +305,7 @@ class Trainer : public run::Algorithm {
       env.step(actions_.data());
       ++env_steps_;
       for (int i = 0; i < cfg_.envs; ++i)
-        if (env.terminated()[i] || env.truncated()[i]) end_episode(env, store, i);
+        if (env.finished(i)) end_episode(env, store, i);
     }
     // Ctrl-C: save what the last update learned (with several ranks, the
     // others are mid-batch: this update goes ahead with what there is).
@@ -326,32 +330,32 @@ class Trainer : public run::Algorithm {
   // their moves (cross-entropy) and the outcomes (value loss, Monte Carlo
   // returns). Uses its own env and store so PPO starts on fresh episodes.
   void imitate(bool verbose) {
-    VectorEnv<G> env(typed_config<G>(*run_.game()), cfg_.envs, players_,
-                     derive_seed(run_.rank_seed() ^ 0x1A17ULL, 0), cfg_.threads);
-    TrajectoryStore store(cfg_.envs, players_, obs_size_, num_actions_, 2 * cfg_.steps_per_update);
+    const std::unique_ptr<MixedVectorEnv<G>> mixed_env =
+        make_env(derive_seed(run_.rank_seed() ^ 0x1A17ULL, 0));
+    MixedVectorEnv<G>& env = *mixed_env;
+    const std::unique_ptr<TrajectoryStore> mixed_store = make_store(env);
+    TrajectoryStore& store = *mixed_store;
     torch::optim::Adam adam(run_.net()->parameters(),
                             torch::optim::AdamOptions(cfg_.imitation_learning_rate));
     const UpdateSettings settings{cfg_.epochs, cfg_.minibatch,    cfg_.clip, cfg_.value_coef,
                                   0.0,         cfg_.max_grad_norm};
     std::vector<Action> actions(static_cast<std::size_t>(cfg_.envs));
-    const std::array<float, arena::kMaxSeats> no_values{};
+    const std::vector<float> no_values(static_cast<std::size_t>(value_seats_), 0.0f);
     const auto started = std::chrono::steady_clock::now();
     int64_t done = 0;
     while (done < cfg_.imitation_steps && !ctx_.any(stop_requested.load(), "agreeing whether to stop")) {
       while (store.ready_count() < cfg_.steps_per_update) {
         env.heuristic_actions(actions.data());
         for (int i = 0; i < cfg_.envs; ++i) {
-          const int slot = store.add(i, env.current_players()[i], actions[static_cast<std::size_t>(i)], 0.0f,
+          const int slot = store.add(i, env.current_player(i), actions[static_cast<std::size_t>(i)], 0.0f,
                                      no_values.data());
-          std::memcpy(store.observation(slot), env.observations() + static_cast<std::size_t>(i) * obs_size_,
-                      sizeof(float) * obs_size_);
-          std::memcpy(store.mask(slot), env.action_masks() + static_cast<std::size_t>(i) * num_actions_,
-                      static_cast<std::size_t>(num_actions_));
+          std::memcpy(store.observation(slot), env.observation(i), sizeof(float) * obs_size_);
+          std::memcpy(store.mask(slot), env.action_mask(i), static_cast<std::size_t>(num_actions_));
         }
         env.step(actions.data());
         for (int i = 0; i < cfg_.envs; ++i)
-          if (env.terminated()[i] || env.truncated()[i])  // lambda = 1: value targets are the final returns
-            store.finish_episode(i, env.rewards() + static_cast<std::size_t>(i) * players_, 1.0f, 1.0f);
+          if (env.finished(i))  // lambda = 1: value targets are the final returns
+            store.finish_episode(i, env.returns(i), 1.0f, 1.0f);
       }
       const UpdateStats stats =
           imitation_update(run_.net(), adam, store, settings, device_, ctx_,
@@ -396,26 +400,37 @@ class Trainer : public run::Algorithm {
                          : kind == kVsRandom ? kRandom
                                              : kHeuristic;
     seats.fill(opponent);
-    seats[table_rng_.below(static_cast<uint32_t>(players_))] = kLearner;
+    seats[table_rng_.below(static_cast<uint32_t>(env_->players(i)))] = kLearner;
   }
 
-  void choose_actions(VectorEnv<G>& env, TrajectoryStore& store, PolicyRunner& learner,
+  // The envs of every table size of game.players (mixed_vector_env.h).
+  std::unique_ptr<MixedVectorEnv<G>> make_env(uint64_t seed) const {
+    return std::make_unique<MixedVectorEnv<G>>(typed_config<G>(*run_.game()), cfg_.game.tables, cfg_.envs,
+                                               seed, cfg_.threads, "ppo.envs");
+  }
+
+  // A store of value rows as wide as the network's value head, each env's
+  // table size set.
+  std::unique_ptr<TrajectoryStore> make_store(const MixedVectorEnv<G>& env) const {
+    auto store = std::make_unique<TrajectoryStore>(cfg_.envs, value_seats_, obs_size_, num_actions_,
+                                                   2 * cfg_.steps_per_update);
+    for (int i = 0; i < cfg_.envs; ++i) store->set_table_players(i, env.players(i));
+    return store;
+  }
+
+  void choose_actions(MixedVectorEnv<G>& env, TrajectoryStore& store, PolicyRunner& learner,
                       std::vector<Action>& actions, std::vector<int>& group) {
-    const float* obs = env.observations();
-    const uint8_t* masks = env.action_masks();
-    const int32_t* current = env.current_players();
     auto controller = [&](int i) {
-      return seats_[static_cast<std::size_t>(i)][static_cast<std::size_t>(current[i])];
+      return seats_[static_cast<std::size_t>(i)][static_cast<std::size_t>(env.current_player(i))];
     };
     auto gather = [&](PolicyRunner& runner, int who) {
       group.clear();
       for (int i = 0; i < cfg_.envs; ++i)
         if (controller(i) == who) group.push_back(i);
       for (std::size_t k = 0; k < group.size(); ++k) {
-        const auto i = static_cast<std::size_t>(group[k]);
-        std::memcpy(runner.observation_row(static_cast<int>(k)), obs + i * obs_size_,
+        std::memcpy(runner.observation_row(static_cast<int>(k)), env.observation(group[k]),
                     sizeof(float) * obs_size_);
-        std::memcpy(runner.mask_row(static_cast<int>(k)), masks + i * num_actions_,
+        std::memcpy(runner.mask_row(static_cast<int>(k)), env.action_mask(group[k]),
                     static_cast<std::size_t>(num_actions_));
       }
       runner.evaluate(static_cast<int>(group.size()));
@@ -426,12 +441,11 @@ class Trainer : public run::Algorithm {
       const int i = group[k];
       const Action a = learner.choose(static_cast<int>(k), false, env_rngs_[static_cast<std::size_t>(i)]);
       actions[static_cast<std::size_t>(i)] = a;
-      const int slot = store.add(i, current[i], a, learner.log_prob(static_cast<int>(k), a),
-                                 learner.values(static_cast<int>(k)), potential(env.state(i), current[i]));
-      std::memcpy(store.observation(slot), obs + static_cast<std::size_t>(i) * obs_size_,
-                  sizeof(float) * obs_size_);
-      std::memcpy(store.mask(slot), masks + static_cast<std::size_t>(i) * num_actions_,
-                  static_cast<std::size_t>(num_actions_));
+      const int seat = env.current_player(i);
+      const int slot = store.add(i, seat, a, learner.log_prob(static_cast<int>(k), a),
+                                 learner.values(static_cast<int>(k)), potential(env.state(i), seat));
+      std::memcpy(store.observation(slot), env.observation(i), sizeof(float) * obs_size_);
+      std::memcpy(store.mask(slot), env.action_mask(i), static_cast<std::size_t>(num_actions_));
     }
     // The opponents (players/player.h), each asked for all its moves at once:
     // pool snapshots sample from their policy, like the learner.
@@ -444,7 +458,7 @@ class Trainer : public run::Algorithm {
         const auto e = static_cast<std::size_t>(i);
         group.push_back(i);
         decisions_.push_back(
-            {&env.state(i), current[i], &env_rngs_[e], 0, obs + e * obs_size_, masks + e * num_actions_});
+            {&env.state(i), env.current_player(i), &env_rngs_[e], 0, env.observation(i), env.action_mask(i)});
       }
       if (decisions_.empty()) return;
       player.act(decisions_.data(), static_cast<int>(decisions_.size()));
@@ -477,8 +491,9 @@ class Trainer : public run::Algorithm {
     return 0.0f;
   }
 
-  void end_episode(VectorEnv<G>& env, TrajectoryStore& store, int i) {
-    const float* returns = env.rewards() + static_cast<std::size_t>(i) * players_;
+  void end_episode(MixedVectorEnv<G>& env, TrajectoryStore& store, int i) {
+    const float* returns = env.returns(i);
+    const int players = env.players(i);
     store.finish_episode(i, returns, static_cast<float>(cfg_.gamma), static_cast<float>(cfg_.gae_lambda),
                          static_cast<float>(cfg_.shaping));
     ++episodes_;
@@ -487,9 +502,9 @@ class Trainer : public run::Algorithm {
       // The learner's share of the win, as the arena counts it.
       const auto& seats = seats_[static_cast<std::size_t>(i)];
       arena::GameRecord r;
-      r.num_players = players_;
-      std::copy_n(returns, players_, r.returns.begin());
-      for (int s = 0; s < players_; ++s)
+      r.num_players = players;
+      std::copy_n(returns, players, r.returns.begin());
+      for (int s = 0; s < players; ++s)
         if (seats[static_cast<std::size_t>(s)] == kLearner) train_wins_[kind] += arena::win_share(r, s);
       train_games_[kind] += 1;
     }
@@ -546,9 +561,11 @@ class Trainer : public run::Algorithm {
   run::RunHarness<G> run_;
   const dist::Context& ctx_ = run_.ctx();
   const torch::Device& device_ = run_.device();
-  const int players_ = run_.players(), num_actions_ = run_.num_actions(), obs_size_ = run_.obs_size();
+  const int num_actions_ = run_.num_actions(), obs_size_ = run_.obs_size();
+  // The value head's outputs (set in begin: a resumed run keeps its network's).
+  int value_seats_ = 0;
   std::unique_ptr<torch::optim::Adam> optimizer_;
-  std::unique_ptr<VectorEnv<G>> env_;
+  std::unique_ptr<MixedVectorEnv<G>> env_;
   std::unique_ptr<TrajectoryStore> store_;
   std::unique_ptr<PolicyRunner> learner_;
   std::vector<Action> actions_;

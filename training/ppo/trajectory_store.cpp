@@ -10,7 +10,9 @@ namespace rocketgym::ppo {
 TrajectoryStore::TrajectoryStore(int num_envs, int num_players, int observation_size, int num_actions,
                                  int initial_capacity)
     : envs_(num_envs), players_(num_players), obs_size_(observation_size), num_actions_(num_actions) {
+  if (num_players < 1 || num_players > 255) throw Error("trajectory store: 1 to 255 value seats");
   episode_slots_.resize(static_cast<std::size_t>(num_envs));
+  env_players_.assign(static_cast<std::size_t>(num_envs), num_players);
   for (auto& list : episode_slots_) list.reserve(256);
   capacity_ = std::max(16, initial_capacity) / 2;
   grow();
@@ -29,6 +31,14 @@ void TrajectoryStore::grow() {
   value_targets_.resize(n * players_);
   seats_.resize(n);
   ready_.resize(n);
+  table_players_.resize(n);
+}
+
+void TrajectoryStore::set_table_players(int env, int players) {
+  if (players < 1 || players > players_)
+    throw Error("trajectory store: a table of " + std::to_string(players) + " players, the value rows have " +
+                std::to_string(players_) + " seats");
+  env_players_.at(static_cast<std::size_t>(env)) = players;
 }
 
 int TrajectoryStore::add(int env, int seat, Action action, float log_prob, const float* values,
@@ -49,6 +59,7 @@ void TrajectoryStore::finish_episode(int env, const float* final_returns, float 
                                      float shaping_weight) {
   auto& slots = episode_slots_[static_cast<std::size_t>(env)];
   const auto count = slots.size();
+  const int table = env_players_[static_cast<std::size_t>(env)];
   scratch_seats_.resize(count);
   scratch_values_.resize(count);
   scratch_adv_.resize(count);
@@ -60,11 +71,11 @@ void TrajectoryStore::finish_episode(int env, const float* final_returns, float 
     scratch_potentials_[k] = potentials_[idx(slots[k], 1)];
   }
   const int n = static_cast<int>(count);
-  gae_turn_based(scratch_seats_.data(), scratch_values_.data(), n, final_returns, players_, gamma, lambda,
+  gae_turn_based(scratch_seats_.data(), scratch_values_.data(), n, final_returns, table, gamma, lambda,
                  scratch_adv_.data(), scratch_ret_.data());
   if (shaping_weight != 0.0f) {  // shaped advantages; the unshaped value targets stay in scratch_ret_
     scratch_shaped_returns_.resize(count);
-    gae_turn_based(scratch_seats_.data(), scratch_values_.data(), n, final_returns, players_, gamma, lambda,
+    gae_turn_based(scratch_seats_.data(), scratch_values_.data(), n, final_returns, table, gamma, lambda,
                    scratch_adv_.data(), scratch_shaped_returns_.data(), scratch_potentials_.data(),
                    shaping_weight);
   }
@@ -74,7 +85,8 @@ void TrajectoryStore::finish_episode(int env, const float* final_returns, float 
     advantages_[idx(slot, 1)] = scratch_adv_[k];
     float* targets = &value_targets_[idx(slot, players_)];
     targets[0] = scratch_ret_[k];
-    for (int j = 1; j < players_; ++j) targets[j] = final_returns[(seat + j) % players_];
+    for (int j = 1; j < players_; ++j) targets[j] = j < table ? final_returns[(seat + j) % table] : 0.0f;
+    table_players_[idx(slot, 1)] = static_cast<uint8_t>(table);
     ready_[idx(slot, 1)] = 1;
   }
   ready_count_ += static_cast<int>(count);
@@ -98,6 +110,7 @@ void TrajectoryStore::move_slot(int from, int to) {
   potentials_[idx(to, 1)] = potentials_[idx(from, 1)];
   seats_[idx(to, 1)] = seats_[idx(from, 1)];
   ready_[idx(to, 1)] = ready_[idx(from, 1)];
+  table_players_[idx(to, 1)] = table_players_[idx(from, 1)];
   std::copy_n(&values_[idx(from, players_)], players_, &values_[idx(to, players_)]);
 }
 

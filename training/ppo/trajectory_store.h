@@ -18,7 +18,15 @@ namespace rocketgym::ppo {
 
 class TrajectoryStore {
  public:
+  // `num_players`: the width of the value rows (the network's value outputs,
+  // one per seat of the largest table); each env's table may be smaller
+  // (set_table_players).
   TrajectoryStore(int num_envs, int num_players, int observation_size, int num_actions, int initial_capacity);
+
+  // Env `env` plays at a table of `players` seats (default: num_players):
+  // its returns have that many entries and its decisions' value targets fill
+  // only that many seats (table_players(slot) says how many).
+  void set_table_players(int env, int players);
 
   // Records a decision of `seat` in `env`; returns its slot, whose observation
   // and mask the caller writes through observation()/mask(). `values` are the
@@ -46,8 +54,9 @@ class TrajectoryStore {
   int seat(int slot) const { return seats_[idx(slot, 1)]; }
   float advantage(int slot) const { return advantages_[idx(slot, 1)]; }
   // Value targets, viewer-relative: [0] the lambda-return of the acting seat,
-  // [j] the final return of the seat j places clockwise.
+  // [j] the final return of the seat j places clockwise; 0 beyond the table.
   const float* value_targets(int slot) const { return &value_targets_[idx(slot, players_)]; }
+  int table_players(int slot) const { return table_players_[idx(slot, 1)]; }
   int observation_size() const { return obs_size_; }
   int num_actions() const { return num_actions_; }
   int num_players() const { return players_; }
@@ -64,7 +73,8 @@ class TrajectoryStore {
   std::vector<Action> actions_;
   std::vector<float> log_probs_, values_, potentials_, advantages_, value_targets_;
   std::vector<int> seats_;
-  std::vector<uint8_t> ready_;
+  std::vector<uint8_t> ready_, table_players_;   // per slot
+  std::vector<int> env_players_;                 // per env
   std::vector<std::vector<int>> episode_slots_;  // per env, in time order
   // scratch for finish_episode
   std::vector<int> scratch_seats_;

@@ -37,8 +37,10 @@
 #include <utility>
 #include <vector>
 
+#include "envs/core/describe.h"
 #include "envs/core/json.h"
 #include "models/checkpoint.h"
+#include "models/warm_start.h"
 #include "training/arena/evaluate.h"
 #include "training/config_yaml.h"
 #include "training/csv_writer.h"
@@ -116,7 +118,8 @@ class RunHarness {
   // `game_config`: the game's rules as this run reads them
   // (GameSetup::resolved_config_text).
   RunHarness(const char* algorithm, RunSettings& settings, NetConfig& net, Budget budget,
-             std::string game_config, std::shared_ptr<AnyGame> game, int players, dist::Context context)
+             std::string game_config, std::shared_ptr<AnyGame> game, std::vector<int> player_counts,
+             dist::Context context)
       : algorithm_(algorithm),
         settings_(settings),
         net_config_(net),
@@ -124,8 +127,9 @@ class RunHarness {
         game_(std::move(game)),
         ctx_(std::move(context)),
         device_(parse_device(settings.device)),
-        players_(players),
+        players_(std::move(player_counts)),
         spec_(net_spec_for(*game_, players_, net_config_)),
+        layout_(layout_of(players_.front())),
         snapshots_(settings_.snapshot_minutes, 0.0),  // a resume skips those passed
         game_config_(std::move(game_config)) {}
 
@@ -151,9 +155,10 @@ class RunHarness {
     seed_ = dist::rank_seed(settings_.seed, ctx_.rank());
     algo.take_rank_share(verbose);
 
-    // The minutes budget covers the imitation warm start too.
+    // The minutes budget covers the imitation warm start too (not run after
+    // a run.warm_start: that network has learned more than imitation gives).
     const auto budget_started = std::chrono::steady_clock::now();
-    algo.begin(!summary.resumed, verbose);
+    algo.begin(!summary.resumed && settings_.warm_start.empty(), verbose);
     const auto started = std::chrono::steady_clock::now();
     auto seconds_since = [](std::chrono::steady_clock::time_point t) {
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -220,7 +225,8 @@ class RunHarness {
   const std::shared_ptr<AnyGame>& game() const { return game_; }
   const NetSpec& spec() const { return spec_; }
   PolicyValueNet& net() { return net_; }
-  int players() const { return players_; }
+  // The table sizes the run plays (game.players), ascending.
+  const std::vector<int>& player_counts() const { return players_; }
   int num_actions() const { return G::info().num_actions; }
   int obs_size() const { return spec_.observation_size(); }
   uint64_t rank_seed() const { return seed_; }  // of this rank's streams (dist::rank_seed)
@@ -237,8 +243,10 @@ class RunHarness {
     CheckpointMeta m;
     m.game = G::info().id;
     m.game_version = G::info().version;
-    m.num_players = players_;
+    m.num_players = spec_.num_players;  // the value head's outputs
+    m.players = players_;
     m.observation_shape = spec_.observation_shape;
+    m.layout = layout_;
     m.num_actions = num_actions();
     m.net = spec_.config;
     m.step = steps_;
@@ -254,13 +262,15 @@ class RunHarness {
   }
 
   // A checkpoint this run reads (rank 0's file, sent to the other ranks: a
-  // collective), checked like latest.ckpt (game, players, shapes); nothing
-  // when rank 0 has no such file.
+  // collective), checked like latest.ckpt (game, every table size of the
+  // run, shapes); nothing when rank 0 has no such file.
   std::optional<LoadedCheckpoint> load_run_file(const std::string& path) const {
     const std::optional<std::string> local = ctx_.file_from_root(path);
     if (!local) return std::nullopt;
     LoadedCheckpoint ckpt = load_checkpoint(*local, device_);
-    check_checkpoint_matches(ckpt.meta, path, G::info().id, players_, spec_.observation_shape, num_actions());
+    for (int players : players_)
+      check_checkpoint_matches(ckpt.meta, path, G::info().id, players, spec_.observation_shape,
+                               num_actions());
     return ckpt;
   }
 
@@ -270,6 +280,7 @@ class RunHarness {
     std::optional<LoadedCheckpoint> ckpt = load_run_file(path);
     if (!ckpt) {
       net_ = fresh_network(spec_, settings_.seed);  // rank 0's seed, sent to the others
+      if (!settings_.warm_start.empty() && ctx_.is_root()) warm_start(verbose);  // sent to the others too
       net_->to(device_);
       dist::broadcast_parameters(ctx_, net_->parameters());
       algo.make_optimizer();
@@ -293,6 +304,49 @@ class RunHarness {
     return true;
   }
 
+  // The observation's blocks at this table size (envs/core/describe.h).
+  static std::vector<LayoutBlock> layout_of(int players) {
+    std::vector<LayoutBlock> out;
+    for (const FeatureBlock& b : observation_layout(G::info().id, players))
+      out.push_back({b.name, b.offset, b.size});
+    return out;
+  }
+
+  // run.warm_start: the fresh network takes what carries over from an older
+  // checkpoint of this game (models/warm_start.h).
+  void warm_start(bool verbose) {
+    const std::string& path = settings_.warm_start;
+    LoadedCheckpoint old = load_checkpoint(path);
+    if (old.meta.game != G::info().id)
+      throw CheckpointError("run.warm_start: '" + path + "' was trained for game '" + old.meta.game +
+                            "', not '" + G::info().id + "'");
+    std::vector<LayoutBlock> old_layout = old.meta.layout;
+    const std::string& layout_file = settings_.warm_start_layout;
+    if (!layout_file.empty()) {
+      std::ifstream in(layout_file);
+      if (!in) throw ConfigError("run.warm_start_layout: cannot read '" + layout_file + "'");
+      Json doc;
+      try {
+        doc = Json::parse(in);
+      } catch (const nlohmann::json::exception& e) {
+        throw ConfigError("run.warm_start_layout: '" + layout_file + "' is not JSON (" + e.what() + ")");
+      }
+      old_layout = layout_from_describe_json(doc, old.meta.served_players().front(), layout_file);
+    } else if (old_layout.empty()) {
+      if (old.meta.observation_shape != spec_.observation_shape)
+        throw ConfigError(
+            "run.warm_start: '" + path + "' records no observation layout and its observation (" +
+            std::to_string(old.meta.net_spec().observation_size()) + " numbers) is not the game's now (" +
+            std::to_string(spec_.observation_size()) +
+            "): set run.warm_start_layout to the layout it was trained with (`rocketgym describe " +
+            G::info().id + "` JSON of that version)");
+      old_layout = layout_;  // the same size: taken to be the same encoding
+    }
+    WarmStartReport report;
+    net_ = warm_start_network(old.net, old_layout, spec_, layout_, path, &report);
+    if (verbose) std::fprintf(stderr, "warm start from %s: %s\n", path.c_str(), report.summary().c_str());
+  }
+
   std::ofstream open_metrics(const std::string& header) const {
     const std::string file = in_run_dir("metrics.csv");
     const bool fresh = !std::filesystem::exists(file) || std::filesystem::file_size(file) == 0;
@@ -303,14 +357,21 @@ class RunHarness {
 
   // Greedy play against random and heuristic opponents over the same seeds
   // in every seat (the arena's schedule, its games split over the ranks).
+  // With mixed tables: run.eval_games at each table size, and the mean of
+  // the win rates.
   void evaluate() {
     torch::NoGradGuard no_grad;
     const auto config = typed_config<G>(*game_);
     const uint64_t seed = derive_seed(settings_.seed ^ 0xE7A1ULL, 0);
-    eval_random_ = arena::evaluate_network<G>(net_, config, players_, "random", settings_.eval_games, seed,
-                                              settings_.threads, device_, ctx_);
-    eval_heuristic_ = arena::evaluate_network<G>(net_, config, players_, "heuristic", settings_.eval_games,
-                                                 seed, settings_.threads, device_, ctx_);
+    auto win_rate = [&](const char* opponent) {
+      double sum = 0.0;
+      for (int players : players_)
+        sum += arena::evaluate_network<G>(net_, config, players, opponent, settings_.eval_games, seed,
+                                          settings_.threads, device_, ctx_);
+      return sum / static_cast<double>(players_.size());
+    };
+    eval_random_ = win_rate("random");
+    eval_heuristic_ = win_rate("heuristic");
     last_eval_iteration_ = iteration_;
   }
 
@@ -335,8 +396,9 @@ class RunHarness {
   std::shared_ptr<AnyGame> game_;
   dist::Context ctx_;
   torch::Device device_;
-  int players_;
+  std::vector<int> players_;  // the table sizes played
   NetSpec spec_;
+  std::vector<LayoutBlock> layout_;  // the observation's blocks, recorded in every checkpoint
   PolicyValueNet net_{nullptr};
   MinuteSnapshots snapshots_;
   std::string game_config_;
