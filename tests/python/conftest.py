@@ -81,21 +81,3 @@ def illegal_in_range(state):
 @pytest.fixture
 def rng():
     return np.random.default_rng(20261121)
-
-
-def skip_while_zoo_bot_predates_its_game(game_id):
-    """Skips the calling test while models/zoo/<game_id>.ckpt was trained for an older version of the
-    game. Issue 31 gave Rocket Squad, The Last Blast and Launch Pad one observation layout for 2-4
-    players (version 2): their zoo files wait to be retrained. Until then loading one must be a clear
-    refusal naming the file and the version; that much is checked here."""
-    import pytest
-    import rocketgym as rg
-
-    try:
-        rg.load_agent(f"zoo:{game_id}:0", game=game_id)
-    except rg.Error as error:
-        if "was trained for version" not in str(error):
-            raise
-        assert f"{game_id}.ckpt" in str(error)
-        pytest.skip(f"models/zoo/{game_id}.ckpt predates version {rg.load_game(game_id).info.version} of "
-                    f"{game_id} (issue 31: one observation layout for 2-4 players); retrain it")

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import rocketgym as rg
-from conftest import skip_while_zoo_bot_predates_its_game
 
 _agents = pytest.importorskip("rocketgym._agents", reason="built without the LibTorch training library")
 
@@ -170,7 +169,6 @@ def test_bad_opponents_are_refused(opponents, message):
 def test_a_bot_for_another_player_count_is_refused():
     if "last_blast" not in rg.list_games():
         pytest.skip("needs the Last Blast zoo bot")
-    skip_while_zoo_bot_predates_its_game("last_blast")
     players = _agents.load_agent("zoo:last_blast", rg.load_game("last_blast"), 2).num_players
     other = 3 if players == 2 else 2
     with pytest.raises(rg.Error, match=rf"opponent 'zoo'.*trained for {players} players, not {other}"):
@@ -323,7 +321,6 @@ def test_torch_agent_masks_and_plays():
 def test_agent_act_over_a_batch_and_the_evaluate_shape_message():
     if GAME not in ("last_blast", "launch_pad", "lift_off", "rocket_squad"):
         pytest.skip("needs a zoo bot")
-    skip_while_zoo_bot_predates_its_game(GAME)
     agent = rg.load_agent(f"zoo:{GAME}")
     vec = rg.make_vec(GAME, 5, seed=1)
     actions = agent.act(vec.observations, vec.action_masks)
@@ -351,7 +348,6 @@ def test_the_ppo_example_trains_against_the_heuristic_and_is_rated_against_the_z
     pytest.importorskip("torch")
     if "last_blast" not in rg.list_games():
         pytest.skip("the example's default game is not built")
-    skip_while_zoo_bot_predates_its_game("last_blast")
     repo = pathlib.Path(__file__).resolve().parents[2]
     env = dict(os.environ, PYTHONPATH=str(pathlib.Path(rg.__file__).resolve().parents[1]))
     out = subprocess.run([sys.executable, str(repo / "examples" / "ppo_vs_heuristic.py"), "--total-steps", "1024",

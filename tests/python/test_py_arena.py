@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 import rocketgym as rg
-from conftest import skip_while_zoo_bot_predates_its_game
 
 GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "data" / "arena_golden"
 
@@ -111,7 +110,6 @@ def test_python_agents_take_seats(tmp_path):
 
 
 def test_load_agent_objects_take_seats():
-    skip_while_zoo_bot_predates_its_game("last_blast")
     zoo = rg.load_agent("zoo:last_blast:0", game="last_blast")
     report = rg.arena("last_blast", {"zoo": zoo, "r": "random"}, games=2, seed=1)
     by_spec = rg.arena("last_blast", {"zoo": "zoo:last_blast:0", "r": "random"}, games=2, seed=1)

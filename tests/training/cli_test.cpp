@@ -263,14 +263,6 @@ TEST_CASE("play takes a checkpoint file as a seat, as its help says", "[cli]") {
   if (!std::filesystem::exists(zoo)) return;
   const CliResult r = run_cli("play last_blast --seed 3 --seats 'random," + zoo + "'");
   INFO(r.output);
-  if (r.output.find("was trained for version 1 of last_blast") != std::string::npos) {
-    // Issue 31 changed The Last Blast's observation layout (version 2): until the zoo file is
-    // retrained, only its clear refusal is checked.
-    WARN("skipped: models/zoo/last_blast.ckpt predates the observation layout of issue 31; retrain it");
-    CHECK(r.status == 1);
-    CHECK_THAT(r.output, Catch::Contains(zoo));
-    return;
-  }
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("player 1 (" + zoo + "): score"));
 }
