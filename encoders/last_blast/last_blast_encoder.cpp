@@ -7,29 +7,32 @@
 namespace rocketgym::last_blast {
 namespace {
 
-// The rule's damage formula (jump + collision, less the front card's boost or
-// shield) for `p` entering `row` of `column`, without the state's assumption
-// that `column` is the one entered this round.
-int damage_entering(const State& s, int p, int row, int column) {
-  const Config& config = s.config();
-  const Card& front = config.cards[s.rocket(p).front()];
-  int jump = s.cube_column(p) < 0 ? 0 : std::abs(row - s.cube_row(p));
-  if (front.colour == Colour::kRed) jump = std::max(0, jump - front.number);
-  int collision = std::abs(config.symbol_value[front.symbol] - config.symbol_value[s.tile(row, column)]);
-  if (front.colour == Colour::kGreen) collision = std::max(0, collision - front.number);
-  return jump + collision;
-}
-
+// Per seat and row: the rule's damage formula (jump + collision, less the front card's boost
+// or shield) for entering that row of the seat's next column, without the state's assumption
+// that the column is the one entered this round; and whether another cube holds that tile
+// (State::tile_free). The seat's front card and the other cubes in the column are looked up
+// once per seat, not once per row.
 void encode_next_step(const State& s, int viewer, float* x) {
   const int n = s.num_players();
+  const Config& config = s.config();
   for (int k = 0; k < n; ++k, x += kMaxRows * Encoder::kNextStepFeatures) {
     const int p = (viewer + k) % n;
     if (s.status(p) != Status::kFlying || s.rocket(p).size == 0) continue;
     const int column = s.phase() == Phase::kFlight ? s.round() + (s.moved_this_round(p) ? 1 : 0) : 0;
     if (column >= kColumns) continue;
+    const Card& front = config.cards[s.rocket(p).front()];
+    const int boost = front.colour == Colour::kRed ? front.number : 0;
+    const int shield = front.colour == Colour::kGreen ? front.number : 0;
+    const int front_value = config.symbol_value[front.symbol];
+    unsigned taken = 0;  // rows of `column` that another seat's cube holds
+    for (int q = 0; q < n; ++q)
+      if (q != p && s.cube_column(q) == column && s.cube_row(q) >= 0) taken |= 1u << s.cube_row(q);
     for (int r = 0; r < s.rows(); ++r) {
-      x[r * Encoder::kNextStepFeatures] = std::min(damage_entering(s, p, r, column), 12) / 12.0f;
-      x[r * Encoder::kNextStepFeatures + 1] = !s.tile_free(r, column, p);
+      const int jump = s.cube_column(p) < 0 ? 0 : std::max(0, std::abs(r - s.cube_row(p)) - boost);
+      const int collision =
+          std::max(0, std::abs(front_value - config.symbol_value[s.tile(r, column)]) - shield);
+      x[r * Encoder::kNextStepFeatures] = std::min(jump + collision, 12) / 12.0f;
+      x[r * Encoder::kNextStepFeatures + 1] = static_cast<float>(taken >> r & 1);
     }
   }
 }
