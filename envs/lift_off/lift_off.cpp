@@ -182,22 +182,24 @@ void State::pass_hands(int dir, bool first_pick, std::array<uint8_t, 3> Player::
   // another hand w may now also be in the next hand, unless v is that next
   // hand: then v saw what came and the rest stayed with w.
   for (int v = 0; v < n; ++v) {
+    // The hands a set's hands become in v's eyes, for every set of hands (one table per
+    // seat rather than a loop over the hands per card).
+    std::array<Mask, may_be::kHands + 1> spread{};
+    for (int w = 0; w < n; ++w) {
+      const unsigned now = (1u << w) | (next_seat(w, dir) != v ? 1u << next_seat(w, dir) : 0u);
+      for (unsigned hands = 1; hands <= may_be::kHands; ++hands)
+        if (hands >> w & 1)
+          at(spread, static_cast<int>(hands)) = static_cast<Mask>(at(spread, static_cast<int>(hands)) | now);
+    }
     for (std::size_t card = 0; card < N; ++card) {
       Mask& m = at(may_be, v)[card];
       if (m == 0) continue;
-      if (at(new_hand, v) >> card & 1) {
+      if (at(new_hand, v) >> card & 1)
         m = static_cast<Mask>(1u << v);
-      } else if (at(passed_mask, v) >> card & 1) {
+      else if (at(passed_mask, v) >> card & 1)
         m = static_cast<Mask>(1u << next_seat(v, dir));
-      } else {
-        auto out = static_cast<Mask>(m & ~may_be::kHands);
-        for (int w = 0; w < n; ++w) {
-          if (!(m >> w & 1)) continue;
-          out = static_cast<Mask>(out | (1u << w));
-          if (next_seat(w, dir) != v) out = static_cast<Mask>(out | (1u << next_seat(w, dir)));
-        }
-        m = out;
-      }
+      else
+        m = static_cast<Mask>((m & ~may_be::kHands) | at(spread, m & may_be::kHands));
     }
   }
   std::array<uint64_t, kMaxPlayers> before{};

@@ -429,6 +429,7 @@ class State {
   void follow_passed_cards(bool objective, int dir, const std::array<uint64_t, kMaxPlayers>& before,
                            const std::array<uint64_t, kMaxPlayers>& after);
   void fit_passed_cards(bool objective);
+  void fit_passed_specialists_after_play(int seat);
   void follow_other_hands(int viewer);
   std::array<int, kMaxPlayers> region_sizes(bool objective) const;
   int next_seat(int seat, int dir) const { return (seat + dir + num_players_) % num_players_; }
@@ -497,6 +498,10 @@ class State {
   // Whether every seat's specialist sets are where tighten_specialists leaves them, so an update
   // may tighten only the seats it changed; not yet for a state read from a document.
   bool specialists_settled_ = false;
+  // Whether every seat's layouts of the specialists it passed fit the hand sizes (as
+  // fit_passed_cards leaves them), so a play need check only the player's hand; not yet for a
+  // state read from a document.
+  bool specialist_layouts_fit_ = false;
 };
 
 // The action id ranges, for the docs (rocketgym describe); written in

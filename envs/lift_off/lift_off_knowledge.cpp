@@ -1,6 +1,7 @@
 // Lift Off: the knowledge model (what each seat knows about where the hidden
 // cards are) and redeterminization. The model is described at the top of lift_off.h.
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 
 #include "envs/lift_off/lift_off.h"
@@ -14,54 +15,125 @@ bool single(Mask m) {
   return m != 0 && (m & (m - 1)) == 0;
 }
 
+// --- a seat's sets, several at a time -----------------------------------------
+//
+// A seat's sets are small integers (specialists: bytes below 0x20, five places; objectives:
+// 16-bit lanes below 0x200, nine places), so one 64-bit word holds eight or four of them and
+// plain integer arithmetic handles them at once without carries between the lanes (the top
+// bit of every lane is free). tighten and known_hands run on every play, draw and
+// observation: this reads the sets without a branch per card.
+
+constexpr std::size_t kSetsPerWord = 8;  // specialist sets (bytes) in a word
+
+template <class Mask>
+struct Lanes {
+  static constexpr int kPerWord = 8 / static_cast<int>(sizeof(Mask));
+  static constexpr int kBits = 8 * static_cast<int>(sizeof(Mask));
+  static constexpr uint64_t kLow = sizeof(Mask) == 1 ? 0x0101010101010101ull : 0x0001000100010001ull;
+  static constexpr uint64_t kHigh = kLow << (kBits - 1);
+  // Moves bit 0 of lane i to bit i of the top lane's bits (no two products meet or carry).
+  static constexpr uint64_t kGather = sizeof(Mask) == 1 ? 0x0102040810204080ull : 0x1000200040008000ull;
+  static constexpr int kGatherShift = 64 - kPerWord;
+};
+static_assert((1 << may_be::kSpecialistPlaces) <= 0x80 && (1 << may_be::kObjectivePlaces) <= 0x8000 &&
+                  kMaxSpecialists % 8 == 0 && kMaxObjectives % 4 == 0 &&
+                  may_be::kHands == (1u << kMaxPlayers) - 1,
+              "the sets fill whole words with the top bit of each lane free; the hands are places 0..3");
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "card i of a word is lane i, from the low bits");
+
+template <class Mask, std::size_t N>
+using Words = std::array<uint64_t, N / Lanes<Mask>::kPerWord>;
+
+template <class Mask, std::size_t N>
+Words<Mask, N> load_words(const std::array<Mask, N>& sets) {
+  Words<Mask, N> words;
+  std::memcpy(words.data(), sets.data(), sizeof words);
+  return words;
+}
+
+// The top bit of each lane that is not zero (the sum does not carry out of a lane).
+template <class Mask>
+uint64_t nonzero_lanes(uint64_t x) {
+  return (x + (Lanes<Mask>::kHigh - Lanes<Mask>::kLow)) & Lanes<Mask>::kHigh;
+}
+// Each lane less its lowest set bit ((lane | top bit) - 1 borrows within the lane).
+template <class Mask>
+uint64_t without_lowest_bit(uint64_t x) {
+  return x & ((x | Lanes<Mask>::kHigh) - Lanes<Mask>::kLow);
+}
+// Bit 0 of each lane that holds exactly one place (the card is known to be there).
+template <class Mask>
+uint64_t single_lanes(uint64_t x) {
+  return (nonzero_lanes<Mask>(x) & ~nonzero_lanes<Mask>(without_lowest_bit<Mask>(x))) >>
+         (Lanes<Mask>::kBits - 1);
+}
+// Every bit of each lane whose top bit is set.
+template <class Mask>
+uint64_t fill_lanes(uint64_t top_bits) {
+  return (top_bits >> (Lanes<Mask>::kBits - 1)) * ((uint64_t{1} << Lanes<Mask>::kBits) - 1);
+}
+// The inverse for bytes: bit i of `bits` (0..255) to the top bit of byte i. (Each byte keeps
+// its own bit of the copies; a byte not zero gets its top bit.)
+uint64_t lanes_of_bits(uint64_t bits) {
+  const uint64_t own_bit = (bits * 0x0101010101010101ull) & 0x8040201008040201ull;
+  return (((own_bit & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | own_bit) & Lanes<uint8_t>::kHigh;
+}
+// The lanes of `x` (each 0 or 1) as bits, lane i to bit i.
+template <class Mask>
+uint64_t gather_lanes(uint64_t x) {
+  return (x * Lanes<Mask>::kGather) >> Lanes<Mask>::kGatherShift;
+}
+// The sum of the lanes (less than 1 << the lane's bits).
+template <class Mask>
+int sum_lanes(uint64_t x) {
+  return static_cast<int>((x * Lanes<Mask>::kLow) >> (64 - Lanes<Mask>::kBits));
+}
+
 // Draws the consequences of the public counts for one seat and one kind of
 // card, until nothing changes: a place already filled by cards known to be
 // there holds no other card; a place that only the cards that may be there can
 // fill holds exactly those. Both are sound because every set holds the card's
 // true place.
+//
+// The counts are taken a word of sets at a time: per place, lane sums of the sets that hold it
+// (possible) and of those that hold only it (certain), summed across the lanes at the end.
 template <class Mask, std::size_t N, std::size_t P>
 void tighten(std::array<Mask, N>& may_be, const std::array<int, P>& count) {
+  using L = Lanes<Mask>;
   for (;;) {
-    std::array<int, P> certain{}, possible{};
-    // The cards a seat is unsure of mostly share a set, one after another: each run of equal
-    // sets is counted once, place by place.
-    Mask run_set = 0;
-    int run = 0;
-    const auto count_run = [&] {
-      for (unsigned bits = run_set; bits != 0; bits &= bits - 1)
-        possible[static_cast<std::size_t>(__builtin_ctz(bits))] += run;
-    };
-    for (Mask m : may_be) {
-      if (m == 0) continue;  // a card out of play or public: no place to count
-      if (single(m)) {
-        const auto p = static_cast<std::size_t>(__builtin_ctz(m));
-        ++possible[p];
-        ++certain[p];
-      } else if (m == run_set) {
-        ++run;
-      } else {
-        count_run();
-        run_set = m;
-        run = 1;
+    Words<Mask, N> words = load_words(may_be);
+    std::array<uint64_t, P> possible_lanes{}, certain_lanes{};
+    for (uint64_t x : words) {
+      const uint64_t single = single_lanes<Mask>(x);
+      for (std::size_t p = 0; p < P; ++p) {
+        const uint64_t holds = (x >> p) & L::kLow;
+        possible_lanes[p] += holds;
+        certain_lanes[p] += holds & single;
       }
     }
-    count_run();
     unsigned full = 0, only = 0;  // places full of known cards / that only their possible cards can fill
     for (std::size_t p = 0; p < P; ++p) {
-      if (possible[p] == certain[p]) continue;
-      if (certain[p] == count[p])
+      const int possible = sum_lanes<Mask>(possible_lanes[p]), certain = sum_lanes<Mask>(certain_lanes[p]);
+      if (possible == certain) continue;
+      if (certain == count[p])
         full |= 1u << p;
-      else if (possible[p] == count[p])
+      else if (possible == count[p])
         only |= 1u << p;
     }
     if (full == 0 && only == 0) return;
-    for (Mask& m : may_be) {
-      if (single(m) || m == 0) continue;
-      if (m & only)
-        m = static_cast<Mask>(1u << __builtin_ctz(m & only));
-      else
-        m = static_cast<Mask>(m & ~full);
+    // A set of two places or more becomes the lowest place of `only` it holds if any, else
+    // loses the places of `full`; a set of one place or none stays.
+    const uint64_t only_lanes = only * L::kLow, keep_lanes = ~(full * L::kLow);
+    for (uint64_t& x : words) {
+      const uint64_t unsure = fill_lanes<Mask>(nonzero_lanes<Mask>(without_lowest_bit<Mask>(x)));
+      const uint64_t in_only = x & only_lanes;
+      const uint64_t to_only = fill_lanes<Mask>(nonzero_lanes<Mask>(in_only));
+      const uint64_t lowest_in_only = in_only ^ without_lowest_bit<Mask>(in_only);
+      const uint64_t tightened = (lowest_in_only & to_only) | (x & keep_lanes & ~to_only);
+      x = (x & ~unsure) | (tightened & unsure);
     }
+    std::memcpy(may_be.data(), words.data(), sizeof words);
   }
 }
 
@@ -95,6 +167,19 @@ bool resolve_links(std::array<Mask, N>& may_be, Links& links) {
   }
   links = kept;
   return changed;
+}
+
+// Per hand (places 0..3), the cards the sets put there alone: bit c of known[w].
+template <class Mask, std::size_t N, class Bits>
+void known_in_hands(const std::array<Mask, N>& may_be, std::array<Bits, kMaxPlayers>& known) {
+  constexpr int kPerWord = Lanes<Mask>::kPerWord;
+  const Words<Mask, N> words = load_words(may_be);
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const uint64_t single = single_lanes<Mask>(words[i]);
+    if (single == 0) continue;
+    for (std::size_t w = 0; w < kMaxPlayers; ++w)
+      known[w] = static_cast<Bits>(known[w] | gather_lanes<Mask>((words[i] >> w) & single) << (kPerWord * i));
+  }
 }
 
 // --- resampling the cards a viewer is unsure of ---------------------------
@@ -388,14 +473,8 @@ std::array<int, may_be::kObjectivePlaces> State::objective_place_counts() const 
 State::KnownHands State::known_hands(int viewer) const {
   // A card is known to be in a hand when the viewer's set holds that hand alone.
   KnownHands out;
-  const auto& specialists = specialist_may_be_[static_cast<std::size_t>(viewer)];
-  for (std::size_t c = 0; c < specialists.size(); ++c)
-    if (single(specialists[c]) && (specialists[c] & may_be::kHands) != 0)
-      out.specialists[static_cast<std::size_t>(__builtin_ctz(specialists[c]))] |= uint64_t{1} << c;
-  const auto& objectives = objective_may_be_[static_cast<std::size_t>(viewer)];
-  for (std::size_t c = 0; c < objectives.size(); ++c)
-    if (single(objectives[c]) && (objectives[c] & may_be::kHands) != 0)
-      out.objectives[static_cast<std::size_t>(__builtin_ctz(objectives[c]))] |= uint32_t{1} << c;
+  known_in_hands(specialist_may_be_[static_cast<std::size_t>(viewer)], out.specialists);
+  known_in_hands(objective_may_be_[static_cast<std::size_t>(viewer)], out.objectives);
   return out;
 }
 
@@ -531,22 +610,28 @@ void State::know_draws(const std::array<uint64_t, kMaxPlayers>& drawn) {
   unsigned drew = 0;
   for (int w = 0; w < num_players_; ++w)
     if (drawn[static_cast<std::size_t>(w)]) drew |= 1u << w;
+  using L = Lanes<uint8_t>;
   for (int v = 0; v < num_players_; ++v) {
-    auto& mine = specialist_may_be_[static_cast<std::size_t>(v)];
-    for (std::size_t c = 0; c < mine.size(); ++c) {
-      if (drawn[static_cast<std::size_t>(v)] >> c & 1)
-        mine[c] = static_cast<uint8_t>(1u << v);
-      else if (mine[c] >> may_be::kDeck & 1)
-        mine[c] = static_cast<uint8_t>(mine[c] | (drew & ~(1u << v)));
+    // Eight sets at a time (see Lanes): a card v drew is in v's hand; a card that may have been
+    // in the deck may also be in every other hand that drew.
+    Words<uint8_t, kMaxSpecialists> words = load_words(specialist_may_be_[static_cast<std::size_t>(v)]);
+    const uint64_t own_hand = (1u << v) * L::kLow, other_drawers = (drew & ~(1u << v)) * L::kLow;
+    std::array<uint64_t, kMaxPlayers> not_from_deck{};  // cards that may be in each hand but not the deck
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      uint64_t& x = words[i];
+      const uint64_t drawn_here =
+          fill_lanes<uint8_t>(lanes_of_bits(drawn[static_cast<std::size_t>(v)] >> (kSetsPerWord * i) & 0xFF));
+      const uint64_t may_be_deck = fill_lanes<uint8_t>((x >> may_be::kDeck & L::kLow) << 7);
+      x = (drawn_here & own_hand) | (~drawn_here & (x | (may_be_deck & other_drawers)));
+      const uint64_t not_deck = x & ~fill_lanes<uint8_t>((x >> may_be::kDeck & L::kLow) << 7);
+      if (not_deck == 0) continue;
+      for (std::size_t w = 0; w < kMaxPlayers; ++w)
+        not_from_deck[w] |= gather_lanes<uint8_t>((not_deck >> w) & L::kLow) << (kSetsPerWord * i);
     }
+    std::memcpy(specialist_may_be_[static_cast<std::size_t>(v)].data(), words.data(), sizeof words);
     Links& links = specialist_links_[static_cast<std::size_t>(v)];
     int k = 0;
     while (k < kMaxLinks && links[static_cast<std::size_t>(k)].cards != 0) ++k;
-    std::array<uint64_t, kMaxPlayers> not_from_deck{};  // cards that may be in each hand but not the deck
-    for (std::size_t c = 0; c < mine.size(); ++c)
-      if (mine[c] != 0 && !(mine[c] >> may_be::kDeck & 1))
-        for (unsigned bits = mine[c] & may_be::kHands; bits != 0; bits &= bits - 1)
-          not_from_deck[static_cast<std::size_t>(__builtin_ctz(bits))] |= uint64_t{1} << c;
     for (int w = 0; w < num_players_; ++w) {
       if (w == v || !(drew >> w & 1)) continue;
       const uint64_t kept_here = not_from_deck[static_cast<std::size_t>(w)];
@@ -597,6 +682,31 @@ void drop_card(PassedCards& p, int i) {
   p = out;
 }
 
+// drop_card where every layout has the card at one seat (know_play keeps only those): the
+// layouts stay distinct without it, so none needs the search for a repeat. The slots past the
+// layouts kept (up to `layouts_before`) are cleared, as drop_card leaves them.
+void drop_card_at_one_seat(PassedCards& p, int i, int layouts_before) {
+  std::fill(p.layouts.begin() + p.num_layouts, p.layouts.begin() + layouts_before, 0u);
+  for (int j = i + 1; j < p.num_cards; ++j)
+    p.cards[static_cast<std::size_t>(j - 1)] = p.cards[static_cast<std::size_t>(j)];
+  p.cards[static_cast<std::size_t>(--p.num_cards)] = 0;
+  const uint32_t low = (1u << (2 * i)) - 1;
+  for (int l = 0; l < p.num_layouts; ++l) {
+    uint32_t& layout = p.layouts[static_cast<std::size_t>(l)];
+    layout = (layout & low) | (layout >> 2 & ~low);
+  }
+}
+
+// How many of the first `num_cards` cards a layout puts with `seat` (two bits per card).
+int held_by(uint32_t layout, int num_cards, int seat) {
+  const uint32_t cards = num_cards == 16 ? 0x55555555u : 0x55555555u & ((1u << (2 * num_cards)) - 1);
+  const uint32_t differ = layout ^ (0x55555555u * static_cast<uint32_t>(seat));  // 00 where it is with seat
+  uint32_t same = ~(differ | differ >> 1) & cards;                               // bit 2j: card j with seat
+  same = (same & 0x33333333u) + (same >> 2 & 0x33333333u);
+  same = (same + (same >> 4)) & 0x0F0F0F0Fu;
+  return static_cast<int>((same * 0x01010101u) >> 24);
+}
+
 int index_of(const PassedCards& p, int card) {
   for (int j = 0; j < p.num_cards; ++j)
     if (p.cards[static_cast<std::size_t>(j)] == card) return j;
@@ -631,6 +741,20 @@ void State::fit_passed_cards(bool objective) {
         if (held[static_cast<std::size_t>(w)] > size[static_cast<std::size_t>(w)]) return false;
       return true;
     });
+  if (!objective) specialist_layouts_fit_ = true;
+}
+
+// fit_passed_cards after `seat` played a specialist: only that hand shrank, and the layouts
+// only lost the played card, so where every layout fitted before only `seat` can overflow now.
+void State::fit_passed_specialists_after_play(int seat) {
+  if (!specialist_layouts_fit_) {
+    fit_passed_cards(false);
+    return;
+  }
+  const int size = player(seat).hand_size;
+  for (PassedCards& p : specialists_passed_)
+    if (p.num_cards > size)  // (fewer cards always fit)
+      keep_layouts(p, [&](uint32_t layout) { return held_by(layout, p.num_cards, seat) <= size; });
 }
 
 // A pass, in the eyes of each seat v: every card it follows stays with its
@@ -718,8 +842,9 @@ void State::know_play(int seat, int card) {
       unsure |= 1u << v;
     PassedCards& p = specialists_passed_[static_cast<std::size_t>(v)];
     if (const int j = index_of(p, card); j >= 0) {
+      const int layouts_before = p.num_layouts;
       keep_layouts(p, [&](uint32_t layout) { return static_cast<int>(layout >> (2 * j) & 3) == seat; });
-      drop_card(p, j);
+      drop_card_at_one_seat(p, j, layouts_before);
     }
     specialist_may_be_[static_cast<std::size_t>(v)][static_cast<std::size_t>(card)] = 0;
     for (Link& link : specialist_links_[static_cast<std::size_t>(v)])
@@ -728,7 +853,7 @@ void State::know_play(int seat, int card) {
         if (link.to >> seat & 1) --link.most;
       }
   }
-  fit_passed_cards(false);
+  fit_passed_specialists_after_play(seat);
   tighten_specialists(unsure);
 }
 
