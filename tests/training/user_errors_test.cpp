@@ -28,10 +28,20 @@ players::PlayerSpec agent_from(const std::string& entry) {
       ConfigNode::parse("agents:\n  - " + entry + "\n", "agents.yaml").child("agents").items()[0]);
 }
 
-// ROCKETGYM_PLOT_SCRIPT set for the life of this object (the plot script run_plot_script runs).
+// ROCKETGYM_PLOT_SCRIPT set for the life of this object (the plot script run_plot_script runs),
+// then back to what it was.
 struct PlotScript {
-  explicit PlotScript(const std::string& path) { ::setenv("ROCKETGYM_PLOT_SCRIPT", path.c_str(), 1); }
-  ~PlotScript() { ::unsetenv("ROCKETGYM_PLOT_SCRIPT"); }
+  explicit PlotScript(const std::string& path) {
+    if (const char* old = std::getenv("ROCKETGYM_PLOT_SCRIPT")) before = old;
+    ::setenv("ROCKETGYM_PLOT_SCRIPT", path.c_str(), 1);
+  }
+  ~PlotScript() {
+    if (before.empty())
+      ::unsetenv("ROCKETGYM_PLOT_SCRIPT");
+    else
+      ::setenv("ROCKETGYM_PLOT_SCRIPT", before.c_str(), 1);
+  }
+  std::string before;
 };
 
 std::string read_file(const std::string& path) {
