@@ -1,17 +1,10 @@
 #include "training/policy_runner.h"
 
-#include <ATen/Parallel.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 namespace rocketgym {
-
-namespace {
-constexpr int64_t kRowsPerTask = 8;  // at::parallel_for's grain in the sparse rows' loops
-}  // namespace
 
 PolicyRunner::PolicyRunner(PolicyValueNet net, torch::Device device, int max_batch)
     : net_(std::move(net)), device_(device), max_batch_(std::max(1, max_batch)) {
@@ -54,21 +47,18 @@ void PolicyRunner::evaluate(int count) { run(count, PolicyValueNetImpl::Heads::k
 void PolicyRunner::evaluate_policy(int count) { run(count, PolicyValueNetImpl::Heads::kPolicy); }
 
 void PolicyRunner::use_sparse_rows() {
-  sparse_ = net_->spec().resolved_kind() == "mlp" && device_.is_cpu();
-  if (!sparse_) return;
-  const auto hidden = static_cast<std::size_t>(net_->spec().config.hidden);
-  stem_by_input_.resize(static_cast<std::size_t>(obs_size_) * hidden);
-  stem_bias_.resize(hidden);
-  stem_out_.resize(static_cast<std::size_t>(max_batch_) * hidden);
-  stem_version_ = -1;
+  if (net_->spec().resolved_kind() != "mlp" || !device_.is_cpu()) return;
+  lean_ = std::make_unique<LeanMlp>(*net_);
+  const auto cells = static_cast<std::size_t>(max_batch_) * lean_->hidden();
+  features_.resize(cells);
+  scratch_.resize(2 * cells);
 }
 
 void PolicyRunner::run(int count, PolicyValueNetImpl::Heads heads) {
   if (count <= 0) return;
-  if (count > max_batch_)
-    throw Error("PolicyRunner: batch of " + std::to_string(count) + " over its capacity");
+  check_batch(count);
+  if (lean_) return run_lean(count, heads);
   c10::InferenceMode inference;  // no autograd records
-  if (sparse_) return run_sparse(count, heads);
   const auto obs = torch::from_blob(observations_.data(), {count, obs_size_}, torch::kFloat32).to(device_);
   const auto mask = torch::from_blob(masks_.data(), {count, num_actions_}, torch::kUInt8).to(device_);
   const PolicyValueOutput out = net_->forward(obs, heads);
@@ -79,76 +69,33 @@ void PolicyRunner::run(int count, PolicyValueNetImpl::Heads heads) {
   std::memcpy(values_.data(), values.data_ptr<float>(), sizeof(float) * count * players_);
 }
 
-void PolicyRunner::run_sparse(int count, PolicyValueNetImpl::Heads heads) {
-  const torch::Tensor features = net_->trunk_from_stem(sparse_stem(count)).contiguous();
-  legal_policy(features, count);
-  if (heads == PolicyValueNetImpl::Heads::kPolicy) return;
-  const auto values = net_->values(features).contiguous();
-  std::memcpy(values_.data(), values.data_ptr<float>(), sizeof(float) * count * players_);
+void PolicyRunner::check_batch(int count) const {
+  if (count > max_batch_)
+    throw Error("PolicyRunner: batch of " + std::to_string(count) + " over its capacity");
 }
 
-torch::Tensor PolicyRunner::sparse_stem(int count) {
-  const torch::nn::Linear& stem = net_->stem_linear();
-  const int hidden = net_->spec().config.hidden;
-  // The copy by input follows the weights: a trained network's change in place.
-  const int64_t version = stem->weight._version() + stem->bias._version();
-  if (version != stem_version_ || stem->weight.data_ptr() != stem_data_) {
-    const torch::Tensor by_input = stem->weight.detach().t().contiguous();
-    std::memcpy(stem_by_input_.data(), by_input.data_ptr<float>(), sizeof(float) * stem_by_input_.size());
-    std::memcpy(stem_bias_.data(), stem->bias.detach().contiguous().data_ptr<float>(),
-                sizeof(float) * stem_bias_.size());
-    stem_version_ = version;
-    stem_data_ = stem->weight.data_ptr();
-  }
-  at::parallel_for(0, count, kRowsPerTask, [&](int64_t begin, int64_t end) {
-    for (auto k = static_cast<std::size_t>(begin); k < static_cast<std::size_t>(end); ++k) {
-      const float* x = &observations_[k * obs_size_];
-      float* out = &stem_out_[k * hidden];
-      std::copy_n(stem_bias_.data(), hidden, out);
-      for (int j = 0; j < obs_size_; ++j) {
-        if (x[j] == 0.0f) continue;  // adds nothing
-        const float v = x[j];
-        const float* column = &stem_by_input_[static_cast<std::size_t>(j) * hidden];
-        for (int c = 0; c < hidden; ++c) out[c] += v * column[c];
-      }
-    }
+// One parallel loop over groups of rows, each group through the whole
+// network: no operator to dispatch, one wake-up of the threads per batch.
+void PolicyRunner::run_lean(int count, PolicyValueNetImpl::Heads heads) {
+  lean_->sync();
+  const int group = LeanMlp::kRowGroup;
+  at::parallel_for(0, (count + group - 1) / group, kGroupsPerTask, [&](int64_t begin, int64_t end) {
+    for (auto g = static_cast<int>(begin); g < static_cast<int>(end); ++g)
+      run_group(g * group, std::min(group, count - g * group), heads);
   });
-  return torch::from_blob(stem_out_.data(), {count, hidden}, torch::kFloat32);
 }
 
-// The softmax of the legal actions' logits, each one bias + weights . features;
-// the illegal actions get 0, as from masked_logits.
-void PolicyRunner::legal_policy(const torch::Tensor& features, int count) {
-  const torch::nn::Linear& head = net_->policy_head();
-  const int hidden = net_->spec().config.hidden;
-  const torch::Tensor weight = head->weight.contiguous(), bias = head->bias.contiguous();
-  const float* w = weight.data_ptr<float>();
-  const float* b = bias.data_ptr<float>();
-  const float* f = features.data_ptr<float>();
-  at::parallel_for(0, count, kRowsPerTask, [&](int64_t begin, int64_t end) {
-    for (auto k = static_cast<std::size_t>(begin); k < static_cast<std::size_t>(end); ++k) {
-      const float* h = f + k * hidden;
-      const uint8_t* legal = &masks_[k * num_actions_];
-      float* p = &probs_[k * num_actions_];
-      float top = -std::numeric_limits<float>::infinity();
-      for (int a = 0; a < num_actions_; ++a) {
-        if (!legal[a]) {
-          p[a] = 0.0f;
-          continue;
-        }
-        const float* row = w + static_cast<std::size_t>(a) * hidden;
-        float logit = 0.0f;
-        for (int c = 0; c < hidden; ++c) logit += row[c] * h[c];
-        p[a] = logit + b[a];
-        top = std::max(top, p[a]);
-      }
-      float total = 0.0f;
-      for (int a = 0; a < num_actions_; ++a)
-        if (legal[a]) total += p[a] = std::exp(p[a] - top);
-      if (total > 0.0f)  // else no legal action: choose() refuses the row
-        for (int a = 0; a < num_actions_; ++a) p[a] /= total;
-    }
-  });
+void PolicyRunner::run_group(int first, int rows, PolicyValueNetImpl::Heads heads) {
+  const int hidden = lean_->hidden();
+  const auto cell = static_cast<std::size_t>(first) * hidden;
+  float* features = &features_[cell];
+  float* scratch = &scratch_[2 * cell];
+  lean_->features(observation_row(first), rows, features, scratch);
+  for (int k = first; k < first + rows; ++k)
+    lean_->policy(&features_[static_cast<std::size_t>(k) * hidden], mask_row(k),
+                  &probs_[static_cast<std::size_t>(k) * num_actions_]);
+  if (heads == PolicyValueNetImpl::Heads::kBoth)
+    lean_->values(features, rows, &values_[static_cast<std::size_t>(first) * players_], scratch);
 }
 
 float PolicyRunner::log_prob(int k, Action a) const {

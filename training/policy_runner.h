@@ -4,25 +4,31 @@
 // policy) with the caller's random stream, so results do not depend on how
 // rows were batched.
 //
-// An agent's runner can skip most of an mlp's work (use_sparse_rows()): the
-// encoders' observations are mostly zeros (Launch Pad's 2013 floats hold about
-// 35 non-zero ones) and few actions are legal (3 to 6 on average of 138 to
+// An agent's runner computes an mlp itself, in plain C++ (use_sparse_rows(),
+// lean_mlp.h), for its small batches where LibTorch's cost per operator is
+// most of a forward pass, and skips most of the work: the encoders'
+// observations are mostly zeros (Launch Pad's 2013 floats hold about 35
+// non-zero ones) and few actions are legal (3 to 6 on average of 138 to
 // 970), so it computes the first layer from each row's non-zero inputs and
-// the policy logits of its legal actions only, about half and a fifth of the
-// network's work. Its sums then run in another order than the dense
-// products', so the probabilities may differ from forward()'s in their last
-// bits (a greedy tie or a draw at a boundary could go the other way); each row
-// still depends on its own observation only, whatever the batch.
+// the policy logits of its legal actions only. Its sums then run in another
+// order than LibTorch's products, so the probabilities may differ from
+// forward()'s in their last bits (a greedy tie or a draw at a boundary could
+// go the other way); each row still depends on its own observation only,
+// whatever the batch.
 #pragma once
 
+#include <ATen/Parallel.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "envs/core/game.h"
 #include "envs/core/rng.h"
 #include "models/policy_value_net.h"
+#include "training/lean_mlp.h"
 
 namespace rocketgym {
 
@@ -41,11 +47,18 @@ class PolicyRunner {
   // The masked probabilities alone (values(k) is not written): the value
   // head is not run, for a caller that only acts.
   void evaluate_policy(int count);
-  // From now on, computes an mlp's first layer from the non-zero inputs of
-  // each row and its policy logits for the legal actions only (see above). It
-  // keeps a copy of the first layer's weights laid out by input, made again
-  // whenever the network's weights change. No effect on a conv network or off
-  // the CPU.
+  // evaluate_policy(count) for rows the caller writes and reads in the same
+  // parallel loop: write_row(k) fills observation_row(k) and mask_row(k),
+  // read_row(k) then reads probabilities(k) (from any thread, one row at a
+  // time). With use_sparse_rows() on an mlp, a thread writes, evaluates and
+  // reads each group of rows in turn: one wake-up of the threads per batch.
+  template <class WriteRow, class ReadRow>
+  void evaluate_policy(int count, WriteRow&& write_row, ReadRow&& read_row);
+  // From now on, computes an mlp in plain C++ (see above): the first layer
+  // from the non-zero inputs of each row, its policy logits for the legal
+  // actions only. It keeps a copy of the weights laid out for its loops, made
+  // again whenever the network's weights change. No effect on a conv network
+  // or off the CPU.
   void use_sparse_rows();
   // Greedy picks the most probable legal action (lowest id on ties);
   // otherwise samples with `rng`. Throws Error if the row has no legal action.
@@ -61,22 +74,48 @@ class PolicyRunner {
 
  private:
   void run(int count, PolicyValueNetImpl::Heads heads);
-  void run_sparse(int count, PolicyValueNetImpl::Heads heads);
-  torch::Tensor sparse_stem(int count);  // the first layer's output [count, hidden], before its ReLU
-  void legal_policy(const torch::Tensor& features, int count);  // probabilities from the trunk's features
+  void check_batch(int count) const;
+  void run_lean(int count, PolicyValueNetImpl::Heads heads);
+  void run_group(int first, int rows, PolicyValueNetImpl::Heads heads);  // rows [first, first + rows)
+
+  // at::parallel_for's grain in LeanMlp's row groups: a thread is woken for
+  // two groups at least (about 2 M multiply-adds in the zoo networks).
+  static constexpr int64_t kGroupsPerTask = 2;
+  static constexpr int64_t kRowsPerTask = 4;  // its grain in the rows written for LibTorch
 
   PolicyValueNet net_;
   torch::Device device_;
   int max_batch_, obs_size_, num_actions_, players_;
   std::vector<float> observations_, values_, probs_;
   std::vector<uint8_t> masks_;
-  // use_sparse_rows(): the first layer's weights transposed [obs_size, hidden]
-  // and its bias, the versions of the weights they were copied from, and the
-  // layer's output [max_batch, hidden].
-  bool sparse_ = false;
-  std::vector<float> stem_by_input_, stem_bias_, stem_out_;
-  int64_t stem_version_ = -1;
-  const void* stem_data_ = nullptr;
+  // use_sparse_rows(): the network's plain C++ copy and its rows' features
+  // and scratch [max_batch, hidden] each.
+  std::unique_ptr<LeanMlp> lean_;
+  std::vector<float> features_, scratch_;
 };
+
+template <class WriteRow, class ReadRow>
+void PolicyRunner::evaluate_policy(int count, WriteRow&& write_row, ReadRow&& read_row) {
+  if (count <= 0) return;
+  check_batch(count);
+  if (!lean_) {
+    at::parallel_for(0, count, kRowsPerTask, [&](int64_t begin, int64_t end) {
+      for (auto k = static_cast<int>(begin); k < static_cast<int>(end); ++k) write_row(k);
+    });
+    evaluate_policy(count);
+    for (int k = 0; k < count; ++k) read_row(k);
+    return;
+  }
+  lean_->sync();
+  const int group = LeanMlp::kRowGroup;
+  at::parallel_for(0, (count + group - 1) / group, kGroupsPerTask, [&](int64_t begin, int64_t end) {
+    for (auto g = static_cast<int>(begin); g < static_cast<int>(end); ++g) {
+      const int first = g * group, last = std::min(first + group, count);
+      for (int k = first; k < last; ++k) write_row(k);
+      run_group(first, last - first, PolicyValueNetImpl::Heads::kPolicy);
+      for (int k = first; k < last; ++k) read_row(k);
+    }
+  });
+}
 
 }  // namespace rocketgym

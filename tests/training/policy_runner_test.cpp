@@ -1,9 +1,11 @@
-// PolicyRunner's fast paths for agents: the policy alone (no value head) and
-// the first layer computed from the non-zero inputs only give the network's
-// own probabilities and values.
+// PolicyRunner's fast paths for agents: the policy alone (no value head), the
+// first layer computed from the non-zero inputs only and the whole mlp in
+// plain C++ (lean_mlp.h) give the network's own probabilities and values.
 #include "training/policy_runner.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <vector>
 
 #include "envs/core/rng.h"
 #include "models/policy_value_net.h"
@@ -101,4 +103,99 @@ TEST_CASE("a conv network ignores use_sparse_rows", "[policy_runner]") {
   }
   for (int k = 0; k < 2; ++k)
     for (int a = 0; a < 3; ++a) CHECK(sparse.probabilities(k)[a] == dense.probabilities(k)[a]);
+}
+
+namespace {
+
+// Rows for a network of `inputs` inputs and `actions` actions: a few ones, one
+// other value and some legal actions per row, different from row to row.
+void fill_rows(PolicyRunner& runner, int rows, int inputs, int actions, uint64_t seed) {
+  Rng rng(seed);
+  for (int k = 0; k < rows; ++k) {
+    float* x = runner.observation_row(k);
+    for (int i = 0; i < inputs; ++i) x[i] = rng.below(6) == 0 ? 1.0f : 0.0f;
+    x[(3 * k) % inputs] = 0.5f + 0.25f * static_cast<float>(k % 3);
+    for (int a = 0; a < actions; ++a) runner.mask_row(k)[a] = rng.below(3) == 0 || a == k % actions;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the plain C++ forward pass gives LibTorch's policy and values at every batch size",
+          "[policy_runner]") {
+  // Widths that are and are not a multiple of the loops' 16 outputs, two blocks.
+  const int hidden = GENERATE(32, 40);
+  constexpr int kObs = 60, kAct = 11, kSeats = 3, kMaxRows = 13;
+  NetSpec spec;
+  spec.config.kind = "mlp";
+  spec.config.hidden = hidden;
+  spec.config.blocks = 2;
+  spec.observation_shape = {kObs};
+  spec.num_actions = kAct;
+  spec.num_players = kSeats;
+  PolicyValueNet net(spec);
+  {
+    torch::NoGradGuard no_grad;  // a policy far from uniform, so that a wrong sum shows
+    for (auto& p : net->parameters()) p.normal_(0.0, 0.3);
+  }
+  PolicyRunner torch_rows(net, torch::kCPU, kMaxRows), lean_rows(net, torch::kCPU, kMaxRows);
+  lean_rows.use_sparse_rows();
+  fill_rows(torch_rows, kMaxRows, kObs, kAct, 11);
+  torch_rows.evaluate(kMaxRows);
+  // Each row alone: what a batch of one gives, to compare the batches with.
+  std::vector<float> alone_probs(static_cast<std::size_t>(kMaxRows) * kAct);
+  std::vector<float> alone_values(static_cast<std::size_t>(kMaxRows) * kSeats);
+  PolicyRunner one(net, torch::kCPU, 1);
+  one.use_sparse_rows();
+  for (int k = 0; k < kMaxRows; ++k) {
+    std::copy_n(torch_rows.observation_row(k), kObs, one.observation_row(0));
+    std::copy_n(torch_rows.mask_row(k), kAct, one.mask_row(0));
+    one.evaluate(1);
+    std::copy_n(one.probabilities(0), kAct, &alone_probs[static_cast<std::size_t>(k) * kAct]);
+    std::copy_n(one.values(0), kSeats, &alone_values[static_cast<std::size_t>(k) * kSeats]);
+  }
+  for (int count : {1, 2, 3, 4, 5, 8, 9, 13}) {
+    INFO("hidden " << hidden << ", batch of " << count);
+    fill_rows(lean_rows, count, kObs, kAct, 11);
+    lean_rows.evaluate(count);
+    for (int k = 0; k < count; ++k) {
+      for (int a = 0; a < kAct; ++a) {
+        CHECK(lean_rows.probabilities(k)[a] == Approx(torch_rows.probabilities(k)[a]).margin(1e-6));
+        // Whatever the batch and the row's place in it: the same bits.
+        CHECK(lean_rows.probabilities(k)[a] == alone_probs[static_cast<std::size_t>(k) * kAct + a]);
+      }
+      for (int p = 0; p < kSeats; ++p) {
+        CHECK(lean_rows.values(k)[p] == Approx(torch_rows.values(k)[p]).margin(1e-6));
+        CHECK(lean_rows.values(k)[p] == alone_values[static_cast<std::size_t>(k) * kSeats + p]);
+      }
+    }
+  }
+}
+
+TEST_CASE("the plain C++ forward pass follows every layer's weights changed in place", "[policy_runner]") {
+  constexpr int kObs = 30, kAct = 7, kRowsHere = 6;
+  NetSpec spec;
+  spec.config.kind = "mlp";
+  spec.config.hidden = 16;
+  spec.config.blocks = 1;
+  spec.observation_shape = {kObs};
+  spec.num_actions = kAct;
+  spec.num_players = 2;
+  PolicyValueNet net(spec);
+  PolicyRunner torch_rows(net, torch::kCPU, kRowsHere), lean_rows(net, torch::kCPU, kRowsHere);
+  lean_rows.use_sparse_rows();
+  fill_rows(torch_rows, kRowsHere, kObs, kAct, 5);
+  fill_rows(lean_rows, kRowsHere, kObs, kAct, 5);
+  lean_rows.evaluate(kRowsHere);  // the copy of the first weights
+  {
+    torch::NoGradGuard no_grad;  // as an optimizer step does, layer by layer
+    for (auto& p : net->parameters()) p.normal_(0.0, 0.4);
+  }
+  torch_rows.evaluate(kRowsHere);
+  lean_rows.evaluate(kRowsHere);
+  for (int k = 0; k < kRowsHere; ++k) {
+    for (int a = 0; a < kAct; ++a)
+      CHECK(lean_rows.probabilities(k)[a] == Approx(torch_rows.probabilities(k)[a]).margin(1e-6));
+    for (int p = 0; p < 2; ++p) CHECK(lean_rows.values(k)[p] == Approx(torch_rows.values(k)[p]).margin(1e-6));
+  }
 }

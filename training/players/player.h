@@ -56,8 +56,8 @@ struct PlayerOptions {
   int threads = 1;     // OpenMP threads for the players that do not batch
   int max_batch = 64;  // network rows per forward pass (larger batches go in several)
   torch::Device device = torch::kCPU;
-  // LibTorch's threads in a network player's forward pass; 0: as LibTorch is
-  // set (at::set_num_threads, which the arena and the trainers call).
+  // A network player's threads (its rows' encoding and forward pass); 0: as
+  // LibTorch is set (at::set_num_threads, which the arena and the trainers call).
   int network_threads = 0;
 };
 
@@ -166,21 +166,19 @@ template <class G>
 class NetworkPlayer final : public Player<G> {
  public:
   NetworkPlayer(PolicyValueNet net, bool greedy, const PlayerOptions& o)
-      : runner_(std::move(net), o.device, o.max_batch),
-        greedy_(greedy),
-        threads_(std::max(1, o.threads)),
-        network_threads_(o.network_threads) {
-    runner_.use_sparse_rows();  // few inputs are non-zero, few actions legal (policy_runner.h)
+      : runner_(std::move(net), o.device, o.max_batch), greedy_(greedy), network_threads_(o.network_threads) {
+    runner_.use_sparse_rows();  // an mlp in plain C++, its non-zero inputs, its legal moves (policy_runner.h)
   }
 
+  // Each row is encoded, evaluated and picked in one parallel loop
+  // (PolicyRunner::evaluate_policy): acting needs no value.
   void act(Decision<G>* d, int count) override {
     const ScopedOpenMpThreads forward_threads(network_threads_);
     const int obs_size = runner_.net()->spec().observation_size(), actions = G::info().num_actions;
     for (int first = 0; first < count; first += runner_.max_batch()) {
       const int n = std::min(runner_.max_batch(), count - first);
       Decision<G>* batch = d + first;
-#pragma omp parallel for schedule(static) num_threads(threads_)
-      for (int k = 0; k < n; ++k) {
+      auto write_row = [&](int k) {
         if (batch[k].observation)
           std::memcpy(runner_.observation_row(k), batch[k].observation, sizeof(float) * obs_size);
         else
@@ -189,9 +187,9 @@ class NetworkPlayer final : public Player<G> {
           std::memcpy(runner_.mask_row(k), batch[k].mask, static_cast<std::size_t>(actions));
         else
           batch[k].state->legal_actions_mask(runner_.mask_row(k));
-      }
-      runner_.evaluate_policy(n);  // acting needs no value
-      for (int k = 0; k < n; ++k) batch[k].action = runner_.choose(k, greedy_, *batch[k].rng);
+      };
+      auto read_row = [&](int k) { batch[k].action = runner_.choose(k, greedy_, *batch[k].rng); };
+      runner_.evaluate_policy(n, write_row, read_row);
     }
   }
 
@@ -204,7 +202,7 @@ class NetworkPlayer final : public Player<G> {
  private:
   PolicyRunner runner_;
   bool greedy_;
-  int threads_, network_threads_;
+  int network_threads_;
 };
 
 // Information-set MCTS: with a network, all searches of a batch advance
