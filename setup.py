@@ -1,6 +1,6 @@
 """Builds the `rocketgym` package: the pure-Python sources in python/rocketgym/, the pybind11 module
 `rocketgym._rocketgym` and, where LibTorch is installed, the agents module `rocketgym._agents` with
-the zoo bots (models/zoo/*.ckpt, installed as rocketgym/zoo/), all compiled by the project's own
+the zoo bots (models/zoo/*.ckpt and *.yaml, installed as rocketgym/zoo/), all compiled by the project's own
 CMake build (metadata lives in pyproject.toml).
 
     /usr/bin/python3 -m pip install --no-build-isolation --no-index .
@@ -75,8 +75,9 @@ class CMakeBuild(build_ext):
             # The zoo bots, found by rocketgym/__init__.py through ROCKETGYM_ZOO_DIR.
             zoo = os.path.join(output_dir, "zoo")
             os.makedirs(zoo, exist_ok=True)
-            for checkpoint in glob.glob(os.path.join(ROOT, "models", "zoo", "*.ckpt")):
-                shutil.copy2(checkpoint, zoo)
+            for pattern in ("*.ckpt", "*.yaml"):  # networks, and manifests of searches over no network
+                for bot in glob.glob(os.path.join(ROOT, "models", "zoo", pattern)):
+                    shutil.copy2(bot, zoo)
         else:
             print("rocketgym: " + WITHOUT_AGENTS, file=sys.stderr)
 

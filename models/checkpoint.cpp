@@ -726,12 +726,20 @@ std::vector<std::string> CheckpointMeta::extra_texts(const char* key) const {
   return out;
 }
 
-int CheckpointMeta::zoo_simulations() const {
+int CheckpointMeta::zoo_simulations(int players) const {
   if (const Json* zoo = extra_field(extra, "zoo"); zoo && !zoo->is_object())
     bad_extra(*this, "zoo", *zoo, "a mapping such as {\"simulations\": 64}");
-  const int64_t simulations = extra_count("zoo.simulations", 0);
+  if (const Json* sizes = extra_field(extra, "zoo.players"); sizes && !sizes->is_object())
+    bad_extra(*this, "zoo.players", *sizes,
+              "a mapping of table sizes such as {\"3\": {\"simulations\": 16}}");
+  // The table size's own recommendation, else the one for every size.
+  std::string key = "zoo.players." + std::to_string(players);
+  if (const Json* size = extra_field(extra, key); size && !size->is_object())
+    bad_extra(*this, key, *size, "a mapping such as {\"simulations\": 16}");
+  key = extra_field(extra, key + ".simulations") ? key + ".simulations" : "zoo.simulations";
+  const int64_t simulations = extra_count(key.c_str(), 0);
   if (simulations > kMaxZooSimulations)
-    bad_extra(*this, "zoo.simulations", *extra_field(extra, "zoo.simulations"),
+    bad_extra(*this, key, *extra_field(extra, key),
               "at most " + std::to_string(kMaxZooSimulations) + " simulations");
   return static_cast<int>(simulations);
 }
@@ -789,12 +797,14 @@ LoadedCheckpoint load_checkpoint(const std::string& path, torch::Device device) 
 }
 
 uint64_t export_checkpoint(const std::string& source, const std::string& target, bool half_precision,
-                           int simulations) {
+                           int simulations, const std::vector<std::pair<int, int>>& by_players) {
   LoadedCheckpoint loaded = load_checkpoint(source);
   CheckpointMeta meta = loaded.meta;
   meta.half_precision = half_precision;  // save_checkpoint stores the weights in this precision
   meta.extra = Json{{"exported_from", {{"step", meta.step}, {"iteration", meta.iteration}}}};
-  if (simulations >= 0) meta.extra["zoo"] = Json{{"simulations", simulations}};
+  if (simulations >= 0) meta.extra["zoo"]["simulations"] = simulations;
+  for (const auto& [players, count] : by_players)
+    meta.extra["zoo"]["players"][std::to_string(players)] = Json{{"simulations", count}};
   save_checkpoint(target, meta, loaded.net, nullptr);
   return std::filesystem::file_size(target);
 }

@@ -39,6 +39,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "envs/core/errors.h"
@@ -108,9 +109,10 @@ struct CheckpointMeta {
   double extra_number(const char* key, double fallback, double lo, double hi) const;
   std::string extra_text(const char* key, const std::string& fallback) const;
   std::vector<std::string> extra_texts(const char* key) const;  // a list of strings; absent: none
-  // The search simulations a zoo file recommends (extra.zoo.simulations, 0 to
-  // kMaxZooSimulations; 0 = the raw network), 0 when it names none.
-  int zoo_simulations() const;
+  // The search simulations a zoo file recommends at a table of `players`
+  // (0 to kMaxZooSimulations; 0 = the raw network): extra.zoo.players.<P>.simulations
+  // when the file names that table size, else extra.zoo.simulations, else 0.
+  int zoo_simulations(int players) const;
 };
 
 // Writes atomically (temp file, fsync, rename); creates missing parent
@@ -150,9 +152,11 @@ void load_optimizer_state(const LoadedCheckpoint& checkpoint, torch::optim::Opti
 // Writes a weights-only copy of `source` for shipping (the zoo): no optimizer
 // state, no run bookkeeping, float16 weights when `half_precision`. When
 // `simulations` >= 0 it is stored as the bot's recommended search
-// (extra.zoo.simulations; 0 = the raw network). Returns the file's size.
+// (extra.zoo.simulations; 0 = the raw network); `by_players` holds the
+// recommendations for particular table sizes ({3, 16}: 16 simulations at 3
+// players; extra.zoo.players.3.simulations). Returns the file's size.
 uint64_t export_checkpoint(const std::string& source, const std::string& target, bool half_precision,
-                           int simulations);
+                           int simulations, const std::vector<std::pair<int, int>>& by_players = {});
 
 // Throws CheckpointError unless the checkpoint was trained for this game,
 // this game's current version (GameInfo::version, from the registry: bumped

@@ -122,7 +122,8 @@ def load_agent(spec: str, game=None, num_players: int = 2, config: ConfigArg = N
     """A trained bot, named as in the arena: ``"zoo:<game>[:SIMS]"``, ``"search:PATH[:SIMS]"``,
     ``"checkpoint:PATH[:greedy|:sample]"``, ``"ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS][:KEY=VALUE...]]]"``, ``"heuristic"``, ``"random"``.
 
-    ``game``: a game id or a ``Game``. A zoo bot or a checkpoint knows its game (the default); the
+    ``game``: a game id or a ``Game`` (with it, ``"zoo"`` alone is that game's zoo bot). A zoo bot or a
+    checkpoint knows its game (the default); the
     heuristic, random and ismcts bots play any game, so they need ``game=`` (an ``rg.Error`` listing
     the games otherwise). ``config`` as for ``load_game``. The agent's ``act(state, seed=0)`` picks a
     move for the player to move; ``evaluate(observations, masks)`` returns the network's policy and

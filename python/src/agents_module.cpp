@@ -15,6 +15,7 @@
 #include "envs/core/game.h"
 #include "models/checkpoint.h"
 #include "training/players/any_player.h"
+#include "training/players/table.h"
 
 namespace py = pybind11;
 
@@ -32,7 +33,9 @@ struct Agent {
 };
 
 Agent load_agent(const std::string& text, std::shared_ptr<AnyGame> game, int num_players) {
-  const players::PlayerSpec spec = players::parse_player(text);
+  // With a game, a bare "zoo" is that game's zoo bot.
+  const players::PlayerSpec spec =
+      game ? players::parse_player(text, game->info().id) : players::parse_player(text);
   if (!game) {
     // The zoo's game, or the game a checkpoint was trained for.
     const std::string id = players::own_game(spec);

@@ -193,3 +193,30 @@ def test_paths_and_zoo_names_are_taken_as_written(zoo, tmp_path):
     (folder / "bot.ckpt").write_bytes(bot.read_bytes())
     agent = rg.load_agent(f"checkpoint:{folder / 'bot.ckpt'}")  # '=' in a path is not a name
     assert agent.kind == "checkpoint" and agent.name == "bot"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_launchpad23_zoo_search_serves_every_table_size(players, monkeypatch):
+    # models/zoo/launchpad23.yaml: a search over no network, one per table size. "zoo" with game= is that
+    # game's zoo bot; ":8" keeps the manifest's search at 8 simulations, so that the test is quick.
+    monkeypatch.delenv("ROCKETGYM_ZOO_DIR", raising=False)
+    agent = rg.load_agent("zoo", game="launchpad23", num_players=players)
+    assert agent.kind == "ismcts" and agent.num_players == players
+    quick = rg.load_agent("zoo:launchpad23:8", num_players=players)
+    state = rg.load_game("launchpad23").new_state(players, 3)
+    for move in range(6):
+        action = quick.act(state, seed=move)
+        assert state.is_legal(action)
+        state.apply(action)
+    with pytest.raises(rg.Error, match="no raw network"):
+        rg.load_agent("zoo:launchpad23:0", num_players=players)
+
+
+def test_launchpad23_zoo_search_as_an_opponent(monkeypatch):
+    monkeypatch.delenv("ROCKETGYM_ZOO_DIR", raising=False)
+    env = rg.make("launchpad23", num_players=3, opponents=["zoo:launchpad23:8", "heuristic"], seat=0)
+    observation, _ = env.reset(seed=5)
+    action = int(np.flatnonzero(observation["action_mask"])[0])
+    env.step(action)  # the zoo search answers at its seat
+    report = rg.arena("launchpad23", {"zoo": "zoo:launchpad23:8", "h": "heuristic"}, num_players=3, games=1, seed=2)
+    assert report.report["config"]["agents"][0]["kind"] in ("ismcts", "zoo")

@@ -336,6 +336,25 @@ TEST_CASE("an arena output folder that cannot be written is refused before playi
   std::filesystem::remove_all(dir);
 }
 
+bool game_is_built(const std::string& id) {
+  try {
+    Registry::instance().find(id);
+    return true;
+  } catch (const Error&) {
+    return false;  // a game not built in this configuration
+  }
+}
+
+// A few moves of `agent` from a fresh game: each must be legal.
+void check_plays_legal_moves(players::AnyPlayer& agent, const AnyGame& game, int players) {
+  auto state = game.new_state(players, 5);
+  for (int move = 0; move < 40 && !state->is_terminal(); ++move) {
+    const Action a = agent.act(*state, static_cast<uint64_t>(move));
+    REQUIRE(state->is_legal(a));
+    state->apply(a);
+  }
+}
+
 // The zoo's files ship with the source: each must still fit its game's
 // encoder and actions (a changed encoder makes it a clear error, caught here
 // before a user meets it), stay within the 3 MB budget, and pick legal moves.
@@ -351,13 +370,7 @@ TEST_CASE("every shipped zoo bot loads for its game and plays legal moves", "[ar
     CHECK(meta.game == id);
     CHECK(meta.half_precision);
     CHECK(meta.extra.contains("zoo"));
-    bool built = true;
-    try {
-      Registry::instance().find(id);
-    } catch (const Error&) {
-      built = false;  // a game not built in this configuration
-    }
-    if (!built) continue;
+    if (!game_is_built(id)) continue;
     const auto game = load_game(id);
     // Every table size of the game: the sizes the file serves play legal
     // moves (all three for a file declaring players [2, 3, 4]); the others
@@ -372,16 +385,134 @@ TEST_CASE("every shipped zoo bot loads for its game and plays legal moves", "[ar
                                               ", not " + std::to_string(players)));
         continue;
       }
-      auto agent = players::make_any_player(spec, *game, players);
-      auto state = game->new_state(players, 5);
-      for (int move = 0; move < 40 && !state->is_terminal(); ++move) {
-        const Action a = agent->act(*state, static_cast<uint64_t>(move));
-        REQUIRE(state->is_legal(a));
-        state->apply(a);
-      }
+      check_plays_legal_moves(*players::make_any_player(spec, *game, players), *game, players);
     }
     CHECK(meta.serves(2));  // every zoo bot plays the 2-player game
   }
+}
+
+// A zoo manifest (a search over no network, Launchpad 23's bot) serves every
+// table size of its game, each with the agent it names; the moves are checked
+// at 16 simulations (the manifest's own searches take seconds a game).
+TEST_CASE("every shipped zoo manifest serves every table size of its game", "[arena][zoo]") {
+  const std::filesystem::path zoo = std::filesystem::path(ROCKETGYM_TRAINING_SOURCE_DIR) / "models" / "zoo";
+  if (!std::filesystem::exists(zoo)) return;
+  int manifests = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(zoo)) {
+    if (entry.path().extension() != ".yaml") continue;
+    const std::string id = entry.path().stem().string();
+    INFO(entry.path().string());
+    ++manifests;
+    CHECK_FALSE(std::filesystem::exists(zoo / (id + ".ckpt")));  // one zoo bot per game
+    const players::ZooManifest manifest = players::read_zoo_manifest(entry.path().string(), id);
+    if (!game_is_built(id)) continue;
+    const auto game = load_game(id);
+    std::vector<int> served;
+    for (const auto& [players, agent] : manifest.players) served.push_back(players);
+    std::vector<int> sizes;
+    for (int players = game->info().min_players; players <= game->info().max_players; ++players)
+      sizes.push_back(players);
+    CHECK(served == sizes);
+    for (const auto& [players, agent] : manifest.players) {
+      INFO(players << " players");
+      players::PlayerSpec spec = players::parse_player("zoo:" + id);
+      players::resolve_kind(spec, players);  // the manifest's own agent
+      CHECK(players::to_yaml(spec) == players::to_yaml(agent));
+      const std::string quick = "zoo:" + id + (agent.is<players::Ismcts>() ? ":16" : "");
+      check_plays_legal_moves(*players::make_any_player(players::parse_player(quick), *game, players), *game,
+                              players);
+    }
+  }
+  CHECK(manifests >= 1);  // Launchpad 23's
+}
+
+// ROCKETGYM_ZOO_DIR pointed at a folder for one test, then restored.
+struct ZooDirForTest {
+  std::string saved;
+  bool had = false;
+  explicit ZooDirForTest(const std::filesystem::path& dir) {
+    if (const char* before = std::getenv("ROCKETGYM_ZOO_DIR")) {
+      saved = before;
+      had = true;
+    }
+    ::setenv("ROCKETGYM_ZOO_DIR", dir.c_str(), 1);
+  }
+  ~ZooDirForTest() {
+    if (had)
+      ::setenv("ROCKETGYM_ZOO_DIR", saved.c_str(), 1);
+    else
+      ::unsetenv("ROCKETGYM_ZOO_DIR");
+  }
+};
+
+TEST_CASE("a zoo manifest names a search per table size and refuses what it cannot serve", "[arena][zoo]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("rocketgym_zoo_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "launchpad23.yaml").string();
+  auto write = [&](const std::string& text) { std::ofstream(file) << text; };
+  const ZooDirForTest zoo_dir(dir);
+  auto resolved = [](const std::string& text, int players) {
+    players::PlayerSpec spec = players::parse_player(text);
+    players::resolve_kind(spec, players);
+    return spec;
+  };
+
+  write(
+      "game: launchpad23\nplayers:\n  3: {kind: ismcts, mcts: {simulations: 50, c_puct: 0.5, rollout_policy: "
+      "heuristic, rollout_depth: 4}}\n"
+      "  2: ismcts:40:heuristic:rollout_depth=8\n");
+  CHECK(players::zoo_path("launchpad23") == file);
+  const players::ZooManifest manifest = players::read_zoo_manifest(file, "launchpad23");
+  REQUIRE(manifest.players.size() == 2);
+  CHECK(manifest.players[0].first == 2);  // by table size
+  players::PlayerSpec two = resolved("zoo:launchpad23", 2);
+  CHECK(players::to_string(two) == "ismcts:40:heuristic:rollout_depth=8");
+  CHECK(mcts_of(resolved("zoo:launchpad23", 3)).c_puct == 0.5);
+  CHECK(mcts_of(resolved("zoo:launchpad23:8", 2)).simulations == 8);    // the simulations asked for
+  CHECK(mcts_of(resolved("zoo:launchpad23:8", 2)).rollout_depth == 8);  // the rest as the manifest says
+  CHECK_THROWS_WITH(resolved("zoo:launchpad23", 4),
+                    Catch::Contains(file) && Catch::Contains("serves 2 and 3 players, not 4"));
+  CHECK_THROWS_WITH(resolved("zoo:launchpad23:0", 2), Catch::Contains("no raw network"));
+  if (game_is_built("launchpad23")) {
+    const auto game = load_game("launchpad23");
+    CHECK_THROWS_WITH(players::make_any_player(players::parse_player("zoo:launchpad23"), *game, 4),
+                      Catch::Contains("not 4"));
+    check_plays_legal_moves(*players::make_any_player(players::parse_player("zoo:launchpad23:4"), *game, 3),
+                            *game, 3);
+  }
+  if (game_is_built("launch_pad"))  // another game's table refuses Launchpad 23's bot
+    CHECK_THROWS_WITH(
+        players::make_any_player(players::parse_player("zoo:launchpad23"), *load_game("launch_pad"), 2),
+        Catch::Contains("zoo bot of launchpad23, not of launch_pad"));
+
+  write("game: launchpad23\nplayers: {2: heuristic}\n");
+  CHECK(resolved("zoo:launchpad23", 2).is<players::Heuristic>());
+  CHECK_THROWS_WITH(resolved("zoo:launchpad23:8", 2), Catch::Contains("no search"));
+
+  // What a manifest may not hold, each named with the file and key.
+  const std::pair<const char*, const char*> refused[] = {
+      {"game: launch_pad\nplayers: {2: heuristic}\n", "zoo bot of 'launchpad23'"},
+      {"game: launchpad23\nplayers: {two: heuristic}\n", "table size"},
+      {"game: launchpad23\nplayers: {0: heuristic}\n", "table size"},
+      {"game: launchpad23\nplayers: {}\n", "maps each table size"},
+      {"game: launchpad23\nplayers: {2: 'checkpoint:/etc/passwd.ckpt'}\n", "reads no file"},
+      {"game: launchpad23\nplayers: {2: 'ismcts:8:x.ckpt'}\n", "reads no file"},
+      {"game: launchpad23\nplayers: {2: 'zoo:launchpad23'}\n", "reads no file"},
+      {"game: launchpad23\nplayers: {2: {kind: search, path: x.ckpt}}\n", "reads no file"},
+      {"game: launchpad23\nplayers: {2: 'best=heuristic'}\n", "drop the name"},
+      {"game: launchpad23\nplayers: {2: 'ismcts:abc'}\n", "simulations"},
+      {"game: launchpad23\nplayers: {2: heuristic}\nsimulations: 3\n", "simulations"},
+  };
+  for (const auto& [text, message] : refused) {
+    INFO(text);
+    write(text);
+    CHECK_THROWS_AS(resolved("zoo:launchpad23", 2), ConfigError);
+    CHECK_THROWS_WITH(resolved("zoo:launchpad23", 2), Catch::Contains(file) && Catch::Contains(message));
+  }
+  // A folder holding a network and a manifest for one game is ambiguous.
+  std::ofstream(dir / "launchpad23.ckpt") << "x";
+  CHECK_THROWS_WITH(players::zoo_path("launchpad23"), Catch::Contains("holds both"));
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("every arena config in configs/arena loads", "[arena]") {

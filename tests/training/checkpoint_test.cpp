@@ -200,7 +200,7 @@ TEST_CASE("fields of extra are read checked, naming the file and the key", "[che
                     Catch::Contains("extra.pool") && Catch::Contains("a list of texts"));
   CHECK_THROWS_AS(m.extra_text("who", ""), CheckpointError);
   CHECK(m.extra_texts("absent").empty());
-  CHECK(m.zoo_simulations() == 0);  // no recommendation: the raw network
+  CHECK(m.zoo_simulations(2) == 0);  // no recommendation: the raw network
 }
 
 TEST_CASE("edited zoo metadata is refused naming the file and the key, before anything is allocated",
@@ -218,7 +218,7 @@ TEST_CASE("edited zoo metadata is refused naming the file and the key, before an
   ::setenv("ROCKETGYM_ZOO_DIR", dir.c_str(), 1);
   auto resolved = [] {
     players::PlayerSpec agent = players::parse_player("zoo:launchpad23");
-    players::resolve_kind(agent);
+    players::resolve_kind(agent, 2);
     return agent;
   };
   // These gave [json.exception.type_error.306], `expected an integer, got "abc"`
@@ -234,6 +234,18 @@ TEST_CASE("edited zoo metadata is refused naming the file and the key, before an
   CHECK_THROWS_WITH(resolved(), Catch::Contains("extra.zoo.simulations is -3"));
   zoo_file_with(Json{{"simulations", 16}});
   CHECK(resolved().as<players::Ismcts>().mcts.simulations == 16);
+  // Per table size: extra.zoo.players.<P>.simulations over extra.zoo.simulations.
+  zoo_file_with(
+      Json{{"simulations", 16}, {"players", {{"2", {{"simulations", 0}}}, {"3", {{"simulations", 8}}}}}});
+  CHECK(resolved().is<players::Checkpoint>());  // 0 at 2 players: the raw network
+  CHECK(read_checkpoint_meta(file).zoo_simulations(3) == 8);
+  CHECK(read_checkpoint_meta(file).zoo_simulations(4) == 16);
+  zoo_file_with(Json{{"players", 3}});
+  CHECK_THROWS_WITH(resolved(), Catch::Contains(file) && Catch::Contains("extra.zoo.players is 3"));
+  zoo_file_with(Json{{"players", {{"2", 64}}}});
+  CHECK_THROWS_WITH(resolved(), Catch::Contains("extra.zoo.players.2 is 64"));
+  zoo_file_with(Json{{"players", {{"2", {{"simulations", -1}}}}}});
+  CHECK_THROWS_WITH(resolved(), Catch::Contains("extra.zoo.players.2.simulations is -1"));
   if (saved)
     ::setenv("ROCKETGYM_ZOO_DIR", before.c_str(), 1);
   else
@@ -263,7 +275,7 @@ TEST_CASE("an exported bot keeps the weights at half precision and nothing of th
   adam.step();  // Adam now holds two moments per weight
   save_checkpoint(dir + "/full.ckpt", meta, net, &adam);
 
-  const uint64_t half_bytes = export_checkpoint(dir + "/full.ckpt", dir + "/zoo.ckpt", true, 32);
+  const uint64_t half_bytes = export_checkpoint(dir + "/full.ckpt", dir + "/zoo.ckpt", true, 32, {{3, 0}});
   const uint64_t float_bytes = export_checkpoint(dir + "/full.ckpt", dir + "/f32.ckpt", false, -1);
   CHECK(half_bytes == std::filesystem::file_size(dir + "/zoo.ckpt"));
   CHECK(half_bytes < float_bytes * 6 / 10);                                 // float16: about half
@@ -273,6 +285,8 @@ TEST_CASE("an exported bot keeps the weights at half precision and nothing of th
   CHECK(zoo.meta.half_precision);
   CHECK(zoo.optimizer_state.empty());
   CHECK(zoo.meta.extra["zoo"]["simulations"] == 32);
+  CHECK(zoo.meta.zoo_simulations(2) == 32);
+  CHECK(zoo.meta.zoo_simulations(3) == 0);       // --simulations-at 3=0
   CHECK_FALSE(zoo.meta.extra.contains("pool"));  // run bookkeeping stays behind
   CHECK(zoo.meta.step == meta.step);
   for (const auto& p : zoo.net->parameters())

@@ -72,7 +72,7 @@ TEST_CASE("search and zoo specs resolve into the players they stand for", "[play
   PlayerSpec search = players::parse_player("search:x.ckpt:64");
   CHECK(players::kind_name(search) == "search");
   CHECK(players::playing_kind_name(search) == "ismcts");
-  players::resolve_kind(search);
+  players::resolve_kind(search, 2);
   REQUIRE(search.is<players::Ismcts>());
   CHECK(search.as<players::Ismcts>().network == "x.ckpt");
   CHECK(search.as<players::Ismcts>().mcts.simulations == 64);

@@ -396,7 +396,7 @@ std::string to_yaml(const PlayerSpec& spec) {
 
 Json to_json(const PlayerSpec& spec) {
   PlayerSpec played = spec;
-  if (played.is<Search>()) resolve_kind(played);  // no file to read
+  if (played.is<Search>()) resolve_kind(played, 0);  // no file to read, no table size needed
   const auto* checkpoint = std::get_if<Checkpoint>(&played.kind);
   const auto* ismcts = std::get_if<Ismcts>(&played.kind);
   std::string path = checkpoint ? checkpoint->path : ismcts ? ismcts->network : "";
@@ -449,19 +449,97 @@ void name_players(std::vector<PlayerSpec>& players) {
 
 std::string zoo_path(const std::string& game_id) {
   checked_zoo_id(game_id);
-  std::vector<std::string> tried;
-  if (const char* dir = std::getenv("ROCKETGYM_ZOO_DIR"))
-    tried.push_back(std::string(dir) + "/" + game_id + ".ckpt");
+  std::vector<std::string> folders;
+  if (const char* dir = std::getenv("ROCKETGYM_ZOO_DIR")) folders.emplace_back(dir);
 #ifdef ROCKETGYM_TRAINING_SOURCE_DIR
-  tried.push_back(std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/models/zoo/" + game_id + ".ckpt");
+  folders.push_back(std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/models/zoo");
 #endif
-  for (const auto& path : tried)
-    if (std::filesystem::is_regular_file(path)) return path;
   std::string where;
-  for (const auto& path : tried) where += (where.empty() ? "" : ", ") + path;
+  for (const auto& folder : folders) {
+    const std::string checkpoint = folder + "/" + game_id + ".ckpt",
+                      manifest = folder + "/" + game_id + ".yaml";
+    const bool network = std::filesystem::is_regular_file(checkpoint),
+               search = std::filesystem::is_regular_file(manifest);
+    if (network && search)
+      throw Error("zoo bot '" + game_id + "': " + folder + " holds both " + game_id + ".ckpt and " + game_id +
+                  ".yaml; keep the one that is the bot");
+    if (network || search) return network ? checkpoint : manifest;
+    where += (where.empty() ? "" : ", ") + checkpoint + ", " + manifest;
+  }
   throw Error("no zoo bot for '" + game_id + "' (looked for " + (where.empty() ? "nothing" : where) +
-              "; set ROCKETGYM_ZOO_DIR to a folder of <game>.ckpt files)");
+              "; set ROCKETGYM_ZOO_DIR to a folder of <game>.ckpt or <game>.yaml files)");
 }
+
+bool is_zoo_manifest(const std::string& path) { return ends_with(path, ".yaml"); }
+
+// The largest table size a manifest may name (the CLI's --players bound);
+// the game itself refuses sizes it does not seat.
+constexpr int kLargestTable = 64;
+
+ZooManifest read_zoo_manifest(const std::string& path, const std::string& game_id) {
+  const ConfigNode root = ConfigNode::load_file(path);
+  root.expect_keys({"game", "players"});
+  ZooManifest manifest;
+  manifest.game = root.get_string("game");
+  if (manifest.game != game_id)
+    root.fail_key("game", "is '" + manifest.game + "', but the file is the zoo bot of '" + game_id + "'");
+  const ConfigNode table = root.child("players");
+  if (!table.is_map() || table.keys().empty())
+    table.fail("'players' maps each table size to its agent, e.g. {2: heuristic}");
+  for (const std::string& key : table.keys()) {
+    int players = 0;
+    const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), players);
+    if (key.empty() || error != std::errc() || end != key.data() + key.size() || players < 1 ||
+        players > kLargestTable)
+      table.fail_key(key, "a table size is a whole number from 1 to " + std::to_string(kLargestTable));
+    const ConfigNode entry = table.child(key);
+    PlayerSpec agent;
+    try {
+      agent = entry.is_map() ? parse_player(entry) : parse_player(entry.as_string());
+    } catch (const ConfigError& e) {
+      if (entry.is_map()) throw;  // already names the file and line
+      table.fail_key(key, e.what());
+    }
+    const auto* search = std::get_if<Ismcts>(&agent.kind);
+    if (!agent.name.empty()) table.fail_key(key, "a zoo agent takes its name from the zoo; drop the name");
+    if (!(agent.is<Random>() || agent.is<Heuristic>() || (search && search->network.empty())))
+      table.fail_key(key,
+                     "a manifest's agent reads no file: random, heuristic or ismcts without a "
+                     "checkpoint, not " +
+                         kind_name(agent) + " (a network's zoo bot is " + game_id + ".ckpt)");
+    manifest.players.emplace_back(players, std::move(agent));
+  }
+  std::sort(manifest.players.begin(), manifest.players.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  return manifest;
+}
+
+namespace {
+
+// The agent a zoo manifest names for a table of `num_players`, with the
+// simulations asked for (zoo:GAME:SIMULATIONS) in place of its own.
+Kind manifest_agent(const std::string& path, const Zoo& zoo, int num_players) {
+  const ZooManifest manifest = read_zoo_manifest(path, zoo.game);
+  std::vector<int> served;
+  for (const auto& [players, agent] : manifest.players) {
+    served.push_back(players);
+    if (players != num_players) continue;
+    Kind kind = agent.kind;
+    if (zoo.simulations < 0) return kind;
+    auto* search = std::get_if<Ismcts>(&kind);
+    if (zoo.simulations == 0 || !search)
+      throw ConfigError("zoo bot '" + zoo.game + "' (" + path + ") plays " + kind_name(agent) +
+                        " over no network at " + std::to_string(num_players) + " players: " +
+                        (search ? "it has no raw network to play with 0 simulations"
+                                : "it has no search to give simulations to"));
+    search->mcts.simulations = zoo.simulations;
+    return kind;
+  }
+  throw Error("zoo bot '" + zoo.game + "' (" + path + ") serves " + player_counts_text(served) + ", not " +
+              std::to_string(num_players));
+}
+
+}  // namespace
 
 std::string* checkpoint_file(PlayerSpec& spec) {
   if (auto* c = std::get_if<Checkpoint>(&spec.kind)) return &c->path;
@@ -485,15 +563,19 @@ mcts::Options play_search_options(int simulations) {
   return o;
 }
 
-void resolve_kind(PlayerSpec& spec) {
+void resolve_kind(PlayerSpec& spec, int num_players) {
   if (const auto* z = std::get_if<Zoo>(&spec.kind)) {
     const std::string path = zoo_path(z->game);
-    const int simulations =
-        z->simulations >= 0 ? z->simulations : read_checkpoint_meta(path).zoo_simulations();
-    if (simulations == 0)
-      spec.kind = Checkpoint{path, true};
-    else
-      spec.kind = Search{path, simulations};
+    if (is_zoo_manifest(path)) {
+      spec.kind = manifest_agent(path, *z, num_players);
+    } else {
+      const int simulations =
+          z->simulations >= 0 ? z->simulations : read_checkpoint_meta(path).zoo_simulations(num_players);
+      if (simulations == 0)
+        spec.kind = Checkpoint{path, true};
+      else
+        spec.kind = Search{path, simulations};
+    }
   }
   if (const auto* s = std::get_if<Search>(&spec.kind))
     spec.kind = Ismcts{play_search_options(s->simulations), s->path};
@@ -512,15 +594,18 @@ void resolve(PlayerSpec& spec, const std::string& game_id, int num_players,
     loaded.net->eval();
     return loaded;
   };
+  if (const auto* z = std::get_if<Zoo>(&spec.kind); z && z->game != game_id)
+    throw Error("it is the zoo bot of " + z->game + ", not of " + game_id);
   if (const auto* z = std::get_if<Zoo>(&spec.kind); z && !spec.net) {
-    // The zoo file is read once: its network and its recommended simulations.
-    const std::string path = zoo_path(z->game);
-    LoadedCheckpoint loaded = load(path);
-    const int simulations = z->simulations >= 0 ? z->simulations : loaded.meta.zoo_simulations();
-    spec.kind = simulations == 0 ? Kind{Checkpoint{path, true}} : Kind{Search{path, simulations}};
-    spec.net = loaded.net;
+    // A network's zoo file is read once: its network and its recommended simulations.
+    if (const std::string path = zoo_path(z->game); !is_zoo_manifest(path)) {
+      LoadedCheckpoint loaded = load(path);
+      const int simulations = z->simulations >= 0 ? z->simulations : loaded.meta.zoo_simulations(num_players);
+      spec.kind = simulations == 0 ? Kind{Checkpoint{path, true}} : Kind{Search{path, simulations}};
+      spec.net = loaded.net;
+    }
   }
-  resolve_kind(spec);
+  resolve_kind(spec, num_players);  // a manifest's agent; a search player's ismcts
   if (spec.net) return;
   if (const std::string* path = checkpoint_file(spec)) spec.net = load(*path).net;
 }

@@ -16,9 +16,12 @@
 //   search     a checkpoint's network with the gumbel-root search it was
 //              trained with (search-based self-play), without noise: the
 //              strongest way to play an AlphaZero-style checkpoint
-//   zoo        the project's trained bot for the game (models/zoo/<id>.ckpt):
-//              a search player at the simulations the zoo file recommends, or
-//              at the simulations asked for (0: the raw network, greedy)
+//   zoo        the project's best bot for the game: a network
+//              (models/zoo/<id>.ckpt), played by a search at the simulations
+//              the file recommends for the table size or at the simulations
+//              asked for (0: the raw network, greedy); or a search over no
+//              network, named per table size by a zoo manifest
+//              (models/zoo/<id>.yaml, see read_zoo_manifest)
 //
 // Command line (and Python's rocketgym.load_agent, `rocketgym play --seats`):
 //   [NAME=]AGENT
@@ -41,6 +44,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -117,9 +121,29 @@ void name_players(std::vector<PlayerSpec>& players);
 
 // --- files ---------------------------------------------------------------------
 
-// The file of a game's zoo bot: $ROCKETGYM_ZOO_DIR/<id>.ckpt, else
-// models/zoo/<id>.ckpt of the source tree. Throws Error naming where it looked.
+// The file of a game's zoo bot: <id>.ckpt or <id>.yaml in
+// $ROCKETGYM_ZOO_DIR, else in models/zoo/ of the source tree (the first
+// folder holding either; a folder holding both is an Error). Throws Error
+// naming where it looked.
 std::string zoo_path(const std::string& game_id);
+// Whether a zoo file is a manifest (<id>.yaml) rather than a checkpoint.
+bool is_zoo_manifest(const std::string& path);
+
+// A zoo manifest: a bot that is a search over no network (Launchpad 23's),
+// the agent it plays per table size, e.g. models/zoo/launchpad23.yaml:
+//   game: launchpad23
+//   players:
+//     2: ismcts:1600:heuristic:c_puct=0.75:rollout_depth=8
+//     3: {kind: ismcts, mcts: {simulations: 1600, rollout_policy: heuristic}}
+// Each agent is a command-line spec or a YAML agent mapping of a kind that
+// reads no file (random, heuristic, ismcts without a checkpoint) and has no
+// name. `game` must be the file's own id.
+struct ZooManifest {
+  std::string game;
+  std::vector<std::pair<int, PlayerSpec>> players;  // by table size, ascending
+};
+// Throws ConfigError naming the file and key.
+ZooManifest read_zoo_manifest(const std::string& path, const std::string& game_id);
 // The checkpoint file the spec reads (nullptr: none, or a zoo bot, whose
 // file each process finds itself). Writable so that a distributed arena can
 // point it at a local copy.
@@ -131,10 +155,12 @@ std::string own_game(const PlayerSpec& spec);
 // Search options for playing a search-trained network: gumbel root, no noise.
 mcts::Options play_search_options(int simulations);
 
-// Turns a zoo player into the checkpoint or search player it stands for
-// (reads the zoo file's metadata once, for its recommended simulations) and a
-// search player into the ismcts player it is. Other players are left as they are.
-void resolve_kind(PlayerSpec& spec);
+// Turns a zoo player into the player it stands for at a table of
+// `num_players` (a checkpoint's: the checkpoint or search player, reading the
+// file's metadata once for its recommended simulations; a manifest's: its
+// agent for that size) and a search player into the ismcts player it is.
+// Other players are left as they are.
+void resolve_kind(PlayerSpec& spec, int num_players);
 // resolve_kind(), then loads the network the player needs (unless `net` is
 // already set) and checks it was trained for this game and player count.
 // Throws ConfigError/CheckpointError/Error.

@@ -1,8 +1,11 @@
 // `rocketgym export CHECKPOINT OUTPUT`: the weights-only file of a trained
 // bot, for the zoo.
+#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/checkpoint.h"
 #include "training/cli/torch/training_commands.h"
@@ -16,7 +19,22 @@ struct ExportOptions {
   std::string source, target;
   bool float32 = false;
   int simulations = -1;
+  std::vector<std::string> simulations_at;  // "P=N": N simulations at P players
 };
+
+// "3=16" as {3, 16} (16 simulations at 3 players); false when `text` is not
+// PLAYERS=SIMULATIONS in range.
+bool read_simulations_at(const std::string& text, std::pair<int, int>& out) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos) return false;
+  const char* mid = text.data() + eq;
+  const char* end = text.data() + text.size();
+  const auto [p_end, p_error] = std::from_chars(text.data(), mid, out.first);
+  const auto [s_end, s_error] = std::from_chars(mid + 1, end, out.second);
+  return p_error == std::errc() && p_end == mid && out.first >= 1 && out.first <= 64 &&
+         s_error == std::errc() && s_end == end && out.second >= 0 &&
+         out.second <= mcts::kSimulationsRange.max;
+}
 
 // `rocketgym export`: the weights-only file of a trained bot, for the zoo.
 }  // namespace
@@ -33,9 +51,23 @@ void add_export_command(CLI::App& app) {
   cmd->add_option("--simulations", opts->simulations,
                   "the bot's recommended search simulations (0 = the raw network; stored for zoo:GAME)")
       ->check(cli::whole_number(0, mcts::kSimulationsRange.max, "0 = the raw network"));
+  cmd->add_option("--simulations-at", opts->simulations_at,
+                  "PLAYERS=SIMULATIONS: the recommended search at that table size, over --simulations "
+                  "(repeatable, e.g. --simulations-at 3=16 --simulations-at 4=0)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            std::pair<int, int> setting;
+            if (read_simulations_at(text, setting)) return "";
+            return "must be PLAYERS=SIMULATIONS (players 1 to 64, simulations 0 to " +
+                   std::to_string(mcts::kSimulationsRange.max) + "), not '" + text + "'";
+          },
+          "PLAYERS=SIMULATIONS"));
   cmd->callback([opts] {
+    std::vector<std::pair<int, int>> by_players;
+    for (const std::string& text : opts->simulations_at) read_simulations_at(text, by_players.emplace_back());
     report_errors([&] {
-      const uint64_t bytes = export_checkpoint(opts->source, opts->target, !opts->float32, opts->simulations);
+      const uint64_t bytes =
+          export_checkpoint(opts->source, opts->target, !opts->float32, opts->simulations, by_players);
       std::printf("wrote %s (%.2f MB, %s weights)\n", opts->target.c_str(), static_cast<double>(bytes) / 1e6,
                   opts->float32 ? "float32" : "float16");
     });

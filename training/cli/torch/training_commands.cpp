@@ -6,8 +6,9 @@
 #include <iostream>
 
 #include "models/checkpoint.h"
-#include "training/players/any_player.h"
 #include "training/mcts/mcts.h"
+#include "training/players/any_player.h"
+#include "training/players/table.h"
 
 namespace rocketgym {
 
@@ -53,8 +54,8 @@ void add_rank_timeout(CLI::App* cmd, std::string& seconds) {
 }  // namespace cli
 
 cli::SeatBot make_seat_bot(const std::string& spec, const AnyGame& game, int players) {
-  std::shared_ptr<players::AnyPlayer> agent =
-      players::make_any_player(players::parse_player(spec), game, players);
+  std::shared_ptr<players::AnyPlayer> agent = players::make_any_player(
+      players::parse_player(spec, game.info().id), game, players);  // `zoo`: this game's
   return [agent](const AnyState& state, uint64_t seed) { return agent->act(state, seed); };
 }
 
