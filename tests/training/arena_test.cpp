@@ -336,6 +336,8 @@ TEST_CASE("an arena output folder that cannot be written is refused before playi
   std::filesystem::remove_all(dir);
 }
 
+namespace {
+
 bool game_is_built(const std::string& id) {
   try {
     Registry::instance().find(id);
@@ -354,6 +356,8 @@ void check_plays_legal_moves(players::AnyPlayer& agent, const AnyGame& game, int
     state->apply(a);
   }
 }
+
+}  // namespace
 
 // The zoo's files ship with the source: each must still fit its game's
 // encoder and actions (a changed encoder makes it a clear error, caught here
@@ -426,6 +430,8 @@ TEST_CASE("every shipped zoo manifest serves every table size of its game", "[ar
   CHECK(manifests >= 1);  // Launchpad 23's
 }
 
+namespace {
+
 // ROCKETGYM_ZOO_DIR pointed at a folder for one test, then restored.
 struct ZooDirForTest {
   std::string saved;
@@ -444,6 +450,8 @@ struct ZooDirForTest {
       ::unsetenv("ROCKETGYM_ZOO_DIR");
   }
 };
+
+}  // namespace
 
 TEST_CASE("a zoo manifest names a search per table size and refuses what it cannot serve", "[arena][zoo]") {
   const auto dir = std::filesystem::temp_directory_path() / ("rocketgym_zoo_" + std::to_string(::getpid()));
