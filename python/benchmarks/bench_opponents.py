@@ -93,7 +93,7 @@ def main():
             against_zoo = rg.make_vec(game, args.num_envs, opponents=[f"zoo:{game}:0"], **common)
             zoo = f"{rate(against_zoo, args.seconds, random_actions)[0]:,.0f}"
         except rg.Error:
-            zoo = "no zoo bot"
+            zoo = "no zoo network"
         print(f"| {game} | {plain:,.0f} | {plain_bot:,.0f} | {learner:,.0f} | {decisions:,.0f} | "
               f"{learner / plain:.2f} | {decisions / plain:.2f} | {decisions / plain_bot:.2f} | {zoo} |", flush=True)
 
