@@ -160,12 +160,12 @@ TEST_CASE("the plain C++ forward pass gives LibTorch's policy and values at ever
     lean_rows.evaluate(count);
     for (int k = 0; k < count; ++k) {
       for (int a = 0; a < kAct; ++a) {
-        CHECK(lean_rows.probabilities(k)[a] == Approx(torch_rows.probabilities(k)[a]).margin(1e-6));
+        CHECK(lean_rows.probabilities(k)[a] == Approx(torch_rows.probabilities(k)[a]).margin(1e-5));
         // Whatever the batch and the row's place in it: the same bits.
         CHECK(lean_rows.probabilities(k)[a] == alone_probs[static_cast<std::size_t>(k) * kAct + a]);
       }
       for (int p = 0; p < kSeats; ++p) {
-        CHECK(lean_rows.values(k)[p] == Approx(torch_rows.values(k)[p]).margin(1e-6));
+        CHECK(lean_rows.values(k)[p] == Approx(torch_rows.values(k)[p]).margin(1e-5));
         CHECK(lean_rows.values(k)[p] == alone_values[static_cast<std::size_t>(k) * kSeats + p]);
       }
     }
@@ -195,7 +195,7 @@ TEST_CASE("the plain C++ forward pass follows every layer's weights changed in p
   lean_rows.evaluate(kRowsHere);
   for (int k = 0; k < kRowsHere; ++k) {
     for (int a = 0; a < kAct; ++a)
-      CHECK(lean_rows.probabilities(k)[a] == Approx(torch_rows.probabilities(k)[a]).margin(1e-6));
-    for (int p = 0; p < 2; ++p) CHECK(lean_rows.values(k)[p] == Approx(torch_rows.values(k)[p]).margin(1e-6));
+      CHECK(lean_rows.probabilities(k)[a] == Approx(torch_rows.probabilities(k)[a]).margin(1e-5));
+    for (int p = 0; p < 2; ++p) CHECK(lean_rows.values(k)[p] == Approx(torch_rows.values(k)[p]).margin(1e-5));
   }
 }
