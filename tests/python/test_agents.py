@@ -25,6 +25,13 @@ def _cli():
 def zoo_dir(tmp_path_factory):
     """A tiny trained Launchpad 23 bot, exported the way models/zoo/ files are."""
     folder = tmp_path_factory.mktemp("zoo")
+    export_tiny_zoo_network(folder, simulations=4)
+    return folder
+
+
+def export_tiny_zoo_network(folder, simulations):
+    """Trains a tiny 2-player Launchpad 23 network for one update and exports it
+    into `folder` as its zoo file, recommending `simulations`."""
     config = folder / "train.yaml"
     config.write_text("game: {id: launchpad23}\n"
                       "model: {hidden: 16, blocks: 1, channels: 4}\n"
@@ -33,8 +40,8 @@ def zoo_dir(tmp_path_factory):
                       f"run: {{dir: \"{folder / 'run'}\", eval_every: 0, plot: false}}\n")
     subprocess.run([_cli(), "train", str(config), "--quiet"], check=True, capture_output=True)
     subprocess.run([_cli(), "export", str(folder / "run" / "checkpoints" / "latest.ckpt"),
-                    str(folder / "launchpad23.ckpt"), "--simulations", "4"], check=True, capture_output=True)
-    return folder
+                    str(folder / "launchpad23.ckpt"), "--simulations", str(simulations)],
+                   check=True, capture_output=True)
 
 
 @pytest.fixture

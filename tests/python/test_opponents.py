@@ -169,16 +169,8 @@ def test_bad_opponents_are_refused(opponents, message):
 def test_a_bot_for_another_player_count_is_refused(tmp_path, monkeypatch):
     # The shipped zoo networks serve 2-4 players, so the refusal is shown with a
     # tiny 2-player network exported into a zoo folder of its own.
-    from test_agents import _cli
-    config = tmp_path / "train.yaml"
-    config.write_text("game: {id: launchpad23}\n"
-                      "model: {hidden: 16, blocks: 1, channels: 4}\n"
-                      "ppo: {envs: 4, steps_per_update: 16, epochs: 1, minibatch: 16}\n"
-                      "budget: {steps: 1, minutes: 0}\n"
-                      f"run: {{dir: \"{tmp_path / 'run'}\", eval_every: 0, plot: false}}\n")
-    subprocess.run([_cli(), "train", str(config), "--quiet"], check=True, capture_output=True)
-    subprocess.run([_cli(), "export", str(tmp_path / "run" / "checkpoints" / "latest.ckpt"),
-                    str(tmp_path / "launchpad23.ckpt"), "--simulations", "0"], check=True, capture_output=True)
+    from test_agents import export_tiny_zoo_network
+    export_tiny_zoo_network(tmp_path, simulations=0)
     monkeypatch.setenv("ROCKETGYM_ZOO_DIR", str(tmp_path))
     assert rg.make("launchpad23", num_players=2, opponents=["zoo"]) is not None
     with pytest.raises(rg.Error, match=r"opponent 'zoo'.*trained for 2 players, not 3"):
