@@ -15,6 +15,7 @@
 // Build it against a build tree's library (not part of CMake: a measuring aid):
 //   g++ -std=c++17 -O2 -fopenmp -I. -Ibuild/generated bench/fastest_chunks.cpp \
 //       build/librocketgym_envs.a -lyaml-cpp -o build/fastest_chunks
+#include "envs/core/observation_size.h"
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -43,8 +44,7 @@ template <class G>
   using State = typename G::State;
   const int actions = G::info().num_actions;
   std::vector<uint8_t> mask(static_cast<std::size_t>(actions));
-  int obs_size = 1;
-  for (int d : G::Encoder::shape(config, players)) obs_size *= d;
+  const int obs_size = observation_size<G>(config, players);
   std::vector<float> obs(static_cast<std::size_t>(obs_size));
   Rng rng(1);
   State state(config, players, 1);

@@ -9,6 +9,7 @@
 // (before and after a change), run both and compare the lines: they must be identical.
 //
 //   g++ -std=c++17 -O2 -fopenmp -I. -Ibuild/generated bench/step_hash.cpp build/librocketgym_envs.a -lyaml-cpp -o build/step_hash
+#include "envs/core/observation_size.h"
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -34,8 +35,7 @@ uint64_t single_env(const typename G::Config& config, int players, int steps) {
   using State = typename G::State;
   const int actions = G::info().num_actions;
   std::vector<uint8_t> mask(static_cast<std::size_t>(actions));
-  int obs_size = 1;
-  for (int d : G::Encoder::shape(config, players)) obs_size *= d;
+  const int obs_size = observation_size<G>(config, players);
   std::vector<float> obs(static_cast<std::size_t>(obs_size));
   Rng rng(7);
   State state(config, players, 11);

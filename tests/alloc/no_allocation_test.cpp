@@ -22,6 +22,7 @@
 // Not covered: the text views, JSON, redeterminize and the knowledge model's
 // card_places lists, which build strings or vectors by design and are not
 // called per step by an env loop.
+#include "envs/core/observation_size.h"
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -121,8 +122,7 @@ Played play_single_env(const typename G::Config& config, int players) {
   using State = typename G::State;
   const int actions = G::info().num_actions;
   std::vector<uint8_t> mask(static_cast<std::size_t>(actions));
-  int obs_size = 1;
-  for (int d : G::Encoder::shape(config, players)) obs_size *= d;
+  const int obs_size = observation_size<G>(config, players);
   std::vector<float> obs(static_cast<std::size_t>(obs_size));
   Rng rng(11);
   uint64_t episode = 0;

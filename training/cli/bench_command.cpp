@@ -8,6 +8,7 @@
 //   vector_2        the same with 2 threads
 //   heuristic       one state played by the game's heuristic bot on every seat: its decision and the step
 // scripts/bench.sh runs these for every game into JSON, scripts/bench_compare.sh compares two runs.
+#include "envs/core/observation_size.h"
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
@@ -72,8 +73,7 @@ template <class G>
   using State = typename G::State;
   const int actions = G::info().num_actions;
   std::vector<uint8_t> mask(static_cast<std::size_t>(actions));
-  int obs_size = 1;
-  for (int d : G::Encoder::shape(config, opt.players)) obs_size *= d;
+  const int obs_size = observation_size<G>(config, opt.players);
   std::vector<float> obs(static_cast<std::size_t>(obs_size));
   Rng rng(opt.seed);
   State state(config, opt.players, opt.seed);
