@@ -13,7 +13,9 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "envs/core/game.h"
@@ -227,8 +229,25 @@ std::string model_section(PolicyValueNet& net, bool half_precision) {
   return out;
 }
 
-std::string state_key(const torch::Tensor& param) {
-  return c10::guts::to_string(param.unsafeGetTensorImpl());
+// LibTorch keys an optimizer's per-parameter state by the parameter's
+// TensorImpl: as its address in text up to 1.13 (Debian's), as the pointer
+// itself from 2.0 (pytorch.org's CUDA builds). The key is built the way the
+// installed LibTorch's own optimizers build it.
+using StateKey = std::decay_t<decltype(std::declval<torch::optim::Optimizer&>().state())>::key_type;
+
+template <typename Key>
+Key state_key_for(c10::TensorImpl* impl) {
+  if constexpr (std::is_same_v<Key, std::string>) {
+    std::ostringstream text;  // what c10::guts::to_string wrote
+    text << static_cast<const void*>(impl);
+    return text.str();
+  } else {
+    return impl;
+  }
+}
+
+StateKey state_key(const torch::Tensor& param) {
+  return state_key_for<StateKey>(param.unsafeGetTensorImpl());
 }
 
 // Adam and AdamW have the same options and state but no common base type.
@@ -480,7 +499,7 @@ void load_optimizer_section(SectionReader& in, torch::optim::Optimizer& optimize
 
   for (std::size_t g = 0; g < groups.size(); ++g) {
     for (std::size_t k = 0; k < groups[g].params().size(); ++k) {
-      const std::string key = state_key(groups[g].params()[k]);
+      const StateKey key = state_key(groups[g].params()[k]);
       SavedParamState& s = saved[g][k];
       if (!s.has_state) {
         optimizer.state().erase(key);
