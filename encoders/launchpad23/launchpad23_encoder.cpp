@@ -109,43 +109,58 @@ void write_seat_planes(const State& s, int viewer, float* out) {
   }
 }
 
-}  // namespace
-
-void Encoder::encode(const State& s, int viewer, float* out) {
-  Written nothing;
-  encode_changes(s, viewer, out, nothing);
-}
-
-// Every plane is a function of what `written` records: the piece planes of the
+// Every plane is a function of what a Written records: the piece planes of the
 // board, the seat planes of (viewer, players), each broadcast plane of its one
 // value. A plane whose inputs did not change already holds the values encode()
 // would write. (The values are never NaN nor -0, so == on floats is equality of bits.)
-void Encoder::encode_changes(const State& s, int viewer, float* out, Written& w) {
+// With no record (`w` null) every plane is written and nothing is recorded.
+void write_observation(const State& s, int viewer, float* out, Encoder::Written* w) {
   const Board& board = s.board();
-  const bool same_seats = w.valid && w.viewer == viewer && w.players == s.num_players();
+  const bool valid = w != nullptr && w->valid;
+  const bool same_seats = valid && w->viewer == viewer && w->players == s.num_players();
   Values v;
   public_values(s, viewer, v);
   // The derived planes cost as much as the rest of the observation: they stay as they are
   // when neither the board nor the viewer changed (a re-roll, the end of a turn, the setup).
-  const bool same_derived = same_seats && std::memcmp(&board, &w.board, sizeof board) == 0;
+  const bool same_derived = same_seats && std::memcmp(&board, &w->board, sizeof board) == 0;
   if (!same_derived) derived_values(s, viewer, v);
   for (int space = 0; space < kSpaces; ++space)
-    if (!w.valid || board.spaces[space] != w.board.spaces[space]) write_pieces(board, space, out);
+    if (!valid || board.spaces[space] != w->board.spaces[space]) write_pieces(board, space, out);
   if (!same_seats) write_seat_planes(s, viewer, out);
   const auto write_broadcast = [&](int first, int end) {
-    for (int c = first; c < end; ++c)
-      if (!w.valid || v[c] != w.planes[c]) {
+    for (int c = first; c < end; ++c) {
+      if (!valid) {
         std::fill_n(out + c * kCells, kCells, v[c]);
-        w.planes[c] = v[c];
+        continue;
       }
+      // Most planes keep their value: skip four at a time where all four do.
+      if (c + 4 <= end && std::memcmp(&v[c], &w->planes[c], 4 * sizeof(float)) == 0) {
+        c += 3;
+        continue;
+      }
+      if (v[c] != w->planes[c]) std::fill_n(out + c * kCells, kCells, v[c]);
+    }
   };
   write_broadcast(kPublicBroadcast[0], kPublicBroadcast[1]);
   if (!same_derived)
     for (const auto& range : kDerivedBroadcast) write_broadcast(range[0], range[1]);
-  w.valid = true;
-  w.viewer = static_cast<int8_t>(viewer);
-  w.players = static_cast<int8_t>(s.num_players());
-  w.board = board;
+  if (w == nullptr) return;
+  std::copy(v.begin() + kPublicBroadcast[0], v.begin() + kPublicBroadcast[1], w->planes.begin() + kPublicBroadcast[0]);
+  if (!same_derived)
+    for (const auto& range : kDerivedBroadcast)
+      std::copy(v.begin() + range[0], v.begin() + range[1], w->planes.begin() + range[0]);
+  w->valid = true;
+  w->viewer = static_cast<int8_t>(viewer);
+  w->players = static_cast<int8_t>(s.num_players());
+  w->board = board;
+}
+
+}  // namespace
+
+void Encoder::encode(const State& s, int viewer, float* out) { write_observation(s, viewer, out, nullptr); }
+
+void Encoder::encode_changes(const State& s, int viewer, float* out, Written& written) {
+  write_observation(s, viewer, out, &written);
 }
 
 }  // namespace rocketgym::launchpad23

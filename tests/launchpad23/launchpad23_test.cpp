@@ -717,3 +717,23 @@ TEST_CASE("vector env: each observation row equals encode() of its env's state, 
     }
   }
 }
+
+TEST_CASE("board: pieces_on and types_on read a space's counts a word at a time, every type") {
+  Rng rng(9);
+  Board board;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int space = static_cast<int>(rng.below(kSpaces));
+    for (auto& count : board.spaces[space]) count = static_cast<uint8_t>(rng.below(4) == 0 ? rng.below(3) : 0);
+    int pieces = 0;
+    uint16_t types = 0;
+    for (int t = 0; t < kPieceTypes; ++t) {
+      pieces += board.spaces[space][t];
+      if (board.spaces[space][t] > 0) types |= static_cast<uint16_t>(1u << t);
+    }
+    REQUIRE(board.pieces_on(space) == pieces);
+    REQUIRE(board.types_on(space) == types);
+  }
+  board.spaces[3].fill(kCopies);  // every type twice: the largest counts a space can hold
+  CHECK(board.pieces_on(3) == kPieceTypes * kCopies);
+  CHECK(board.types_on(3) == (1u << kPieceTypes) - 1);
+}
