@@ -95,7 +95,7 @@ def main():
         ("legal mask", ns + r"State::legal_actions_mask\("),
         ("apply (rules)", ns + r"State::apply\("),
         ("  knowledge tracking", KNOWLEDGE.get(game, r"$^")),
-        ("encoding", ns + r"Encoder::encode\("),
+        ("encoding", ns + r"Encoder::encode(_changes)?\("),
         ("  knowledge read", KNOWLEDGE_READ.get(game, r"$^")),
         ("reset (new State)", ns + r"State::State\("),
         ("heuristic bot", ns + r"heuristic_action\("),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "envs/launchpad23/launchpad23_bot.h"
 
@@ -9,21 +10,63 @@ namespace rocketgym::launchpad23 {
 namespace {
 
 constexpr int kCells = kSpaces;
+// The first channel of each block (the table in launchpad23_encoder.h).
+constexpr int kPieceChannels = 0, kPadChannels = 15, kFactoryChannel = 19, kBankChannels = 20;
+constexpr int kSizeFaceChannels = 35, kColourFaceChannels = 41, kPhaseChannels = 47;
+constexpr int kRerolledChannel = 50, kMovesLeftChannel = 51, kTurnChannel = 52;
+constexpr int kOwnSetupChannels = 53, kSetupMadeChannels = 56, kToMoveChannels = 60;
+constexpr int kPlayerCountChannels = 64, kShortageChannel = 67;
+constexpr int kMovesNeededChannels = 68, kStepsChannels = 72, kOwnWantsChannels = 76;
+constexpr int kOpponentWantsChannels = kOwnWantsChannels + kPieceTypes;  // 91
+// The planes that broadcast one value over the grid are [20, 72) and [76, 106): the public
+// ones up to 68, then the derived ones. Every other plane varies over the board.
+constexpr int kPublicBroadcast[2] = {kBankChannels, kMovesNeededChannels};
+constexpr int kDerivedBroadcast[2][2] = {{kMovesNeededChannels, kStepsChannels},
+                                         {kOwnWantsChannels, Encoder::kChannels}};
 
-void broadcast(float* out, int channel, float value) { std::fill_n(out + channel * kCells, kCells, value); }
+// A broadcast plane's value per channel (the other channels' entries are unused).
+using Values = std::array<float, Encoder::kChannels>;
 
 int relative(int seat, int viewer, int n) { return (seat - viewer + n) % n; }
 
+void clear(Values& v, int first, int end) { std::fill(v.begin() + first, v.begin() + end, 0.0f); }
+
+// The broadcast planes read from the public state and the viewer's own setup choice.
+void public_values(const State& s, int viewer, Values& v) {
+  const int n = s.num_players();
+  clear(v, kPublicBroadcast[0], kPublicBroadcast[1]);
+  for (int t = 0; t < kPieceTypes; ++t) v[kBankChannels + t] = s.board().bank[t] / 2.0f;
+  const Phase phase = s.phase();
+  if (phase == Phase::kNewPart || phase == Phase::kMoves) {
+    v[kSizeFaceChannels + s.roll().size_face] = 1.0f;
+    v[kColourFaceChannels + s.roll().colour_face] = 1.0f;
+  }
+  if (phase != Phase::kGameOver) v[kPhaseChannels + static_cast<int>(phase)] = 1.0f;
+  v[kRerolledChannel] = s.rerolled() ? 1.0f : 0.0f;
+  v[kMovesLeftChannel] = s.moves_left() / 4.0f;
+  v[kTurnChannel] = static_cast<float>(s.turn()) / static_cast<float>(s.config().max_turns);
+  if (phase == Phase::kSetup) {
+    if (s.has_chosen_setup(viewer)) v[kOwnSetupChannels + s.setup_choice(viewer)] = 1.0f;
+    for (int p = 0; p < n; ++p)
+      if (s.has_chosen_setup(p)) v[kSetupMadeChannels + relative(p, viewer, n)] = 1.0f;
+  }
+  if (!s.is_terminal()) v[kToMoveChannels + relative(s.current_player(), viewer, n)] = 1.0f;
+  v[kPlayerCountChannels + n - 2] = 1.0f;
+  if (phase == Phase::kNewPart && s.shortage()) v[kShortageChannel] = 1.0f;
+}
+
 // Channels [first, first + kPieceTypes): the piece types the pad of `seat`
 // wants, given its distance per rocket size.
-void encode_wanted(const State& s, int seat, const std::array<int, kSizes>& cost, int first, float* out) {
+void wanted(const State& s, int seat, const std::array<int, kSizes>& cost, int first, Values& v) {
   const int cheapest = *std::min_element(cost.begin(), cost.end());
   const auto& on_pad = s.board().spaces[s.pad_of(seat)];
   for (int t = 0; t < kPieceTypes; ++t)
-    if (cost[size_of(t)] == cheapest && on_pad[t] == 0) broadcast(out, first + t, 1.0f);
+    if (cost[size_of(t)] == cheapest && on_pad[t] == 0) v[first + t] = 1.0f;
 }
 
-void encode_distances(const State& s, int viewer, float* out) {
+// The derived broadcast planes: functions of the board, the seats and the viewer only.
+void derived_values(const State& s, int viewer, Values& v) {
+  for (const auto& range : kDerivedBroadcast) clear(v, range[0], range[1]);
   const int n = s.num_players();
   std::array<int, kSizes> own_cost{}, closest_cost{};
   int closest_opponent = -1, closest_distance = 1 << 20;
@@ -32,50 +75,92 @@ void encode_distances(const State& s, int viewer, float* out) {
     const int seat = (viewer + k) % n;
     const auto& cost = costs[seat];
     const int distance = *std::min_element(cost.begin(), cost.end());  // rocket_distance
-    broadcast(out, 68 + k, static_cast<float>(distance) / 16.0f);
-    for (int space = 0; space < kSpaces; ++space)
-      out[(72 + k) * kCells + space] = static_cast<float>(space_distance(space, s.pad_of(seat))) / 4.0f;
+    v[kMovesNeededChannels + k] = static_cast<float>(distance) / 16.0f;
     if (k == 0) own_cost = cost;
     if (k > 0 && distance < closest_distance)
       closest_opponent = seat, closest_distance = distance, closest_cost = cost;
   }
-  encode_wanted(s, viewer, own_cost, 76, out);
-  if (closest_opponent >= 0) encode_wanted(s, closest_opponent, closest_cost, 91, out);
+  wanted(s, viewer, own_cost, kOwnWantsChannels, v);
+  if (closest_opponent >= 0) wanted(s, closest_opponent, closest_cost, kOpponentWantsChannels, v);
+}
+
+// One space's entry of each piece plane.
+void write_pieces(const Board& board, int space, float* out) {
+  for (int t = 0; t < kPieceTypes; ++t)
+    out[(kPieceChannels + t) * kCells + space] = board.spaces[space][t] / 2.0f;
+}
+
+// The planes that depend only on the seats and the viewer: the pads, the
+// Factory and the steps from each space to each pad.
+void write_seat_planes(const State& s, int viewer, float* out) {
+  const int n = s.num_players();
+  std::fill_n(out + kPadChannels * kCells, (kFactoryChannel + 1 - kPadChannels) * kCells, 0.0f);
+  for (int k = 0; k < n; ++k) out[(kPadChannels + k) * kCells + s.pad_of((viewer + k) % n)] = 1.0f;
+  out[kFactoryChannel * kCells + kFactory] = 1.0f;
+  for (int k = 0; k < kMaxPlayers; ++k) {
+    float* plane = out + (kStepsChannels + k) * kCells;
+    if (k >= n) {
+      std::fill_n(plane, kCells, 0.0f);
+      continue;
+    }
+    const int pad = s.pad_of((viewer + k) % n);
+    for (int space = 0; space < kSpaces; ++space)
+      plane[space] = static_cast<float>(space_distance(space, pad)) / 4.0f;
+  }
+}
+
+// Every plane is a function of what a Written records: the piece planes of the
+// board, the seat planes of (viewer, players), each broadcast plane of its one
+// value. A plane whose inputs did not change already holds the values encode()
+// would write. (The values are never NaN nor -0, so == on floats is equality of bits.)
+// With no record (`w` null) every plane is written and nothing is recorded.
+void write_observation(const State& s, int viewer, float* out, Encoder::Written* w) {
+  const Board& board = s.board();
+  const bool valid = w != nullptr && w->valid;
+  const bool same_seats = valid && w->viewer == viewer && w->players == s.num_players();
+  Values v;
+  public_values(s, viewer, v);
+  // The derived planes cost as much as the rest of the observation: they stay as they are
+  // when neither the board nor the viewer changed (a re-roll, the end of a turn, the setup).
+  const bool same_derived = same_seats && std::memcmp(&board, &w->board, sizeof board) == 0;
+  if (!same_derived) derived_values(s, viewer, v);
+  for (int space = 0; space < kSpaces; ++space)
+    if (!valid || board.spaces[space] != w->board.spaces[space]) write_pieces(board, space, out);
+  if (!same_seats) write_seat_planes(s, viewer, out);
+  const auto write_broadcast = [&](int first, int end) {
+    for (int c = first; c < end; ++c) {
+      if (!valid) {
+        std::fill_n(out + c * kCells, kCells, v[c]);
+        continue;
+      }
+      // Most planes keep their value: skip four at a time where all four do.
+      if (c + 4 <= end && std::memcmp(&v[c], &w->planes[c], 4 * sizeof(float)) == 0) {
+        c += 3;
+        continue;
+      }
+      if (v[c] != w->planes[c]) std::fill_n(out + c * kCells, kCells, v[c]);
+    }
+  };
+  write_broadcast(kPublicBroadcast[0], kPublicBroadcast[1]);
+  if (!same_derived)
+    for (const auto& range : kDerivedBroadcast) write_broadcast(range[0], range[1]);
+  if (w == nullptr) return;
+  std::copy(v.begin() + kPublicBroadcast[0], v.begin() + kPublicBroadcast[1], w->planes.begin() + kPublicBroadcast[0]);
+  if (!same_derived)
+    for (const auto& range : kDerivedBroadcast)
+      std::copy(v.begin() + range[0], v.begin() + range[1], w->planes.begin() + range[0]);
+  w->valid = true;
+  w->viewer = static_cast<int8_t>(viewer);
+  w->players = static_cast<int8_t>(s.num_players());
+  w->board = board;
 }
 
 }  // namespace
 
-void Encoder::encode(const State& s, int viewer, float* out) {
-  std::fill_n(out, kChannels * kCells, 0.0f);
-  const Board& board = s.board();
-  const int n = s.num_players();
-  for (int space = 0; space < kSpaces; ++space) {
-    // Most of the 15 counts are 0, which the cleared planes already hold.
-    for (int t = 0; t < kPieceTypes; ++t)
-      if (const int pieces = board.spaces[space][t]) out[t * kCells + space] = pieces / 2.0f;
-    const int owner = s.owner_of(space);
-    if (owner >= 0) out[(15 + relative(owner, viewer, n)) * kCells + space] = 1.0f;
-  }
-  out[19 * kCells + kFactory] = 1.0f;
-  for (int t = 0; t < kPieceTypes; ++t) broadcast(out, 20 + t, board.bank[t] / 2.0f);
-  const bool rolled = s.phase() == Phase::kNewPart || s.phase() == Phase::kMoves;
-  if (rolled) {
-    broadcast(out, 35 + s.roll().size_face, 1.0f);
-    broadcast(out, 41 + s.roll().colour_face, 1.0f);
-  }
-  if (s.phase() != Phase::kGameOver) broadcast(out, 47 + static_cast<int>(s.phase()), 1.0f);
-  broadcast(out, 50, s.rerolled() ? 1.0f : 0.0f);
-  broadcast(out, 51, s.moves_left() / 4.0f);
-  broadcast(out, 52, static_cast<float>(s.turn()) / static_cast<float>(s.config().max_turns));
-  if (s.phase() == Phase::kSetup) {
-    if (s.has_chosen_setup(viewer)) broadcast(out, 53 + s.setup_choice(viewer), 1.0f);
-    for (int p = 0; p < n; ++p)
-      if (s.has_chosen_setup(p)) broadcast(out, 56 + relative(p, viewer, n), 1.0f);
-  }
-  if (!s.is_terminal()) broadcast(out, 60 + relative(s.current_player(), viewer, n), 1.0f);
-  broadcast(out, 64 + n - 2, 1.0f);
-  if (s.phase() == Phase::kNewPart && s.shortage()) broadcast(out, 67, 1.0f);
-  encode_distances(s, viewer, out);
+void Encoder::encode(const State& s, int viewer, float* out) { write_observation(s, viewer, out, nullptr); }
+
+void Encoder::encode_changes(const State& s, int viewer, float* out, Written& written) {
+  write_observation(s, viewer, out, &written);
 }
 
 }  // namespace rocketgym::launchpad23

@@ -25,6 +25,8 @@
 //   [91, 106) the same for the opponent whose pad needs the fewest moves
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <vector>
 
 #include "envs/core/describe.h"
@@ -35,7 +37,23 @@ namespace rocketgym::launchpad23 {
 struct Encoder {
   static constexpr int kChannels = 106;
   static std::vector<int> shape(const Config&, int) { return {kChannels, 3, 3}; }
+  // Writes every value of the observation (`out` may hold anything before).
   static void encode(const State& state, int viewer, float* out);
+
+  // What an observation row holds, so that the next observation written into
+  // the same row rewrites only what changed (a vector env keeps one per row:
+  // an env's consecutive observations differ in a few planes, and most of the
+  // 3.8 KB need not be written again).
+  struct Written {
+    bool valid = false;  // false: the row holds nothing known, write it all
+    int8_t viewer = -1;
+    int8_t players = 0;
+    Board board;                              // the piece planes and the derived planes' input
+    std::array<float, kChannels> planes{};  // each broadcast plane's value (per-space planes: unused)
+  };
+  // The same values as encode() in `out`, which must hold what `written`
+  // describes; rewrites only the planes that differ, then updates `written`.
+  static void encode_changes(const State& state, int viewer, float* out, Written& written);
 };
 
 // The observation's feature blocks, for the docs (rocketgym describe); written

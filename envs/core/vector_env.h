@@ -9,11 +9,14 @@
 // auto-reset); those rows are valid only where terminated or truncated is set.
 // Env i's episode k is seeded with episode_seed(seed, i, k), so any game can
 // be replayed alone and results do not depend on the number of threads.
+// An encoder that declares `Written` (Launchpad 23's) brings each row up to
+// date instead of writing it whole: the rows are the env's, callers only read them.
 #pragma once
 
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "envs/core/game.h"
@@ -26,12 +29,25 @@ inline uint64_t episode_seed(uint64_t seed, uint64_t env, uint64_t episode) {
   return derive_seed(derive_seed(seed, env), episode);
 }
 
+// Whether an encoder can rewrite only what changed in an observation row:
+// it declares `struct Written` (what a row holds) and
+// `encode_changes(state, viewer, out, written)`, equal in values to encode().
+template <class E, class = void>
+struct IncrementalEncoder : std::false_type {
+  struct Written {};
+};
+template <class E>
+struct IncrementalEncoder<E, std::void_t<typename E::Written>> : std::true_type {
+  using Written = typename E::Written;
+};
+
 template <class G>
 class VectorEnv {
  public:
   using Config = typename G::Config;
   using State = typename G::State;
   using Encoder = typename G::Encoder;
+  using Written = typename IncrementalEncoder<Encoder>::Written;
 
   VectorEnv(std::shared_ptr<const Config> config, int num_envs, int num_players, uint64_t seed,
             int num_threads)
@@ -53,6 +69,7 @@ class VectorEnv {
     episode_.assign(static_cast<std::size_t>(n_), 0);
     illegal_.assign(static_cast<std::size_t>(n_), 0);
     action_rng_.resize(static_cast<std::size_t>(n_));
+    written_.resize(static_cast<std::size_t>(n_));
     states_.reserve(static_cast<std::size_t>(n_));
     for (int i = 0; i < n_; ++i) states_.emplace_back(*config_, players_, 0);
     reset(seed);
@@ -69,6 +86,7 @@ class VectorEnv {
       action_rng_[e].reseed(derive_seed(seed_ ^ 0xA5A5A5A5ULL, static_cast<uint64_t>(i)));
       states_[e] = State(*config_, players_, episode_seed(seed_, e, 0));
       clear_outcome(i);
+      written_[e] = Written{};
       observe(i);
     });
   }
@@ -123,10 +141,12 @@ class VectorEnv {
     final_steps_[e] = 0;
     std::fill_n(final_observation(i, 0), static_cast<std::size_t>(players_) * obs_size_, 0.0f);
     clear_outcome(i);
+    written_[e] = Written{};
     observe(i);
   }
   const std::shared_ptr<const Config>& config() const { return config_; }
 
+  // Read-only for callers: an incremental encoder rewrites only what changed.
   float* observations() { return obs_.data(); }
   uint8_t* action_masks() { return mask_.data(); }
   int32_t* current_players() { return current_.data(); }
@@ -205,7 +225,11 @@ class VectorEnv {
     const State& s = states_[e];
     current_[e] = s.current_player();
     s.legal_actions_mask(&mask_[e * static_cast<std::size_t>(actions_)]);
-    Encoder::encode(s, s.current_player(), &obs_[e * static_cast<std::size_t>(obs_size_)]);
+    float* row = &obs_[e * static_cast<std::size_t>(obs_size_)];
+    if constexpr (IncrementalEncoder<Encoder>::value)
+      Encoder::encode_changes(s, s.current_player(), row, written_[e]);
+    else
+      Encoder::encode(s, s.current_player(), row);
   }
 
   std::shared_ptr<const Config> config_;
@@ -223,6 +247,7 @@ class VectorEnv {
   std::vector<float> final_obs_;
   std::vector<int32_t> final_steps_;
   std::vector<uint64_t> episode_;
+  std::vector<Written> written_;  // what each observation row holds (incremental encoders)
 };
 
 }  // namespace rocketgym

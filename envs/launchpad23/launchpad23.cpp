@@ -94,7 +94,7 @@ bool Roll::allows_size(int size) const {
 
 namespace {
 
-// kNearest[space][set]: nearest_space_distance(set, space).
+// [space][set]: nearest_space_distance(set, space).
 using NearestTable = std::array<std::array<uint8_t, 1 << kSpaces>, kSpaces>;
 constexpr NearestTable nearest_table() {
   NearestTable table{};
@@ -107,13 +107,20 @@ constexpr NearestTable nearest_table() {
     }
   return table;
 }
-constexpr NearestTable kNearest = nearest_table();
+
+// [space][direction]: 1 where the board goes on (neighbour(space, direction) >= 0).
+using OnBoardTable = std::array<std::array<uint8_t, kDirections>, kSpaces>;
+OnBoardTable on_board_table() {
+  OnBoardTable table{};
+  for (int space = 0; space < kSpaces; ++space)
+    for (int d = 0; d < kDirections; ++d) table[space][d] = neighbour(space, d) >= 0;
+  return table;
+}
+const OnBoardTable kOnBoard = on_board_table();
 
 }  // namespace
 
-int nearest_space_distance(uint16_t spaces, int space) {
-  return kNearest[static_cast<std::size_t>(space)][spaces & ((1u << kSpaces) - 1)];
-}
+constexpr NearestTable kNearestSpaceDistance = nearest_table();
 
 bool Board::is_complete_rocket(int space) const {
   if (pieces_on(space) != kRocketSize) return false;
@@ -197,27 +204,32 @@ void State::legal_actions_mask(uint8_t* out) const {
     // size and type, not once per space.
     bool size_short[kSizes];
     for (int size = 0; size < kSizes; ++size) size_short[size] = !size_available(size);
-    bool may_steal_type[kPieceTypes];
+    unsigned may_steal_types = 0;  // bit t: may_steal(t)
     for (int type = 0; type < kPieceTypes; ++type) {
       out[kTakeBase + type] = may_take(type);
-      may_steal_type[type] = roll_.allows(type) && size_short[size_of(type)];
+      if (roll_.allows(type) && size_short[size_of(type)]) may_steal_types |= 1u << type;
     }
     out[kReroll] = may_reroll();
-    for (int space = 0; space < kSpaces; ++space)
-      for (int type = 0; type < kPieceTypes; ++type)
-        out[kStealBase + space * kPieceTypes + type] = may_steal_type[type] && board_.spaces[space][type] > 0;
+    if (may_steal_types != 0)  // only in a parts shortage
+      for (int space = 0; space < kSpaces; ++space)
+        for (unsigned types = board_.types_on(space) & may_steal_types; types != 0; types &= types - 1)
+          out[kStealBase + space * kPieceTypes + __builtin_ctz(types)] = 1;
   } else if (phase_ == Phase::kMoves) {
+    unsigned others_pads = 0;  // bit s: another player's pad, whose pieces the mover may not move
+    for (int p = 0; p < num_players_; ++p)
+      if (p != current_) others_pads |= 1u << pad_of(p);
     for (int space = 0; space < kSpaces; ++space) {
-      const int owner = owner_of(space);
-      if (owner >= 0 && owner != current_) continue;
+      if ((others_pads >> space) & 1u) continue;
       // The four directions' entries are the same for every piece on the space: 1 where the board goes on.
-      uint8_t on_board[kDirections];
-      for (int d = 0; d < kDirections; ++d) on_board[d] = neighbour(space, d) >= 0;
-      for (int type = 0; type < kPieceTypes; ++type)
-        if (board_.spaces[space][type] != 0)
-          std::memcpy(out + kMoveBase + (space * kPieceTypes + type) * kDirections, on_board, kDirections);
+      uint32_t on_board;
+      std::memcpy(&on_board, kOnBoard[static_cast<std::size_t>(space)].data(), kDirections);
+      // No branch per type (whether a space holds one is a coin flip): 0 where it holds none.
+      for (int type = 0; type < kPieceTypes; ++type) {
+        const uint32_t entries = board_.spaces[space][type] != 0 ? on_board : 0u;
+        std::memcpy(out + kMoveBase + (space * kPieceTypes + type) * kDirections, &entries, kDirections);
+      }
     }
-    out[kTotalSystemFailure] = board_.pieces_on(pad_of(current_)) > 0;
+    out[kTotalSystemFailure] = board_.types_on(pad_of(current_)) != 0;
     out[kEndTurn] = 1;
   }
 }

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "envs/core/config.h"
@@ -83,14 +84,39 @@ struct Roll {
   int moves() const { return 2 + (two_sizes() ? 1 : 0) + (colour_face == kAtom ? 1 : 0); }
 };
 
+using PieceCounts = std::array<uint8_t, kPieceTypes>;
+
+// The 15 counts as two little-endian words (bytes 0-7, then 8-14 and a zero):
+// the legal mask, the encoder and the bot read every space each step, a word
+// at a time instead of a byte at a time.
+inline void count_words(const PieceCounts& counts, uint64_t& low, uint64_t& high) {
+  high = 0;
+  std::memcpy(&low, counts.data(), 8);
+  std::memcpy(&high, counts.data() + 8, kPieceTypes - 8);
+}
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "count_words reads type t as byte t of the words");
+// Bit i: byte i of `word` is not zero.
+inline unsigned nonzero_byte_bits(uint64_t word) {
+  constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full, kHigh = 0x8080808080808080ull;
+  const uint64_t high_bits = (((word & kLow7) + kLow7) | word) & kHigh;  // 0x80 where a byte is not 0
+  return static_cast<unsigned>(((high_bits >> 7) * 0x0102040810204080ull) >> 56);  // gather them
+}
+
 // Piece counts per space and in the Bank.
 struct Board {
-  std::array<std::array<uint8_t, kPieceTypes>, kSpaces> spaces{};
-  std::array<uint8_t, kPieceTypes> bank{};
+  std::array<PieceCounts, kSpaces> spaces{};
+  PieceCounts bank{};
   int pieces_on(int space) const {
-    int n = 0;
-    for (uint8_t c : spaces[space]) n += c;
-    return n;
+    uint64_t low, high;
+    count_words(spaces[space], low, high);
+    constexpr uint64_t kOnes = 0x0101010101010101ull;  // sums the bytes into the top one (at most 30)
+    return static_cast<int>(((low * kOnes) >> 56) + ((high * kOnes) >> 56));
+  }
+  // Bit t: the space holds a piece of type t.
+  uint16_t types_on(int space) const {
+    uint64_t low, high;
+    count_words(spaces[space], low, high);
+    return static_cast<uint16_t>(nonzero_byte_bits(low) | nonzero_byte_bits(high) << 8);
   }
   bool is_complete_rocket(int space) const;  // exactly five: one per colour, one size
 };
@@ -200,7 +226,11 @@ constexpr int space_distance(int a, int b) {
 // or kNoSpaceNear when `spaces` is empty. A table lookup: the bot and the
 // encoder ask it for every piece type of every pad at every decision.
 constexpr int kNoSpaceNear = 2 * kSpaces;
-int nearest_space_distance(uint16_t spaces, int space);
+// kNearestSpaceDistance[space][set] (built at compile time in launchpad23.cpp).
+extern const std::array<std::array<uint8_t, 1 << kSpaces>, kSpaces> kNearestSpaceDistance;
+inline int nearest_space_distance(uint16_t spaces, int space) {
+  return kNearestSpaceDistance[static_cast<std::size_t>(space)][spaces & ((1u << kSpaces) - 1)];
+}
 const char* colour_name(int colour);
 const char* size_name(int size);
 std::string piece_name(int type);  // e.g. "small red"

@@ -108,8 +108,8 @@ std::array<SpaceSet, kPieceTypes> free_spaces(const State& state, const Board& b
   std::array<SpaceSet, kPieceTypes> free{};
   for (int space = 0; space < kSpaces; ++space) {
     if ((pads >> space) & 1u) continue;
-    for (int type = 0; type < kPieceTypes; ++type)
-      if (board.spaces[space][type] > 0) free[type] |= static_cast<SpaceSet>(1u << space);
+    for (int type = 0; type < kPieceTypes; ++type)  // no branch: whether a space holds a type is a coin flip
+      free[type] |= static_cast<SpaceSet>((board.spaces[space][type] > 0 ? 1u : 0u) << space);
   }
   return free;
 }

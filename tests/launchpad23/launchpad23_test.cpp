@@ -2,10 +2,13 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "envs/core/game.h"
+#include "envs/core/vector_env.h"
 #include "games/launchpad23/launchpad23_game.h"
 
 using namespace rocketgym;
@@ -613,4 +616,124 @@ TEST_CASE("the search's position estimate favours the seat closer to launching")
   Game::estimate_returns(won, v);
   CHECK(v[0] == 0.0f);
   CHECK(v[1] == 0.0f);
+}
+
+namespace {
+
+constexpr std::size_t kObservationFloats = Encoder::kChannels * kSpaces;
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("encoder: every value is written, whatever the buffer held before") {
+  for (int players = 2; players <= kMaxPlayers; ++players) {
+    State s(config(), players, 40 + players);
+    Rng rng(5);
+    std::vector<uint8_t> mask(kNumActions);
+    std::vector<float> clean(kObservationFloats), dirty(kObservationFloats);
+    for (int step = 0; step < 300 && !s.is_terminal(); ++step) {
+      for (int viewer = 0; viewer < players; ++viewer) {
+        std::fill(clean.begin(), clean.end(), 0.0f);
+        std::fill(dirty.begin(), dirty.end(), std::numeric_limits<float>::quiet_NaN());
+        Encoder::encode(s, viewer, clean.data());
+        Encoder::encode(s, viewer, dirty.data());
+        REQUIRE(same_bits(clean, dirty));
+      }
+      s.legal_actions_mask(mask.data());
+      s.apply(random_legal_action(mask.data(), kNumActions, rng));
+    }
+  }
+}
+
+// encode_changes rewrites only the planes whose inputs changed since it last wrote
+// the row: after any sequence of positions and viewers, even across a restarted
+// game (the vector env's auto-reset), the row must hold exactly what encode() writes.
+TEST_CASE("encoder: encode_changes writes the same values as encode over random games, every seat") {
+  for (int players = 2; players <= kMaxPlayers; ++players) {
+    Rng rng(100 + players);
+    std::vector<uint8_t> mask(kNumActions);
+    std::vector<float> full(kObservationFloats);
+    // One row per seat that always views that seat, and one row whose viewer is the
+    // player to move (the vector env's pattern) or, now and then, a random seat.
+    std::vector<std::vector<float>> rows(players + 1, std::vector<float>(kObservationFloats));
+    std::vector<Encoder::Written> written(players + 1);
+    int games = 0, steps = 0;
+    const auto check = [&](const State& s, int row, int viewer) {
+      Encoder::encode_changes(s, viewer, rows[row].data(), written[row]);
+      Encoder::encode(s, viewer, full.data());
+      REQUIRE(same_bits(rows[row], full));
+    };
+    for (; games < 40; ++games) {
+      State s(config(), players, derive_seed(77, games));
+      while (true) {
+        for (int seat = 0; seat < players; ++seat) check(s, seat, seat);
+        const bool random_viewer = s.is_terminal() || rng.below(8) == 0;
+        check(s, players, random_viewer ? static_cast<int>(rng.below(players)) : s.current_player());
+        if (s.is_terminal()) break;
+        s.legal_actions_mask(mask.data());
+        s.apply(random_legal_action(mask.data(), kNumActions, rng));
+        ++steps;
+      }
+    }
+    INFO(players << " players: " << games << " games, " << steps << " steps");
+    CHECK(steps > 1000);
+  }
+}
+
+TEST_CASE("vector env: each observation row equals encode() of its env's state, across auto-resets") {
+  for (int players = 2; players <= kMaxPlayers; ++players) {
+    auto shared = std::make_shared<const Config>(config());
+    VectorEnv<Game> env(shared, 8, players, 31, 2);
+    std::vector<Action> actions(8);
+    std::vector<float> full(kObservationFloats);
+    int finished = 0;
+    for (int step = 0; step < 3000; ++step) {
+      env.sample_random_actions(actions.data());
+      env.step(actions.data());
+      for (int i = 0; i < env.num_envs(); ++i) {
+        finished += env.terminated()[i] + env.truncated()[i];
+        Encoder::encode(env.state(i), env.state(i).current_player(), full.data());
+        REQUIRE(std::memcmp(env.observations() + i * kObservationFloats, full.data(),
+                            kObservationFloats * sizeof(float)) == 0);
+      }
+    }
+    CHECK(finished > 10);  // the rows went through auto-resets
+    // restore() puts another game's position into a row: written afresh too.
+    State other(config(), players, 99);
+    other.apply(kSetupBase + kMedium);
+    env.restore(3, other, env.slot(3));
+    Encoder::encode(other, other.current_player(), full.data());
+    REQUIRE(std::memcmp(env.observations() + 3 * kObservationFloats, full.data(),
+                        kObservationFloats * sizeof(float)) == 0);
+    // reset() starts every row afresh.
+    env.reset(32);
+    for (int i = 0; i < env.num_envs(); ++i) {
+      Encoder::encode(env.state(i), env.state(i).current_player(), full.data());
+      REQUIRE(std::memcmp(env.observations() + i * kObservationFloats, full.data(),
+                          kObservationFloats * sizeof(float)) == 0);
+    }
+  }
+}
+
+TEST_CASE("board: pieces_on and types_on read a space's counts a word at a time, every type") {
+  Rng rng(9);
+  Board board;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int space = static_cast<int>(rng.below(kSpaces));
+    for (auto& count : board.spaces[space]) count = static_cast<uint8_t>(rng.below(4) == 0 ? rng.below(3) : 0);
+    int pieces = 0;
+    uint16_t types = 0;
+    for (int t = 0; t < kPieceTypes; ++t) {
+      pieces += board.spaces[space][t];
+      if (board.spaces[space][t] > 0) types |= static_cast<uint16_t>(1u << t);
+    }
+    REQUIRE(board.pieces_on(space) == pieces);
+    REQUIRE(board.types_on(space) == types);
+  }
+  board.spaces[3].fill(kCopies);  // every type twice: the largest counts a space can hold
+  CHECK(board.pieces_on(3) == kPieceTypes * kCopies);
+  CHECK(board.types_on(3) == (1u << kPieceTypes) - 1);
 }
