@@ -24,8 +24,9 @@
 #                                    python/src/: builds the LibTorch targets
 #                                    (training library, CLI, both Python
 #                                    modules, the training, serve, distributed
-#                                    and search tests), runs those C++ tests
-#                                    and every Python test, and reports those
+#                                    and search tests), runs those C++ tests,
+#                                    every Python test and the browser table's
+#                                    (tests/browser), and reports those
 #                                    three folders (not the engines: the
 #                                    engine suites, the longest part of `all`,
 #                                    do not run)
@@ -105,6 +106,14 @@ run_tests() {
   echo "== Python tests (instrumented module)"
   ROCKETGYM_BUILD_DIR="$PWD/$build" "${niced[@]}" /usr/bin/python3 -m pytest -q tests/python \
     "${pytest_args[@]}" || failed+=(pytest)
+  # `rocketgym serve` over HTTP (training/cli/serve_command.cpp): every server
+  # these tests start is stopped by a signal and exits normally, so its counts
+  # are written. The page's tests (headless Chromium) skip where it is missing.
+  if [ "$mode" != engines ]; then
+    echo "== browser table tests (instrumented rocketgym serve)"
+    ROCKETGYM_BUILD_DIR="$PWD/$build" "${niced[@]}" /usr/bin/python3 -m pytest -q tests/browser ||
+      failed+=(pytest-browser)
+  fi
 }
 
 # Every fuzz target replays its corpus and its saved reproducers once.

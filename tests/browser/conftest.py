@@ -7,6 +7,7 @@ are skipped, saying why, when it is missing or was built without cpp-httplib.
 import json
 import os
 import pathlib
+import signal
 import subprocess
 import urllib.error
 import urllib.request
@@ -53,11 +54,21 @@ def start_server(*args):
     return Server(process, url)
 
 
-def stop_server(server):
-    server.process.terminate()
-    server.process.wait(timeout=30)
-    server.process.stdout.close()
-    server.process.stderr.close()
+def stop_server(server, stop_signal=signal.SIGTERM):
+    """Stops the server with `stop_signal` (SIGTERM or SIGINT) and checks that it stopped cleanly: exit
+    status 0, its last line names the signal, no abort on stderr. Returns (stdout, stderr) after the
+    address line. The timeout only guards against a hang; nothing is timed."""
+    server.process.send_signal(stop_signal)
+    try:
+        out, err = server.process.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.communicate()
+        raise AssertionError(f"rocketgym serve did not stop on {stop_signal.name}")
+    assert server.process.returncode == 0, f"{stop_signal.name}: exit status {server.process.returncode}: {err}"
+    assert f"rocketgym serve: stopped by {stop_signal.name}" in out, out
+    assert "terminate" not in err and "abort" not in err.lower(), err
+    return out, err
 
 
 @pytest.fixture(scope="module")

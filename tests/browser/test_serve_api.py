@@ -341,3 +341,49 @@ def test_the_idle_server_waits_without_a_timeout(tmp_path):
         connection.close()
     finally:
         stop_server(s)
+
+
+@pytest.mark.parametrize("stop_signal", ["SIGTERM", "SIGINT"])
+def test_a_signal_stops_the_server_cleanly(stop_signal):
+    """SIGTERM (a service manager, `kill`) and SIGINT (Ctrl-C) stop a server that has tables open:
+    exit status 0, a last line naming the signal and the tables dropped, no abort (stop_server checks
+    the status and stderr; the wait is only a guard against a hang)."""
+    import signal
+    from conftest import start_server, stop_server
+    s = start_server()
+    table = new_table(s, game="launchpad23")
+    status, _ = s.call("POST", f"/api/tables/{table['table']}/move",
+                       {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]})
+    assert status == 200
+    out, _ = stop_server(s, getattr(signal, stop_signal))
+    assert f"stopped by {stop_signal} (open tables dropped: 1)" in out
+
+
+@pytest.mark.parametrize("stop_signal", ["SIGTERM", "SIGINT"])
+def test_a_signal_as_soon_as_the_address_is_printed_stops_the_server(stop_signal):
+    """The signal may come as soon as a script has read the address, before the server waits for its
+    first connection: it is caught from before the address is printed, and the server still stops."""
+    import signal
+    from conftest import start_server, stop_server
+    s = start_server()
+    out, _ = stop_server(s, getattr(signal, stop_signal))
+    assert "(open tables dropped: 0)" in out
+
+
+def test_a_signal_stops_the_server_with_a_connection_open():
+    """A connection that sent no request yet (a browser's preconnect) does not hold the server: it
+    is closed, and the server exits cleanly; afterwards nothing listens on the port."""
+    import socket
+    from conftest import start_server, stop_server
+    s = start_server()
+    host, port = s.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=300) as silent:
+        stop_server(s)
+        # Closed without an answer: an end of file if a worker had taken the connection, a reset if
+        # it was still waiting to be accepted when the listening socket closed.
+        try:
+            assert silent.recv(1) == b""
+        except ConnectionResetError:
+            pass
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection((host, int(port)), timeout=300).close()

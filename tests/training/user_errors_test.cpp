@@ -175,3 +175,81 @@ TEST_CASE("the plot script runs on the run's files; a missing or failing one is 
   }
   std::filesystem::remove_all(dir);
 }
+
+namespace {
+
+// A run's checkpoint as check_resumable sees it, without a file: a PPO run of a small conv network
+// over a 3-d observation, with optimizer state, trained under `rules` (its extra.game_config).
+LoadedCheckpoint run_checkpoint(const std::string& rules) {
+  LoadedCheckpoint c;
+  c.meta.game = "launchpad23";
+  c.meta.observation_shape = {2, 3, 3};
+  c.meta.num_actions = 5;
+  c.meta.num_players = 2;
+  c.meta.net.kind = "conv";
+  c.meta.net.hidden = 16;
+  c.meta.net.blocks = 1;
+  c.meta.net.channels = 8;
+  c.meta.extra["algorithm"] = "ppo";
+  if (!rules.empty()) c.meta.extra["game_config"] = rules;
+  c.optimizer_state = "state";  // not read by the check: only whether there is one
+  return c;
+}
+
+RunIdentity same_run_as(const LoadedCheckpoint& c, const std::string& rules) {
+  return {"ppo", c.meta.net_spec(), rules};
+}
+
+}  // namespace
+
+TEST_CASE("a resume names what differs from the run's checkpoint", "[run][resume][errors]") {
+  const std::string rules = "max_turns: 200\nvariants: {short: false}\n";
+  const LoadedCheckpoint saved = run_checkpoint(rules);
+  const std::string path = "runs/a/checkpoints/latest.ckpt";
+  CHECK_NOTHROW(check_resumable(saved, path, same_run_as(saved, rules)));
+
+  SECTION("another trainer's checkpoint") {
+    RunIdentity run = same_run_as(saved, rules);
+    run.algorithm = "alphazero";
+    CHECK_THROWS_WITH(
+        check_resumable(saved, path, run),
+        Catch::Contains(path) && Catch::Contains("belongs to a PPO run (algorithm: ppo)") &&
+            Catch::Contains("the search-based trainer (algorithm: alphazero) cannot resume it"));
+  }
+  SECTION("a conv network's channels") {
+    RunIdentity run = same_run_as(saved, rules);
+    run.net.config.channels = 16;
+    CHECK_THROWS_WITH(check_resumable(saved, path, run),
+                      Catch::Contains("model.channels (the checkpoint: 8, the config: 16)"));
+  }
+  SECTION("the trunk's kind") {
+    RunIdentity run = same_run_as(saved, rules);
+    run.net.config.kind = "mlp";
+    CHECK_THROWS_WITH(check_resumable(saved, path, run),
+                      Catch::Contains("model.kind (the checkpoint: conv, the config: mlp)"));
+  }
+  SECTION("many rules at once: the first four, then how many more") {
+    const std::string other = "max_turns: 50\nvariants: {short: true, a: 1, b: 2, c: 3}\nextra_key: 1\n";
+    CHECK_THROWS_WITH(check_resumable(saved, path, same_run_as(saved, other)),
+                      Catch::Contains("other game rules") &&
+                          Catch::Contains("max_turns (the checkpoint: 200, the config: 50)") &&
+                          Catch::Contains("variants.short (the checkpoint: false, the config: true)") &&
+                          Catch::Contains("; and 2 more"));
+  }
+  SECTION("a list of another length, a mapping in place of a number") {
+    const LoadedCheckpoint listed = run_checkpoint("order: [1, 2, 3]\nmax_turns: 200\n");
+    CHECK_THROWS_WITH(
+        check_resumable(listed, path, same_run_as(listed, "order: [1, 2]\nmax_turns: {a: 1}\n")),
+        Catch::Contains("order (the checkpoint: [1, 2, 3], the config: [1, 2])") &&
+            Catch::Contains("max_turns (the checkpoint: 200, the config: {a: 1})"));
+  }
+  SECTION("edited rules in the checkpoint that are not YAML") {
+    const LoadedCheckpoint edited = run_checkpoint("max_turns: [200");
+    CHECK_THROWS_WITH(check_resumable(edited, path, same_run_as(edited, rules)),
+                      Catch::Contains(path) && Catch::Contains("extra.game_config is not readable YAML"));
+  }
+  SECTION("a checkpoint from before the rules were recorded is not checked for them") {
+    const LoadedCheckpoint old = run_checkpoint("");
+    CHECK_NOTHROW(check_resumable(old, path, same_run_as(old, "max_turns: 50\n")));
+  }
+}

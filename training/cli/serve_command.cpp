@@ -1,16 +1,26 @@
 // `rocketgym serve`: the browser table (docs/browser.md). The page (web/) and
 // a small JSON API over the tables of table_server.h, on cpp-httplib.
+#include <atomic>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <thread>
 
 #include "training/cli/commands.h"
 #include "training/cli/number_checks.h"
 #include "training/cli/table_server.h"
 
 #ifdef ROCKETGYM_WITH_SERVE
+#include <fcntl.h>
 #include <httplib.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #endif
 
 namespace rocketgym::cli {
@@ -95,6 +105,83 @@ void add_routes(httplib::Server& server, serve::TableServer& tables) {
   });
 }
 
+// The write end of StopOnSignal's pipe, for its signal handler (-1: none).
+std::atomic<int> stop_pipe_write{-1};
+
+// The handler does only what is safe in a signal handler: one write(2) of the
+// signal's number into the pipe. Whichever thread the signal lands on, the
+// watcher thread reads it and stops the server from outside the handler.
+extern "C" void write_signal_to_stop_pipe(int signal) {
+  const int saved_errno = errno;
+  const auto byte = static_cast<unsigned char>(signal);
+  const int fd = stop_pipe_write.load();
+  if (fd >= 0) (void)!write(fd, &byte, 1);
+  errno = saved_errno;
+}
+
+// SIGINT and SIGTERM stop the server: from construction on, the first of them
+// wakes a watcher thread (blocked in poll without a timeout, so the idle server
+// still uses no CPU), which puts both signals back to their default action (a
+// second one ends the process at once) and calls `on_signal`. The destructor
+// ends the watcher and restores the previous handlers.
+class StopOnSignal {
+ public:
+  explicit StopOnSignal(std::function<void()> on_signal) {
+    if (pipe2(pipe_, O_CLOEXEC) != 0)
+      throw Error(std::string("serve: cannot create a pipe: ") + std::strerror(errno));
+    stop_pipe_write = pipe_[1];
+    struct sigaction action {};
+    action.sa_handler = write_signal_to_stop_pipe;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;  // the other threads' system calls go on; the watcher stops them
+    sigaction(SIGINT, &action, &previous_int_);
+    sigaction(SIGTERM, &action, &previous_term_);
+    watcher_ = std::thread([this, on_signal = std::move(on_signal)] {
+      const int signal = wait_for_byte();
+      if (signal == 0) return;  // woken by the destructor
+      received_ = signal;
+      restore_handlers();
+      on_signal();
+    });
+  }
+  ~StopOnSignal() {
+    const unsigned char wake = 0;
+    (void)!write(pipe_[1], &wake, 1);
+    watcher_.join();
+    restore_handlers();
+    stop_pipe_write = -1;
+    close(pipe_[0]);
+    close(pipe_[1]);
+  }
+  StopOnSignal(const StopOnSignal&) = delete;
+  StopOnSignal& operator=(const StopOnSignal&) = delete;
+
+  // SIGINT or SIGTERM once one came, else 0.
+  int received() const { return received_; }
+
+ private:
+  int wait_for_byte() const {
+    pollfd readable{pipe_[0], POLLIN, 0};
+    unsigned char byte = 0;
+    while (true) {
+      if (poll(&readable, 1, -1) < 0 && errno != EINTR) return 0;
+      const ssize_t n = read(pipe_[0], &byte, 1);
+      if (n == 1) return byte;
+      if (n < 0 && errno != EINTR && errno != EAGAIN) return 0;
+    }
+  }
+  void restore_handlers() {
+    sigaction(SIGINT, &previous_int_, nullptr);
+    sigaction(SIGTERM, &previous_term_, nullptr);
+  }
+
+  int pipe_[2] = {-1, -1};
+  struct sigaction previous_int_ {};
+  struct sigaction previous_term_ {};
+  std::atomic<int> received_{0};
+  std::thread watcher_;
+};
+
 void serve(const ServeOptions& opt, const SeatBotFactory& make_bot) {
   serve::TableLimits limits;
   limits.max_tables = opt.max_tables;
@@ -121,10 +208,30 @@ void serve(const ServeOptions& opt, const SeatBotFactory& make_bot) {
     throw Error("cannot listen on " + opt.host + ":" + std::to_string(opt.port) +
                 " (in use, or not an address here)");
   if (port < 0) throw Error("cannot listen on " + opt.host + " (no free port)");
+  // SIGINT or SIGTERM stops the server: it takes no new connection, answers the
+  // requests it is serving, closes the connections that sent none yet, then
+  // serve returns (exit status 0). The tables live in memory only: nothing is
+  // written, so there is nothing to leave half-done. Caught before the address
+  // is printed, so that a script may signal as soon as it reads it; stop()
+  // takes effect only once listen_after_bind runs, so the watcher waits for that.
+  std::atomic<bool> listen_returned{false};
+  StopOnSignal stop_on_signal([&] {
+    while (!server.is_running() && !listen_returned) std::this_thread::yield();
+    server.stop();
+  });
   // The address first, on its own line and flushed: scripts and tests read it.
-  std::cout << "rocketgym serve: open http://" << opt.host << ":" << port << "/ in a browser (Ctrl-C stops)"
-            << std::endl;
-  server.listen_after_bind();
+  std::cout << "rocketgym serve: open http://" << opt.host << ":" << port
+            << "/ in a browser (Ctrl-C or SIGTERM stops)" << std::endl;
+  const bool listened = server.listen_after_bind();
+  listen_returned = true;
+  if (stop_on_signal.received() != 0) {
+    std::cout << "rocketgym serve: stopped by "
+              << (stop_on_signal.received() == SIGINT ? "SIGINT" : "SIGTERM")
+              << " (open tables dropped: " << tables.num_tables() << ")" << std::endl;
+    return;
+  }
+  if (!listened)
+    throw Error("serve: the server stopped listening on " + opt.host + ":" + std::to_string(port));
 }
 
 #endif  // ROCKETGYM_WITH_SERVE
