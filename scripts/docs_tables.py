@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes (or checks) the generated parts of docs/games/<id>.md, docs/training.md and docs/search.md.
+"""Writes (or checks) the generated parts of docs/games/<id>.md, docs/training.md, docs/search.md and docs/agents.md.
 
 Each game page holds its hand-written introduction, then the output of
 `rocketgym describe <id> --markdown` (action ids, observation layout, config
@@ -8,13 +8,17 @@ docs/search.md hold the config key tables, `rocketgym describe --config-keys
 ppo|alphazero|search --markdown`, between markers naming the table. The tables
 come from the code, so they cannot drift from it: run this after changing an
 encoder, an action codec, a shipped game config or a config key, and commit
-the pages (scripts/docs.sh does).
+the pages (scripts/docs.sh does). docs/agents.md holds the zoo's table, what
+`zoo:<id>` plays at each table size (`rocketgym describe --zoo --markdown`),
+read from models/zoo/ of the source tree (never $ROCKETGYM_ZOO_DIR): run this
+after changing a zoo file too.
 
 Usage: scripts/docs_tables.py [--check] [--cli build/rocketgym]
   --check  change nothing; exit 1 naming each page that differs from the code.
 """
 import argparse
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -33,9 +37,16 @@ def config_markers(name):
             f"<!-- END rocketgym describe --config-keys {name} -->")
 
 
+# The zoo's table: page, markers.
+ZOO_TABLE = ("docs/agents.md", "<!-- BEGIN rocketgym describe --zoo: generated, do not edit -->",
+             "<!-- END rocketgym describe --zoo -->")
+
+
 def generated(cli, *args):
+    # The shipped zoo, whatever folder the caller's environment points at.
+    env = {k: v for k, v in os.environ.items() if k != "ROCKETGYM_ZOO_DIR"}
     return subprocess.run([cli, "describe", *args, "--markdown"], check=True, capture_output=True,
-                          text=True).stdout
+                          text=True, env=env).stdout
 
 
 def page_with_tables(text, tables, page, begin=BEGIN, end=END):
@@ -76,6 +87,10 @@ def main():
         text = page.read_text()
         new = page_with_tables(text, generated(args.cli, "--config-keys", name), page, *config_markers(name))
         update(page, new, text, f"rocketgym describe --config-keys {name} --markdown")
+    page = REPO / ZOO_TABLE[0]
+    text = page.read_text()
+    update(page, page_with_tables(text, generated(args.cli, "--zoo"), page, *ZOO_TABLE[1:]), text,
+           "rocketgym describe --zoo --markdown")
     if stale:
         print("\n".join(stale) + "\nrun scripts/docs.sh (or scripts/docs_tables.py) and commit the pages",
               file=sys.stderr)

@@ -219,6 +219,45 @@ def test_launchpad23_zoo_search_serves_every_table_size(players, monkeypatch):
         rg.load_agent("zoo:launchpad23:0", num_players=players)
 
 
+@pytest.mark.parametrize("game", ["last_blast", "rocket_squad", "launch_pad"])
+def test_a_zoo_entry_plays_its_network_at_2_players_and_a_search_at_3_and_4(game, monkeypatch):
+    # models/zoo/<game>.yaml names the network beside it (<game>.ckpt) at 2 players and the search whose
+    # playouts are the heuristic bot, over no network, at 3 and 4 (docs/agents.md, "The zoo").
+    monkeypatch.delenv("ROCKETGYM_ZOO_DIR", raising=False)
+    raw = rg.load_agent(f"zoo:{game}:0")  # 0: the raw network, greedy (bench_opponents.py relies on it)
+    assert raw.kind == "checkpoint" and raw.num_players == 2
+    vec = rg.make_vec(game, 3, seed=1)
+    assert raw.act(vec.observations, vec.action_masks).shape == (3,)
+    assert rg.load_agent("zoo", game=game).kind in ("checkpoint", "ismcts")  # the network at its recommendation
+    for players in (3, 4):
+        agent = rg.load_agent("zoo", game=game, num_players=players)
+        assert agent.kind == "ismcts"
+        shape = rg.load_game(game).observation_shape(players)
+        with pytest.raises(rg.Error, match="has no network"):  # a search over no network
+            agent.evaluate(np.zeros((1, *shape), np.float32), np.ones((1, rg.game_info(game).num_actions), np.uint8))
+        quick = rg.load_agent(f"zoo:{game}:8", num_players=players)  # the same search at 8 simulations
+        state = rg.load_game(game).new_state(players, 3)
+        for move in range(4):
+            action = quick.act(state, seed=move)
+            assert state.is_legal(action)
+            state.apply(action)
+        with pytest.raises(rg.Error, match="no raw network"):
+            rg.load_agent(f"zoo:{game}:0", num_players=players)
+
+
+def test_a_mixed_zoo_entry_as_an_opponent_and_in_the_arena(monkeypatch):
+    monkeypatch.delenv("ROCKETGYM_ZOO_DIR", raising=False)
+    two = rg.make("last_blast", num_players=2, opponents=["zoo:last_blast:0"], seat=0)  # the raw network
+    three = rg.make("last_blast", num_players=3, opponents=["zoo:last_blast:8"], seat=0)  # the search
+    for env in (two, three):
+        observation, _ = env.reset(seed=5)
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    report = rg.arena("last_blast", {"zoo": "zoo", "h": "heuristic"}, num_players=2, games=1, seed=2)
+    assert report.report["config"]["agents"][0]["kind"] in ("checkpoint", "ismcts", "zoo")
+    report = rg.arena("last_blast", {"zoo": "zoo:last_blast:8", "h": "heuristic"}, num_players=3, games=1, seed=2)
+    assert report.report["config"]["agents"][0]["path"] == ""  # no network at 3 players
+
+
 def test_launchpad23_zoo_search_as_an_opponent(monkeypatch):
     monkeypatch.delenv("ROCKETGYM_ZOO_DIR", raising=False)
     env = rg.make("launchpad23", num_players=3, opponents=["zoo:launchpad23:8", "heuristic"], seat=0)

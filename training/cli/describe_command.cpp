@@ -3,6 +3,8 @@
 // generated part of docs/games/<id>.md, which scripts/docs.sh writes there.
 // `rocketgym describe --config-keys ppo|alphazero|search`: every key of a
 // training config or of the search, from the key tables (training/config_docs.h).
+// `rocketgym describe --zoo`: what zoo:<id> plays per table size, from the zoo's
+// files (training/players/zoo_table.h; the table of docs/agents.md).
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -10,6 +12,7 @@
 #include "envs/core/describe_config.h"
 #ifdef ROCKETGYM_WITH_TRAINING
 #include "training/config_docs.h"  // the config key tables are the training library's
+#include "training/players/zoo_table.h"
 #endif
 #include "training/cli/commands.h"
 
@@ -48,17 +51,25 @@ void add_describe_command(CLI::App& app) {
   auto game = std::make_shared<std::string>();
   auto markdown = std::make_shared<bool>(false);
   auto config_keys = std::make_shared<std::string>();
+  auto zoo = std::make_shared<bool>(false);
   cmd->add_option("game", *game, "Game id (rocketgym list)");
 #ifdef ROCKETGYM_WITH_TRAINING
   cmd->add_option("--config-keys", *config_keys,
                   "Instead of a game: every key of a config, ppo, alphazero or search (the tables of "
                   "docs/training.md and docs/search.md)");
+  cmd->add_flag("--zoo", *zoo,
+                "Instead of a game: what zoo:GAME plays at each table size, from models/zoo/ (or "
+                "$ROCKETGYM_ZOO_DIR); the table of docs/agents.md");
 #endif
   cmd->add_flag("--markdown", *markdown, "Markdown, as generated into docs/ (default: JSON)");
-  cmd->callback([game, markdown, config_keys] {
-    if (game->empty() == config_keys->empty())
-      throw CLI::ValidationError("describe", "name a game or --config-keys (one of them)");
+  cmd->callback([game, markdown, config_keys, zoo] {
+    if (!game->empty() + !config_keys->empty() + *zoo != 1)
+      throw CLI::ValidationError("describe", "name a game, --config-keys or --zoo (one of them)");
 #ifdef ROCKETGYM_WITH_TRAINING
+    if (*zoo) {
+      std::cout << (*markdown ? players::zoo_table_markdown() : players::zoo_table_json().dump(2) + "\n");
+      return;
+    }
     if (!config_keys->empty()) {
       std::cout << (*markdown ? config_keys_markdown(*config_keys)
                               : config_keys_json(*config_keys).dump(2) + "\n");

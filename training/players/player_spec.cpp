@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "models/checkpoint.h"
@@ -458,12 +459,10 @@ std::string zoo_path(const std::string& game_id) {
   for (const auto& folder : folders) {
     const std::string checkpoint = folder + "/" + game_id + ".ckpt",
                       manifest = folder + "/" + game_id + ".yaml";
-    const bool network = std::filesystem::is_regular_file(checkpoint),
-               search = std::filesystem::is_regular_file(manifest);
-    if (network && search)
-      throw Error("zoo bot '" + game_id + "': " + folder + " holds both " + game_id + ".ckpt and " + game_id +
-                  ".yaml; keep the one that is the bot");
-    if (network || search) return network ? checkpoint : manifest;
+    // With both, the manifest is the bot and names the network per table size
+    // (read_zoo_manifest refuses one that never does).
+    if (std::filesystem::is_regular_file(manifest)) return manifest;
+    if (std::filesystem::is_regular_file(checkpoint)) return checkpoint;
     where += (where.empty() ? "" : ", ") + checkpoint + ", " + manifest;
   }
   throw Error("no zoo bot for '" + game_id + "' (looked for " + (where.empty() ? "nothing" : where) +
@@ -472,9 +471,54 @@ std::string zoo_path(const std::string& game_id) {
 
 bool is_zoo_manifest(const std::string& path) { return ends_with(path, ".yaml"); }
 
+namespace {
+
 // The largest table size a manifest may name (the CLI's --players bound);
 // the game itself refuses sizes it does not seat.
 constexpr int kLargestTable = 64;
+
+// The word a manifest writes for the network beside it.
+constexpr const char* kNetworkWord = "network";
+
+// A zoo network played at `simulations`: 0 is the raw network, greedy.
+Kind network_at(const std::string& path, int simulations) {
+  return simulations == 0 ? Kind{Checkpoint{path, true}} : Kind{Search{path, simulations}};
+}
+
+bool is_network(const PlayerSpec& agent) { return agent.is<Checkpoint>() || agent.is<Search>(); }
+
+// A manifest's table size key as a number.
+int table_size(const ConfigNode& table, const std::string& key) {
+  int players = 0;
+  const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), players);
+  if (key.empty() || error != std::errc() || end != key.data() + key.size() || players < 1 ||
+      players > kLargestTable)
+    table.fail_key(key, "a table size is a whole number from 1 to " + std::to_string(kLargestTable));
+  return players;
+}
+
+// One table size's agent of a manifest that is not `network`: it reads no
+// file and takes its name from the zoo.
+PlayerSpec file_free_agent(const ConfigNode& table, const std::string& key, const std::string& game_id) {
+  const ConfigNode entry = table.child(key);
+  PlayerSpec agent;
+  try {
+    agent = entry.is_map() ? parse_player(entry) : parse_player(entry.as_string());
+  } catch (const ConfigError& e) {
+    if (entry.is_map()) throw;  // already names the file and line
+    table.fail_key(key, e.what());
+  }
+  const auto* search = std::get_if<Ismcts>(&agent.kind);
+  if (!agent.name.empty()) table.fail_key(key, "a zoo agent takes its name from the zoo; drop the name");
+  if (!(agent.is<Random>() || agent.is<Heuristic>() || (search && search->network.empty())))
+    table.fail_key(key, "a manifest's agent is `network` (" + game_id +
+                            ".ckpt beside it) or reads no file: random, heuristic or ismcts without a "
+                            "checkpoint, not " +
+                            kind_name(agent));
+  return agent;
+}
+
+}  // namespace
 
 ZooManifest read_zoo_manifest(const std::string& path, const std::string& game_id) {
   const ConfigNode root = ConfigNode::load_file(path);
@@ -486,46 +530,67 @@ ZooManifest read_zoo_manifest(const std::string& path, const std::string& game_i
   const ConfigNode table = root.child("players");
   if (!table.is_map() || table.keys().empty())
     table.fail("'players' maps each table size to its agent, e.g. {2: heuristic}");
+  // The network beside the manifest, its metadata read once if named.
+  const std::string network = path.substr(0, path.size() - std::string(".yaml").size()) + ".ckpt";
+  const bool network_here = std::filesystem::is_regular_file(network);
+  std::optional<CheckpointMeta> meta;
   for (const std::string& key : table.keys()) {
-    int players = 0;
-    const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), players);
-    if (key.empty() || error != std::errc() || end != key.data() + key.size() || players < 1 ||
-        players > kLargestTable)
-      table.fail_key(key, "a table size is a whole number from 1 to " + std::to_string(kLargestTable));
+    const int players = table_size(table, key);
     const ConfigNode entry = table.child(key);
-    PlayerSpec agent;
-    try {
-      agent = entry.is_map() ? parse_player(entry) : parse_player(entry.as_string());
-    } catch (const ConfigError& e) {
-      if (entry.is_map()) throw;  // already names the file and line
-      table.fail_key(key, e.what());
-    }
-    const auto* search = std::get_if<Ismcts>(&agent.kind);
-    if (!agent.name.empty()) table.fail_key(key, "a zoo agent takes its name from the zoo; drop the name");
-    if (!(agent.is<Random>() || agent.is<Heuristic>() || (search && search->network.empty())))
+    const std::string word = entry.yaml().IsScalar() ? entry.as_string() : "";
+    const bool named = word == kNetworkWord;
+    if (!named && word.rfind(std::string(kNetworkWord) + ":", 0) == 0)
       table.fail_key(key,
-                     "a manifest's agent reads no file: random, heuristic or ismcts without a "
-                     "checkpoint, not " +
-                         kind_name(agent) + " (a network's zoo bot is " + game_id + ".ckpt)");
-    manifest.players.emplace_back(players, std::move(agent));
+                     "write `network` alone: its simulations per table size are the network's "
+                     "metadata (extra.zoo.players.<P>.simulations); zoo:" +
+                         game_id + ":SIMS asks for others");
+    if (!named) {
+      manifest.players.emplace_back(players, file_free_agent(table, key, game_id));
+      continue;
+    }
+    if (!network_here)
+      table.fail_key(key, "`network` is the " + game_id + ".ckpt beside the manifest, and there is none (" +
+                              network + ")");
+    if (!meta) meta = read_checkpoint_meta(network);
+    if (!meta->serves(players))
+      table.fail_key(key, "`network`: " + network + " was trained for " +
+                              player_counts_text(meta->served_players()) + ", not " +
+                              std::to_string(players));
+    manifest.network = network;
+    manifest.players.emplace_back(
+        players, PlayerSpec{"", network_at(network, meta->zoo_simulations(players)), nullptr});
   }
+  if (network_here && manifest.network.empty())
+    root.fail_key("players", "never names `network`, yet " + network +
+                                 " lies beside the manifest, where no table would ever play it: name "
+                                 "`network` for the table sizes it plays, or remove one of the two files");
   std::sort(manifest.players.begin(), manifest.players.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   return manifest;
 }
 
-namespace {
+std::vector<int> zoo_served_players(const std::string& game_id) {
+  const std::string path = zoo_path(game_id);
+  if (!is_zoo_manifest(path)) return read_checkpoint_meta(path).served_players();
+  std::vector<int> served;
+  for (const auto& [players, agent] : read_zoo_manifest(path, game_id).players) served.push_back(players);
+  return served;
+}
 
-// The agent a zoo manifest names for a table of `num_players`, with the
-// simulations asked for (zoo:GAME:SIMULATIONS) in place of its own.
-Kind manifest_agent(const std::string& path, const Zoo& zoo, int num_players) {
+Kind zoo_agent(const Zoo& zoo, int num_players) {
+  const std::string path = zoo_path(zoo.game);
+  if (!is_zoo_manifest(path))
+    return network_at(path, zoo.simulations >= 0 ? zoo.simulations
+                                                 : read_checkpoint_meta(path).zoo_simulations(num_players));
   const ZooManifest manifest = read_zoo_manifest(path, zoo.game);
   std::vector<int> served;
   for (const auto& [players, agent] : manifest.players) {
     served.push_back(players);
     if (players != num_players) continue;
+    if (zoo.simulations < 0) return agent.kind;
+    if (is_network(agent)) return network_at(manifest.network, zoo.simulations);
+    // The manifest's search at the simulations asked for (zoo:GAME:SIMULATIONS).
     Kind kind = agent.kind;
-    if (zoo.simulations < 0) return kind;
     auto* search = std::get_if<Ismcts>(&kind);
     if (zoo.simulations == 0 || !search)
       throw ConfigError("zoo bot '" + zoo.game + "' (" + path + ") plays " + kind_name(agent) +
@@ -538,8 +603,6 @@ Kind manifest_agent(const std::string& path, const Zoo& zoo, int num_players) {
   throw Error("zoo bot '" + zoo.game + "' (" + path + ") serves " + player_counts_text(served) + ", not " +
               std::to_string(num_players));
 }
-
-}  // namespace
 
 std::string* checkpoint_file(PlayerSpec& spec) {
   if (auto* c = std::get_if<Checkpoint>(&spec.kind)) return &c->path;
@@ -564,19 +627,7 @@ mcts::Options play_search_options(int simulations) {
 }
 
 void resolve_kind(PlayerSpec& spec, int num_players) {
-  if (const auto* z = std::get_if<Zoo>(&spec.kind)) {
-    const std::string path = zoo_path(z->game);
-    if (is_zoo_manifest(path)) {
-      spec.kind = manifest_agent(path, *z, num_players);
-    } else {
-      const int simulations =
-          z->simulations >= 0 ? z->simulations : read_checkpoint_meta(path).zoo_simulations(num_players);
-      if (simulations == 0)
-        spec.kind = Checkpoint{path, true};
-      else
-        spec.kind = Search{path, simulations};
-    }
-  }
+  if (const auto* z = std::get_if<Zoo>(&spec.kind)) spec.kind = zoo_agent(*z, num_players);
   if (const auto* s = std::get_if<Search>(&spec.kind))
     spec.kind = Ismcts{play_search_options(s->simulations), s->path};
 }
@@ -600,12 +651,12 @@ void resolve(PlayerSpec& spec, const std::string& game_id, int num_players,
     // A network's zoo file is read once: its network and its recommended simulations.
     if (const std::string path = zoo_path(z->game); !is_zoo_manifest(path)) {
       LoadedCheckpoint loaded = load(path);
-      const int simulations = z->simulations >= 0 ? z->simulations : loaded.meta.zoo_simulations(num_players);
-      spec.kind = simulations == 0 ? Kind{Checkpoint{path, true}} : Kind{Search{path, simulations}};
+      spec.kind =
+          network_at(path, z->simulations >= 0 ? z->simulations : loaded.meta.zoo_simulations(num_players));
       spec.net = loaded.net;
     }
   }
-  resolve_kind(spec, num_players);  // a manifest's agent; a search player's ismcts
+  resolve_kind(spec, num_players);  // a manifest's agent (its network too); a search player's ismcts
   if (spec.net) return;
   if (const std::string* path = checkpoint_file(spec)) spec.net = load(*path).net;
 }

@@ -16,12 +16,13 @@
 //   search     a checkpoint's network with the gumbel-root search it was
 //              trained with (search-based self-play), without noise: the
 //              strongest way to play an AlphaZero-style checkpoint
-//   zoo        the project's best bot for the game: a network
-//              (models/zoo/<id>.ckpt), played by a search at the simulations
-//              the file recommends for the table size or at the simulations
-//              asked for (0: the raw network, greedy); or a search over no
-//              network, named per table size by a zoo manifest
-//              (models/zoo/<id>.yaml, see read_zoo_manifest)
+//   zoo        the project's best bot for the game at the table size: a
+//              network (models/zoo/<id>.ckpt), played by a search at the
+//              simulations the file recommends for the table size or at the
+//              simulations asked for (0: the raw network, greedy); or the
+//              agent a zoo manifest (models/zoo/<id>.yaml, see
+//              read_zoo_manifest) names for the size: that network, or an
+//              agent that reads no file (a search over no network)
 //
 // Command line (and Python's rocketgym.load_agent, `rocketgym play --seats`):
 //   [NAME=]AGENT
@@ -121,29 +122,41 @@ void name_players(std::vector<PlayerSpec>& players);
 
 // --- files ---------------------------------------------------------------------
 
-// The file of a game's zoo bot: <id>.ckpt or <id>.yaml in
-// $ROCKETGYM_ZOO_DIR, else in models/zoo/ of the source tree (the first
-// folder holding either; a folder holding both is an Error). Throws Error
-// naming where it looked.
+// The file that is a game's zoo bot, in $ROCKETGYM_ZOO_DIR, else in
+// models/zoo/ of the source tree (the first folder holding <id>.ckpt or
+// <id>.yaml): <id>.yaml when the folder holds it (a manifest, which may name
+// the <id>.ckpt beside it), else <id>.ckpt. Throws Error naming where it looked.
 std::string zoo_path(const std::string& game_id);
 // Whether a zoo file is a manifest (<id>.yaml) rather than a checkpoint.
 bool is_zoo_manifest(const std::string& path);
 
-// A zoo manifest: a bot that is a search over no network (Launchpad 23's),
-// the agent it plays per table size, e.g. models/zoo/launchpad23.yaml:
-//   game: launchpad23
+// A zoo manifest: the agent a game's zoo bot plays per table size, e.g.
+// models/zoo/last_blast.yaml (its network wins at 2 players, a search over
+// no network at 3 and 4):
+//   game: last_blast
 //   players:
-//     2: ismcts:1600:heuristic:c_puct=0.75:rollout_depth=8
-//     3: {kind: ismcts, mcts: {simulations: 1600, rollout_policy: heuristic}}
-// Each agent is a command-line spec or a YAML agent mapping of a kind that
-// reads no file (random, heuristic, ismcts without a checkpoint) and has no
-// name. `game` must be the file's own id.
+//     2: network
+//     3: ismcts:200:heuristic:4
+//     4: {kind: ismcts, mcts: {simulations: 200, rollout_policy: heuristic, rollouts: 4}}
+// An agent is the word `network`, the <id>.ckpt beside the manifest played
+// as a network zoo bot is (at the simulations its metadata recommends for the
+// size), or a command-line spec or YAML agent mapping of a kind that reads no
+// file (random, heuristic, ismcts without a checkpoint), without a name.
+// `game` must be the file's own id. The network must serve each size the
+// manifest names it for, and a manifest with a <id>.ckpt beside it must name
+// it (else the file would lie there unplayed).
 struct ZooManifest {
   std::string game;
-  std::vector<std::pair<int, PlayerSpec>> players;  // by table size, ascending
+  // By table size, ascending; `network` is already the player it stands for
+  // (Checkpoint at 0 recommended simulations, else Search).
+  std::vector<std::pair<int, PlayerSpec>> players;
+  std::string network;  // the <id>.ckpt beside the manifest when it names `network`; else empty
 };
-// Throws ConfigError naming the file and key.
+// Throws ConfigError naming the file and key (reads the network's metadata).
 ZooManifest read_zoo_manifest(const std::string& path, const std::string& game_id);
+// The table sizes a game's zoo bot serves: its manifest's, or its network's
+// (CheckpointMeta::served_players). Reads the files; throws as they do.
+std::vector<int> zoo_served_players(const std::string& game_id);
 // The checkpoint file the spec reads (nullptr: none, or a zoo bot, whose
 // file each process finds itself). Writable so that a distributed arena can
 // point it at a local copy.
@@ -155,11 +168,13 @@ std::string own_game(const PlayerSpec& spec);
 // Search options for playing a search-trained network: gumbel root, no noise.
 mcts::Options play_search_options(int simulations);
 
-// Turns a zoo player into the player it stands for at a table of
-// `num_players` (a checkpoint's: the checkpoint or search player, reading the
-// file's metadata once for its recommended simulations; a manifest's: its
-// agent for that size) and a search player into the ismcts player it is.
-// Other players are left as they are.
+// The player a zoo bot stands for at a table of `num_players`, before a
+// search player becomes ismcts: its network's checkpoint or search player
+// (reading the file's metadata for its recommended simulations) or its
+// manifest's agent for that size, at the simulations asked for if any.
+Kind zoo_agent(const Zoo& zoo, int num_players);
+// Turns a zoo player into the player it stands for (zoo_agent) and a search
+// player into the ismcts player it is. Other players are left as they are.
 void resolve_kind(PlayerSpec& spec, int num_players);
 // resolve_kind(), then loads the network the player needs (unless `net` is
 // already set) and checks it was trained for this game and player count.
