@@ -47,7 +47,7 @@ template <int R, int T>
 __attribute__((always_inline)) inline void dense_tile(const float* in, View layer, float* out, int o) {
   const int n = layer.in, m = layer.out;
   Vec8 acc[R][T];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (int r = 0; r < R; ++r)
 #pragma GCC unroll 8
     for (int t = 0; t < T; ++t) load(acc[r][t], layer.bias + o + t * kLanes);
@@ -56,14 +56,14 @@ __attribute__((always_inline)) inline void dense_tile(const float* in, View laye
     Vec8 wt[T];
 #pragma GCC unroll 8
     for (int t = 0; t < T; ++t) load(wt[t], w + t * kLanes);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const float x = in[static_cast<std::size_t>(r) * n + i];
 #pragma GCC unroll 8
       for (int t = 0; t < T; ++t) acc[r][t] += x * wt[t];
     }
   }
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (int r = 0; r < R; ++r)
 #pragma GCC unroll 8
     for (int t = 0; t < T; ++t) store(out + static_cast<std::size_t>(r) * m + o + t * kLanes, acc[r][t]);
@@ -86,7 +86,7 @@ __attribute__((always_inline)) inline void dense_group(const float* in, View lay
     }
 }
 
-// (R, T): 8 to 12 sums in registers, with the T weights and a broadcast input
+// (R, T): 7 to 12 sums in registers, with the T weights and a broadcast input
 // within AVX2's 16 registers.
 ROCKETGYM_VECTOR_CLONES void dense(const float* in, int rows, View layer, float* out) {
   switch (rows) {
@@ -96,11 +96,19 @@ ROCKETGYM_VECTOR_CLONES void dense(const float* in, int rows, View layer, float*
       return dense_group<2, 4>(in, layer, out);
     case 3:
       return dense_group<3, 3>(in, layer, out);
-    default:
+    case 4:
       return dense_group<4, 2>(in, layer, out);
+    case 5:
+      return dense_group<5, 2>(in, layer, out);
+    case 6:
+      return dense_group<6, 2>(in, layer, out);
+    case 7:
+      return dense_group<7, 1>(in, layer, out);
+    default:
+      return dense_group<8, 1>(in, layer, out);
   }
 }
-static_assert(LeanMlp::kRowGroup == 4, "dense() has a case per group size");
+static_assert(LeanMlp::kRowGroup == 8, "dense() has a case per group size");
 
 // Whether the eight floats from x are all zero (+0 or -0), read as bits: most
 // of an observation is, and a block of zeros costs one test.
@@ -193,22 +201,6 @@ ROCKETGYM_VECTOR_CLONES float dot(const float* a, const float* b, int n) {
 
 void relu(float* x, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) x[i] = std::max(x[i], 0.0f);
-}
-
-// Calls f(a) for each legal action a in increasing order, reading the mask
-// eight actions at a time (a few of the hundreds of actions are legal).
-template <class F>
-inline void for_each_legal(const uint8_t* mask, int num_actions, F&& f) {
-  int a = 0;
-  for (; a + 8 <= num_actions; a += 8) {
-    uint64_t word;
-    std::memcpy(&word, mask + a, sizeof word);
-    if (word == 0) continue;
-    for (int b = a; b < a + 8; ++b)
-      if (mask[b]) f(b);
-  }
-  for (; a < num_actions; ++a)
-    if (mask[a]) f(a);
 }
 
 }  // namespace
