@@ -23,7 +23,6 @@ namespace {
 // Eight floats: one AVX register, or two SSE ones.
 using Vec8 = float __attribute__((vector_size(32)));
 constexpr int kLanes = 8;
-constexpr int kTile = 2 * kLanes;  // outputs computed together per row: two vectors
 
 // (By reference: a vector passed by value would change the calling convention
 // between the two compilations.)
@@ -38,34 +37,47 @@ struct View {
 };
 
 // out[r][o] = bias[o] + in[r][0] w[0][o] + in[r][1] w[1][o] + ... (in that
-// order) for R rows, weights by input; each weight is read once for the R rows.
-template <int R>
+// order) for R rows and the T * kLanes outputs from `o`, weights by input;
+// each weight is read once for the R rows. R * T sums stay in registers: a
+// group of few rows computes more outputs at once, so that there are always
+// enough independent sums to keep the multiply-add unit busy (one row's
+// 2 x 8 sums, as before, waited on each other's latency). A sum's terms and
+// their order do not depend on R or T, only the speed does.
+template <int R, int T>
+__attribute__((always_inline)) inline void dense_tile(const float* in, View layer, float* out, int o) {
+  const int n = layer.in, m = layer.out;
+  Vec8 acc[R][T];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) load(acc[r][t], layer.bias + o + t * kLanes);
+  for (int i = 0; i < n; ++i) {
+    const float* w = layer.weights + static_cast<std::size_t>(i) * m + o;
+    Vec8 wt[T];
+#pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) load(wt[t], w + t * kLanes);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const float x = in[static_cast<std::size_t>(r) * n + i];
+#pragma GCC unroll 8
+      for (int t = 0; t < T; ++t) acc[r][t] += x * wt[t];
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) store(out + static_cast<std::size_t>(r) * m + o + t * kLanes, acc[r][t]);
+}
+
+// Every output of R rows: tiles of T vectors, then of one vector, then the
+// outputs after the last whole vector one by one, in the same order.
+template <int R, int T>
 __attribute__((always_inline)) inline void dense_group(const float* in, View layer, float* out) {
   const int n = layer.in, m = layer.out;
   int o = 0;
-  for (; o + kTile <= m; o += kTile) {
-    Vec8 acc[R][2];
-    for (int r = 0; r < R; ++r) {
-      load(acc[r][0], layer.bias + o);
-      load(acc[r][1], layer.bias + o + kLanes);
-    }
-    for (int i = 0; i < n; ++i) {
-      const float* w = layer.weights + static_cast<std::size_t>(i) * m + o;
-      Vec8 w0, w1;
-      load(w0, w);
-      load(w1, w + kLanes);
-      for (int r = 0; r < R; ++r) {
-        const float x = in[static_cast<std::size_t>(r) * n + i];
-        acc[r][0] += x * w0;
-        acc[r][1] += x * w1;
-      }
-    }
-    for (int r = 0; r < R; ++r) {
-      store(out + static_cast<std::size_t>(r) * m + o, acc[r][0]);
-      store(out + static_cast<std::size_t>(r) * m + o + kLanes, acc[r][1]);
-    }
-  }
-  for (; o < m; ++o)  // the outputs after the last whole tile, in the same order
+  for (; o + T * kLanes <= m; o += T * kLanes) dense_tile<R, T>(in, layer, out, o);
+  for (; o + kLanes <= m; o += kLanes) dense_tile<R, 1>(in, layer, out, o);
+  for (; o < m; ++o)
     for (int r = 0; r < R; ++r) {
       float acc = layer.bias[o];
       for (int i = 0; i < n; ++i)
@@ -74,33 +86,99 @@ __attribute__((always_inline)) inline void dense_group(const float* in, View lay
     }
 }
 
+// (R, T): 7 to 12 sums in registers, with the T weights and a broadcast input
+// within AVX2's 16 registers.
 ROCKETGYM_VECTOR_CLONES void dense(const float* in, int rows, View layer, float* out) {
   switch (rows) {
     case 1:
-      return dense_group<1>(in, layer, out);
+      return dense_group<1, 8>(in, layer, out);
     case 2:
-      return dense_group<2>(in, layer, out);
+      return dense_group<2, 4>(in, layer, out);
     case 3:
-      return dense_group<3>(in, layer, out);
+      return dense_group<3, 3>(in, layer, out);
+    case 4:
+      return dense_group<4, 2>(in, layer, out);
+    case 5:
+      return dense_group<5, 2>(in, layer, out);
+    case 6:
+      return dense_group<6, 2>(in, layer, out);
+    case 7:
+      return dense_group<7, 1>(in, layer, out);
     default:
-      return dense_group<4>(in, layer, out);
+      return dense_group<8, 1>(in, layer, out);
   }
 }
-static_assert(LeanMlp::kRowGroup == 4, "dense() has a case per group size");
+static_assert(LeanMlp::kRowGroup == 8, "dense() has a case per group size");
+
+// Whether the eight floats from x are all zero (+0 or -0), read as bits: most
+// of an observation is, and a block of zeros costs one test.
+inline bool all_zero8(const float* x) {
+  uint64_t bits[4];
+  std::memcpy(bits, x, sizeof bits);
+  return ((bits[0] | bits[1] | bits[2] | bits[3]) & 0x7FFFFFFF7FFFFFFFULL) == 0;
+}
+
+// y += value[k] w[index[k]] for k = 0, 1, ..., count - 1 (in that order),
+// weights by input; the sums of T vectors of outputs stay in registers
+// across the terms.
+template <int T>
+__attribute__((always_inline)) inline void add_rows_tile(const int* index, const float* value, int count,
+                                                         View layer, float* y, int o) {
+  Vec8 acc[T];
+#pragma GCC unroll 8
+  for (int t = 0; t < T; ++t) load(acc[t], y + o + t * kLanes);
+  for (int k = 0; k < count; ++k) {
+    const float* w = layer.weights + static_cast<std::size_t>(index[k]) * layer.out + o;
+  #pragma GCC unroll 8
+  for (int t = 0; t < T; ++t) {
+      Vec8 wt;
+      load(wt, w + t * kLanes);
+      acc[t] += value[k] * wt;
+    }
+  }
+#pragma GCC unroll 8
+  for (int t = 0; t < T; ++t) store(y + o + t * kLanes, acc[t]);
+}
+
+__attribute__((always_inline)) inline void add_rows(const int* index, const float* value, int count,
+                                                    View layer, float* y) {
+  constexpr int kWide = 8;  // vectors of outputs per tile: 8 independent sums
+  const int m = layer.out;
+  int o = 0;
+  for (; o + kWide * kLanes <= m; o += kWide * kLanes) add_rows_tile<kWide>(index, value, count, layer, y, o);
+  for (; o + kLanes <= m; o += kLanes) add_rows_tile<1>(index, value, count, layer, y, o);
+  for (; o < m; ++o)
+    for (int k = 0; k < count; ++k)
+      y[o] += value[k] * layer.weights[static_cast<std::size_t>(index[k]) * m + o];
+}
 
 // The first layer from the non-zero inputs only: out = bias + x[j] w[j] for
-// each non-zero x[j], in the order of j.
+// each non-zero x[j], in the order of j. The non-zero inputs are gathered
+// (kGather at a time, skipping blocks of eight zeros), then added to every
+// output.
 ROCKETGYM_VECTOR_CLONES void sparse_dense(const float* in, int rows, View layer, float* out) {
+  constexpr int kGather = 64;
   const int n = layer.in, m = layer.out;
+  int index[kGather];
+  float value[kGather];
   for (int r = 0; r < rows; ++r) {
     const float* x = in + static_cast<std::size_t>(r) * n;
     float* y = out + static_cast<std::size_t>(r) * m;
     std::copy_n(layer.bias, m, y);
-    for (int j = 0; j < n; ++j) {
-      if (x[j] == 0.0f) continue;  // adds nothing
-      const float v = x[j];
-      const float* w = layer.weights + static_cast<std::size_t>(j) * m;
-      for (int c = 0; c < m; ++c) y[c] += v * w[c];
+    for (int j = 0; j < n;) {
+      int count = 0;
+      while (j < n && count < kGather) {
+        if (j + kLanes <= n && all_zero8(x + j)) {
+          j += kLanes;
+          continue;
+        }
+        if (x[j] != 0.0f) {  // a zero adds nothing
+          index[count] = j;
+          value[count++] = x[j];
+        }
+        ++j;
+      }
+      add_rows(index, value, count, layer, y);
     }
   }
 }
@@ -193,21 +271,17 @@ void LeanMlp::features(const float* observations, int rows, float* features, flo
 }
 
 void LeanMlp::policy(const float* features, const uint8_t* mask, float* p) const {
+  const int actions = num_actions_, hidden = hidden_;
+  std::fill_n(p, actions, 0.0f);
   float top = -std::numeric_limits<float>::infinity();
-  for (int a = 0; a < num_actions_; ++a) {
-    if (!mask[a]) {
-      p[a] = 0.0f;
-      continue;
-    }
-    p[a] =
-        dot(&policy_.weights[static_cast<std::size_t>(a) * hidden_], features, hidden_) + policy_.biases[a];
+  for_each_legal(mask, actions, [&](int a) {
+    p[a] = dot(&policy_.weights[static_cast<std::size_t>(a) * hidden], features, hidden) + policy_.biases[a];
     top = std::max(top, p[a]);
-  }
+  });
   float total = 0.0f;
-  for (int a = 0; a < num_actions_; ++a)
-    if (mask[a]) total += p[a] = std::exp(p[a] - top);
+  for_each_legal(mask, actions, [&](int a) { total += p[a] = std::exp(p[a] - top); });
   if (total > 0.0f)  // else no legal action: PolicyRunner::choose() refuses the row
-    for (int a = 0; a < num_actions_; ++a) p[a] /= total;
+    for_each_legal(mask, actions, [&](int a) { p[a] /= total; });
 }
 
 void LeanMlp::values(const float* features, int rows, float* values, float* scratch) const {

@@ -1,8 +1,8 @@
 // LeanMlp: an mlp policy-value network's forward pass in plain C++, for the
 // small batches of a network agent (PolicyRunner::use_sparse_rows()).
 //
-// An agent's batches are small (a Launch Pad step of 256 envs asks its
-// network opponent about 19 times for 21 rows on average), and LibTorch
+// An agent's batches are small (the opponent env plays a network's moves a
+// group of up to kRowGroup envs at a time, opponent_env.h), and LibTorch
 // spends more time dispatching its dozen operators per forward pass (and
 // waking its threads for each) than computing them. LeanMlp keeps a copy of
 // the weights laid out for its loops and computes a few rows at a time
@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,7 +30,9 @@ namespace rocketgym {
 
 class LeanMlp {
  public:
-  static constexpr int kRowGroup = 4;  // rows computed together
+  // Rows computed together: each weight read serves them all (a Launch Pad
+  // network's residual blocks are 1 MB of weights, read once per group).
+  static constexpr int kRowGroup = 8;
 
   // For a network of kind mlp (throws Error for another). It holds the
   // network's parameters; sync() copies their values.
@@ -71,5 +74,22 @@ class LeanMlp {
   Layer stem_, policy_, value_hidden_, value_head_;
   std::vector<Layer> blocks_;  // two per residual block
 };
+
+// Calls f(a) for each legal action a of `mask` in increasing order, reading
+// the mask eight actions at a time: a few of the hundreds of actions are
+// legal.
+template <class F>
+inline void for_each_legal(const uint8_t* mask, int num_actions, F&& f) {
+  int a = 0;
+  for (; a + 8 <= num_actions; a += 8) {
+    uint64_t word;
+    std::memcpy(&word, mask + a, sizeof word);
+    if (word == 0) continue;
+    for (int b = a; b < a + 8; ++b)
+      if (mask[b]) f(b);
+  }
+  for (; a < num_actions; ++a)
+    if (mask[a]) f(a);
+}
 
 }  // namespace rocketgym

@@ -22,11 +22,10 @@ PolicyRunner::PolicyRunner(PolicyValueNet net, torch::Device device, int max_bat
 Action choose_action(const float* probs, const uint8_t* mask, int num_actions, bool greedy, Rng& rng) {
   Action best = -1;
   double total = 0.0;
-  for (int a = 0; a < num_actions; ++a) {
-    if (!mask[a]) continue;
+  for_each_legal(mask, num_actions, [&](int a) {
     total += probs[a];
     if (best < 0 || probs[a] > probs[best]) best = a;
-  }
+  });
   if (best < 0) throw Error("policy asked to act with no legal action");
   if (greedy || total <= 0.0) return best;
   // Inverse CDF over the legal actions only, so an illegal id is never drawn
@@ -78,11 +77,25 @@ void PolicyRunner::check_batch(int count) const {
 // network: no operator to dispatch, one wake-up of the threads per batch.
 void PolicyRunner::run_lean(int count, PolicyValueNetImpl::Heads heads) {
   lean_->sync();
-  const int group = LeanMlp::kRowGroup;
-  at::parallel_for(0, (count + group - 1) / group, kGroupsPerTask, [&](int64_t begin, int64_t end) {
-    for (auto g = static_cast<int>(begin); g < static_cast<int>(end); ++g)
-      run_group(g * group, std::min(group, count - g * group), heads);
+  at::parallel_for(0, groups(count), kGroupsPerTask, [&](int64_t begin, int64_t end) {
+    for (auto g = static_cast<int>(begin); g < static_cast<int>(end); ++g) {
+      const int first = group_begin(count, g);
+      run_group(first, group_begin(count, g + 1) - first, heads);
+    }
   });
+}
+
+void PolicyRunner::prepare_groups() {
+  if (!lean_) throw Error("PolicyRunner::prepare_groups: the network does not run in plain C++");
+  lean_->sync();
+}
+
+void PolicyRunner::evaluate_group(int first, int rows) {
+  if (!lean_ || rows < 1 || rows > kGroupRows || first < 0 || first + rows > max_batch_)
+    throw Error("PolicyRunner::evaluate_group: rows [" + std::to_string(first) + ", " +
+                std::to_string(first + rows) + ") is not a group of at most " + std::to_string(kGroupRows) +
+                " of its " + std::to_string(max_batch_) + " rows, or the network does not run in plain C++");
+  run_group(first, rows, PolicyValueNetImpl::Heads::kPolicy);
 }
 
 void PolicyRunner::run_group(int first, int rows, PolicyValueNetImpl::Heads heads) {

@@ -60,6 +60,25 @@ class PolicyRunner {
   // again whenever the network's weights change. No effect on a conv network
   // or off the CPU.
   void use_sparse_rows();
+  // Whether use_sparse_rows() took effect: the network runs in plain C++.
+  bool lean() const { return lean_ != nullptr; }
+  // For a caller that runs groups of rows in its own parallel loop (the
+  // opponent env, which plays each group's moves in the same loop): before
+  // the loop, from one thread, brings the plain C++ copy of the weights up
+  // to date; then evaluate_group(first, rows) writes the masked
+  // probabilities of rows [first, first + rows), at most kGroupRows of them,
+  // on the calling thread (calls at the same time must use other rows).
+  // Needs lean().
+  static constexpr int kGroupRows = LeanMlp::kRowGroup;
+  void prepare_groups();
+  void evaluate_group(int first, int rows);
+  // Group g of the groups(count) groups of rows [0, count): consecutive rows,
+  // at most kGroupRows, the sizes differing by one at most (9 rows are 5 + 4,
+  // not 8 + 1: a group of one reads every weight for one row).
+  static int groups(int count) { return (count + kGroupRows - 1) / kGroupRows; }
+  static int group_begin(int count, int g) {
+    return static_cast<int>(static_cast<int64_t>(g) * count / groups(count));
+  }
   // Greedy picks the most probable legal action (lowest id on ties);
   // otherwise samples with `rng`. Throws Error if the row has no legal action.
   Action choose(int k, bool greedy, Rng& rng) const {
@@ -79,8 +98,8 @@ class PolicyRunner {
   void run_group(int first, int rows, PolicyValueNetImpl::Heads heads);  // rows [first, first + rows)
 
   // at::parallel_for's grain in LeanMlp's row groups: a thread is woken for
-  // two groups at least (about 2 M multiply-adds in the zoo networks).
-  static constexpr int64_t kGroupsPerTask = 2;
+  // a group or more (up to 8 rows, about 4 M multiply-adds in the zoo networks).
+  static constexpr int64_t kGroupsPerTask = 1;
   static constexpr int64_t kRowsPerTask = 4;  // its grain in the rows written for LibTorch
 
   PolicyValueNet net_;
@@ -107,10 +126,9 @@ void PolicyRunner::evaluate_policy(int count, WriteRow&& write_row, ReadRow&& re
     return;
   }
   lean_->sync();
-  const int group = LeanMlp::kRowGroup;
-  at::parallel_for(0, (count + group - 1) / group, kGroupsPerTask, [&](int64_t begin, int64_t end) {
+  at::parallel_for(0, groups(count), kGroupsPerTask, [&](int64_t begin, int64_t end) {
     for (auto g = static_cast<int>(begin); g < static_cast<int>(end); ++g) {
-      const int first = g * group, last = std::min(first + group, count);
+      const int first = group_begin(count, g), last = group_begin(count, g + 1);
       for (int k = first; k < last; ++k) write_row(k);
       run_group(first, last - first, PolicyValueNetImpl::Heads::kPolicy);
       for (int k = first; k < last; ++k) read_row(k);

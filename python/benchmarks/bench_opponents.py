@@ -10,8 +10,8 @@ For each game, --num-envs envs, --threads C++ threads, each loop driven from Pyt
   heuristic        rg.make_vec(game, n, opponents=["heuristic"]), vec.step(vec.sample_actions()):
                    every step is one learner decision per env and the opponents' moves that follow,
                    played in C++ inside it; learner steps/s and all decisions/s (vec.decisions_played)
-  zoo network      opponents=["zoo:<game>:0"], the zoo bot's raw network (one batched forward pass
-                   per round of opponent moves), where the game has a zoo bot; learner steps/s
+  zoo network      opponents=["zoo:<game>:0"], the zoo bot's raw network (played inside the env's loop,
+                   a group of up to 8 envs per forward pass), where the game has a zoo bot; learner steps/s
 
 Two ratios compare the opponent env with the plain one. "learner / plain" (learner steps/s over plain
 decisions/s) is what issue 26's target reads: with 2 players a learner step also plays about one

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "games/launchpad23/launchpad23_game.h"
+#include "models/policy_value_net.h"
 #include "training/game_setup.h"
 
 using namespace rocketgym;
@@ -234,6 +235,85 @@ TEST_CASE("the heuristic and random opponents played inline play the same games 
     }
   }
   CHECK(finished > 0);
+}
+
+// A small mlp for Launchpad 23 at `players` seats, its weights drawn so that
+// its policy is far from uniform (a greedy tie would hide a wrong sum).
+PolicyValueNet small_network(int players) {
+  NetSpec spec;
+  spec.config.kind = "mlp";
+  spec.config.hidden = 24;  // not a multiple of the loops' 16 outputs
+  spec.config.blocks = 1;
+  spec.observation_shape = G::Encoder::shape(*config(), players);
+  spec.num_actions = G::info().num_actions;
+  spec.num_players = players;
+  PolicyValueNet net(spec);
+  torch::NoGradGuard no_grad;
+  for (auto& p : net->parameters()) p.normal_(0.0, 0.5);
+  return net;
+}
+
+TEST_CASE("a network opponent played in groups inside the env plays the games it plays one env at a time",
+          "[opponent_env]") {
+  // Played in groups: the runner holds a row per env, so the env plays its
+  // moves in its own loop, groups of up to 8 envs per forward pass. One env
+  // at a time: a runner of one row cannot, so the env asks it in rounds and
+  // it evaluates the rows one by one.
+  const bool greedy = GENERATE(true, false);
+  const int players = GENERATE(2, 3);
+  INFO((greedy ? "greedy" : "sampled") << ", " << players << " players");
+  const PolicyValueNet net = small_network(players);
+  auto network = [&](int threads, int rows) -> std::unique_ptr<players::Player<G>> {
+    return std::make_unique<players::detail::NetworkPlayer<G>>(net, greedy,
+                                                               players::PlayerOptions{threads, rows});
+  };
+  // With 3 players the second seat is the heuristic bot's, played inline between the network's moves.
+  auto opponents = [&](int threads, int rows) {
+    std::vector<std::unique_ptr<players::Player<G>>> list;
+    list.push_back(network(threads, rows));
+    if (players == 3) list.push_back(players::make_player<G>(players::parse_player("heuristic"), {}));
+    return list;
+  };
+  const std::vector<std::string> names =
+      players == 3 ? std::vector<std::string>{"net", "heuristic"} : std::vector<std::string>{"net"};
+  constexpr int kEnvs = 19;
+  Env grouped(config(), kEnvs, players, Env::kRandomSeat, opponents(2, kEnvs), names, 51, 2);
+  Env narrow(config(), 5, players, Env::kRandomSeat, opponents(3, 5), names, 51, 3);
+  Env one_at_a_time(config(), kEnvs, players, Env::kRandomSeat, opponents(1, 1), names, 51, 1);
+  int finished = 0;
+  uint64_t decisions = 0;
+  for (int step = 0; step < 300; ++step) {
+    for (int i = 0; i < kEnvs; ++i) {
+      REQUIRE(grouped.state(i).to_json().dump() == one_at_a_time.state(i).to_json().dump());
+      REQUIRE(grouped.rewards()[i] == one_at_a_time.rewards()[i]);
+      REQUIRE(grouped.terminated()[i] == one_at_a_time.terminated()[i]);
+      if (i < 5) REQUIRE(grouped.state(i).to_json().dump() == narrow.state(i).to_json().dump());
+      REQUIRE(grouped.truncated()[i] == one_at_a_time.truncated()[i]);
+      finished +=
+          grouped.terminated()[i] + grouped.truncated()[i];  // games that restarted: later seeds compared too
+    }
+    const std::size_t obs = static_cast<std::size_t>(kEnvs) * grouped.observation_size();
+    REQUIRE(std::equal(grouped.observations(), grouped.observations() + obs, one_at_a_time.observations()));
+    REQUIRE(std::equal(grouped.final_observations(), grouped.final_observations() + obs,
+                       one_at_a_time.final_observations()));
+    const std::size_t masks = static_cast<std::size_t>(kEnvs) * grouped.num_actions();
+    REQUIRE(std::equal(grouped.action_masks(), grouped.action_masks() + masks, one_at_a_time.action_masks()));
+    decisions = grouped.decisions_played();
+    // Random legal learner moves, from each env's own stream (the same in the three envs).
+    std::vector<Action> a(kEnvs), b(kEnvs), c(5);
+    grouped.sample_random_actions(a.data());
+    one_at_a_time.sample_random_actions(b.data());
+    narrow.sample_random_actions(c.data());
+    REQUIRE(a == b);
+    REQUIRE(std::equal(c.begin(), c.end(), a.begin()));
+    grouped.step(a.data());
+    one_at_a_time.step(a.data());
+    narrow.step(c.data());
+  }
+  // At 3 players games end and restart within the 300 steps (later seeds
+  // compared too); a 2-player game against this network lasts longer.
+  if (players == 3) CHECK(finished > 0);
+  CHECK(decisions > 300 * kEnvs);  // the opponents moved too
 }
 
 TEST_CASE("a random seat is drawn from each game's seed and covers every seat", "[opponent_env]") {

@@ -199,3 +199,61 @@ TEST_CASE("the plain C++ forward pass follows every layer's weights changed in p
     for (int p = 0; p < 2; ++p) CHECK(lean_rows.values(k)[p] == Approx(torch_rows.values(k)[p]).margin(1e-5));
   }
 }
+
+TEST_CASE("rows evaluated in groups at any place give the batch's probabilities bit for bit",
+          "[policy_runner]") {
+  constexpr int kObs = 50, kAct = 10, kMaxRows = 20;
+  NetSpec spec;
+  spec.config.kind = "mlp";
+  spec.config.hidden = 40;
+  spec.config.blocks = 2;
+  spec.observation_shape = {kObs};
+  spec.num_actions = kAct;
+  spec.num_players = 2;
+  PolicyValueNet net(spec);
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& p : net->parameters()) p.normal_(0.0, 0.3);
+  }
+  PolicyRunner batch(net, torch::kCPU, kMaxRows), groups(net, torch::kCPU, kMaxRows);
+  batch.use_sparse_rows();
+  groups.use_sparse_rows();
+  REQUIRE(groups.lean());
+  fill_rows(batch, kMaxRows, kObs, kAct, 17);
+  batch.evaluate_policy(kMaxRows);
+  // Row k evaluated in a group of `size` rows starting at row `at`, for sizes
+  // 1 to 8 and places that are not multiples of them.
+  groups.prepare_groups();
+  for (int size = 1; size <= PolicyRunner::kGroupRows; ++size)
+    for (int at : {0, 3, kMaxRows - size}) {
+      INFO("group of " << size << " at row " << at);
+      for (int j = 0; j < size; ++j) {
+        std::copy_n(batch.observation_row(j), kObs, groups.observation_row(at + j));
+        std::copy_n(batch.mask_row(j), kAct, groups.mask_row(at + j));
+      }
+      groups.evaluate_group(at, size);
+      for (int j = 0; j < size; ++j)
+        for (int a = 0; a < kAct; ++a) CHECK(groups.probabilities(at + j)[a] == batch.probabilities(j)[a]);
+    }
+  CHECK_THROWS_WITH(groups.evaluate_group(kMaxRows - 2, 3), Catch::Contains("is not a group of at most 8"));
+  CHECK_THROWS_WITH(groups.evaluate_group(0, 9), Catch::Contains("is not a group of at most 8"));
+  PolicyRunner torch_rows(net, torch::kCPU, 4);
+  CHECK_THROWS_WITH(torch_rows.prepare_groups(), Catch::Contains("does not run in plain C++"));
+}
+
+TEST_CASE("rows are split into groups of even sizes", "[policy_runner]") {
+  CHECK(PolicyRunner::groups(8) == 1);
+  CHECK(PolicyRunner::groups(9) == 2);
+  CHECK(PolicyRunner::group_begin(9, 1) == 4);  // 4 + 5, not 8 + 1
+  for (int count = 1; count <= 40; ++count) {
+    int biggest = 0, smallest = count;
+    for (int g = 0; g < PolicyRunner::groups(count); ++g) {
+      const int size = PolicyRunner::group_begin(count, g + 1) - PolicyRunner::group_begin(count, g);
+      biggest = std::max(biggest, size);
+      smallest = std::min(smallest, size);
+    }
+    CHECK(PolicyRunner::group_begin(count, PolicyRunner::groups(count)) == count);
+    CHECK(biggest <= PolicyRunner::kGroupRows);
+    CHECK(biggest - smallest <= 1);
+  }
+}

@@ -8,6 +8,15 @@
 // inline: in the same parallel loop over the envs as the learner's move,
 // right after the move before theirs, so that a step against them is one
 // loop over the envs, with no batch to gather and no call through Player.
+// A network opponent that runs in plain C++ (an mlp on the CPU, lean_mlp.h)
+// is played in the same loop too: each thread takes a slice of the envs and
+// plays its network moves a group of envs at a time (one forward pass of up
+// to PolicyRunner::kGroupRows rows, each weight read once for the group),
+// until the learner or another opponent is to move in each of them, so that
+// a step wakes the threads once, not twice per round of moves, and a thread
+// never waits for the other between two moves of a long turn. A row's result
+// does not depend on its group (policy_runner.h), so the moves are those the
+// network would choose asked in rounds.
 // The other opponents are asked like the arena asks them, in rounds: each
 // round gathers the envs whose player to move is one of them, groups them by
 // opponent and asks each opponent for its group's moves in one act() call, so
@@ -82,8 +91,14 @@ class OpponentVectorEnv {
                        : " (for every other seat) or " + std::to_string(players_ - 1) + " (one per seat)") +
                   ", got " + std::to_string(count));
     if (names_.size() != opponents_.size()) throw Error("one name per opponent");
-    for (const auto& opponent : opponents_) plays_.push_back(how_it_plays(*opponent));
+    for (const auto& opponent : opponents_) {
+      plays_.push_back(how_it_plays(*opponent, num_envs));
+      networks_.push_back(plays_.back() == Plays::kNetwork
+                              ? static_cast<detail::NetworkPlayer<G>*>(opponent.get())
+                              : nullptr);
+    }
     any_batched_ = std::count(plays_.begin(), plays_.end(), Plays::kBatched) > 0;
+    any_network_ = std::count(plays_.begin(), plays_.end(), Plays::kNetwork) > 0;
     const auto shape = Encoder::shape(*config_, players_);
     obs_size_ = 1;
     for (int d : shape) obs_size_ *= d;
@@ -109,6 +124,8 @@ class OpponentVectorEnv {
     answer_.assign(envs, 0);
     asker_.assign(envs, 0);
     illegal_.assign(envs, 0);
+    pending_.assign(envs, 0);
+    decisions_.assign(envs, {});
     move_rng_.assign(envs, Rng(0));
     action_rng_.assign(envs, Rng(0));
     to_move_.assign(opponents_.size(), {});
@@ -126,7 +143,7 @@ class OpponentVectorEnv {
     seed_ = seed;
     broken_ = true;  // until every opponent has moved: a failure leaves the games mid-turn
     std::fill(reported_.begin(), reported_.end(), uint8_t{0});
-    parallel_for(n_, threads_, [&](int i) {
+    for_each_env([&](int i) {
       const auto e = static_cast<std::size_t>(i);
       episode_[e] = 0;
       final_steps_[e] = 0;
@@ -149,7 +166,7 @@ class OpponentVectorEnv {
     validate(actions);
     std::fill(reported_.begin(), reported_.end(), uint8_t{0});
     broken_ = true;  // until every opponent has moved: a failure leaves the games mid-turn
-    parallel_for(n_, threads_, [&](int i) {
+    for_each_env([&](int i) {
       const auto e = static_cast<std::size_t>(i);
       clear_outcome(i);
       states_[e].apply(actions[i]);
@@ -219,12 +236,102 @@ class OpponentVectorEnv {
   static constexpr uint64_t kSeatStream = 0x5EA7ULL;
 
   // How an opponent's moves are played (see the top of the file).
-  enum class Plays : uint8_t { kBatched, kHeuristic, kRandom };
+  enum class Plays : uint8_t { kBatched, kHeuristic, kRandom, kNetwork };
 
-  static Plays how_it_plays(const Player<G>& opponent) {
+  static Plays how_it_plays(const Player<G>& opponent, int num_envs) {
     if (dynamic_cast<const detail::HeuristicPlayer<G>*>(&opponent)) return Plays::kHeuristic;
     if (dynamic_cast<const detail::RandomPlayer<G>*>(&opponent)) return Plays::kRandom;
+    // Its rows are the envs' (a slice's group uses the rows of its first envs).
+    const auto* network = dynamic_cast<const detail::NetworkPlayer<G>*>(&opponent);
+    if (network && network->acts_in_groups() && network->max_rows() >= num_envs) return Plays::kNetwork;
     return Plays::kBatched;
+  }
+
+  // body(i) for every env, then the network opponents' moves that follow,
+  // in one parallel loop: each thread takes a slice of the envs.
+  template <class F>
+  void for_each_env(F&& body) {
+    if (!any_network_) return parallel_for(n_, threads_, body);
+    for (auto* network : networks_)
+      if (network) network->prepare_groups();
+    const int slices = std::min(n_, threads_);
+    parallel_for(slices, threads_, [&](int slice) {
+      const int begin = slice_begin(slice, slices), end = slice_begin(slice + 1, slices);
+      for (int i = begin; i < end; ++i) body(i);
+      play_network_moves(begin, end);
+    });
+  }
+
+  int slice_begin(int slice, int slices) const {
+    return static_cast<int>(static_cast<int64_t>(slice) * n_ / slices);
+  }
+
+  // Whether a network opponent is to move in env i, and which one.
+  bool network_to_move(int i, std::size_t& k) const {
+    const auto e = static_cast<std::size_t>(i);
+    const State& s = states_[e];
+    if (s.is_terminal()) return false;
+    const int player = s.current_player();
+    if (player == seats_[e]) return false;
+    k = opponent_of(e, player);
+    return plays_[k] == Plays::kNetwork;
+  }
+
+  // Plays the network opponents' moves in envs [begin, end) until none is to
+  // move in any of them, a group of envs per forward pass: the envs waiting
+  // for network k, split into groups of at most kGroupRows (of even sizes).
+  // A group uses the runner's rows from `begin` (its size is at most the
+  // number of envs waiting, so the rows stay within the slice's).
+  void play_network_moves(int begin, int end) {
+    int* waiting = &pending_[static_cast<std::size_t>(begin)];
+    Decision<G>* d = &decisions_[static_cast<std::size_t>(begin)];
+    int count = 0;
+    std::size_t k = 0;
+    for (int i = begin; i < end; ++i)
+      if (network_to_move(i, k)) waiting[count++] = i;
+    while (count > 0) {
+      // Only the envs that waited can wait again (the others wait for the
+      // learner or a batched opponent): the next pass looks at them only.
+      int next = 0;
+      for (std::size_t net = 0; net < networks_.size(); ++net) {
+        if (!networks_[net]) continue;
+        int asked = 0;  // network `net`'s envs, moved to the front of `waiting`'s free part
+        for (int j = next; j < count; ++j) {
+          if (!network_to_move(waiting[j], k) || k != net) continue;
+          std::swap(waiting[j], waiting[next + asked]);
+          ++asked;
+        }
+        const int groups = PolicyRunner::groups(asked);
+        for (int g = 0; g < groups; ++g) {
+          const int first = PolicyRunner::group_begin(asked, g),
+                    last = PolicyRunner::group_begin(asked, g + 1);
+          for (int j = first; j < last; ++j) d[j - first] = decision(waiting[next + j], net);
+          networks_[net]->act_group(d, last - first, begin);
+          for (int j = first; j < last; ++j) {
+            const int i = waiting[next + j];
+            answer_[static_cast<std::size_t>(i)] = d[j - first].action;
+            play_answer(i);
+            settle(i);
+          }
+        }
+        next += asked;
+      }
+      // Those where a network is to move again, kept in order.
+      int again = 0;
+      for (int j = 0; j < next; ++j)
+        if (network_to_move(waiting[j], k)) waiting[again++] = waiting[j];
+      count = again;
+    }
+  }
+
+  // Env i's decision for opponent k, its random stream seeded as gather() seeds it.
+  Decision<G> decision(int i, std::size_t k) {
+    const auto e = static_cast<std::size_t>(i);
+    move_rng_[e].reseed(move_seed(e));
+    asker_[e] = static_cast<int>(k);
+    const uint64_t search_seed =
+        derive_seed(game_seed_[e] ^ (kSearchStream + k), static_cast<uint64_t>(moves_[e]));
+    return {&states_[e], states_[e].current_player(), &move_rng_[e], search_seed};
   }
 
   void validate(const Action* actions) {
@@ -278,6 +385,7 @@ class OpponentVectorEnv {
       }
       const std::size_t k = opponent_of(e, player);
       if (plays_[k] == Plays::kBatched) return;  // asked in the next round of play_opponents
+      if (plays_[k] == Plays::kNetwork) return;  // played by play_network_moves
       play_inline(i, k);
     }
   }
@@ -316,6 +424,7 @@ class OpponentVectorEnv {
         play_answer(i);
         settle(i);
       });
+      if (any_network_) for_each_env([](int) {});  // the network moves that follow
     }
   }
 
@@ -329,6 +438,7 @@ class OpponentVectorEnv {
       const int player = states_[e].current_player();
       if (player == seats_[e] || states_[e].is_terminal()) continue;
       const std::size_t k = opponent_of(e, player);
+      if (plays_[k] != Plays::kBatched) continue;  // a network's: play_network_moves plays it
       move_rng_[e].reseed(move_seed(e));
       const uint64_t search_seed =
           derive_seed(game_seed_[e] ^ (kSearchStream + k), static_cast<uint64_t>(moves_[e]));
@@ -406,7 +516,8 @@ class OpponentVectorEnv {
   std::vector<std::unique_ptr<Player<G>>> opponents_;
   std::vector<std::string> names_;
   std::vector<Plays> plays_;  // per opponent
-  bool any_batched_ = false;
+  std::vector<detail::NetworkPlayer<G>*> networks_;  // per opponent: the network played in groups, or null
+  bool any_batched_ = false, any_network_ = false;
   std::vector<State> states_;
   std::vector<float> obs_;
   std::vector<uint8_t> mask_;
@@ -427,6 +538,8 @@ class OpponentVectorEnv {
   std::vector<std::vector<int>> to_move_;        // per opponent: the envs it is asked for this round
   std::vector<std::vector<Decision<G>>> asked_;  // per opponent: its decisions this round
   std::vector<int> moving_;                      // every env asked this round
+  std::vector<int> pending_;                     // per env slice: the envs waiting for a network's move
+  std::vector<Decision<G>> decisions_;           // per env slice: a group's decisions
 };
 
 }  // namespace rocketgym::players

@@ -174,23 +174,29 @@ class NetworkPlayer final : public Player<G> {
   // (PolicyRunner::evaluate_policy): acting needs no value.
   void act(Decision<G>* d, int count) override {
     const ScopedOpenMpThreads forward_threads(network_threads_);
-    const int obs_size = runner_.net()->spec().observation_size(), actions = G::info().num_actions;
     for (int first = 0; first < count; first += runner_.max_batch()) {
       const int n = std::min(runner_.max_batch(), count - first);
       Decision<G>* batch = d + first;
-      auto write_row = [&](int k) {
-        if (batch[k].observation)
-          std::memcpy(runner_.observation_row(k), batch[k].observation, sizeof(float) * obs_size);
-        else
-          G::Encoder::encode(*batch[k].state, batch[k].seat, runner_.observation_row(k));
-        if (batch[k].mask)
-          std::memcpy(runner_.mask_row(k), batch[k].mask, static_cast<std::size_t>(actions));
-        else
-          batch[k].state->legal_actions_mask(runner_.mask_row(k));
-      };
+      auto write_row = [&](int k) { write(batch[k], k); };
       auto read_row = [&](int k) { batch[k].action = runner_.choose(k, greedy_, *batch[k].rng); };
       runner_.evaluate_policy(n, write_row, read_row);
     }
+  }
+
+  // For a caller that plays the moves in its own parallel loop, a few rows
+  // at a time (the opponent env): whether the network runs in plain C++ (an
+  // mlp on the CPU), which act_group() needs, and how many rows it holds.
+  bool acts_in_groups() const { return runner_.lean(); }
+  int max_rows() const { return runner_.max_batch(); }
+  // Before the loop, from one thread.
+  void prepare_groups() { runner_.prepare_groups(); }
+  // Acts for `count` decisions (at most PolicyRunner::kGroupRows) on the
+  // calling thread, with the runner's rows [first_row, first_row + count):
+  // calls at the same time must use other rows. The same moves as act().
+  void act_group(Decision<G>* d, int count, int first_row) {
+    for (int k = 0; k < count; ++k) write(d[k], first_row + k);
+    runner_.evaluate_group(first_row, count);
+    for (int k = 0; k < count; ++k) d[k].action = runner_.choose(first_row + k, greedy_, *d[k].rng);
   }
 
   void evaluate(const float* observations, const uint8_t* masks, int count, int players, float* probabilities,
@@ -200,6 +206,19 @@ class NetworkPlayer final : public Player<G> {
   }
 
  private:
+  // The decision's observation and legal mask into the runner's row `row`.
+  void write(const Decision<G>& d, int row) {
+    if (d.observation)
+      std::memcpy(runner_.observation_row(row), d.observation,
+                  sizeof(float) * static_cast<std::size_t>(runner_.net()->spec().observation_size()));
+    else
+      G::Encoder::encode(*d.state, d.seat, runner_.observation_row(row));
+    if (d.mask)
+      std::memcpy(runner_.mask_row(row), d.mask, static_cast<std::size_t>(G::info().num_actions));
+    else
+      d.state->legal_actions_mask(runner_.mask_row(row));
+  }
+
   PolicyRunner runner_;
   bool greedy_;
   int network_threads_;
