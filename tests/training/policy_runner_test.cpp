@@ -16,16 +16,18 @@ namespace {
 
 constexpr int kRows = 5, kInputs = 40, kActions = 9;
 
-NetSpec small_mlp() {
+NetSpec mlp_spec(int inputs, int actions, int hidden, int blocks, int seats = 2) {
   NetSpec spec;
   spec.config.kind = "mlp";
-  spec.config.hidden = 16;
-  spec.config.blocks = 1;
-  spec.observation_shape = {kInputs};
-  spec.num_actions = kActions;
-  spec.num_players = 2;
+  spec.config.hidden = hidden;
+  spec.config.blocks = blocks;
+  spec.observation_shape = {inputs};
+  spec.num_actions = actions;
+  spec.num_players = seats;
   return spec;
 }
+
+NetSpec small_mlp() { return mlp_spec(kInputs, kActions, 16, 1); }
 
 // Mostly zeros, as the encoders' observations are: a few ones and one other value.
 void fill_rows(PolicyRunner& runner, uint64_t seed) {
@@ -126,13 +128,7 @@ TEST_CASE("the plain C++ forward pass gives LibTorch's policy and values at ever
   // Widths that are and are not a multiple of the loops' 16 outputs, two blocks.
   const int hidden = GENERATE(32, 40);
   constexpr int kObs = 60, kAct = 11, kSeats = 3, kMaxRows = 13;
-  NetSpec spec;
-  spec.config.kind = "mlp";
-  spec.config.hidden = hidden;
-  spec.config.blocks = 2;
-  spec.observation_shape = {kObs};
-  spec.num_actions = kAct;
-  spec.num_players = kSeats;
+  const NetSpec spec = mlp_spec(kObs, kAct, hidden, 2, kSeats);
   PolicyValueNet net(spec);
   {
     torch::NoGradGuard no_grad;  // a policy far from uniform, so that a wrong sum shows
@@ -174,13 +170,7 @@ TEST_CASE("the plain C++ forward pass gives LibTorch's policy and values at ever
 
 TEST_CASE("the plain C++ forward pass follows every layer's weights changed in place", "[policy_runner]") {
   constexpr int kObs = 30, kAct = 7, kRowsHere = 6;
-  NetSpec spec;
-  spec.config.kind = "mlp";
-  spec.config.hidden = 16;
-  spec.config.blocks = 1;
-  spec.observation_shape = {kObs};
-  spec.num_actions = kAct;
-  spec.num_players = 2;
+  const NetSpec spec = mlp_spec(kObs, kAct, 16, 1);
   PolicyValueNet net(spec);
   PolicyRunner torch_rows(net, torch::kCPU, kRowsHere), lean_rows(net, torch::kCPU, kRowsHere);
   lean_rows.use_sparse_rows();
@@ -203,13 +193,7 @@ TEST_CASE("the plain C++ forward pass follows every layer's weights changed in p
 TEST_CASE("rows evaluated in groups at any place give the batch's probabilities bit for bit",
           "[policy_runner]") {
   constexpr int kObs = 50, kAct = 10, kMaxRows = 20;
-  NetSpec spec;
-  spec.config.kind = "mlp";
-  spec.config.hidden = 40;
-  spec.config.blocks = 2;
-  spec.observation_shape = {kObs};
-  spec.num_actions = kAct;
-  spec.num_players = 2;
+  const NetSpec spec = mlp_spec(kObs, kAct, 40, 2);
   PolicyValueNet net(spec);
   {
     torch::NoGradGuard no_grad;
