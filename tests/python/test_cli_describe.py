@@ -44,11 +44,13 @@ def test_describe_json_tiles_the_actions_and_each_observation(game):
     assert all(key["path"] for key in doc["config_keys"])
 
 
-@pytest.mark.parametrize("args", [[], ["launchpad23", "--config-keys", "ppo"]])
-def test_describe_wants_a_game_or_config_keys_not_both(args):
+@pytest.mark.parametrize(
+    "args", [[], ["launchpad23", "--config-keys", "ppo"], ["launchpad23", "--zoo"], ["--zoo", "--config-keys", "ppo"]]
+)
+def test_describe_wants_one_of_a_game_config_keys_or_zoo(args):
     done = describe(*args)
     assert done.returncode != 0
-    assert "name a game or --config-keys (one of them)" in done.stderr
+    assert "name a game, --config-keys or --zoo (one of them)" in done.stderr
 
 
 def test_describe_names_an_unknown_game_and_the_known_ones():
