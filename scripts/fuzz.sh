@@ -8,7 +8,8 @@
 #   scripts/fuzz.sh plateau TARGET|all [QUIET] [MAX]
 #                                      run each target until its coverage (libFuzzer's
 #                                      cov:, the edges reached) has not grown for QUIET
-#                                      seconds (default 1800) or MAX seconds have passed
+#                                      seconds of the fuzzer's own CPU time (default
+#                                      1800) or MAX wall-clock seconds have passed
 #                                      (default: no limit); one row per target goes to
 #                                      build-fuzz/plateau.md (executions, wall and CPU
 #                                      seconds, cov, ft, corpus, when cov and ft last grew)
@@ -73,27 +74,27 @@ last_status() {
 }
 
 # Runs one target (arguments: the libFuzzer command line) until cov has not
-# grown for $quiet seconds, polling its log every 5 s, then stops it with
+# grown for $quiet seconds of the fuzzer's own CPU time, polling its log every 5 s, then stops it with
 # SIGINT (libFuzzer prints its final stats and exits), and appends its row to
 # $build/plateau.md. Returns non-zero when the target itself failed (a crash).
 run_to_plateau() {
   local log="$1"
   shift
   "$@" >"$log" 2>&1 &
-  local pid=$! start=$SECONDS cov=0 ft=0 cov_at=0 ft_at=0 status now stopped=0 cpu=0 c
+  local pid=$! start=$SECONDS cov=0 ft=0 cov_at=0 ft_at=0 status stopped=0 cpu=0 c
   while kill -0 "$pid" 2>/dev/null; do
     sleep 5
-    now=$((SECONDS - start))
-    # The fuzzer's own CPU seconds so far (on a shared machine far fewer than
-    # the wall-clock seconds).
-    c=$(ps -o times= -p "$pid" 2>/dev/null | tr -d ' ') && [ -n "$c" ] && cpu=$c
+    # The quiet window counts the fuzzer's own CPU seconds, not the wall clock:
+    # on a shared machine a fuzzer may get a few percent of a core, and thirty
+    # minutes of wall clock would then be a minute or two of fuzzing.
+    c=$(cpu_seconds "$pid") && [ -n "$c" ] && cpu=$c
     status=$(last_status "$log")
     if [ -n "$status" ]; then
       set -- $status
-      [ "$1" -gt "$cov" ] && cov=$1 cov_at=$now
-      [ "$2" -gt "$ft" ] && ft=$2 ft_at=$now
+      [ "$1" -gt "$cov" ] && cov=$1 cov_at=$cpu
+      [ "$2" -gt "$ft" ] && ft=$2 ft_at=$cpu
     fi
-    if [ $((now - cov_at)) -ge "$quiet" ]; then
+    if [ $((cpu - cov_at)) -ge "$quiet" ]; then
       stopped=1
       kill -INT "$pid" 2>/dev/null || true
       break
@@ -106,7 +107,7 @@ run_to_plateau() {
   local runs
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   set -- $(last_status "$log")
-  local why="cov flat for ${quiet}s"
+  local why="cov flat for ${quiet} CPU s"
   [ "$stopped" = 1 ] || why="time limit"
   [ "$rc" = 0 ] || why="FAILED (exit $rc)"
   printf '| %s | %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s |\n' "$t" "${runs:-?}" \
@@ -115,8 +116,15 @@ run_to_plateau() {
   return "$rc"
 }
 
+# The CPU seconds (user + system) process $1 has used so far, from /proc.
+cpu_seconds() {
+  local ticks
+  ticks=$(awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$ticks" ] && echo $((ticks / $(getconf CLK_TCK)))
+}
+
 if [ "$plateau" = 1 ] && [ ! -s "$build/plateau.md" ]; then
-  echo "| target | executions | seconds | CPU seconds | cov | ft | corpus (size) | cov last grew at s | ft last grew at s | stop |" >"$build/plateau.md"
+  echo "| target | executions | seconds | CPU seconds | cov | ft | corpus (size) | cov last grew at CPU s | ft last grew at CPU s | stop |" >"$build/plateau.md"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|" >>"$build/plateau.md"
 fi
 
