@@ -3,7 +3,6 @@
 #include <limits>
 #include <memory>
 #include <random>
-#include <sstream>
 
 #include "envs/core/game.h"
 #include "envs/core/rng.h"
@@ -22,17 +21,26 @@ struct PlayOptions {
   std::vector<std::string> settings;
 };
 
+// The seats of --seats `text`, one a comma; without it, the human then
+// heuristic bots. An empty seat (",human", "human,") is refused, not dropped.
 std::vector<std::string> split_seats(const std::string& text, int players) {
   std::vector<std::string> seats;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) seats.push_back(item);
-  if (seats.empty()) {
+  if (text.empty()) {
     seats.push_back("human");
     while (static_cast<int>(seats.size()) < players) seats.push_back("heuristic");
+    return seats;
+  }
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    seats.push_back(text.substr(start, comma - start));
+    if (seats.back().empty())
+      throw Error("--seats '" + text + "': seat " + std::to_string(seats.size() - 1) + " is empty");
+    if (comma == std::string::npos) break;
+    start = comma + 1;
   }
   if (static_cast<int>(seats.size()) != players)
-    throw Error("--seats lists " + std::to_string(seats.size()) + " seats for " + std::to_string(players) +
-                " players");
+    throw Error("--seats lists " + std::to_string(seats.size()) + (seats.size() == 1 ? " seat" : " seats") +
+                " for " + std::to_string(players) + " players");
   return seats;
 }
 
@@ -72,7 +80,18 @@ std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyG
 
 namespace {
 
-// Reads the human's choice; re-prompts on bad input. Returns -1 on quit or end of input.
+// `text` without the spaces, tabs and carriage returns around it (a move
+// typed as " 2 " or piped from a file with CRLF line ends).
+std::string trimmed(const std::string& text) {
+  const char* space = " \t\r";
+  const std::size_t first = text.find_first_not_of(space);
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(space) - first + 1);
+}
+
+// Reads the human's choice from stdin (a terminal or a pipe of moves, one
+// number a line); re-prompts on anything but a listed number. Returns -1 when
+// they quit (q) or stdin ends.
 int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal) {
   for (std::size_t i = 0; i < legal.size(); ++i)
     std::cout << "  [" << i << "] " << state.action_to_string(legal[i]) << "\n";
@@ -80,14 +99,20 @@ int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal)
     std::cout << "player " << seat << ", your choice (0-" << legal.size() - 1
               << ", q to quit): " << std::flush;
     std::string line;
-    if (!std::getline(std::cin, line) || line == "q" || line == "quit") return -1;
+    if (!std::getline(std::cin, line)) {
+      std::cout << "\n(end of input on stdin)\n";  // ends the prompt's line, then says why
+      return -1;
+    }
+    line = trimmed(line);
+    if (line == "q" || line == "quit") return -1;
     try {
       std::size_t used = 0;
       const int pick = std::stoi(line, &used);
       if (used == line.size() && pick >= 0 && pick < static_cast<int>(legal.size())) return pick;
     } catch (const std::exception&) {
     }
-    std::cout << "'" << line << "' is not one of the numbers above.\n";
+    std::cout << "'" << line << "' is not one of the numbers above (0 to " << legal.size() - 1
+              << ", or q to quit).\n";
   }
 }
 
@@ -95,7 +120,12 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
   auto game = load_game(opt.game, opt.config_file, ConfigNode::from_settings(opt.settings));
   game->check_players(opt.players);
   const auto seats = split_seats(opt.seats, opt.players);
-  const auto bots = make_bots(seats, *game, opt.players, make_bot);
+  std::vector<SeatBot> bots;
+  try {
+    bots = make_bots(seats, *game, opt.players, make_bot);
+  } catch (const Error& e) {
+    throw Error("--seats '" + opt.seats + "': " + e.what());  // which argument held the bad seat
+  }
   int humans = 0, human_seat = -1;
   for (int p = 0; p < opt.players; ++p)
     if (seats[p] == "human") ++humans, human_seat = p;
@@ -116,6 +146,12 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
         return;
       }
       action = legal[static_cast<std::size_t>(pick)];
+      // Named back, so that a transcript (moves piped in) shows what was
+      // played; a secret one only to a person alone at the terminal.
+      if (humans == 1 || state->is_public_action(action))
+        std::cout << "player " << p << " (human): " << state->action_to_string(action) << "\n";
+      else
+        std::cout << "(a secret choice is made)\n";
     } else {
       action = bots[static_cast<std::size_t>(p)](*state, rng.next());
       // A secret choice names no seat: in some games who was asked is itself
@@ -139,7 +175,10 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
 
 void add_play_command(CLI::App& app, SeatBotFactory make_bot) {
   auto opt = std::make_shared<PlayOptions>();
-  auto* cmd = app.add_subcommand("play", "Play a game in the terminal against bots");
+  auto* cmd = app.add_subcommand(
+      "play",
+      "Play a game in the terminal against bots: your moves are read from stdin (a terminal or a pipe), "
+      "one listed number a line; q or the end of stdin abandons the game");
   cmd->add_option("game", opt->game, "Game id (see `rocketgym list`)")->required();
   cmd->add_option("-p,--players", opt->players, "Number of players")->check(whole_number(1, 64));
   cmd->add_option("--seats", opt->seats,

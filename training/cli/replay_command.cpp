@@ -97,19 +97,28 @@ class Replay {
   int seat_;
 };
 
+// Steps through the game on the keys read from stdin, one a line; q or the
+// end of stdin leaves.
 void interact(const Replay& replay) {
   std::size_t k = 0;
   while (true) {
     replay.print_position(std::cout, k);
     std::cout << "[Enter/n] next  [p] previous  [q] quit: " << std::flush;
     std::string line;
-    if (!std::getline(std::cin, line) || line == "q") return;
-    if (line.empty() || line == "n")
+    if (!std::getline(std::cin, line)) {
+      std::cout << "\n";  // the shell's prompt then starts on a line of its own
+      return;
+    }
+    if (line == "q") return;
+    if (line.empty() || line == "n") {
+      if (k == replay.moves()) std::cout << "(the game is over: p for the previous move, q to quit)\n";
       k = std::min(k + 1, replay.moves());
-    else if (line == "p")
+    } else if (line == "p") {
+      if (k == 0) std::cout << "(this is the first position: Enter or n for the next move)\n";
       k = k > 0 ? k - 1 : 0;
-    else
+    } else {
       std::cout << "'" << line << "': Enter or n for the next move, p for the previous, q to quit\n";
+    }
   }
 }
 

@@ -36,7 +36,33 @@ bool read_simulations_at(const std::string& text, std::pair<int, int>& out) {
          out.second <= mcts::kSimulationsRange.max;
 }
 
-// `rocketgym export`: the weights-only file of a trained bot, for the zoo.
+// The --simulations-at settings (already checked one by one by the option),
+// refused when two name the same table size (which would win is not for the
+// order of the arguments to decide) or a size the checkpoint `source` does not
+// serve (no table of that size can seat it: the recommendation would never be
+// read).
+std::vector<std::pair<int, int>> simulations_by_players(const std::vector<std::string>& texts,
+                                                        const std::string& source) {
+  std::vector<std::pair<int, int>> by_players;
+  if (texts.empty()) return by_players;
+  const CheckpointMeta meta = read_checkpoint_meta(source);
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    std::pair<int, int> setting;
+    read_simulations_at(texts[i], setting);
+    const std::string players = std::to_string(setting.first);
+    for (std::size_t j = 0; j < i; ++j)
+      if (by_players[j].first == setting.first)
+        throw Error("--simulations-at " + texts[i] + ": " + players +
+                    " players is already set by --simulations-at " + texts[j] +
+                    " (one recommendation per table size)");
+    if (!meta.serves(setting.first))
+      throw Error("--simulations-at " + texts[i] + ": checkpoint '" + source + "' serves " +
+                  player_counts_text(meta.served_players()) + ", not " + players);
+    by_players.push_back(setting);
+  }
+  return by_players;
+}
+
 }  // namespace
 
 void add_export_command(CLI::App& app) {
@@ -63,9 +89,8 @@ void add_export_command(CLI::App& app) {
           },
           "PLAYERS=SIMULATIONS"));
   cmd->callback([opts] {
-    std::vector<std::pair<int, int>> by_players;
-    for (const std::string& text : opts->simulations_at) read_simulations_at(text, by_players.emplace_back());
     report_errors([&] {
+      const auto by_players = simulations_by_players(opts->simulations_at, opts->source);
       const uint64_t bytes =
           export_checkpoint(opts->source, opts->target, !opts->float32, opts->simulations, by_players);
       std::printf("wrote %s (%.2f MB, %s weights)\n", opts->target.c_str(), static_cast<double>(bytes) / 1e6,
