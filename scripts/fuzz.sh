@@ -39,6 +39,11 @@ seconds="${2:-}"
 [ "$target" = all ] && [ -z "$seconds" ] && seconds=5
 [ -z "$seconds" ] && seconds=60
 
+# Two runs of this script at once (e.g. two plateau runs, one a core) build
+# one after the other: cmake and make are not safe to run twice on one folder.
+mkdir -p "$build"
+exec 9>"$build/.build-lock"
+flock 9
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DROCKETGYM_FUZZ=ON -DROCKETGYM_BUILD_TESTS=OFF -DROCKETGYM_BUILD_TRAINING=OFF \
   -DROCKETGYM_BUILD_CLI=OFF -DROCKETGYM_BUILD_PYTHON=OFF >/dev/null
@@ -58,6 +63,7 @@ else
   targets="$target"
   cmake --build "$build" -j "$(nproc)" --target "fuzz_$target"
 fi
+flock -u 9
 
 # max_malloc_fill_size=0: no pattern fill of each new allocation (a third of
 # the run time of the game targets, and no help to ASan's checks).
