@@ -65,6 +65,7 @@ std::vector<std::pair<int, int>> simulations_by_players(const std::vector<std::s
 
 }  // namespace
 
+// `rocketgym export`: the weights-only file of a trained bot, for the zoo.
 void add_export_command(CLI::App& app) {
   auto opts = std::make_shared<ExportOptions>();
   CLI::App* cmd = app.add_subcommand(
