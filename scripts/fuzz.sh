@@ -13,6 +13,8 @@
 #                                      (default: no limit); one row per target goes to
 #                                      build-fuzz/plateau.md (executions, wall and CPU
 #                                      seconds, cov, ft, corpus, when cov and ft last grew)
+#   FUZZ_PREBUILT=1 scripts/fuzz.sh ...  build nothing: run the binaries already in
+#                                      build-fuzz/fuzz/ (built elsewhere and copied here)
 #
 # Before fuzzing, each target replays its saved reproducers in
 # tests/fuzz/regressions/<target>/ (inputs that once found a bug): any crash
@@ -39,31 +41,40 @@ seconds="${2:-}"
 [ "$target" = all ] && [ -z "$seconds" ] && seconds=5
 [ -z "$seconds" ] && seconds=60
 
-# Two runs of this script at once (e.g. two plateau runs, one a core) build
-# one after the other: cmake and make are not safe to run twice on one folder.
-mkdir -p "$build"
-exec 9>"$build/.build-lock"
-flock 9
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DROCKETGYM_FUZZ=ON -DROCKETGYM_BUILD_TESTS=OFF -DROCKETGYM_BUILD_TRAINING=OFF \
-  -DROCKETGYM_BUILD_CLI=OFF -DROCKETGYM_BUILD_PYTHON=OFF >/dev/null
-
-all_targets() {
-  cmake --build "$build" --target help | sed -n 's/^\.\.\. fuzz_//p' | sort
-}
-
-if [ "$target" = list ]; then
-  all_targets
-  exit 0
-fi
-if [ "$target" = all ]; then
-  targets=$(all_targets)
-  cmake --build "$build" -j "$(nproc)"
-else
+if [ "${FUZZ_PREBUILT:-0}" = 1 ]; then
+  # The binaries in build-fuzz/fuzz/ were built on another machine and copied
+  # here (e.g. to fuzz on one with more cores): build nothing.
+  all_targets() { ls "$build/fuzz" | sort; }
+  [ "$target" = list ] && { all_targets; exit 0; }
   targets="$target"
-  cmake --build "$build" -j "$(nproc)" --target "fuzz_$target"
+  [ "$target" = all ] && targets=$(all_targets)
+else
+  # Two runs of this script at once (e.g. two plateau runs, one a core) build
+  # one after the other: cmake and make are not safe to run twice on one folder.
+  mkdir -p "$build"
+  exec 9>"$build/.build-lock"
+  flock 9
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DROCKETGYM_FUZZ=ON -DROCKETGYM_BUILD_TESTS=OFF -DROCKETGYM_BUILD_TRAINING=OFF \
+    -DROCKETGYM_BUILD_CLI=OFF -DROCKETGYM_BUILD_PYTHON=OFF >/dev/null
+
+  all_targets() {
+    cmake --build "$build" --target help | sed -n 's/^\.\.\. fuzz_//p' | sort
+  }
+
+  if [ "$target" = list ]; then
+    all_targets
+    exit 0
+  fi
+  if [ "$target" = all ]; then
+    targets=$(all_targets)
+    cmake --build "$build" -j "$(nproc)"
+  else
+    targets="$target"
+    cmake --build "$build" -j "$(nproc)" --target "fuzz_$target"
+  fi
+  flock -u 9
 fi
-flock -u 9
 
 # max_malloc_fill_size=0: no pattern fill of each new allocation (a third of
 # the run time of the game targets, and no help to ASan's checks).
