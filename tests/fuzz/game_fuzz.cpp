@@ -309,19 +309,26 @@ void write_position_seeds(const std::string& folder) {
   }
 }
 
-// A whole game's input: the header (player count, variant, deal seed), then
-// random action bytes until the game ends (or max_decisions), read the way
-// run_actions reads them.
-std::string whole_game_input(const Games& g, std::size_t v, int players, Rng& rng) {
+// An actions input's header, as run_actions reads it: the player count, the
+// variant and eight random bytes of deal seed (returned in `seed`).
+std::string action_header(const Games& g, std::size_t v, int players, Rng& rng, uint64_t& seed) {
   std::string bytes;
   bytes += static_cast<char>(players - g.info.min_players);
   bytes += static_cast<char>(v);
-  uint64_t seed = 0;
+  seed = 0;
   for (int i = 0; i < 8; ++i) {
     const auto b = static_cast<uint8_t>(rng.below(256));
     bytes += static_cast<char>(b);
     seed = seed << 8 | b;
   }
+  return bytes;
+}
+
+// A whole game's input: the header, then random action bytes until the game
+// ends (or max_decisions).
+std::string whole_game_input(const Games& g, std::size_t v, int players, Rng& rng) {
+  uint64_t seed = 0;
+  std::string bytes = action_header(g, v, players, rng, seed);
   auto s = g.variants[v]->new_state(players, seed);
   for (int step = 0; step < g.info.max_decisions && !s->is_terminal(); ++step) {
     const auto b = static_cast<uint8_t>(rng.below(256));
@@ -343,10 +350,9 @@ void write_action_seeds(const std::string& folder) {
   for (std::size_t v = 0; v < g.variants.size(); ++v) {
     for (int players = g.info.min_players; players <= g.info.max_players; ++players) {
       const std::string name = "v" + std::to_string(v) + "-p" + std::to_string(players);
-      std::string bytes;
-      bytes += static_cast<char>(players - g.info.min_players);
-      bytes += static_cast<char>(v);
-      for (int i = 0; i < 8 + 200; ++i) bytes += static_cast<char>(rng.below(256));
+      uint64_t seed = 0;
+      std::string bytes = action_header(g, v, players, rng, seed);
+      for (int i = 0; i < 200; ++i) bytes += static_cast<char>(rng.below(256));
       write_seed(folder, name, bytes);
       for (int k = 0; k < 2; ++k)
         write_seed(folder, name + "-game" + std::to_string(k), whole_game_input(g, v, players, rng));
