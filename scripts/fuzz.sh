@@ -41,13 +41,11 @@ seconds="${2:-}"
 [ "$target" = all ] && [ -z "$seconds" ] && seconds=5
 [ -z "$seconds" ] && seconds=60
 
-if [ "${FUZZ_PREBUILT:-0}" = 1 ]; then
+prebuilt="${FUZZ_PREBUILT:-0}"
+if [ "$prebuilt" = 1 ]; then
   # The binaries in build-fuzz/fuzz/ were built on another machine and copied
   # here (e.g. to fuzz on one with more cores): build nothing.
   all_targets() { ls "$build/fuzz" | sort; }
-  [ "$target" = list ] && { all_targets; exit 0; }
-  targets="$target"
-  [ "$target" = all ] && targets=$(all_targets)
 else
   # Two runs of this script at once (e.g. two plateau runs, one a core) build
   # one after the other: cmake and make are not safe to run twice on one folder.
@@ -57,20 +55,21 @@ else
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
     -DROCKETGYM_FUZZ=ON -DROCKETGYM_BUILD_TESTS=OFF -DROCKETGYM_BUILD_TRAINING=OFF \
     -DROCKETGYM_BUILD_CLI=OFF -DROCKETGYM_BUILD_PYTHON=OFF >/dev/null
-
   all_targets() {
     cmake --build "$build" --target help | sed -n 's/^\.\.\. fuzz_//p' | sort
   }
+fi
 
-  if [ "$target" = list ]; then
-    all_targets
-    exit 0
-  fi
+if [ "$target" = list ]; then
+  all_targets
+  exit 0
+fi
+targets="$target"
+[ "$target" = all ] && targets=$(all_targets)
+if [ "$prebuilt" != 1 ]; then
   if [ "$target" = all ]; then
-    targets=$(all_targets)
     cmake --build "$build" -j "$(nproc)"
   else
-    targets="$target"
     cmake --build "$build" -j "$(nproc)" --target "fuzz_$target"
   fi
   flock -u 9
