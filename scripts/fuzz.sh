@@ -15,19 +15,34 @@
 #                                      seconds, cov, ft, corpus, when cov and ft last grew)
 #   FUZZ_PREBUILT=1 scripts/fuzz.sh ...  build nothing: run the binaries already in
 #                                      build-fuzz/fuzz/ (built elsewhere and copied here)
+#   FUZZ_SANITIZE=0 scripts/fuzz.sh ...  the targets without ASan + UBSan, built in
+#                                      build-fuzz-nosan/ (its logs and plateau.md there),
+#                                      about three times faster: to grow the corpora in
+#                                      build-fuzz/corpus/ before a plateau run of the
+#                                      sanitized targets
 #
 # Before fuzzing, each target replays its saved reproducers in
 # tests/fuzz/regressions/<target>/ (inputs that once found a bug): any crash
 # there fails at once. Each target fuzzes in one process (no -jobs: the
 # machine is shared) from a seed
 # corpus its binary generates (ROCKETGYM_FUZZ_WRITE_SEEDS) into
-# build-fuzz/corpus/<target>/, which keeps growing from run to run.
+# build-fuzz/corpus/<target>/, which keeps growing from run to run. A target
+# whose corpus is empty starts from its twin's instead where that has one
+# (<game>_actions and <game>_actions_fast read the same inputs).
 # New crashes are saved in build-fuzz/crashes/<target>/; the script exits
 # non-zero when a target finds one. Extra libFuzzer flags: FUZZ_FLAGS="-max_len=..."
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build=build-fuzz
+# Both builds fuzz the same corpora.
+corpora=build-fuzz/corpus
+sanitize="${FUZZ_SANITIZE:-1}"
+case "$sanitize" in
+  1) ;;
+  0) build=build-fuzz-nosan ;;
+  *) echo "fuzz.sh: FUZZ_SANITIZE must be 1 (ASan + UBSan, the default) or 0, not '$sanitize'" >&2; exit 2 ;;
+esac
 plateau=0
 if [ "${1:-}" = plateau ]; then
   plateau=1
@@ -53,7 +68,8 @@ else
   exec 9>"$build/.build-lock"
   flock 9
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-    -DROCKETGYM_FUZZ=ON -DROCKETGYM_BUILD_TESTS=OFF -DROCKETGYM_BUILD_TRAINING=OFF \
+    -DROCKETGYM_FUZZ=ON -DROCKETGYM_FUZZ_SANITIZE="$([ "$sanitize" = 1 ] && echo ON || echo OFF)" \
+    -DROCKETGYM_BUILD_TESTS=OFF -DROCKETGYM_BUILD_TRAINING=OFF \
     -DROCKETGYM_BUILD_CLI=OFF -DROCKETGYM_BUILD_PYTHON=OFF >/dev/null
   all_targets() {
     cmake --build "$build" --target help | sed -n 's/^\.\.\. fuzz_//p' | sort
@@ -147,15 +163,17 @@ fi
 failed=()
 for t in $targets; do
   bin="$build/fuzz/$t"
-  corpus="$build/corpus/$t"
+  corpus="$corpora/$t"
   crashes="$build/crashes/$t"
   mkdir -p "$corpus" "$crashes"
   if [ -z "$(ls -A "$corpus")" ]; then
-    # <game>_actions_fast reads the same inputs as <game>_actions: it starts
-    # from that corpus where there is one.
-    thorough="$build/corpus/${t%_fast}"
-    if [ "$t" != "${t%_actions_fast}" ] && [ -n "$(ls -A "$thorough" 2>/dev/null)" ]; then
-      cp "$thorough"/* "$corpus"/
+    twin=""
+    case "$t" in
+      *_actions_fast) twin="$corpora/${t%_fast}" ;;
+      *_actions) twin="$corpora/${t}_fast" ;;
+    esac
+    if [ -n "$twin" ] && [ -n "$(ls -A "$twin" 2>/dev/null)" ]; then
+      cp "$twin"/* "$corpus"/
     else
       ROCKETGYM_FUZZ_WRITE_SEEDS="$corpus" "$bin"
     fi
