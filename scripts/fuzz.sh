@@ -37,11 +37,10 @@ cd "$(dirname "$0")/.."
 build=build-fuzz
 # Both builds fuzz the same corpora.
 corpora=build-fuzz/corpus
-sanitize="${FUZZ_SANITIZE:-1}"
-case "$sanitize" in
-  1) ;;
-  0) build=build-fuzz-nosan ;;
-  *) echo "fuzz.sh: FUZZ_SANITIZE must be 1 (ASan + UBSan, the default) or 0, not '$sanitize'" >&2; exit 2 ;;
+case "${FUZZ_SANITIZE:-1}" in
+  1) sanitize=ON ;;
+  0) sanitize=OFF build=build-fuzz-nosan ;;
+  *) echo "fuzz.sh: FUZZ_SANITIZE must be 1 (ASan + UBSan, the default) or 0, not '$FUZZ_SANITIZE'" >&2; exit 2 ;;
 esac
 plateau=0
 if [ "${1:-}" = plateau ]; then
@@ -68,7 +67,7 @@ else
   exec 9>"$build/.build-lock"
   flock 9
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-    -DROCKETGYM_FUZZ=ON -DROCKETGYM_FUZZ_SANITIZE="$([ "$sanitize" = 1 ] && echo ON || echo OFF)" \
+    -DROCKETGYM_FUZZ=ON -DROCKETGYM_FUZZ_SANITIZE="$sanitize" \
     -DROCKETGYM_BUILD_TESTS=OFF -DROCKETGYM_BUILD_TRAINING=OFF \
     -DROCKETGYM_BUILD_CLI=OFF -DROCKETGYM_BUILD_PYTHON=OFF >/dev/null
   all_targets() {
