@@ -154,9 +154,16 @@ cpu_seconds() {
   [ -n "$ticks" ] && echo $((ticks / $(getconf CLK_TCK)))
 }
 
-if [ "$plateau" = 1 ] && [ ! -s "$build/plateau.md" ]; then
-  echo "| target | executions | seconds | CPU seconds | cov | ft | corpus (size) | cov last grew at CPU s | ft last grew at CPU s | stop |" >"$build/plateau.md"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|" >>"$build/plateau.md"
+# The table's header, written once: under a lock, as two plateau runs started
+# at the same moment would otherwise both find the file empty and both write it.
+if [ "$plateau" = 1 ]; then
+  (
+    flock 8
+    [ -s "$build/plateau.md" ] || {
+      echo "| target | executions | seconds | CPU seconds | cov | ft | corpus (size) | cov last grew at CPU s | ft last grew at CPU s | stop |"
+      echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+    } >"$build/plateau.md"
+  ) 8>"$build/.plateau-lock"
 fi
 
 failed=()
