@@ -29,6 +29,8 @@
 # build-fuzz/corpus/<target>/, which keeps growing from run to run. A target
 # whose corpus is empty starts from its twin's instead where that has one
 # (<game>_actions and <game>_actions_fast read the same inputs).
+# The position, config and checkpoint targets fuzz with a dictionary their
+# binary writes (ROCKETGYM_FUZZ_WRITE_DICT) into build-fuzz/dict/<target>.dict.
 # New crashes are saved in build-fuzz/crashes/<target>/; the script exits
 # non-zero when a target finds one. Extra libFuzzer flags: FUZZ_FLAGS="-max_len=..."
 set -euo pipefail
@@ -184,6 +186,20 @@ for t in $targets; do
       ROCKETGYM_FUZZ_WRITE_SEEDS="$corpus" "$bin"
     fi
   fi
+  # A target whose input is text (a position, a config, a checkpoint's
+  # metadata) writes its libFuzzer dictionary, the words of its format as the
+  # code knows them; an actions target writes none. -runs=0: a binary built
+  # before dictionaries existed ignores the variable and must not start fuzzing.
+  dict="$build/dict/$t.dict"
+  mkdir -p "$build/dict"
+  rm -f "$dict"
+  if ! ROCKETGYM_FUZZ_WRITE_DICT="$PWD/$dict" "$bin" -runs=0 >"$build/$t.dict.log" 2>&1; then
+    tail -20 "$build/$t.dict.log"
+    failed+=("$t (writing its dictionary)")
+    continue
+  fi
+  dict_flag=()
+  [ -s "$dict" ] && dict_flag=(-dict="$dict")
   regressions="tests/fuzz/regressions/$t"
   if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
     echo "== $t: replaying $(ls "$regressions" | wc -l) saved reproducers"
@@ -197,7 +213,7 @@ for t in $targets; do
     echo "== $t: fuzzing until cov is flat for ${quiet}s (at most ${seconds}s; 0 = no limit)"
     run_to_plateau "$build/$t.log" "$bin" "$corpus" -max_total_time="$seconds" -timeout=20 \
       -rss_limit_mb=4096 -malloc_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="$crashes/" ${FUZZ_FLAGS:-} || {
+      -artifact_prefix="$crashes/" "${dict_flag[@]}" ${FUZZ_FLAGS:-} || {
       tail -60 "$build/$t.log"
       failed+=("$t")
     }
@@ -208,7 +224,7 @@ for t in $targets; do
   # -rss_limit_mb / -malloc_limit_mb: a bounded loader never needs more.
   if "$bin" "$corpus" -max_total_time="$seconds" -timeout=20 \
     -rss_limit_mb=4096 -malloc_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$crashes/" ${FUZZ_FLAGS:-} >"$build/$t.log" 2>&1; then
+    -artifact_prefix="$crashes/" "${dict_flag[@]}" ${FUZZ_FLAGS:-} >"$build/$t.log" 2>&1; then
     grep -E 'stat::number_of_executed_units|stat::average_exec_per_sec' "$build/$t.log" |
       tr '\n' ' ' | sed 's/stat:://g; s/$/\n/'
   else

@@ -22,7 +22,8 @@
 //
 // With ROCKETGYM_FUZZ_WRITE_SEEDS=<folder> the binary writes small real
 // checkpoints there (float32 and float16 weights, no optimizer, Adam and AdamW
-// state, amsgrad) in both forms and exits.
+// state, amsgrad) in both forms and exits; with ROCKETGYM_FUZZ_WRITE_DICT=<file>,
+// its dictionary: the magic, the metadata's keys and words, the tensors' names.
 #include <unistd.h>
 
 #include <cstddef>
@@ -31,6 +32,7 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -152,12 +154,37 @@ void write_seeds(const std::string& folder) {
   ::unlink(scratch.c_str());
 }
 
+// The magic bytes, the keys and words of a metadata document with every
+// optional field, the names of the network's tensors, and JSON's syntax.
+void write_dict_file(const std::string& file) {
+  std::set<std::string> words = json_syntax_words();
+  words.insert("RGCKPT02");
+  CheckpointMeta meta;
+  meta.game = "launchpad23";
+  meta.num_players = 2;
+  meta.players = {1, 2};
+  meta.observation_shape = {2, 3};
+  meta.layout = {{"board", 6}};
+  meta.num_actions = 5;
+  meta.net.kind = "mlp";
+  collect_json_words(meta.to_json(), words);
+  meta.half_precision = true;
+  collect_json_words(meta.to_json(), words);
+  for (const auto& item : PolicyValueNet(meta.net_spec())->named_parameters()) words.insert(item.key());
+  write_dict(file, words);
+}
+
 }  // namespace
 }  // namespace rocketgym::fuzz
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   using namespace rocketgym::fuzz;
   torch::set_num_threads(1);
+  const std::string dict = dict_file();
+  if (!dict.empty()) {
+    write_dict_file(dict);
+    std::exit(0);
+  }
   const std::string folder = seed_folder();
   if (!folder.empty()) {
     write_seeds(folder);

@@ -16,15 +16,20 @@
 // here: their parsers include LibTorch headers.
 //
 // With ROCKETGYM_FUZZ_WRITE_SEEDS=<folder> the binary writes the shipped game
-// configs (each read all three ways) and a few settings lines there and exits.
+// configs (each read all three ways) and a few settings lines there and exits;
+// with ROCKETGYM_FUZZ_WRITE_DICT=<file>, its dictionary: every key the games'
+// loaders read (game_config_keys) and the words of the values they accept.
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "envs/core/describe_config.h"
 #include "envs/core/game.h"
 #include "tests/fuzz/fuzz_support.h"
 
@@ -116,12 +121,50 @@ void write_seeds(const std::string& folder) {
   }
 }
 
+// The words of `text` (letters, digits, '_' and '+'; "capacity+1"), two characters or more.
+void add_words(const std::string& text, std::set<std::string>& words) {
+  std::string word;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    const char c = i < text.size() ? text[i] : ' ';
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '+') {
+      word += c;
+    } else {
+      if (word.size() >= 2) words.insert(word);
+      word.clear();
+    }
+  }
+}
+
+// Each game's config keys as its loader declares them (a path such as
+// "missions.level1[].vp" gives "missions", "level1" and "vp"), the words of
+// what each accepts and of its shipped value, and YAML's and --set's syntax.
+void write_dict_file(const std::string& file) {
+  std::set<std::string> words = {": ",   "- ",   "{",    "}",    "[",         "]",      ", ",   "\n",
+                                 "\n  ", "\n- ", "=",    ".",    "~",         "null",   "true", "false",
+                                 "yes",  "no",   "&a ",  "*a",   "!!str ",    "!!int ", "<<: ", "|\n",
+                                 ">\n",  "'",    "\"",   "#",    "---\n",     "...\n",  "-1",   "0x10",
+                                 "1e9",  "2.5",  ".inf", ".nan", "4294967296"};
+  for (const std::string& id : shipped().ids) {
+    for (const ConfigKey& key : game_config_keys(id)) {
+      add_words(key.path, words);
+      add_words(key.accepts, words);
+      add_words(key.value, words);
+    }
+  }
+  write_dict(file, words);
+}
+
 }  // namespace
 }  // namespace rocketgym::fuzz
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   using namespace rocketgym::fuzz;
   shipped();
+  const std::string dict = dict_file();
+  if (!dict.empty()) {
+    write_dict_file(dict);
+    std::exit(0);
+  }
   const std::string folder = seed_folder();
   if (!folder.empty()) {
     write_seeds(folder);

@@ -15,14 +15,19 @@
 //
 // With ROCKETGYM_FUZZ_WRITE_SEEDS=<folder> either binary writes its seed
 // corpus there and exits: to_json() of random positions for <game>_position,
-// short action strings and whole games for <game>_actions.
+// short action strings and whole games for <game>_actions. With
+// ROCKETGYM_FUZZ_WRITE_DICT=<file> <game>_position writes its dictionary:
+// the keys and words of those positions' documents.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "envs/core/game.h"
@@ -282,12 +287,14 @@ void run_actions(const uint8_t* data, std::size_t size) {
   }
 }
 
-// to_json() of random positions from every variant and player count, each
-// padded with trailing spaces until the input's hash picks the variant it
-// was written under (run_position picks the variant by that hash).
-void write_position_seeds(const std::string& folder) {
+// to_json() of random positions from every variant and player count (named
+// v<variant>-p<players>-<k>), each padded with trailing spaces until the
+// input's hash picks the variant it was written under (run_position picks
+// the variant by that hash).
+std::vector<std::pair<std::string, std::string>> seed_positions() {
   const Games& g = games();
   Rng rng(12345);
+  std::vector<std::pair<std::string, std::string>> out;
   for (std::size_t v = 0; v < g.variants.size(); ++v) {
     for (int players = g.info.min_players; players <= g.info.max_players; ++players) {
       for (int k = 0; k < 4; ++k) {
@@ -302,11 +309,23 @@ void write_position_seeds(const std::string& folder) {
         while (variant_of(hash_bytes(reinterpret_cast<const uint8_t*>(doc.data()), doc.size()),
                           g.variants.size()) != v)
           doc += ' ';
-        write_seed(folder, "v" + std::to_string(v) + "-p" + std::to_string(players) + "-" + std::to_string(k),
-                   doc);
+        out.emplace_back("v" + std::to_string(v) + "-p" + std::to_string(players) + "-" + std::to_string(k),
+                         std::move(doc));
       }
     }
   }
+  return out;
+}
+
+void write_position_seeds(const std::string& folder) {
+  for (const auto& [name, doc] : seed_positions()) write_seed(folder, name, doc);
+}
+
+// The position target's dictionary: the keys and words of its seeds' documents, and JSON's.
+void write_position_dict(const std::string& file) {
+  std::set<std::string> words = json_syntax_words();
+  for (const auto& [name, doc] : seed_positions()) collect_json_words(nlohmann::json::parse(doc), words);
+  write_dict(file, words);
 }
 
 // An actions input's header, as run_actions reads it: the player count, the
@@ -366,6 +385,12 @@ void write_action_seeds(const std::string& folder) {
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   using namespace rocketgym::fuzz;
   games();  // load the configs once, outside the measured runs
+  const std::string dict = dict_file();
+  if (!dict.empty()) {
+    // An actions input is bytes, not words: no dictionary.
+    if (!ROCKETGYM_FUZZ_ACTIONS) write_position_dict(dict);
+    std::exit(0);
+  }
   const std::string folder = seed_folder();
   if (!folder.empty()) {
     if (ROCKETGYM_FUZZ_ACTIONS)
