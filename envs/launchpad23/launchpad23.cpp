@@ -495,9 +495,14 @@ State State::from_json(const Json& doc, const Config& config) {
   const Json choices = json_get<Json>(doc, "setup_choices");
   if (!choices.is_array() || static_cast<int>(choices.size()) != s.num_players_)
     throw SerializationError("state document: 'setup_choices' must list one entry per player");
-  for (int p = 0; p < s.num_players_; ++p)
+  for (int p = 0; p < s.num_players_; ++p) {
+    const Json& choice = choices[p];
+    if (!choice.is_null() && !choice.is_string())
+      throw SerializationError("state document: 'setup_choices' holds " + choice.dump() +
+                               ", not a size name or null");
     s.setup_choice_[p] = static_cast<int8_t>(
-        choices[p].is_null() ? -1 : index_of(kSizeNames, choices[p].get<std::string>(), "setup_choices"));
+        choice.is_null() ? -1 : index_of(kSizeNames, choice.get<std::string>(), "setup_choices"));
+  }
   const Json spaces = json_get<Json>(doc, "board");
   for (int sp = 0; sp < kSpaces; ++sp)
     s.board_.spaces[sp] = pieces_from_json(json_get<Json>(spaces, kSpaceNames[sp]), kSpaceNames[sp]);

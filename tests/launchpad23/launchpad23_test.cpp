@@ -384,6 +384,14 @@ TEST_CASE("state documents: hand-written positions load; bad ones are clear erro
   bad = s.to_json();
   bad["num_players"] = 7;
   REQUIRE_THROWS_WITH(game->state_from_json(bad.dump()), Catch::Contains("num_players"));
+  // A setup choice is a size name or null; anything else is refused as such
+  // (found by launchpad23_position: `true` escaped as a raw nlohmann type_error).
+  for (const Json& choice : {Json(true), Json(2), Json::array(), Json::object()}) {
+    bad = s.to_json();
+    bad["setup_choices"] = Json::array({"large", choice});
+    REQUIRE_THROWS_AS(game->state_from_json(bad.dump()), SerializationError);
+    REQUIRE_THROWS_WITH(game->state_from_json(bad.dump()), Catch::Contains("setup_choices"));
+  }
 }
 
 TEST_CASE("config: bad values and unknown keys name the key") {
