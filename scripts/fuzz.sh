@@ -24,11 +24,11 @@
 # Before fuzzing, each target replays its saved reproducers in
 # tests/fuzz/regressions/<target>/ (inputs that once found a bug): any crash
 # there fails at once. Each target fuzzes in one process (no -jobs: the
-# machine is shared) from a seed
-# corpus its binary generates (ROCKETGYM_FUZZ_WRITE_SEEDS) into
-# build-fuzz/corpus/<target>/, which keeps growing from run to run. A target
-# whose corpus is empty starts from its twin's instead where that has one
-# (<game>_actions and <game>_actions_fast read the same inputs).
+# machine is shared) on its corpus build-fuzz/corpus/<target>/, which keeps
+# growing from run to run; each run first writes the seeds its binary
+# generates (ROCKETGYM_FUZZ_WRITE_SEEDS) into it. A target whose corpus is
+# empty starts from its twin's too where that has one (<game>_actions and
+# <game>_actions_fast read the same inputs).
 # The position, config and checkpoint targets fuzz with a dictionary their
 # binary writes (ROCKETGYM_FUZZ_WRITE_DICT) into build-fuzz/dict/<target>.dict.
 # New crashes are saved in build-fuzz/crashes/<target>/; the script exits
@@ -182,10 +182,11 @@ for t in $targets; do
     esac
     if [ -n "$twin" ] && [ -n "$(ls -A "$twin" 2>/dev/null)" ]; then
       cp "$twin"/* "$corpus"/
-    else
-      ROCKETGYM_FUZZ_WRITE_SEEDS="$corpus" "$bin"
     fi
   fi
+  # The seeds go into a grown corpus too (the same names, rewritten), so that
+  # seeds a changed harness adds reach the corpora kept from earlier runs.
+  ROCKETGYM_FUZZ_WRITE_SEEDS="$corpus" "$bin"
   # A target whose input is text (a position, a config, a checkpoint's
   # metadata) writes its libFuzzer dictionary, the words of its format as the
   # code knows them; an actions target writes none. -runs=0: a binary built

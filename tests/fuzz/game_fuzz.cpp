@@ -14,7 +14,8 @@
 //     checked only at its last position (kCheckEveryAction below).
 //
 // With ROCKETGYM_FUZZ_WRITE_SEEDS=<folder> either binary writes its seed
-// corpus there and exits: to_json() of random positions for <game>_position,
+// corpus there and exits: to_json() of random positions, and of the positions
+// that show a word no earlier seed shows, for <game>_position (seed_positions),
 // short action strings and whole games for <game>_actions. With
 // ROCKETGYM_FUZZ_WRITE_DICT=<file> <game>_position writes its dictionary:
 // the keys and words of those positions' documents.
@@ -287,31 +288,69 @@ void run_actions(const uint8_t* data, std::size_t size) {
   }
 }
 
-// to_json() of random positions from every variant and player count (named
-// v<variant>-p<players>-<k>), each padded with trailing spaces until the
-// input's hash picks the variant it was written under (run_position picks
-// the variant by that hash).
+// A position's document, padded with trailing spaces until the input's hash
+// picks variant v (run_position picks the variant by that hash).
+std::string document_for_variant(const AnyState& s, std::size_t v, std::size_t variants) {
+  std::string doc = s.to_json();
+  while (variant_of(hash_bytes(reinterpret_cast<const uint8_t*>(doc.data()), doc.size()), variants) != v)
+    doc += ' ';
+  return doc;
+}
+
+// Adds the quoted strings of a to_json() document (its keys and string values,
+// the words collect_json_words finds: no name or card in a document holds a
+// quote) to `words`; true when one was new. A scan rather than a parse: it
+// runs at every step of the seed games.
+bool add_quoted_words(const std::string& doc, std::set<std::string>& words) {
+  bool added = false;
+  for (std::size_t open = doc.find('"'); open != std::string::npos; open = doc.find('"', open)) {
+    const std::size_t close = doc.find('"', open + 1);
+    if (close == std::string::npos) break;
+    added |= words.insert(doc.substr(open, close - open + 1)).second;
+    open = close + 1;
+  }
+  return added;
+}
+
+// Seeds for the position target, from every variant and player count: to_json()
+// of random positions (named v<variant>-p<players>-<k>), and, along one whole
+// random game, each position whose document shows a key or word no earlier
+// seed shows (named v<variant>-p<players>-w<i>). The second kind brings in the
+// phases the snapshots rarely land in (Rocket Squad's Ace passing round, an
+// active Ace's fields), and so their words into the dictionary: without them
+// the fuzzer had to spell such keys byte by byte, and reached the reader's
+// checks behind them late.
 std::vector<std::pair<std::string, std::string>> seed_positions() {
   const Games& g = games();
+  const std::size_t variants = g.variants.size();
   Rng rng(12345);
   std::vector<std::pair<std::string, std::string>> out;
-  for (std::size_t v = 0; v < g.variants.size(); ++v) {
+  std::set<std::string> seen;
+  const auto play_random = [&](AnyState& s) {
+    const std::vector<Action> legal = s.legal_actions();
+    s.apply(legal[rng.below(static_cast<uint32_t>(legal.size()))]);
+  };
+  const auto seed_name = [](std::size_t v, int players, const std::string& which) {
+    return "v" + std::to_string(v) + "-p" + std::to_string(players) + "-" + which;
+  };
+  for (std::size_t v = 0; v < variants; ++v) {
     for (int players = g.info.min_players; players <= g.info.max_players; ++players) {
       for (int k = 0; k < 4; ++k) {
         auto s = g.variants[v]->new_state(players, rng.next());
         const uint32_t steps = rng.below(k == 3 ? 100000 : 300);
-        std::vector<Action> legal;
-        for (uint32_t i = 0; i < steps && !s->is_terminal(); ++i) {
-          legal = s->legal_actions();
-          s->apply(legal[rng.below(static_cast<uint32_t>(legal.size()))]);
-        }
-        std::string doc = s->to_json();
-        while (variant_of(hash_bytes(reinterpret_cast<const uint8_t*>(doc.data()), doc.size()),
-                          g.variants.size()) != v)
-          doc += ' ';
-        out.emplace_back("v" + std::to_string(v) + "-p" + std::to_string(players) + "-" + std::to_string(k),
-                         std::move(doc));
+        for (uint32_t i = 0; i < steps && !s->is_terminal(); ++i) play_random(*s);
+        out.emplace_back(seed_name(v, players, std::to_string(k)), document_for_variant(*s, v, variants));
+        add_quoted_words(out.back().second, seen);
       }
+    }
+  }
+  for (std::size_t v = 0; v < variants; ++v) {
+    for (int players = g.info.min_players; players <= g.info.max_players; ++players) {
+      int found = 0;
+      for (auto s = g.variants[v]->new_state(players, rng.next()); !s->is_terminal(); play_random(*s))
+        if (add_quoted_words(s->to_json(), seen))
+          out.emplace_back(seed_name(v, players, "w" + std::to_string(found++)),
+                           document_for_variant(*s, v, variants));
     }
   }
   return out;
