@@ -5,7 +5,8 @@
 //     for state_from_json. A document it refuses must be refused with a
 //     rocketgym::Error; a position it accepts must play to the end with random
 //     legal actions (seeded by the input's hash) within the game's
-//     max_decisions, passing check_position() after every action.
+//     max_decisions, passing check_position() after every action. Half its
+//     mutations edit the input as a JSON document (LLVMFuzzerCustomMutator below).
 //   <game>_actions (ROCKETGYM_FUZZ_ACTIONS=1): byte 0 picks the player count,
 //     byte 1 the config variant, bytes 2-9 the deal's seed; every further byte
 //     picks one of the legal actions (byte % number of legal actions) until
@@ -23,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -33,6 +35,7 @@
 
 #include "envs/core/game.h"
 #include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/json_mutator.h"
 
 #ifndef ROCKETGYM_FUZZ_GAME
 #error "ROCKETGYM_FUZZ_GAME must name the game (tests/fuzz/CMakeLists.txt sets it)"
@@ -453,3 +456,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   }
   return 0;
 }
+
+#if ROCKETGYM_FUZZ_LIBFUZZER && !ROCKETGYM_FUZZ_ACTIONS
+extern "C" std::size_t LLVMFuzzerMutate(uint8_t* data, std::size_t size, std::size_t max_size);
+
+// The position targets: half the mutations edit the document as JSON
+// (json_mutator.h: one field wrong, the rest well-formed), half its bytes
+// (libFuzzer's own mutations, with the dictionary).
+extern "C" std::size_t LLVMFuzzerCustomMutator(uint8_t* data, std::size_t size, std::size_t max_size,
+                                               unsigned int seed) {
+  if (seed % 2 == 0) {
+    const std::string out =
+        rocketgym::fuzz::mutate_json(std::string(reinterpret_cast<const char*>(data), size), seed / 2);
+    if (!out.empty() && out.size() <= max_size) {
+      std::memcpy(data, out.data(), out.size());
+      return out.size();
+    }
+  }
+  return LLVMFuzzerMutate(data, size, max_size);
+}
+#endif
