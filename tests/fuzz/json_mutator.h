@@ -80,7 +80,13 @@ inline void edit(Json& target, const Json& source, const std::vector<Json*>& nod
       return;
     case 2:
       if (target.is_number_integer()) {
-        target = target.get<int64_t>() + (rng.below(2) ? 1 : -1);
+        // One up or down in unsigned arithmetic, which wraps: INT64_MAX + 1
+        // would be undefined behaviour in the harness itself.
+        const uint64_t step = rng.below(2) ? 1 : ~uint64_t{0};
+        if (target.is_number_unsigned())
+          target = target.get<uint64_t>() + step;
+        else
+          target = static_cast<int64_t>(static_cast<uint64_t>(target.get<int64_t>()) + step);
         return;
       }
       break;
