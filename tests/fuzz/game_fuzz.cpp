@@ -300,10 +300,10 @@ std::string document_for_variant(const AnyState& s, std::size_t v, std::size_t v
   return doc;
 }
 
-// Adds the quoted strings of a to_json() document (its keys and string values,
-// the words collect_json_words finds: no name or card in a document holds a
-// quote) to `words`; true when one was new. A scan rather than a parse: it
-// runs at every step of the seed games.
+// Adds the quoted strings of a to_json() document (its keys and string values:
+// no name or card in a document holds a quote) to `words`; true when one was
+// new. The seeds are chosen by these words and the dictionary holds them. A
+// scan rather than a parse: it runs at every step of the seed games.
 bool add_quoted_words(const std::string& doc, std::set<std::string>& words) {
   bool added = false;
   for (std::size_t open = doc.find('"'); open != std::string::npos; open = doc.find('"', open)) {
@@ -366,7 +366,7 @@ void write_position_seeds(const std::string& folder) {
 // The position target's dictionary: the keys and words of its seeds' documents, and JSON's.
 void write_position_dict(const std::string& file) {
   std::set<std::string> words = json_syntax_words();
-  for (const auto& [name, doc] : seed_positions()) collect_json_words(nlohmann::json::parse(doc), words);
+  for (const auto& [name, doc] : seed_positions()) add_quoted_words(doc, words);
   write_dict(file, words);
 }
 
