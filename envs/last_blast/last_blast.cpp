@@ -70,7 +70,7 @@ State::State(const Config& config, int num_players, uint64_t seed)
 void State::deal_hand() {
   const int size = std::min(kHandSize, (deck_size_ + discard_size_) / n_);
   for (int k = 0; k < size; ++k)
-    for (int p = 0; p < n_; ++p) {
+    for (int p = 0; p < seat_count(); ++p) {
       if (deck_size_ == 0) reshuffle_for_deal();
       const int c = deck_[--deck_size_];
       hand_[p][hand_size_[p]++] = static_cast<int8_t>(c);
@@ -419,7 +419,7 @@ void State::end_round() {
   // Alternate rule: "before the Start Player takes their turn", exploded cubes
   // move one tile forward in their row, into the column entered this round
   // (the game ends after column 7, so they never run off the field).
-  for (int p = 0; p < n_; ++p)
+  for (int p = 0; p < seat_count(); ++p)
     if (status_[p] == Status::kExploded && row_[p] >= 0) ++column_[p];
   mover_ = static_cast<int8_t>(next_mover());
 }
@@ -516,7 +516,7 @@ bool State::blind_draws_resamplable(int viewer) const {
 // Puts the others' hidden picks back where they came from: a card picked from
 // the hand into the hand, a blind draw (when its kind is resampled) on the deck.
 void State::take_back_picks(int viewer, bool new_kinds) {
-  for (int p = 0; p < n_; ++p) {
+  for (int p = 0; p < seat_count(); ++p) {
     Pick& pick = pick_[p];
     if (p == viewer || pick.card < 0) continue;
     if (!pick.blind) {

@@ -1,6 +1,7 @@
 // Launch Pad: JSON documents, text, invariants and redeterminization.
 #include <algorithm>
 #include <sstream>
+#include <string_view>
 
 #include "envs/launch_pad/launch_pad.h"
 
@@ -16,13 +17,18 @@ constexpr const char* kStepKeys[kNumSteps] = {"advance", "draw_choice", "play", 
   throw SerializationError("launch_pad state document: '" + field + "': " + reason);
 }
 
-std::string member(const std::string& path, const std::string& key) {
-  return path.empty() ? key : path + "." + key;
+std::string member(std::string_view path, std::string_view key) {
+  std::string out(path);
+  if (!out.empty()) out += '.';
+  return out.append(key);
 }
 std::string element(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
-const Json& field(const Json& obj, const std::string& path, const char* key) {
-  if (!obj.is_object()) bad(path, "must be an object");
+// The functions that return a reference into the document take the path as a
+// string_view: gcc 13 warns (-Wdangling-reference) when such a function gets a
+// temporary std::string, although the reference is into the document.
+const Json& field(const Json& obj, std::string_view path, const char* key) {
+  if (!obj.is_object()) bad(std::string(path), "must be an object");
   const auto it = obj.find(key);
   if (it == obj.end()) bad(member(path, key), "missing");
   return *it;
@@ -52,13 +58,13 @@ bool bool_field(const Json& obj, const std::string& path, const char* key) {
   return j.get<bool>();
 }
 
-const Json& list_field(const Json& obj, const std::string& path, const char* key) {
+const Json& list_field(const Json& obj, std::string_view path, const char* key) {
   const Json& j = field(obj, path, key);
   if (!j.is_array()) bad(member(path, key), "must be a list");
   return j;
 }
 
-const Json& object_field(const Json& obj, const std::string& path, const char* key) {
+const Json& object_field(const Json& obj, std::string_view path, const char* key) {
   const Json& j = field(obj, path, key);
   if (!j.is_object()) bad(member(path, key), "must be an object");
   return j;
