@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
 
 #include "games/launchpad23/launchpad23_game.h"
 #include "models/checkpoint.h"

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
 
 #include "games/launchpad23/launchpad23_game.h"
 #include "models/checkpoint.h"

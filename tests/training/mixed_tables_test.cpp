@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <vector>
+#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
 
 #include "generated/game_list.h"
 #include "models/checkpoint.h"

@@ -6,6 +6,7 @@
 #include <functional>
 #include <set>
 #include <sstream>
+#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
 
 #include "models/checkpoint.h"
 #include "training/alphazero/az_config.h"

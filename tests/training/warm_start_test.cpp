@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
 
 #include "envs/core/describe.h"
 #include "envs/core/vector_env.h"
