@@ -1,11 +1,12 @@
 // Search-based self-play: the replay buffer, the loss on hand-made numbers,
 // self-play's training targets, the config, and a short run that is
 // interrupted and resumed (training itself is not timed here).
+#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
-#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
 
 #include "games/launchpad23/launchpad23_game.h"
 #include "models/checkpoint.h"

@@ -2,6 +2,8 @@
 // ratings on synthetic results, agent specs, and deterministic play.
 #include "training/arena/arena.h"
 
+#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -12,7 +14,6 @@
 #include <set>
 #include <sstream>
 #include <thread>
-#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
 
 #include "games/launchpad23/launchpad23_game.h"
 #include "models/checkpoint.h"

@@ -2,11 +2,12 @@
 // the game.players forms, the split of envs over table sizes, the value loss
 // over the seats at each row's table, checkpoints that say which table sizes
 // they serve, and a short PPO run on [2, 3, 4].
+#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
 #include <vector>
-#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
 
 #include "generated/game_list.h"
 #include "models/checkpoint.h"

@@ -1,12 +1,13 @@
 // PPO: the loss on hand-made numbers, the config, and a short smoke run that
 // is interrupted and resumed (training itself is not timed here).
+#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
 #include <sstream>
-#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
 
 #include "models/checkpoint.h"
 #include "training/alphazero/az_config.h"

@@ -3,10 +3,11 @@
 // computes what the old one did on a 2-player observation.
 #include "models/warm_start.h"
 
+#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
 
 #include "envs/core/describe.h"
 #include "envs/core/vector_env.h"
