@@ -15,7 +15,6 @@
 // Build it against a build tree's library (not part of CMake: a measuring aid):
 //   g++ -std=c++17 -O2 -fopenmp -I. -Ibuild/generated bench/fastest_chunks.cpp \
 //       build/librocketgym_envs.a -lyaml-cpp -o build/fastest_chunks
-#include "envs/core/observation_size.h"
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -24,6 +23,7 @@
 #include <vector>
 
 #include "envs/core/game_model.h"
+#include "envs/core/observation_size.h"
 #include "envs/core/vector_env.h"
 #include "generated/game_list.h"
 

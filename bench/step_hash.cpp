@@ -8,14 +8,15 @@
 // batches, hashing its observations, masks and rewards. Build it against two build trees
 // (before and after a change), run both and compare the lines: they must be identical.
 //
-//   g++ -std=c++17 -O2 -fopenmp -I. -Ibuild/generated bench/step_hash.cpp build/librocketgym_envs.a -lyaml-cpp -o build/step_hash
-#include "envs/core/observation_size.h"
+//   g++ -std=c++17 -O2 -fopenmp -I. -Ibuild/generated bench/step_hash.cpp \
+//     build/librocketgym_envs.a -lyaml-cpp -o build/step_hash
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "envs/core/game_model.h"
+#include "envs/core/observation_size.h"
 #include "envs/core/vector_env.h"
 #include "generated/game_list.h"
 

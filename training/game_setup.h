@@ -44,7 +44,7 @@ struct GameSetup {
   // Checks the id and the player count(s); a mix of table sizes only where
   // `allow_mix` (the trainers), else a ConfigError at game.players.
   static GameSetup from_yaml(const ConfigNode& node, bool allow_mix = false);
-  static const KeyTable<GameSetup>& keys();            // the game: block's keys
+  static const KeyTable<GameSetup>& keys();  // the game: block's keys
   std::shared_ptr<AnyGame> load() const;
   // The game's config as load() reads it (the config file with the
   // overrides merged), as YAML text: what a checkpoint records of the rules

@@ -129,8 +129,8 @@ __attribute__((always_inline)) inline void add_rows_tile(const int* index, const
   for (int t = 0; t < T; ++t) load(acc[t], y + o + t * kLanes);
   for (int k = 0; k < count; ++k) {
     const float* w = layer.weights + static_cast<std::size_t>(index[k]) * layer.out + o;
-  #pragma GCC unroll 8
-  for (int t = 0; t < T; ++t) {
+#pragma GCC unroll 8
+    for (int t = 0; t < T; ++t) {
       Vec8 wt;
       load(wt, w + t * kLanes);
       acc[t] += value[k] * wt;

@@ -145,7 +145,8 @@ void write_observation(const State& s, int viewer, float* out, Encoder::Written*
   if (!same_derived)
     for (const auto& range : kDerivedBroadcast) write_broadcast(range[0], range[1]);
   if (w == nullptr) return;
-  std::copy(v.begin() + kPublicBroadcast[0], v.begin() + kPublicBroadcast[1], w->planes.begin() + kPublicBroadcast[0]);
+  std::copy(v.begin() + kPublicBroadcast[0], v.begin() + kPublicBroadcast[1],
+            w->planes.begin() + kPublicBroadcast[0]);
   if (!same_derived)
     for (const auto& range : kDerivedBroadcast)
       std::copy(v.begin() + range[0], v.begin() + range[1], w->planes.begin() + range[0]);

@@ -48,7 +48,7 @@ struct Encoder {
     bool valid = false;  // false: the row holds nothing known, write it all
     int8_t viewer = -1;
     int8_t players = 0;
-    Board board;                              // the piece planes and the derived planes' input
+    Board board;                            // the piece planes and the derived planes' input
     std::array<float, kChannels> planes{};  // each broadcast plane's value (per-space planes: unused)
   };
   // The same values as encode() in `out`, which must hold what `written`

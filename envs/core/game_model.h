@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <memory>
 #include <string>
-#include <vector>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "envs/core/game.h"
 #include "envs/core/json.h"
@@ -34,9 +34,10 @@ struct HasIsPublicAction<S, std::void_t<decltype(std::declval<const S&>().is_pub
 template <class S, class = void>
 struct HasCardPlaces : std::false_type {};
 template <class S>
-struct HasCardPlaces<S, std::void_t<decltype(std::declval<const S&>().card_places(std::declval<CardPlaces&>())),
-                                    decltype(std::declval<const S&>().known_card_places(
-                                        0, std::declval<CardPlaces&>()))>> : std::true_type {};
+struct HasCardPlaces<
+    S, std::void_t<decltype(std::declval<const S&>().card_places(std::declval<CardPlaces&>())),
+                   decltype(std::declval<const S&>().known_card_places(0, std::declval<CardPlaces&>()))>>
+    : std::true_type {};
 
 // Detects the descriptor's `static constexpr bool kHiddenInformation`.
 template <class G, class = void>
@@ -285,8 +286,9 @@ class GameModel final : public AnyGame {
     if (player < 0 || player >= s.num_players())
       throw InvariantViolation("the player to move, " + std::to_string(player) + ", is not a seat");
     if (s.is_truncated()) throw InvariantViolation("the game is cut short (truncated) but not over");
-    if (!any_legal) throw InvariantViolation("the game is not over, but player " + std::to_string(player) +
-                                             " has no legal action");
+    if (!any_legal)
+      throw InvariantViolation("the game is not over, but player " + std::to_string(player) +
+                               " has no legal action");
   }
 
   std::shared_ptr<const Config> config_;

@@ -61,8 +61,8 @@ struct StrictSerializer<bool> {
   }
 };
 
-using Json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t, double,
-                                  std::allocator, StrictSerializer>;
+using Json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t,
+                                  double, std::allocator, StrictSerializer>;
 
 template <class T>
 T json_get(const Json& j, const char* key) {
@@ -104,7 +104,8 @@ inline Rng rng_from_json(const Json& j) {
   // xoshiro256** never leaves the all-zero state: every draw would be 0 and a
   // shuffle or die roll that waits for another value would never end.
   if (s == Rng::State{})
-    throw SerializationError("state document: 'rng' must not be all zeros (the generator cannot leave that state)");
+    throw SerializationError(
+        "state document: 'rng' must not be all zeros (the generator cannot leave that state)");
   Rng rng;
   rng.set_state(s);
   return rng;

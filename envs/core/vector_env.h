@@ -108,7 +108,8 @@ class VectorEnv {
 
   void heuristic_actions(Action* out) {
     parallel_for(n_, threads_, [&](int i) {
-      out[i] = G::heuristic_action(states_[static_cast<std::size_t>(i)], action_rng_[static_cast<std::size_t>(i)]);
+      out[i] =
+          G::heuristic_action(states_[static_cast<std::size_t>(i)], action_rng_[static_cast<std::size_t>(i)]);
     });
   }
 

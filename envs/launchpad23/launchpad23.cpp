@@ -366,8 +366,8 @@ void State::known_card_places(int viewer, CardPlaces& out) const {
 std::string State::observation_string(int viewer) const {
   std::string text = to_string();
   if (phase_ == Phase::kSetup && setup_choice_[viewer] >= 0)
-    text += "You (player " + std::to_string(viewer) + ") secretly chose a " + kSizeNames[setup_choice_[viewer]] +
-            " starting piece.\n";
+    text += "You (player " + std::to_string(viewer) + ") secretly chose a " +
+            kSizeNames[setup_choice_[viewer]] + " starting piece.\n";
   return text;
 }
 

@@ -211,8 +211,7 @@ PassedCards read_passed(const Json& j, const std::string& field, int seat, int n
   uint64_t cards = 0;
   for (int i = 0; i < p.num_cards; ++i) {
     const int card = p.cards[static_cast<std::size_t>(i)];
-    if (cards >> card & 1)
-      bad(field + ".cards[" + std::to_string(i) + "]", "names a card twice");
+    if (cards >> card & 1) bad(field + ".cards[" + std::to_string(i) + "]", "names a card twice");
     cards |= uint64_t{1} << card;
   }
   const Json& layouts = member(j, field, "layouts");

@@ -19,9 +19,9 @@
 
 #include "action_array.h"
 #include "bindings.h"
-#include "one_call_at_a_time.h"
 #include "envs/core/game_model.h"
 #include "generated/game_list.h"
+#include "one_call_at_a_time.h"
 #include "python_player.h"
 #include "training/game_setup.h"
 #include "training/players/opponent_env.h"
@@ -112,9 +112,10 @@ struct OpponentEnvHandle {
 // plays in included: an rg.Error for the second.
 struct ExclusiveUse : python::OneCallAtATime<Error> {
   explicit ExclusiveUse(std::mutex& busy)
-      : python::OneCallAtATime<Error>(busy,
-                                    "this OpponentVectorEnv is being used by another call (another thread, or an "
-                                    "opponent stepping the env it plays in)") {}
+      : python::OneCallAtATime<Error>(
+            busy,
+            "this OpponentVectorEnv is being used by another call (another thread, or an "
+            "opponent stepping the env it plays in)") {}
 };
 
 // The name an opponent goes by in errors: a spec's own name, a Python

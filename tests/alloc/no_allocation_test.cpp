@@ -22,7 +22,6 @@
 // Not covered: the text views, JSON, redeterminize and the knowledge model's
 // card_places lists, which build strings or vectors by design and are not
 // called per step by an env loop.
-#include "envs/core/observation_size.h"
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -31,6 +30,7 @@
 #include <vector>
 
 #include "envs/core/game_model.h"
+#include "envs/core/observation_size.h"
 #include "envs/core/vector_env.h"
 #include "generated/game_list.h"
 

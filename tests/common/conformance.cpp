@@ -71,7 +71,9 @@ void check_round_trips(const AnyGame& game, const AnyState& s, Rng& rng) {
   }
 }
 
-std::string describe(const CardPlace& c) { return "card " + std::to_string(c.card) + " in place " + std::to_string(c.place); }
+std::string describe(const CardPlace& c) {
+  return "card " + std::to_string(c.card) + " in place " + std::to_string(c.place);
+}
 
 void check_no_leak(const AnyState& s, int viewer, uint64_t seed) {
   auto resampled = s.clone();

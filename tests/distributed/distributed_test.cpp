@@ -458,8 +458,8 @@ TEST_CASE("a rank that hangs makes the others stop with an error after the timeo
       launch(kRankProgram, train_args(config, dir / "run", 100'000'000, 10), 2, (dir / "job").string());
   const fs::path ckpt = dir / "run/checkpoints/latest.ckpt";
   const bool saved = wait_until_exists(ckpt, 1800);  // a hang guard only
-  ::kill(job.pids[1], SIGSTOP);  // alive, sockets open, silent
-  const int status = wait_for(job.pids[0], 600);  // a hang guard only
+  ::kill(job.pids[1], SIGSTOP);                      // alive, sockets open, silent
+  const int status = wait_for(job.pids[0], 600);     // a hang guard only
   ::kill(job.pids[1], SIGKILL);
   wait_all(job, 10);
   INFO(all_logs(job));

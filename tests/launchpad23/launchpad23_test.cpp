@@ -731,7 +731,8 @@ TEST_CASE("board: pieces_on and types_on read a space's counts a word at a time,
   Board board;
   for (int trial = 0; trial < 2000; ++trial) {
     const int space = static_cast<int>(rng.below(kSpaces));
-    for (auto& count : board.spaces[space]) count = static_cast<uint8_t>(rng.below(4) == 0 ? rng.below(3) : 0);
+    for (auto& count : board.spaces[space])
+      count = static_cast<uint8_t>(rng.below(4) == 0 ? rng.below(3) : 0);
     int pieces = 0;
     uint16_t types = 0;
     for (int t = 0; t < kPieceTypes; ++t) {

@@ -5,8 +5,8 @@
 #include <numeric>
 #include <vector>
 
-#include "training/mcts/mcts.h"
 #include "tests/search/test_games.h"
+#include "training/mcts/mcts.h"
 
 using namespace rocketgym;
 using namespace rocketgym::mcts;
@@ -87,9 +87,11 @@ TEST_CASE("gumbel: unvisited moves get the mixed value estimate in the improved 
   const double q = 1.0 - visited, mixed = (0.0 + 1.0 * q) / 2.0;
   const double lo = std::min(q, mixed), range = std::max(std::abs(q - mixed), 1e-8);
   const double sigma = (50.0 + 1) * 0.1;
-  const double w_visited = std::exp(sigma * (q - lo) / range), w_other = std::exp(sigma * (mixed - lo) / range);
+  const double w_visited = std::exp(sigma * (q - lo) / range),
+               w_other = std::exp(sigma * (mixed - lo) / range);
   const std::vector<float> policy = improved(search);
-  CHECK(policy[static_cast<std::size_t>(visited)] == Approx(w_visited / (w_visited + 2 * w_other)).epsilon(1e-4));
+  CHECK(policy[static_cast<std::size_t>(visited)] ==
+        Approx(w_visited / (w_visited + 2 * w_other)).epsilon(1e-4));
   CHECK(std::accumulate(policy.begin(), policy.end(), 0.0) == Approx(1.0));
 }
 
@@ -130,7 +132,8 @@ TEST_CASE("gumbel: chance inside apply is sampled per simulation; the safe move 
   }
 }
 
-TEST_CASE("gumbel: noise makes self-play explore; without it the search is deterministic", "[search][gumbel]") {
+TEST_CASE("gumbel: noise makes self-play explore; without it the search is deterministic",
+          "[search][gumbel]") {
   // Two simulations, uniform priors, values 0: every arm looks the same to the
   // search, so with noise the arm played depends on the seed.
   std::vector<int> played(3, 0);
@@ -160,7 +163,8 @@ TEST_CASE("gumbel: batched and one-by-one evaluation give the same searches", "[
   std::vector<std::vector<float>> policies;
   for (int i = 0; i < kGames; ++i) {
     UniformEvaluator<HiddenCard> evaluator;
-    moves[static_cast<std::size_t>(i)] = alone[static_cast<std::size_t>(i)].run(HiddenCardState(i), evaluator);
+    moves[static_cast<std::size_t>(i)] =
+        alone[static_cast<std::size_t>(i)].run(HiddenCardState(i), evaluator);
     policies.push_back(improved(alone[static_cast<std::size_t>(i)]));
   }
   std::vector<Search<HiddenCard>*> pointers;

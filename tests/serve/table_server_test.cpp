@@ -139,7 +139,9 @@ TEST_CASE("undo takes back the human's last move and the bot moves after it", "[
   REQUIRE(server.table(id, "0", now) == start);
   // The human moves, then the bots play until the human is to move again,
   // until a visible bot move followed the human's.
-  const auto bot_moved_last = [](const json& t) { return !t.at("log").empty() && t.at("log").back().at("bot"); };
+  const auto bot_moved_last = [](const json& t) {
+    return !t.at("log").empty() && t.at("log").back().at("bot");
+  };
   json decision, table = start;
   int action = 0;
   do {
@@ -151,7 +153,9 @@ TEST_CASE("undo takes back the human's last move and the bot moves after it", "[
   } while (!bot_moved_last(table));
   const json before_undo = table;
   REQUIRE(status_of([&] { server.undo(id, {{"seat", 1}, {"version", table.at("version")}}, now); }) == 400);
-  REQUIRE(status_of([&] { server.undo(id, {{"seat", 0}, {"version", decision.at("version")}}, now); }) == 409);
+  REQUIRE(status_of([&] {
+            server.undo(id, {{"seat", 0}, {"version", decision.at("version")}}, now);
+          }) == 409);
   REQUIRE(server.table(id, "0", now) == before_undo);  // refused undos change nothing
   const json undone = server.undo(id, ask(table), now);
   REQUIRE(position(undone) == position(decision));

@@ -85,8 +85,8 @@ TEST_CASE("replay buffer: positions become trainable when their game ends", "[al
 
 TEST_CASE("replay buffer: a wrapped-around slot belongs to its new position", "[alphazero]") {
   ReplayBuffer buffer(2, 1, 1, 2);
-  const auto old = buffer.add();  // slot 0
-  buffer.add();                   // slot 1
+  const auto old = buffer.add();    // slot 0
+  buffer.add();                     // slot 1
   const auto fresh = buffer.add();  // slot 0 again, overwriting `old` before its game ended
   CHECK(fresh.slot == old.slot);
   const float late[2] = {1.0f, -1.0f}, now[2] = {-1.0f, 1.0f};
@@ -114,7 +114,8 @@ TEST_CASE("the AlphaZero loss: cross-entropy to the target policy plus the value
 }
 
 TEST_CASE("AlphaZero config: defaults, round trip and clear errors", "[alphazero]") {
-  const AzConfig c = AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n", "a.yaml"));
+  const AzConfig c =
+      AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n", "a.yaml"));
   CHECK(c.search.root == mcts::RootSelection::kGumbel);
   CHECK(c.search.simulations == 32);
   CHECK(c.run_dir == "runs/launchpad23_az");
@@ -125,16 +126,17 @@ TEST_CASE("AlphaZero config: defaults, round trip and clear errors", "[alphazero
                                                           "replay: {capacity: 10, min_samples: 20}\n",
                                                           "a.yaml")),
                     Catch::Contains("min_samples"));
+  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse(
+                        "algorithm: alphazero\ngame: {id: launchpad23}\nselfplay: {gamez: 3}\n", "a.yaml")),
+                    Catch::Contains("a.yaml:3") && Catch::Contains("gamez"));
   CHECK_THROWS_WITH(
-      AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\nselfplay: {gamez: 3}\n",
+      AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
+                                            "search: {root: gumbel, dirichlet_fraction: 0.25}\n",
                                             "a.yaml")),
-      Catch::Contains("a.yaml:3") && Catch::Contains("gamez"));
-  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
-                                                          "search: {root: gumbel, dirichlet_fraction: 0.25}\n",
-                                                          "a.yaml")),
-                    Catch::Contains("dirichlet_fraction"));
-  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: zero\ngame: {id: launchpad23}\n", "a.yaml")),
-                    Catch::Contains("algorithm"));
+      Catch::Contains("dirichlet_fraction"));
+  CHECK_THROWS_WITH(
+      AzConfig::from_yaml(ConfigNode::parse("algorithm: zero\ngame: {id: launchpad23}\n", "a.yaml")),
+      Catch::Contains("algorithm"));
   CHECK(training_algorithm(ConfigNode::parse("game: {id: launchpad23}\n", "a.yaml")) == "ppo");
 }
 
@@ -359,10 +361,11 @@ TEST_CASE("playout cap randomization records only the fully searched decisions",
   CHECK(share < 0.30);
   // Fast searches spend fewer simulations than full ones would.
   CHECK(stats.simulations < stats.decisions * cfg.search.simulations / 2);
-  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
-                                                          "search: {simulations: 8}\nselfplay: {fast_simulations: 9}\n",
-                                                          "a.yaml")),
-                    Catch::Contains("fast_simulations"));
+  CHECK_THROWS_WITH(
+      AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
+                                            "search: {simulations: 8}\nselfplay: {fast_simulations: 9}\n",
+                                            "a.yaml")),
+      Catch::Contains("fast_simulations"));
 }
 
 TEST_CASE("a short AlphaZero run writes its folder and resumes where it stopped", "[alphazero][smoke]") {

@@ -8,7 +8,6 @@
 //   vector_2        the same with 2 threads
 //   heuristic       one state played by the game's heuristic bot on every seat: its decision and the step
 // scripts/bench.sh runs these for every game into JSON, scripts/bench_compare.sh compares two runs.
-#include "envs/core/observation_size.h"
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
@@ -18,6 +17,7 @@
 #include <thread>
 
 #include "envs/core/game_model.h"
+#include "envs/core/observation_size.h"
 #include "envs/core/vector_env.h"
 #include "generated/game_list.h"
 #include "training/cli/commands.h"

@@ -107,7 +107,7 @@ class TableServer {
   TableLimits limits_;
   mutable std::mutex mutex_;
   std::map<std::string, Table> tables_;
-  std::vector<LoadedRecord> records_;  // read once at start, then only read
+  std::vector<LoadedRecord> records_;         // read once at start, then only read
   std::vector<nlohmann::json> arena_tables_;  // of records_, made by add_records
   std::vector<int> arena_of_record_;          // records_[i] is counted in arena_tables_[arena_of_record_[i]]
 };

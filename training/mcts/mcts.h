@@ -352,7 +352,8 @@ class Search {
   // The gumbel root's noise scale for the next searches (self-play turns it
   // off late in a game to play the best move).
   void set_gumbel_scale(double scale) {
-    if (!(scale >= 0.0) || !std::isfinite(scale)) throw Error("mcts: gumbel_scale must be a finite number >= 0");
+    if (!(scale >= 0.0) || !std::isfinite(scale))
+      throw Error("mcts: gumbel_scale must be a finite number >= 0");
     options_.gumbel_scale = scale;
   }
   // Restarts the seed sequence (search k uses derive_seed(seed, k)).
@@ -425,7 +426,7 @@ class Search {
         return false;
       }
       // A leaf: never evaluated, or no legal move has a child (arena full).
-      const int child = !nodes_[node].expanded         ? -1
+      const int child = !nodes_[node].expanded        ? -1
                         : node == 0 && gumbel_ready() ? gumbel_select()
                                                       : select(node);
       if (child < 0) {
@@ -531,7 +532,8 @@ class Search {
     auto first_score = [&](int c) { return gumbel_[nodes_[c].action] + logit(c); };
     const int keep = std::min<int>(options_.gumbel_considered, static_cast<int>(candidates_.size()));
     std::partial_sort(candidates_.begin(), candidates_.begin() + keep, candidates_.end(), [&](int a, int b) {
-      return std::make_tuple(first_score(a), -nodes_[a].action) > std::make_tuple(first_score(b), -nodes_[b].action);
+      return std::make_tuple(first_score(a), -nodes_[a].action) >
+             std::make_tuple(first_score(b), -nodes_[b].action);
     });
     candidates_.resize(static_cast<std::size_t>(keep));
     detail::considered_visits(keep, std::max(0, sims_target_ - 1), schedule_);
@@ -552,8 +554,9 @@ class Search {
       weighted += nodes_[c].prior * mean_value(c, viewer_);
       weight += nodes_[c].prior;
     }
-    r.mixed = visits == 0.0 || weight <= 0.0 ? root_net_value_
-                                             : (root_net_value_ + visits * weighted / weight) / (1.0 + visits);
+    r.mixed = visits == 0.0 || weight <= 0.0
+                  ? root_net_value_
+                  : (root_net_value_ + visits * weighted / weight) / (1.0 + visits);
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) {
       const double q = completed_q(c, r);
@@ -579,7 +582,8 @@ class Search {
   // sigma's factor: (c_visit + most visits of a root child) * c_scale.
   double sigma_scale() const {
     int most = 0;
-    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) most = std::max(most, nodes_[c].visits);
+    for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling)
+      most = std::max(most, nodes_[c].visits);
     return (options_.c_visit + most) * options_.c_scale;
   }
 

@@ -515,7 +515,7 @@ class OpponentVectorEnv {
   bool broken_ = false;  // an opponent failed mid-round: reset() before stepping
   std::vector<std::unique_ptr<Player<G>>> opponents_;
   std::vector<std::string> names_;
-  std::vector<Plays> plays_;  // per opponent
+  std::vector<Plays> plays_;                         // per opponent
   std::vector<detail::NetworkPlayer<G>*> networks_;  // per opponent: the network played in groups, or null
   bool any_batched_ = false, any_network_ = false;
   std::vector<State> states_;

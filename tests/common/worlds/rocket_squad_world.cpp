@@ -369,7 +369,7 @@ class RocketSquadObserver final : public WorldObserver {
   Cards new_deck_{};                   // the draw pile holds only these (see new_deck), and
   int unknown_under_ = 0;              // this many cards of the old pile Jackie put under it
   bool look_spans_reshuffle_ = false;  // the running Jackie look began in the old pile
-  Cards built_{};     // faces of the boxes the viewer built, not seen discarded since
+  Cards built_{};                      // faces of the boxes the viewer built, not seen discarded since
   std::vector<PileFact> bottom_;
   std::vector<HandFact> in_hands_;
 };

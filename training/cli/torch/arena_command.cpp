@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "training/players/player_spec.h"
 #include "training/arena/arena_run.h"
 #include "training/cli/torch/training_commands.h"
 #include "training/distributed/same_config.h"
+#include "training/players/player_spec.h"
 #include "training/run_support.h"
 
 namespace rocketgym::cli {
