@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake git pkg-config
   clang libclang-rt-14-dev libomp-14-dev  # scripts/fuzz.sh: libFuzzer and OpenMP for clang
+  clang-format  # scripts/format.sh: the C++ style (.clang-format)
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev catch2
   libtorch-dev libgloo-dev libopenblas0-openmp
   pybind11-dev python3-dev python3-numpy python3-pytest python3-torch python3-matplotlib

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test on a fresh machine: installs dependencies, builds, runs the
+# Runs every test on a fresh machine: installs dependencies, checks that every
+# C++ file is clang-formatted (scripts/format.sh --check), builds, runs the
 # C++ tests (ctest), the Python tests (pytest), the environment and
 # encoder tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
 # every fuzz target briefly (scripts/fuzz.sh), then builds the docs site
@@ -8,6 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
+
+echo "== C++ style (clang-format)"
+scripts/format.sh --check
+
 scripts/build.sh
 
 echo "== C++ tests"

@@ -1,7 +1,8 @@
-"""The example and the benchmark run end to end and report what they promise."""
+"""The example, the benchmark and the format check run end to end and report what they promise."""
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -37,3 +38,33 @@ def test_benchmark_prints_a_row_per_game():
     row = next(line for line in out.splitlines() if line.startswith(f"| {game} |"))
     numbers = [float(x.replace(",", "")) for x in re.findall(r"[\d,]+\.?\d*", row.split("|", 2)[2])]
     assert numbers and all(n > 0 for n in numbers)
+
+
+def test_format_check_names_the_file_that_is_off_and_format_mends_it(tmp_path):
+    """scripts/format.sh --check (run by scripts/test.sh) fails naming an unformatted file and changes
+    nothing; scripts/format.sh then formats it, and the check passes."""
+    if shutil.which("clang-format") is None:
+        pytest.skip("clang-format is not installed (scripts/setup.sh installs it)")
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(REPO / "scripts" / "format.sh", tmp_path / "scripts" / "format.sh")
+    shutil.copy(REPO / ".clang-format", tmp_path / ".clang-format")
+    ugly = "int  add( int a,int b ){return a+b;}\n"
+    (tmp_path / "ugly.cpp").write_text(ugly)
+    (tmp_path / "untracked.cpp").write_text(ugly)  # not in git: not checked
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "ugly.cpp", "scripts", ".clang-format"], cwd=tmp_path, check=True)
+    script = str(tmp_path / "scripts" / "format.sh")
+
+    check = subprocess.run([script, "--check"], capture_output=True, text=True)
+    assert check.returncode == 1
+    assert "ugly.cpp" in check.stdout and "untracked.cpp" not in check.stdout
+    assert "1 files are not clang-formatted" in check.stderr
+    assert (tmp_path / "ugly.cpp").read_text() == ugly
+
+    assert subprocess.run([script], capture_output=True, text=True).returncode == 0
+    assert (tmp_path / "ugly.cpp").read_text() == "int add(int a, int b) { return a + b; }\n"
+    assert (tmp_path / "untracked.cpp").read_text() == ugly
+    assert subprocess.run([script, "--check"], capture_output=True, text=True).returncode == 0
+
+    wrong = subprocess.run([script, "--fix"], capture_output=True, text=True)
+    assert wrong.returncode == 2 and "unknown argument '--fix'" in wrong.stderr
