@@ -13,8 +13,9 @@
 // builds with it, not with bench.json. See docs/benchmarks.md.
 //
 // Build it against a build tree's library (not part of CMake: a measuring aid):
-//   g++ -std=c++17 -O2 -fopenmp -I. -Ibuild/generated bench/fastest_chunks.cpp \
-//       build/librocketgym_envs.a -lyaml-cpp -o build/fastest_chunks
+// clang-format off
+//   g++ -std=c++17 -O2 -fopenmp -I. -Ibuild/generated bench/fastest_chunks.cpp build/librocketgym_envs.a -lyaml-cpp -o build/fastest_chunks
+// clang-format on
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -8,8 +8,9 @@
 // batches, hashing its observations, masks and rewards. Build it against two build trees
 // (before and after a change), run both and compare the lines: they must be identical.
 //
-//   g++ -std=c++17 -O2 -fopenmp -I. -Ibuild/generated bench/step_hash.cpp \
-//     build/librocketgym_envs.a -lyaml-cpp -o build/step_hash
+// clang-format off
+//   g++ -std=c++17 -O2 -fopenmp -I. -Ibuild/generated bench/step_hash.cpp build/librocketgym_envs.a -lyaml-cpp -o build/step_hash
+// clang-format on
 #include <cstdio>
 #include <cstdlib>
 #include <string>
