@@ -32,7 +32,8 @@ step "build (scripts/build.sh)"
 scripts/build.sh
 
 step "C++ tests"
-(cd build && ctest --output-on-failure)
+# -j: the tests are separate processes, one per core at a time.
+(cd build && ctest --output-on-failure -j "$(nproc)")
 
 step "Python tests"
 # Gymnasium's and PettingZoo's sources, where there are (docs/python.md, "Official checkers"): the
@@ -49,7 +50,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCKETGYM_SANITIZE=
   -DROCKETGYM_BUILD_TRAINING=OFF -DROCKETGYM_BUILD_CLI=OFF -DROCKETGYM_BUILD_PYTHON=OFF
 cmake --build build-asan -j "$(nproc)"
 # Fewer random playouts: the sanitizers make each one several times slower.
-(cd build-asan && ROCKETGYM_CONFORMANCE_GAMES=25 ctest --output-on-failure)
+(cd build-asan && ROCKETGYM_CONFORMANCE_GAMES=25 ctest --output-on-failure -j "$(nproc)")
 
 step "fuzz targets (clang + libFuzzer + ASan + UBSan), a few seconds each"
 # Replays tests/fuzz/regressions/ first; longer runs: scripts/fuzz.sh TARGET SECONDS.

@@ -1,5 +1,6 @@
 // Every registered game, every player count: the generic conformance suite.
-// ROCKETGYM_CONFORMANCE_GAME=<id> limits the run to one game;
+// ROCKETGYM_CONFORMANCE_GAME=<id> limits the run to one game (ctest runs one
+// game per test, conformance_<id>, so that the games share the cores);
 // ROCKETGYM_CONFORMANCE_GAMES=<n> sets the number of playouts per count.
 #include "tests/common/conformance.h"
 
@@ -12,8 +13,20 @@
 
 using namespace rocketgym;
 
-TEST_CASE("every registered game passes the conformance suite", "[conformance]") {
+namespace {
+
+// The game ROCKETGYM_CONFORMANCE_GAME names, or nullptr for every game. A name
+// that is not a registered game fails: a typo must not pass by testing nothing.
+const char* only_game() {
   const char* only = std::getenv("ROCKETGYM_CONFORMANCE_GAME");
+  if (only) REQUIRE_NOTHROW(Registry::instance().find(only));  // its message lists the games
+  return only;
+}
+
+}  // namespace
+
+TEST_CASE("every registered game passes the conformance suite", "[conformance]") {
+  const char* only = only_game();
   testing::ConformanceOptions options;
   if (const char* n = std::getenv("ROCKETGYM_CONFORMANCE_GAMES")) options.num_games = std::atoi(n);
   const auto ids = Registry::instance().ids();
@@ -32,7 +45,7 @@ TEST_CASE("every registered game passes the conformance suite", "[conformance]")
 // Issue 29: every resampled world could have produced the viewer's history
 // (tests/common/world_consistency.h), for every game and player count.
 TEST_CASE("resampled worlds keep what the viewer has seen", "[conformance][worlds]") {
-  const char* only = std::getenv("ROCKETGYM_CONFORMANCE_GAME");
+  const char* only = only_game();
   testing::WorldOptions options;
   if (const char* n = std::getenv("ROCKETGYM_CONFORMANCE_GAMES")) options.num_games = std::atoi(n);
   for (const auto& id : Registry::instance().ids()) {
