@@ -1,6 +1,6 @@
 // Every registered game, every player count: the generic conformance suite.
-// ROCKETGYM_CONFORMANCE_GAME=<id> limits the run to one game (ctest runs one
-// game per test, conformance_<id>, so that the games share the cores);
+// ROCKETGYM_CONFORMANCE_GAME=<id> limits the run to one game (ctest's
+// conformance_<id>, tests/CMakeLists.txt);
 // ROCKETGYM_CONFORMANCE_GAMES=<n> sets the number of playouts per count.
 #include "tests/common/conformance.h"
 
