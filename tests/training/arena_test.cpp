@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "games/launchpad23/launchpad23_game.h"
+#include "generated/source_tree.h"
 #include "models/checkpoint.h"
 #include "training/arena/arena_run.h"
 #include "training/arena/schedule.h"
@@ -339,7 +340,7 @@ TEST_CASE("an arena output folder that cannot be written is refused before playi
 }
 
 TEST_CASE("every arena config in configs/arena loads", "[arena]") {
-  const std::string dir = std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/configs/arena";
+  const std::string dir = std::string(ROCKETGYM_SOURCE_DIR) + "/configs/arena";
   int loaded = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     INFO(entry.path().string());
@@ -494,7 +495,7 @@ TEST_CASE("the agent grammar: names, bare checkpoint paths, '=' in paths, zoo id
 }
 
 TEST_CASE("one agent called from several threads plays the moves it plays alone", "[arena]") {
-  const std::string file = std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/models/zoo/last_blast.ckpt";
+  const std::string file = std::string(ROCKETGYM_SOURCE_DIR) + "/models/zoo/last_blast.ckpt";
   if (!std::filesystem::exists(file)) return;
   bool built = true;
   try {
