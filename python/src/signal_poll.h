@@ -8,8 +8,9 @@
 // Python agent interrupted in its own code (its KeyboardInterrupt) stops the
 // work the same way (python_player.h keeps it here).
 //
-// The handlers run on Python's main thread only: on any other thread the
-// poll finds nothing, as Python itself would.
+// The handlers run on Python's main thread only, so the work polls only
+// when it was started from that thread (arm() notes it): elsewhere it never
+// takes the GIL for nothing.
 //
 // For tests, rocketgym._agents._raise_sigint_at_poll(n) makes the n-th poll
 // from then on raise SIGINT itself just before it checks, as a Ctrl-C
@@ -47,6 +48,7 @@ class SignalPoll {
   // Before the work, on the thread that runs it (GIL held).
   void arm() {
     kept_.reset();
+    main_thread_ = PyThread_get_thread_ident() == python_main_thread();
     interrupt_.arm();
   }
 
@@ -70,6 +72,7 @@ class SignalPoll {
  private:
   // GIL released: runs the pending signal handlers (on the main thread).
   bool poll() {
+    if (!main_thread_) return false;
     long left = polls_until_sigint.load();
     if (left > 0 && polls_until_sigint.compare_exchange_strong(left, left - 1) && left == 1)
       std::raise(SIGINT);
@@ -79,8 +82,16 @@ class SignalPoll {
     return true;
   }
 
+  // Python's main thread, where signal handlers run (GIL held).
+  static unsigned long python_main_thread() {
+    static const auto ident =
+        py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+    return ident;
+  }
+
   players::Interrupt interrupt_;
   std::optional<py::error_already_set> kept_;
+  bool main_thread_ = false;  // armed on Python's main thread
 };
 
 }  // namespace rocketgym::python

@@ -98,3 +98,25 @@ def test_ctrl_c_inside_a_python_opponent_stops_the_step():
     assert len(calls) == 3
     with pytest.raises(rg.Error, match="call reset"):
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def test_off_the_main_thread_the_work_never_polls():
+    """Python runs signal handlers on its main thread only: a step started elsewhere does not take
+    the GIL to look for them (the hook's SIGINT would otherwise come)."""
+    import threading
+
+    vec = rg.make_vec(GAME, 2, opponents=["ismcts:10"], seed=1)
+    agents._raise_sigint_at_poll(1)
+    errors = []
+
+    def steps():
+        try:
+            for _ in range(3):
+                vec.step(vec.sample_actions())
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    worker = threading.Thread(target=steps)
+    worker.start()
+    worker.join()
+    assert errors == [] and not vec._env.broken
