@@ -15,6 +15,8 @@
 #                                      seconds, cov, ft, corpus, when cov and ft last grew)
 #   FUZZ_PREBUILT=1 scripts/fuzz.sh ...  build nothing: run the binaries already in
 #                                      build-fuzz/fuzz/ (built elsewhere and copied here)
+#   FUZZ_PREBUILT=DIR scripts/fuzz.sh ...  the same with the binaries in DIR (scripts/test.sh:
+#                                      build-asan/fuzz, built with its sanitizer tests)
 #   FUZZ_SANITIZE=0 scripts/fuzz.sh ...  the targets without ASan + UBSan, built in
 #                                      build-fuzz-nosan/ (its logs and plateau.md there),
 #                                      about three times faster: to grow the corpora in
@@ -58,10 +60,14 @@ seconds="${2:-}"
 [ -z "$seconds" ] && seconds=60
 
 prebuilt="${FUZZ_PREBUILT:-0}"
-if [ "$prebuilt" = 1 ]; then
-  # The binaries in build-fuzz/fuzz/ were built on another machine and copied
-  # here (e.g. to fuzz on one with more cores): build nothing.
-  all_targets() { ls "$build/fuzz" | sort; }
+binaries="$build/fuzz"
+if [ "$prebuilt" != 0 ]; then
+  # The binaries were built on another machine and copied here (e.g. to fuzz on
+  # one with more cores), or by another tree: build nothing.
+  [ "$prebuilt" = 1 ] || binaries="$prebuilt"
+  [ -d "$binaries" ] || { echo "fuzz.sh: FUZZ_PREBUILT: no folder '$binaries'" >&2; exit 2; }
+  prebuilt=1
+  all_targets() { ls "$binaries" | sort; }
 else
   # Two runs of this script at once (e.g. two plateau runs, one a core) build
   # one after the other: cmake and make are not safe to run twice on one folder.
@@ -164,7 +170,7 @@ fi
 
 failed=()
 for t in $targets; do
-  bin="$build/fuzz/$t"
+  bin="$binaries/$t"
   corpus="$corpora/$t"
   crashes="$build/crashes/$t"
   mkdir -p "$corpus" "$crashes"

@@ -25,7 +25,7 @@ if [ "${1:-}" = --game ]; then
   scripts/build.sh  # incremental: the edited files, then every target relinked against them
   (cd build && ctest --output-on-failure -j "$jobs" -R "^(${game}|conformance_${game})\$")
   # The Python tests whose name holds the game's id: those parametrized over the games, for this one.
-  ROCKETGYM_BUILD_DIR="$PWD/build" /usr/bin/python3 -m pytest -q -n "$jobs" tests/python -k "$game"
+  ROCKETGYM_BUILD_DIR="$PWD/build" /usr/bin/python3 -m pytest -q -n "$jobs" --dist loadgroup tests/python -k "$game"
   exit 0
 elif [ $# -gt 0 ]; then
   echo "scripts/test.sh: unknown argument '$1' (expected nothing or --game ID)" >&2
@@ -34,13 +34,21 @@ fi
 
 # Each step's wall time, listed at the end, also when a step fails: CI gives
 # the whole command 90 minutes, and this list says where they went.
+# Beside the wall seconds, the CPU seconds (user + system) of the step's processes: their
+# ratio says how well the step keeps the cores busy.
 step_times=()
+cpu_seconds() {  # this shell's finished children's user + system CPU seconds (cutime + cstime)
+  awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%d", ($14 + $15) / hz }' "/proc/$$/stat"
+}
 step() {  # step NAME: ends the step before (if any), starts NAME ("" only ends)
+  local cpu
+  cpu=$(cpu_seconds)
   if [ -n "${step_name:-}" ]; then
-    step_times+=("$(printf '%6d s  %s' $((SECONDS - step_start)) "$step_name")")
+    step_times+=("$(printf '%6d s %7d CPU s  %s' $((SECONDS - step_start)) $((cpu - step_cpu)) "$step_name")")
   fi
   step_name="$1"
   step_start=$SECONDS
+  step_cpu=$cpu
   if [ -n "$1" ]; then echo "== $1"; fi
 }
 trap 'status=$?; step ""; echo "== seconds per step (exit status $status, $SECONDS s in all)";
@@ -62,20 +70,23 @@ step "C++ tests"
 step "Python tests"
 # Gymnasium's and PettingZoo's sources, where there are (docs/python.md, "Official checkers"): the
 # checker and registration tests run with them and are skipped, saying so, without.
-# -n: pytest-xdist spreads the tests over one worker process per core.
+# -n: pytest-xdist spreads the tests over one worker process per core; --dist loadgroup keeps the
+# tests that share state in one xdist_group on one worker, in order (tests/python/test_docs.py).
 FARAMA="${ROCKETGYM_FARAMA:-$HOME/farama}"
 [ -d "$FARAMA/Gymnasium" ] || FARAMA=""
-ROCKETGYM_FARAMA="$FARAMA" ROCKETGYM_BUILD_DIR="$PWD/build" /usr/bin/python3 -m pytest -q -rs -n "$jobs" tests/python
+ROCKETGYM_FARAMA="$FARAMA" ROCKETGYM_BUILD_DIR="$PWD/build" /usr/bin/python3 -m pytest -q -rs -n "$jobs" --dist loadgroup tests/python
 
 step "browser table (rocketgym serve: its JSON API, then the page in headless Chromium)"
-ROCKETGYM_BUILD_DIR="$PWD/build" /usr/bin/python3 -m pytest -q -rs -n "$jobs" tests/browser
+ROCKETGYM_BUILD_DIR="$PWD/build" /usr/bin/python3 -m pytest -q -rs -n "$jobs" --dist loadgroup tests/browser
 
-step "environment tests under ASan + UBSan (clang)"
+step "environment tests under ASan + UBSan, and the fuzz targets (clang)"
 # clang: about twice as fast as GCC to compile with the sanitizers (docs/building.md).
+# One tree for both: the engine is compiled once, with the sanitizers and the fuzzers'
+# coverage instrumentation, and linked into its tests and into the libFuzzer targets.
 asan_generator=(-G Ninja)
 [ -f build-asan/CMakeCache.txt ] && asan_generator=()  # a folder configured earlier keeps its generator
 cmake -S . -B build-asan "${asan_generator[@]}" -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCKETGYM_SANITIZE=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCKETGYM_SANITIZE=ON -DROCKETGYM_FUZZ=ON \
   -DROCKETGYM_BUILD_TRAINING=OFF -DROCKETGYM_BUILD_CLI=OFF -DROCKETGYM_BUILD_PYTHON=OFF
 cmake --build build-asan -j "$jobs"
 # Fewer random playouts: the sanitizers make each one several times slower. The
@@ -83,10 +94,10 @@ cmake --build build-asan -j "$jobs"
 (source scripts/sanitizer_env.sh && cd build-asan &&
   ROCKETGYM_CONFORMANCE_GAMES=25 ctest --output-on-failure -j "$jobs")
 
-step "fuzz targets (clang + libFuzzer + ASan + UBSan), a few seconds each"
+step "fuzz targets (libFuzzer + ASan + UBSan), a few seconds each"
 # Replays tests/fuzz/regressions/ first; longer runs: scripts/fuzz.sh TARGET SECONDS.
 # A fixed libFuzzer seed: the same inputs on every run of the test command.
-FUZZ_FLAGS="-seed=1 ${FUZZ_FLAGS:-}" scripts/fuzz.sh all 4
+FUZZ_PREBUILT=build-asan/fuzz FUZZ_FLAGS="-seed=1 ${FUZZ_FLAGS:-}" scripts/fuzz.sh all 4
 
 step "docs site (MkDocs --strict)"
 scripts/docs.sh --check
