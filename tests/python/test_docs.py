@@ -89,7 +89,10 @@ def test_python_block_runs(block, tmp_path):
 _FOLDERS = {}
 
 
-@pytest.mark.parametrize("block", SHELL_BLOCKS, ids=block_id)
+# One xdist group per page: under `pytest -n N --dist loadgroup` (scripts/test.sh) a page's blocks
+# run on one worker, in page order, so they can share its folder.
+@pytest.mark.parametrize("block", [pytest.param(b, marks=pytest.mark.xdist_group(str(b[0])), id=block_id(b))
+                                   for b in SHELL_BLOCKS])
 def test_runnable_shell_block_runs(block, tmp_path_factory):
     """The runnable blocks of one page share a folder, in page order: a later block may use what
     an earlier one wrote (the arena rates the bot the training block trained)."""
