@@ -1,4 +1,4 @@
-// The environment contract (DESIGN.md section 3) as seen through type erasure.
+// The environment contract (docs/architecture.md) as seen through type erasure.
 //
 // Each game is written as plain value types (see docs/ADDING_A_GAME.md):
 //   struct <Name>Game {               // the game's static description

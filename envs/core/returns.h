@@ -1,4 +1,4 @@
-// Terminal rewards per seat (DESIGN.md section 5). Games describe the outcome
+// Terminal rewards per seat (docs/architecture.md). Games describe the outcome
 // as a standing per seat (higher is better, equal means tied) plus their own
 // scores; the reward mode chosen in the game's config turns it into returns.
 #pragma once

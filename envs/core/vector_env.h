@@ -1,4 +1,4 @@
-// VectorEnv<G>: N states of one game stepped together (DESIGN.md section 6).
+// VectorEnv<G>: N states of one game stepped together (docs/architecture.md).
 //
 // Buffers are contiguous and allocated once. step() validates every action
 // first, then applies them in parallel (OpenMP, static schedule, no locks),

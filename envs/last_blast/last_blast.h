@@ -1,6 +1,6 @@
 // The Last Blast: draft a rocket out of passed hands of cards, then fly it
-// through an asteroid field (rulebook: shared/rules/last_blast.rulebook.txt,
-// our rulings: shared/rules/last_blast.rulings.md).
+// through an asteroid field (the published rulebook and our rulings, each
+// with a test in tests/last_blast/).
 //
 // ACTION IDS (kNumActions = 138, the same for every player count)
 //   [0, 128)   pick card c from your hand and add it to end e of your rocket:

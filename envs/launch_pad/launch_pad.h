@@ -1,7 +1,7 @@
 // Launch Pad (Stratus Games) as an environment: the rules engine.
 //
-// Rules: /work/shared/rules/launch_pad.rulebook.txt and launch_pad.rulings.md
-// ("ruling N" in comments). Action ids: launch_pad_actions.h.
+// Rules: the published rulebook and the project's numbered rulings ("ruling N" in comments,
+// each with a test in tests/launch_pad/). Action ids: launch_pad_actions.h.
 //
 // A turn is the rulebook's six steps. Step 1 (Launch Pad cards advance) and
 // step 5 (empty hand -> draw again) are automatic; the others are decisions:

@@ -1,5 +1,5 @@
 // Launchpad 23: the dice-and-pyramids rocket building race.
-// Spec: shared/rules/launchpad23.rulebook.txt and launchpad23.rulings.md.
+// Spec: the published rulebook and the project's rulings, each with a test in tests/launchpad23/.
 //
 // The board is a 3x3 grid (space = row * 3 + column): the centre (4) is the
 // Factory, the corners are Launchpads (owned clockwise from the top-left:

@@ -1,8 +1,8 @@
 // Lift Off (Jeroen Vandersteen): the full engine-building game of specialists,
 // missions and rocket launches, for 2-4 players, as a rocketgym environment.
 //
-// Rules: /work/shared/rules/lift_off.rulebook.txt, data and rulings (§9):
-// lift_off.data.md. All card data comes from configs/games/lift_off.yaml.
+// Rules: the published rulebook, card data and the project's rulings (each
+// with a test in tests/lift_off/). All card data comes from configs/games/lift_off.yaml.
 //
 // Decision flow (one current player at every moment):
 //   objective draft   keep 1 of 3, then pass 1 of 3 (hidden simultaneous picks, taken in seat order)

@@ -1,5 +1,5 @@
 // Rocket Squad (Black Straw Games, rulebook v1.4.7) as an environment, for 2-4 players.
-// Spec: /work/shared/rules/rocket_squad.rulebook.txt + rocket_squad.rulings.md.
+// Spec: the published rulebook (v1.4.7) and the project's rulings, each with a test in tests/rocket_squad/.
 //
 // The whole game is one value type (`State`) made of fixed-capacity arrays, so copying it
 // is a memcpy and nothing on the hot paths allocates.

@@ -1,5 +1,5 @@
 // Launch Pad rules: set-up, the six turn steps, placement, scoring, Countdown.
-// "Ruling N" refers to /work/shared/rules/launch_pad.rulings.md.
+// "Ruling N": the project's numbered rulings of the rulebook (envs/launch_pad/launch_pad.h).
 #include <catch2/catch.hpp>
 
 #include "tests/launch_pad/launch_pad_position.h"

@@ -1,4 +1,4 @@
-// Information-set Monte Carlo tree search (DESIGN.md section 8).
+// Information-set Monte Carlo tree search (docs/architecture.md).
 //
 // One search decides one move for the player to move at the root (the
 // "viewer"). Every simulation:
