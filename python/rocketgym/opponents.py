@@ -47,8 +47,8 @@ import numpy as np
 
 from . import _rocketgym as _core
 from . import spaces
-from ._common import (ConfigArg, check_illegal_action, check_int, check_num_players, check_render_mode,
-                      check_seed, forfeit_returns, load_game, state_document)
+from ._common import (ConfigArg, check_illegal_action, check_int, check_num_envs, check_num_players,
+                      check_render_mode, check_seed, forfeit_returns, load_game, state_document)
 from .vector import _ClosedEnv
 
 try:  # pragma: no cover - depends on the installation
@@ -145,7 +145,7 @@ class OpponentVectorEnv:
         self.seat = RANDOM_SEAT if seat_arg < 0 else seat_arg
         self._seed = check_seed(seed)
         self._resets = 0
-        self._env = agents.OpponentVectorEnv(self.game, check_int(num_envs, "num_envs"), self.num_players,
+        self._env = agents.OpponentVectorEnv(self.game, check_num_envs(num_envs), self.num_players,
                                              opponents, seat_arg, self._seed, _check_num_threads(num_threads),
                                              _auto_reset)
         self.opponents: List[str] = list(self._env.opponent_names)
