@@ -105,7 +105,7 @@ def _optional_path(value, name: str) -> Optional[str]:
 
 def arena(game_id: str, agents: Union[Mapping[str, Any], Sequence[str]], games: int = 100, seed: int = 1,
           num_players: Optional[int] = None, config: ConfigArg = None, parallel: int = 64, threads: int = 2,
-          output=None, records=None, plot: bool = False) -> ArenaReport:
+          output=None, records=None, plot: bool = False, continue_records: bool = False) -> ArenaReport:
     """Plays ``agents`` against each other in every seat, as ``rocketgym arena`` does, and rates them.
 
     ``agents``: a dict name -> agent (a player spec string, a ``load_agent`` object, or a Python
@@ -114,7 +114,9 @@ def arena(game_id: str, agents: Union[Mapping[str, Any], Sequence[str]], games: 
     the arena config's keys (results depend on neither ``parallel`` nor ``threads``). ``num_players``:
     the game's fewest by default; ``config`` as for ``load_game``. ``output``: a folder for the CLI's
     files (table.txt, report.json, CSVs; ``plot=True`` adds arena.png); ``records``: a file for
-    every game's record (``load_records``, ``rocketgym replay``), refused if it exists.
+    every game's record (``load_records``, ``rocketgym replay``), each written as its game ends;
+    an existing file is refused unless ``continue_records=True``, which keeps its games (those of an
+    interrupted arena with the same agents, games and seed) and plays the others.
 
     Raises ``rocketgym.Error`` naming the agent for an unknown spec, an agent of another game or
     player count, or a Python agent's illegal, out-of-range or malformed answer.
@@ -150,6 +152,7 @@ def arena(game_id: str, agents: Union[Mapping[str, Any], Sequence[str]], games: 
         "threads": check_int(threads, "threads"),
         "output": _optional_path(output, "output"),
         "records": _optional_path(records, "records"),
+        "continue_records": bool(continue_records),
         "plot": bool(plot),
     }
     if num_players is not None:

@@ -39,6 +39,9 @@ class Arena {
   using State = typename G::State;
   using Config = typename G::Config;
   using Progress = std::function<void(int done, int total)>;
+  // Called as each game ends (in the order they end): its index in the
+  // schedule, its result and its moves (those kept with `moves`).
+  using Finished = std::function<void(int game, const GameRecord& result, const std::vector<Action>& moves)>;
 
   using Supplied = std::vector<std::shared_ptr<players::Player<G>>>;
 
@@ -68,9 +71,11 @@ class Arena {
 
   // Plays the schedule; returns one result per scheduled game, in schedule
   // order. With `moves`, also every game's actions (moves[k]: game k's, in
-  // the order they were played); without, no move is kept.
+  // the order they were played); without, no move is kept. `finished` hears
+  // of each game as it ends (its moves are empty without `moves`).
   std::vector<GameRecord> play(const std::vector<ScheduledGame>& schedule, const Progress& progress = nullptr,
-                               std::vector<std::vector<Action>>* moves = nullptr) {
+                               std::vector<std::vector<Action>>* moves = nullptr,
+                               const Finished& finished = nullptr) {
     const int total = static_cast<int>(schedule.size());
     const int slots = std::min(options_.parallel, std::max(1, total));
     states_.clear();
@@ -134,6 +139,9 @@ class Arena {
           (*moves)[static_cast<std::size_t>(g)].assign(played.begin(), played.end());
           played.clear();
         }
+        if (finished)
+          finished(g, records[static_cast<std::size_t>(g)],
+                   moves ? (*moves)[static_cast<std::size_t>(g)] : no_moves_);
         --active;
         ++done;
         if (progress) progress(done, total);
@@ -189,6 +197,7 @@ class Arena {
   std::vector<Action> actions_;
   std::vector<Rng> rngs_;
   std::vector<std::vector<Action>> slot_moves_;  // the moves of each slot's game so far, when kept
+  const std::vector<Action> no_moves_;
 };
 
 }  // namespace rocketgym::arena
