@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "games/launchpad23/launchpad23_game.h"
+#include "tests/common/temp_dir.h"
 #include "training/arena/arena.h"
 #include "training/arena/arena_run.h"
 
@@ -23,17 +24,7 @@ using namespace rocketgym::arena;
 
 namespace {
 
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(const std::string& name)
-      : path(std::filesystem::temp_directory_path() /
-             ("rocketgym_records_" + name + "_" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
+using testing::TempDir;
 
 std::string read_file(const std::string& file) {
   std::ifstream in(file);
@@ -59,7 +50,7 @@ ArenaRun play_and_record(const ArenaConfig& config) {
   return play_arena(config, false, {}, file.get());
 }
 
-std::vector<std::string> lines_of(const std::string& file) {
+std::vector<std::string> record_lines(const std::string& file) {
   std::ifstream in(file);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
@@ -68,17 +59,17 @@ std::vector<std::string> lines_of(const std::string& file) {
 
 // The rocketgym binary, run with `environment` (VAR=value ...) before it;
 // its exit status (-1 when a signal ended it) and output.
-struct CliRun {
+struct ArenaCliRun {
   int status = -1;
   std::string output;
 };
-CliRun run_cli(const std::string& environment, const std::string& arguments) {
+ArenaCliRun run_arena_cli(const std::string& environment, const std::string& arguments) {
 #ifdef ROCKETGYM_CLI_PATH
   const std::string binary = std::getenv("ROCKETGYM_CLI") ? std::getenv("ROCKETGYM_CLI") : ROCKETGYM_CLI_PATH;
 #else
   const std::string binary = std::getenv("ROCKETGYM_CLI") ? std::getenv("ROCKETGYM_CLI") : "";
 #endif
-  CliRun result;
+  ArenaCliRun result;
   if (binary.empty() || !std::filesystem::exists(binary)) return result;
   const std::string command =
       "env " + environment + " timeout 300 '" + binary + "' " + arguments + " </dev/null 2>&1";
@@ -247,8 +238,8 @@ TEST_CASE("arena records: killed at a game, every finished game is kept and the 
   const std::string arena =
       "arena --game launchpad23 --set game.overrides.max_turns=60 --agent heuristic --agent random "
       "--agent ismcts:8 --games 3 --seed 11 --envs 4 --threads 1 --quiet --no-plot ";
-  const CliRun whole =
-      run_cli("", arena + "--output '" + (dir / "whole") + "' --records '" + (dir / "whole.jsonl") + "'");
+  const ArenaCliRun whole = run_arena_cli(
+      "", arena + "--output '" + (dir / "whole") + "' --records '" + (dir / "whole.jsonl") + "'");
   if (whole.status == -1 && whole.output.empty()) {
     WARN("the rocketgym binary is not built: skipped");
     return;
@@ -257,22 +248,22 @@ TEST_CASE("arena records: killed at a game, every finished game is kept and the 
   REQUIRE(whole.status == 0);
   const std::string records = dir / "games.jsonl", output = dir / "out";
   const std::string mine = arena + "--output '" + output + "' --records '" + records + "' ";
-  const CliRun killed = run_cli("ROCKETGYM_TEST_KILL_AFTER_RECORDS=5", mine);
+  const ArenaCliRun killed = run_arena_cli("ROCKETGYM_TEST_KILL_AFTER_RECORDS=5", mine);
   INFO(killed.output);
   REQUIRE(killed.status == 128 + SIGKILL);  // as timeout(1) reports it
-  const std::vector<std::string> kept = lines_of(records);
+  const std::vector<std::string> kept = record_lines(records);
   REQUIRE(kept.size() == 5);
   CHECK(load_records(records).size() == 5);  // every line whole, and replays
   CHECK_FALSE(std::filesystem::exists(output + "/table.txt"));
 
-  const CliRun again = run_cli("", mine);
+  const ArenaCliRun again = run_arena_cli("", mine);
   INFO(again.output);
   CHECK(again.status == 1);
   CHECK_THAT(again.output,
              Catch::Contains(records + "' exists (5 lines;") && Catch::Contains("--continue-records"));
-  CHECK(lines_of(records) == kept);
+  CHECK(record_lines(records) == kept);
 
-  const CliRun continued = run_cli("", mine + "--continue-records");
+  const ArenaCliRun continued = run_arena_cli("", mine + "--continue-records");
   INFO(continued.output);
   REQUIRE(continued.status == 0);
   CHECK(read_file(records) == read_file(dir / "whole.jsonl"));
@@ -288,7 +279,7 @@ TEST_CASE("arena records: a continued file's torn last line is cut off, another 
   ArenaConfig whole = small_arena(dir / "whole.jsonl");
   whole.parallel = 1;
   play_and_record(whole);
-  const std::vector<std::string> lines = lines_of(dir / "whole.jsonl");
+  const std::vector<std::string> lines = record_lines(dir / "whole.jsonl");
   REQUIRE(lines.size() == 18u);
   // The first 7 games and half of the 8th, as a killed writer leaves them.
   {

@@ -29,7 +29,7 @@ namespace rocketgym::arena {
 
 ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
   root.expect_keys({"game", "agents", "games", "seed", "parallel", "threads", "device", "output", "plot",
-                    "records", "continue_records"});
+                    "records", "continue_records", "one_vs_each"});
   ArenaConfig c;
   c.game = GameSetup::from_yaml(root.child("game"));
   // No agents: the command line gives them (--agent).
@@ -56,6 +56,7 @@ ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
   c.continue_records = root.get_bool("continue_records", c.continue_records);
   if (c.continue_records && c.records.empty())
     root.fail_key("continue_records", "continues a records file: name it in records (--records FILE)");
+  c.one_vs_each = root.get_string("one_vs_each", c.one_vs_each);
   return c;
 }
 
@@ -64,11 +65,12 @@ Json ArenaConfig::to_json() const {
   for (std::size_t a = 0; a < agents.size(); ++a)
     agents_doc.push_back(is_supplied(a) ? Json{{"name", agents[a].name}, {"kind", "external"}}
                                         : players::to_json(agents[a]));
-  return Json{{"game", game.to_json()}, {"agents", agents_doc},
-              {"games", games},         {"seed", seed},
-              {"parallel", parallel},   {"threads", threads},
-              {"device", device},       {"output", output},
-              {"records", records},     {"continue_records", continue_records}};
+  Json doc{{"game", game.to_json()}, {"agents", agents_doc}, {"games", games},
+           {"seed", seed},           {"parallel", parallel}, {"threads", threads},
+           {"device", device},       {"output", output},     {"records", records}};
+  if (continue_records) doc["continue_records"] = true;
+  if (!one_vs_each.empty()) doc["one_vs_each"] = one_vs_each;
+  return doc;
 }
 
 namespace {
@@ -149,8 +151,21 @@ ArenaSetup set_up_arena(const ArenaConfig& config, const dist::Context& context)
   use_rank0_files(setup.agents, context);
   setup.game = config.game.load();
   load_networks(setup.agents, config, *setup.game, setup.options.device);
-  setup.schedule =
-      make_schedule(static_cast<int>(setup.agents.size()), config.game.players, config.games, config.seed);
+  int one_vs_each = -1;
+  if (!config.one_vs_each.empty()) {
+    std::string names;
+    for (std::size_t a = 0; a < setup.agents.size(); ++a) {
+      if (setup.agents[a].name == config.one_vs_each) one_vs_each = static_cast<int>(a);
+      names += (a ? ", " : "") + setup.agents[a].name;
+    }
+    if (one_vs_each < 0)
+      throw ConfigError("one_vs_each: no agent named '" + config.one_vs_each + "' (the agents: " + names +
+                        ")");
+    if (setup.agents.size() < 2)
+      throw ConfigError("one_vs_each: '" + config.one_vs_each + "' has no one to play");
+  }
+  setup.schedule = make_schedule(static_cast<int>(setup.agents.size()), config.game.players, config.games,
+                                 config.seed, one_vs_each);
   if (!config.records.empty()) setup.record_config = record_config(config.game);
   return setup;
 }
@@ -200,24 +215,25 @@ ArenaRun finish_arena(const ArenaConfig& config, const ArenaSetup& setup,
   if (!context.is_root()) return run;
   std::vector<std::string> names;
   for (const auto& a : setup.agents) names.push_back(a.name);
-  // Every game of the schedule, in its order: the earlier ones and those played now.
+  // The games of the schedule there are, in its order: the earlier ones and
+  // those played now (all of them, unless the arena was interrupted).
   const std::size_t total = setup.schedule.size();
-  std::vector<GameRecord> all(total);
-  std::vector<const std::vector<Action>*> all_moves(total, nullptr);
-  for (std::size_t k = 0; k < earlier.size(); ++k)
-    if (earlier[k]) all[k] = result_of(setup.schedule[k], *earlier[k], *setup.game);
+  std::vector<const GameRecord*> now(total, nullptr);
+  std::vector<const std::vector<Action>*> now_moves(total, nullptr);
   for (std::size_t j = 0; j < played.size(); ++j) {
-    all[static_cast<std::size_t>(played[j])] = games[j];
-    if (j < moves.size()) all_moves[static_cast<std::size_t>(played[j])] = &moves[j];
+    now[static_cast<std::size_t>(played[j])] = &games[j];
+    if (j < moves.size()) now_moves[static_cast<std::size_t>(played[j])] = &moves[j];
+  }
+  std::vector<GameRecord> all;
+  all.reserve(total);
+  for (std::size_t k = 0; k < total; ++k) {
+    const bool before = k < earlier.size() && earlier[k];
+    if (!before && !now[k]) continue;  // not finished (interrupted)
+    all.push_back(before ? result_of(setup.schedule[k], *earlier[k], *setup.game) : *now[k]);
+    if (!config.records.empty())
+      run.records.push_back(before ? *earlier[k] : arena_record(config, setup, *now[k], *now_moves[k]));
   }
   run.report = analyze(all, names, config.game.players);
-  if (!config.records.empty()) {
-    run.records.reserve(total);
-    for (std::size_t k = 0; k < total; ++k)
-      run.records.push_back(k < earlier.size() && earlier[k]
-                                ? *earlier[k]
-                                : arena_record(config, setup, all[k], *all_moves[k]));
-  }
   run.games = std::move(all);
   return run;
 }

@@ -12,6 +12,7 @@
 //   plot: true        # arena.png next to the tables (needs /usr/bin/python3 with matplotlib)
 //   records: ""       # a file for every game's record (envs/core/game_record.h); "": none
 //   continue_records: false  # true: records names an interrupted arena's file, whose games are kept
+//   one_vs_each: ""   # an agent's name: only its games, against each other agent (schedule.h); "": all
 #pragma once
 
 #include <functional>
@@ -43,6 +44,8 @@ struct ArenaConfig {
   bool plot = true;
   std::string records;            // empty: no records
   bool continue_records = false;  // an existing records file is continued, not refused
+  std::string
+      one_vs_each;  // an agent's name: only its games, one lineup per other agent; empty: every lineup
   // Not a YAML key: the agents whose players the caller supplies (rg.arena's
   // Python agents), one flag per agent or none; their spec only names them.
   std::vector<bool> supplied;
@@ -56,6 +59,9 @@ struct ArenaRun {
   ArenaReport report;
   std::vector<GameRecord> games;
   std::vector<RecordedGame> records;  // with config.records: every game, in schedule order
+  // Stopped early on setup.options.interrupt (arena.h): the report, games and
+  // records hold the games finished before the stop.
+  bool interrupted = false;
 };
 
 // Creates config.output, locks it (the run-folder lock, <output>/.lock) and
@@ -165,15 +171,25 @@ ArenaRun play_arena_typed(const ArenaConfig& config, const ArenaSetup& setup,
       played.push_back(static_cast<int>(k));
       schedule.push_back(setup.schedule[k]);
     }
-  typename Arena<G>::Finished finished;
-  if (records)
-    finished = [&](int, const GameRecord& result, const std::vector<Action>& moves) {
-      records->append(arena_record(config, setup, result, moves));
-    };
+  // Each game as it ends: which of `schedule` ended (an interrupted arena
+  // returns those only), and its record to the file.
+  std::vector<uint8_t> ended(schedule.size(), 0);
+  const typename Arena<G>::Finished finished = [&](int k, const GameRecord& result,
+                                                   const std::vector<Action>& moves) {
+    ended[static_cast<std::size_t>(k)] = 1;
+    if (records) records->append(arena_record(config, setup, result, moves));
+  };
   std::vector<std::vector<Action>> moves;
   std::vector<GameRecord> games =
       play_on_ranks(arena, schedule, context, progress, config.records.empty() ? nullptr : &moves, finished);
+  if (arena.interrupted()) {  // `games`: the finished ones only, in schedule order
+    std::vector<int> kept;
+    for (std::size_t j = 0; j < played.size(); ++j)
+      if (ended[j]) kept.push_back(played[j]);
+    played = std::move(kept);
+  }
   ArenaRun run = finish_arena(config, setup, earlier, played, std::move(games), moves, context);
+  run.interrupted = arena.interrupted();
   if (records && context.is_root()) records->finish(run.records);
   return run;
 }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <thread>
 
+#include "generated/source_tree.h"
 #include "training/cli/commands.h"
 #include "training/cli/number_checks.h"
 #include "training/cli/table_server.h"
@@ -199,7 +200,7 @@ void serve(const ServeOptions& opt, const SeatBotFactory& make_bot) {
   server.set_keep_alive_timeout(1);
   std::string web = opt.web_dir;
   if (web.empty())
-    web = std::getenv("ROCKETGYM_WEB_DIR") ? std::getenv("ROCKETGYM_WEB_DIR") : ROCKETGYM_WEB_DIR;
+    web = std::getenv("ROCKETGYM_WEB_DIR") ? std::getenv("ROCKETGYM_WEB_DIR") : ROCKETGYM_SOURCE_DIR "/web";
   if (!server.set_mount_point("/", web))
     throw Error("--web " + web + ": not a directory with the page (web/index.html of the source tree)");
   add_routes(server, tables);
