@@ -1,12 +1,9 @@
 #include "models/checkpoint.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -18,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "envs/core/files.h"
 #include "envs/core/game.h"
 
 namespace rocketgym {
@@ -103,41 +101,11 @@ struct Sections {
   std::string meta, model, optim;
 };
 
-// The whole file, read only when it is a regular file of at most
-// kMaxCheckpointBytes: never blocking on a FIFO (opened non-blocking, then
-// refused), never reading /dev/zero without end.
+// The whole file, under the project's file rule (envs/core/files.h): only a
+// regular file of at most kMaxCheckpointBytes, never blocking on a FIFO,
+// never reading /dev/zero without end.
 std::string read_checkpoint_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    const int error = errno;
-    throw CheckpointError("checkpoint '" + path + "' does not exist or cannot be read (" +
-                          std::strerror(error) + ")");
-  }
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat info {};
-  if (::fstat(fd, &info) != 0) throw CheckpointError("checkpoint '" + path + "' cannot be read");
-  if (!S_ISREG(info.st_mode))
-    throw CheckpointError("'" + path +
-                          "' is not a regular file (a checkpoint is a file written by rocketgym)");
-  const auto size = static_cast<uint64_t>(info.st_size);
-  if (size > kMaxCheckpointBytes)
-    throw CheckpointError("'" + path + "' is larger than a checkpoint may be (" + std::to_string(size) +
-                          " bytes, the limit is " + std::to_string(kMaxCheckpointBytes) + ")");
-  std::string bytes(static_cast<std::size_t>(size), '\0');
-  std::size_t done = 0;
-  while (done < bytes.size()) {  // a file that shrank meanwhile reads as truncated below
-    const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0)
-      throw CheckpointError("checkpoint '" + path + "' cannot be read (" + std::strerror(errno) + ")");
-    if (n == 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  bytes.resize(done);
-  return bytes;
+  return files::read_input_file_as<CheckpointError>(path, kMaxCheckpointBytes, "checkpoint");
 }
 
 [[noreturn]] void refuse_version_1(const std::string& name) {
@@ -527,48 +495,6 @@ CheckpointMeta parse_meta(const std::string& text, const std::string& path) {
   }
 }
 
-// Writes the pieces to "<path>.tmp", flushes them to the disk, then renames
-// the file to `path`: a reader sees the old file or the whole new one. On any
-// failure the temp file is removed and `path` is left as it was.
-void write_file_atomically(const std::string& path, const std::vector<std::string_view>& pieces) {
-  const std::string temp = path + ".tmp";
-  auto fail = [&](const std::string& what, int error) {
-    ::unlink(temp.c_str());
-    throw CheckpointError(what + " (" + std::strerror(error) + ")");
-  };
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw CheckpointError("cannot write checkpoint '" + temp + "' (" + std::strerror(errno) + ")");
-  for (const std::string_view piece : pieces) {
-    for (std::size_t done = 0; done < piece.size();) {
-      const ssize_t n = ::write(fd, piece.data() + done, piece.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        const int error = errno;
-        ::close(fd);
-        fail("error while writing checkpoint '" + temp + "'", error);
-      }
-      done += static_cast<std::size_t>(n);
-    }
-  }
-  if (::fsync(fd) != 0) {
-    const int error = errno;
-    ::close(fd);
-    fail("error while writing checkpoint '" + temp + "'", error);
-  }
-  if (::close(fd) != 0) fail("error while writing checkpoint '" + temp + "'", errno);
-  if (std::rename(temp.c_str(), path.c_str()) != 0)
-    fail("cannot rename '" + temp + "' to '" + path + "'", errno);
-  // Make the rename itself durable (best effort: some file systems refuse).
-  const std::string dir = std::filesystem::path(path).has_parent_path()
-                              ? std::filesystem::path(path).parent_path().string()
-                              : std::string(".");
-  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0) {
-    ::fsync(dir_fd);
-    ::close(dir_fd);
-  }
-}
-
 }  // namespace
 
 NetSpec CheckpointMeta::net_spec() const {
@@ -773,9 +699,18 @@ void save_checkpoint(const std::string& path, const CheckpointMeta& meta, Policy
 
   const std::filesystem::path target(path);
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
-  write_file_atomically(path, {std::string_view(kMagic, sizeof(kMagic)),
-                               std::string_view(reinterpret_cast<const char*>(header.data()), sizeof(header)),
-                               meta_text, model, optim});
+  try {
+    // The file rule (envs/core/files.h): "<path>.tmp", flushed, renamed over
+    // a regular file or none (never through a symbolic link).
+    files::write_file_atomically(
+        path,
+        {std::string_view(kMagic, sizeof(kMagic)),
+         std::string_view(reinterpret_cast<const char*>(header.data()), sizeof(header)), meta_text, model,
+         optim},
+        "checkpoint");
+  } catch (const files::FileError& e) {
+    throw CheckpointError(e.what());
+  }
 }
 
 CheckpointMeta read_checkpoint_meta(const std::string& path) {
@@ -815,8 +750,43 @@ LoadedCheckpoint load_checkpoint(const std::string& path, torch::Device device) 
   return load_checkpoint_from_bytes(read_checkpoint_file(path), path, device);
 }
 
+namespace {
+
+// What an export may write over (the file rule, envs/core/files.h): not its
+// source, nothing but a regular file (never through a symbolic link, never a
+// FIFO or a device), and of the existing files only an earlier export, a
+// weights-only checkpoint; never a run's resumable checkpoint nor any other file.
+void check_export_target(const std::string& source, const std::string& target) {
+  if (files::same_file(source, target))
+    throw CheckpointError("export: the output '" + target + "' is the checkpoint it exports ('" + source +
+                          "'); an export is weights only, and would replace it: name another file");
+  try {
+    files::check_output_path(target, "exported checkpoint");
+  } catch (const files::FileError& e) {
+    throw CheckpointError(std::string("export: ") + e.what());
+  }
+  struct stat info {};
+  if (::stat(target.c_str(), &info) != 0) return;  // a new file
+  Sections existing;
+  try {
+    existing = split_sections(read_checkpoint_file(target), target);
+  } catch (const CheckpointError& e) {
+    throw CheckpointError("export: the output '" + target +
+                          "' exists and is not a checkpoint rocketgym can read (" + e.what() +
+                          "); an export replaces only an earlier export: name another file, or remove it");
+  }
+  if (!existing.optim.empty())
+    throw CheckpointError(
+        "export: the output '" + target +
+        "' is a resumable checkpoint (it holds optimizer state, counters and the run's "
+        "bookkeeping); an export never replaces one: name another file, or remove it first");
+}
+
+}  // namespace
+
 uint64_t export_checkpoint(const std::string& source, const std::string& target, bool half_precision,
                            int simulations, const std::vector<std::pair<int, int>>& by_players) {
+  check_export_target(source, target);
   LoadedCheckpoint loaded = load_checkpoint(source);
   CheckpointMeta meta = loaded.meta;
   meta.half_precision = half_precision;  // save_checkpoint stores the weights in this precision

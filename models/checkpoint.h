@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "envs/core/errors.h"
+#include "envs/core/files.h"
 #include "envs/core/json.h"
 #include "models/policy_value_net.h"
 
@@ -53,8 +54,8 @@ struct CheckpointError : Error {
 };
 
 // Larger files are refused before reading (the largest preset network is
-// under 100 MB).
-constexpr uint64_t kMaxCheckpointBytes = uint64_t{4} << 30;
+// under 100 MB): the cap of the file rule (envs/core/files.h).
+constexpr uint64_t kMaxCheckpointBytes = files::kMaxCheckpointBytes;
 // The most search simulations a zoo file may recommend (as `rocketgym export
 // --simulations` and a search block's `simulations` allow).
 constexpr int kMaxZooSimulations = 10'000'000;
@@ -155,6 +156,9 @@ void load_optimizer_state(const LoadedCheckpoint& checkpoint, torch::optim::Opti
 // (extra.zoo.simulations; 0 = the raw network); `by_players` holds the
 // recommendations for particular table sizes ({3, 16}: 16 simulations at 3
 // players; extra.zoo.players.3.simulations). Returns the file's size.
+// `target` may not be `source`, nor anything but a new file or an earlier
+// export (a weights-only checkpoint): a resumable checkpoint, another file, a
+// symbolic link, a FIFO or a device is refused (CheckpointError naming it).
 uint64_t export_checkpoint(const std::string& source, const std::string& target, bool half_precision,
                            int simulations, const std::vector<std::pair<int, int>>& by_players = {});
 

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "envs/core/parallel.h"
+
 namespace rocketgym {
 
 namespace {
@@ -39,7 +41,8 @@ const KeyTable<RunSettings>& run_keys() {
     KeyTable<RunSettings> t;
     t.text("dir", &RunSettings::run_dir, "the run folder: config.yaml, metrics.csv, checkpoints/, plots");
     t.whole("seed", &RunSettings::seed, 0, std::numeric_limits<int>::max(), "the run's seed");
-    t.whole("threads", &RunSettings::threads, 1, 256, "LibTorch intra-op threads and env or search threads");
+    t.whole("threads", &RunSettings::threads, 1, kMaxThreads,
+            "LibTorch intra-op threads and env or search threads");
     t.choice<std::string>("device", &RunSettings::device, {{"cpu", "cpu"}, {"cuda", "cuda"}},
                           "where the network runs");
     t.whole("checkpoint_every", &RunSettings::checkpoint_every, 1, 1 << 20, "iterations between checkpoints");

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "envs/core/errors.h"
+#include "envs/core/files.h"
 #include "envs/core/rng.h"
 #include "generated/source_tree.h"
 #include "training/game_setup.h"
@@ -23,8 +24,14 @@ namespace rocketgym {
 std::atomic<bool> stop_requested{false};
 
 void truncate_metrics(const std::string& file, int64_t last_update) {
-  std::ifstream in(file);
-  if (!in) return;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file))) return;
+  std::string text;
+  try {  // the file rule (envs/core/files.h): read and written as a regular file only
+    text = files::read_input_file(file, files::kMaxMetricsBytes, "metrics file");
+  } catch (const files::FileError& e) {
+    throw Error(e.what());
+  }
+  std::istringstream in(text);
   std::ostringstream kept;
   std::string line;
   bool header = true;
@@ -40,8 +47,11 @@ void truncate_metrics(const std::string& file, int64_t last_update) {
       // a half-written last line from an interrupted run: dropped
     }
   }
-  in.close();
-  std::ofstream(file, std::ios::trunc) << kept.str();
+  try {
+    files::write_file_atomically(file, kept.str(), "metrics file");
+  } catch (const files::FileError& e) {
+    throw Error(e.what());
+  }
 }
 
 torch::Device parse_device(const std::string& name) {
@@ -111,7 +121,7 @@ std::string format_duration(double seconds) {
 
 RunFolderLock::RunFolderLock(const std::string& dir, const std::string& what) {
   const std::string file = dir + "/.lock";
-  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);  // the file rule
   if (fd_ < 0) throw Error("cannot open the run folder lock '" + file + "' (" + std::strerror(errno) + ")");
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
@@ -184,6 +194,16 @@ void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path
                           describe_differences(net, "the checkpoint", "the config") +
                           ". A resumed run keeps its network." + restart +
                           " set the model block back to the checkpoint's");
+  // The seed the run began with (every checkpoint records it): a resumed run
+  // keeps it, or nothing would record the seed that reproduces the run.
+  if (const auto seed = meta.extra.find("seed");
+      seed != meta.extra.end() && seed->is_number_unsigned() && seed->get<uint64_t>() != run.seed)
+    throw CheckpointError("'" + path + "' belongs to a run started with run.seed " +
+                          std::to_string(seed->get<uint64_t>()) + ", and the config gives " +
+                          std::to_string(run.seed) +
+                          ". A resumed run keeps its seed (with another, nothing would record the seed "
+                          "that reproduces the run)." +
+                          restart + " set run.seed back to " + std::to_string(seed->get<uint64_t>()));
   const std::string saved_rules = meta.extra_text("game_config", "");
   if (saved_rules.empty()) return;  // written before the rules were recorded
   std::vector<ConfigDifference> rules;

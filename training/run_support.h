@@ -59,14 +59,16 @@ struct RunIdentity {
   std::string algorithm;
   NetSpec net;
   std::string game_config;
+  uint64_t seed = 1;  // run.seed
 };
 // The trainers' check of a run folder's checkpoint before resuming from it:
 // throws CheckpointError, naming `path` and what differs, when it is a
 // weights-only file (an export or a minute snapshot: no optimizer state,
 // counters or opponent pool), belongs to the other trainer, or was trained
-// with another network (model.*) or under other game rules (the config file
-// or game.overrides changed) than `run` configures. Checkpoints written
-// before the game's rules were recorded are not checked for them.
+// with another network (model.*), under other game rules (the config file
+// or game.overrides changed) or from another run.seed than `run`
+// configures. Checkpoints written before the game's rules were recorded are
+// not checked for them.
 void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path, const RunIdentity& run);
 
 // Writes the weights-only snapshots of run.snapshot_minutes due after

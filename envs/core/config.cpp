@@ -1,16 +1,11 @@
 #include "envs/core/config.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <sstream>
 
 #include "envs/core/config_record.h"
+#include "envs/core/files.h"
 
 namespace rocketgym {
 
@@ -34,40 +29,20 @@ std::string line_of(const YAML::Mark& mark) {
   return mark.line >= 0 ? std::to_string(mark.line + 1) : std::string("?");
 }
 
+// "source:line", or the source alone where the node has no line (one built
+// in code, e.g. rocketgym.arena's keys): never "source:?".
+std::string at_line(const std::string& source, const YAML::Mark& mark) {
+  return mark.line >= 0 ? source + ":" + std::to_string(mark.line + 1) : source;
+}
+
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
 // --- reading files -----------------------------------------------------------
 
-// Reads a config file without ever blocking or reading without end: only a
-// regular file (a FIFO is opened non-blocking and refused; /dev/zero and
-// /dev/urandom are not regular files) of at most `limit` bytes.
-std::string read_config_file(const std::string& file, std::size_t limit) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw ConfigError(file + ": cannot open config file (" + std::strerror(errno) + ")");
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat info {};
-  if (::fstat(fd, &info) != 0)
-    throw ConfigError(file + ": cannot read config file (" + std::strerror(errno) + ")");
-  if (!S_ISREG(info.st_mode)) throw ConfigError(file + ": not a regular file (a config must be a YAML file)");
-  auto too_large = [&] {
-    return ConfigError(file + ": too large for a config file (more than " + std::to_string(limit) +
-                       " bytes)");
-  };
-  if (static_cast<std::size_t>(info.st_size) > limit) throw too_large();
-  std::string text;
-  char buffer[65536];
-  while (true) {
-    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw ConfigError(file + ": cannot read config file (" + std::strerror(errno) + ")");
-    if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-    if (text.size() > limit) throw too_large();  // it grew while being read
-  }
-  return text;
+// A config file under the project's file rule (envs/core/files.h): a regular
+// file of at most `limit` bytes, never a FIFO or a device.
+std::string read_config_file(const std::string& file, uint64_t limit) {
+  return files::read_input_file_as<ConfigError>(file, limit, "config file");
 }
 
 // YAML text is UTF-8 without control characters other than tab and line
@@ -82,26 +57,11 @@ void check_text(const std::string& text, const std::string& source) {
                       byte + " at offset " + std::to_string(offset) + ")");
   };
   for (std::size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      if (c == '\n') ++line;
-      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) refuse(i, "control character");
-      ++i;
-      continue;
-    }
-    // A multi-byte UTF-8 sequence: its length, its smallest code point.
-    const std::size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
-    if (length == 0 || c > 0xF4 || i + length > text.size()) refuse(i, "not UTF-8");
-    uint32_t code = c & (0x7F >> length);
-    for (std::size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0) != 0x80) refuse(i, "not UTF-8");
-      code = (code << 6) | (next & 0x3F);
-    }
-    const uint32_t smallest = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000;
-    if (code < smallest || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) refuse(i, "not UTF-8");
-    if ((code >= 0x80 && code <= 0x9F && code != 0x85) || code == 0xFFFE || code == 0xFFFF)
-      refuse(i, "control character");
+    std::size_t length = 1;
+    const int32_t code = files::decode_utf8(text, i, length);
+    if (code < 0) refuse(i, "not UTF-8");
+    if (files::is_control(code)) refuse(i, "control character");
+    if (code == '\n') ++line;
     i += length;
   }
 }
@@ -113,7 +73,7 @@ void check_text(const std::string& text, const std::string& source) {
 struct TextPlace {
   std::string source;
   bool has_lines;
-  std::string at(const YAML::Mark& mark) const { return has_lines ? source + ":" + line_of(mark) : source; }
+  std::string at(const YAML::Mark& mark) const { return has_lines ? at_line(source, mark) : source; }
 };
 
 // Refuses what yaml-cpp accepts silently: a key given twice in one mapping
@@ -337,7 +297,7 @@ ConfigNode ConfigNode::make_child(const YAML::Node& node, const std::string& pat
 }
 
 ConfigNode ConfigNode::load_file(const std::string& file) {
-  return parse(read_config_file(file, kMaxFileBytes), file);
+  return parse(read_config_file(file, files::kMaxConfigBytes), file);
 }
 
 ConfigNode ConfigNode::parse(const std::string& text, const std::string& source) {
@@ -440,10 +400,10 @@ std::string ConfigNode::locate(const YAML::Node& node, const YAML::Mark& mark) c
   if (origins_) {
     for (auto it = origins_->rbegin(); it != origins_->rend(); ++it) {
       if (!(it->subtree ? contains(it->node, node, 0) : it->node.is(node))) continue;
-      return it->label.empty() ? it->source + ":" + line_of(at) : it->label;
+      return it->label.empty() ? at_line(it->source, at) : it->label;
     }
   }
-  return source_ + ":" + line_of(at);
+  return at_line(source_, at);
 }
 
 bool ConfigNode::has(const std::string& key) const { return is_map() && node_[key] && !node_[key].IsNull(); }
@@ -460,7 +420,7 @@ std::string ConfigNode::child_path(const std::string& key) const {
 }
 
 std::string ConfigNode::where() const {
-  const std::string at = node_ ? locate(node_, YAML::Mark::null_mark()) : source_ + ":?";
+  const std::string at = node_ ? locate(node_, YAML::Mark::null_mark()) : source_;
   return path_.empty() ? at : at + ": " + path_;
 }
 
@@ -475,7 +435,7 @@ void ConfigNode::fail_key(const std::string& key, const std::string& message) co
         break;
       }
   }
-  if (at.empty()) at = node_ ? locate(node_, YAML::Mark::null_mark()) : source_ + ":?";
+  if (at.empty()) at = node_ ? locate(node_, YAML::Mark::null_mark()) : source_;
   throw ConfigError(at + ": key " + quoted(child_path(key)) + ": " + message);
 }
 
@@ -557,11 +517,23 @@ int ConfigNode::get_int(const std::string& key, int fallback, int min, int max) 
     return ConfigKey{"", "integer", range_text(min, max), std::to_string(fallback), ""};
   });
   if (!given(key)) return fallback;
-  const int v = child(key).as_int();
+  const ConfigNode c = child(key);
+  // A whole number too large for an int is out of range, not "not an integer".
+  long long v = 0;
+  try {
+    v = c.node_.as<long long>();
+  } catch (const YAML::Exception&) {
+    const std::string text = c.node_.IsScalar() ? c.node_.Scalar() : "";
+    const std::size_t digits = text.find_first_not_of("+-") == 1 ? 1 : 0;
+    if (text.size() > digits && text.find_first_not_of("0123456789", digits) == std::string::npos)
+      fail_key(key,
+               "value " + text + " out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    c.as_int();  // "expected an integer", with where it is
+  }
   if (v < min || v > max)
     fail_key(key, "value " + std::to_string(v) + " out of range [" + std::to_string(min) + ", " +
                       std::to_string(max) + "]");
-  return v;
+  return static_cast<int>(v);
 }
 
 double ConfigNode::get_double(const std::string& key) const {

@@ -3,7 +3,7 @@
 // instead of a silently ignored setting. Also errors, never a silent choice:
 // a key given twice in one mapping, a key present without a value (`dad:` or
 // `--set characters.dad=`), a config file that is not a regular text file of
-// at most kMaxFileBytes.
+// at most files::kMaxConfigBytes (the file rule, envs/core/files.h).
 //
 // Every error names where the offending value came from, also after merging:
 // the file and line of a config file, or the command-line argument of a
@@ -24,15 +24,13 @@ namespace rocketgym {
 
 class ConfigNode {
  public:
-  // Configs are a few kilobytes; a larger "config" is a mistake (a device,
-  // a log, a data file), refused before it is read.
-  static constexpr std::size_t kMaxFileBytes = 1 << 20;
-
   ConfigNode() = default;
   ConfigNode(YAML::Node node, std::string source, std::string path);
 
-  // Parses a YAML file: it must be a regular file of at most kMaxFileBytes
-  // of text. Syntax errors become ConfigError with file and line.
+  // Parses a YAML file: it must be a regular file of at most
+  // files::kMaxConfigBytes of text (configs are a few kilobytes; a larger
+  // "config" is a mistake: a device, a log, a data file). Syntax errors become ConfigError with file and
+  // line.
   static ConfigNode load_file(const std::string& file);
   static ConfigNode parse(const std::string& text, const std::string& source);
   // Command-line settings {"a.b=1", "a.c=x"} as the mapping a: {b: 1, c: x};

@@ -1,9 +1,13 @@
 // Game records: see game_record.h.
 #include "envs/core/game_record.h"
 
-#include <cmath>
-#include <fstream>
+#include <fcntl.h>
+#include <unistd.h>
 
+#include <cmath>
+#include <iostream>
+
+#include "envs/core/files.h"
 #include "envs/core/json.h"
 
 namespace rocketgym {
@@ -36,11 +40,16 @@ std::string record_to_line(const RecordedGame& r) {
 }
 
 void append_records(const std::string& path, const std::vector<RecordedGame>& records) {
-  std::ofstream out(path, std::ios::app);
-  if (!out) throw Error(path + ": cannot open the records file for writing");
-  for (const RecordedGame& r : records) out << record_to_line(r) << "\n";
-  out.flush();
-  if (!out) throw Error(path + ": cannot write the records file");
+  std::string text;
+  for (const RecordedGame& r : records) text += record_to_line(r) + "\n";
+  const int fd = files::open_output(path, O_APPEND, "records file");
+  try {
+    files::write_all(fd, text, path, "records file");
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  files::sync_and_close(fd, path, "records file");
 }
 
 std::unique_ptr<AnyState> LoadedRecord::state_at(std::size_t k) const {
@@ -97,33 +106,65 @@ void check_replay(const LoadedRecord& loaded) {
 
 }  // namespace
 
-std::vector<LoadedRecord> load_records(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw SerializationError(path + ": cannot open the records file");
-  std::vector<LoadedRecord> out;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const std::string where = path + ":" + std::to_string(number);
+namespace {
+
+// One line of a records file, replayed and checked ("where": "file:line").
+LoadedRecord load_line(const std::string& line, const std::string& where) {
+  try {
+    Json doc;
     try {
-      Json doc;
-      try {
-        doc = Json::parse(line);
-      } catch (const nlohmann::json::exception& e) {
-        throw SerializationError(std::string("not valid JSON: ") + e.what());
-      }
-      LoadedRecord loaded;
-      loaded.record = parse_record(doc);
-      loaded.source = where;
-      loaded.game = load_game(loaded.record.game, "", loaded.record.config);
-      loaded.game->check_players(loaded.record.num_players);
-      check_replay(loaded);
-      out.push_back(std::move(loaded));
-    } catch (const Error& e) {
-      throw SerializationError(where + ": " + e.what());
+      doc = Json::parse(line);
+    } catch (const nlohmann::json::exception& e) {
+      throw SerializationError(std::string("not valid JSON: ") + e.what());
     }
+    LoadedRecord loaded;
+    loaded.record = parse_record(doc);
+    loaded.source = where;
+    loaded.game = load_game(loaded.record.game, "", loaded.record.config);
+    loaded.game->check_players(loaded.record.num_players);
+    check_replay(loaded);
+    return loaded;
+  } catch (const Error& e) {
+    throw SerializationError(where + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+LoadedRecords read_records(const std::string& path) {
+  LoadedRecords out;
+  try {
+    files::InputFile in(path, files::kMaxRecordsBytes, "records file");
+    std::string line;
+    bool complete = true;
+    while (in.next_line(line, files::kMaxRecordLineBytes, complete)) {
+      out.ends_with_line_break = complete;
+      if (line.find_first_not_of(" \t\r") == std::string::npos) {
+        out.complete_bytes = in.offset();
+        continue;
+      }
+      const std::string where = path + ":" + std::to_string(in.line_number());
+      // The writer ends every line with its '\n' in one write: a last line
+      // without one that is not JSON was cut short (an interrupted arena).
+      if (!complete && !Json::accept(line)) {
+        out.torn = where + ": the last line is cut short (" + std::to_string(line.size()) +
+                   " bytes without an end of line, not a whole record: the writer was interrupted); "
+                   "it was skipped";
+        break;
+      }
+      out.records.push_back(load_line(line, where));
+      out.complete_bytes = in.offset();
+    }
+  } catch (const files::FileError& e) {
+    throw SerializationError(e.what());
   }
   return out;
+}
+
+std::vector<LoadedRecord> load_records(const std::string& path) {
+  LoadedRecords read = read_records(path);
+  if (!read.torn.empty()) std::cerr << "note: " << files::printable(read.torn) << "\n";
+  return std::move(read.records);
 }
 
 }  // namespace rocketgym

@@ -39,7 +39,10 @@ RecordedGame make_record(const std::string& game_id, const std::string& config_o
 // One line of JSON, without the newline.
 std::string record_to_line(const RecordedGame& record);
 
-// Appends one line per record to `path` (created if missing).
+// Appends one line per record to `path` (created if missing), each ending
+// with its '\n', then flushes the file to the disk. The file rule
+// (envs/core/files.h): never through a symbolic link, never a FIFO or a
+// device; an Error names the file and the reason ("No space left on device").
 void append_records(const std::string& path, const std::vector<RecordedGame>& records);
 
 // A record that replays: its game, loaded with its config, and the replay's states.
@@ -51,9 +54,28 @@ struct LoadedRecord {
   std::unique_ptr<AnyState> state_at(std::size_t k) const;
 };
 
+// Every record of a records file, replayed.
+struct LoadedRecords {
+  std::vector<LoadedRecord> records;
+  // Not empty when the last line was cut short (no '\n' at its end and not
+  // JSON: a writer killed mid-line): "path:line: the last line is cut
+  // short...; it was skipped". The records before it are all there.
+  std::string torn;
+  // The bytes of the file up to the end of the last whole line read: where a
+  // writer that continues the file appends (after cutting a torn line off).
+  uint64_t complete_bytes = 0;
+  bool ends_with_line_break = true;  // false: the last line (whole or torn) has no '\n'
+};
+
 // Reads every record of `path` and replays it; throws SerializationError naming
 // "path:line" and what is wrong (not JSON, a missing or mistyped field, an
-// unknown game or config key, an illegal action, returns that differ).
+// unknown game or config key, an illegal action, returns that differ). The
+// file rule (envs/core/files.h): a regular file of at most
+// files::kMaxRecordsBytes, each line at most files::kMaxRecordLineBytes (a
+// FIFO, a device or a folder is refused at once). A last line cut short is
+// skipped and said (LoadedRecords::torn), not an error.
+LoadedRecords read_records(const std::string& path);
+// read_records(path).records; a note on stderr when the last line was cut short.
 std::vector<LoadedRecord> load_records(const std::string& path);
 
 }  // namespace rocketgym

@@ -9,6 +9,15 @@
 
 namespace rocketgym {
 
+// The most threads any thread count of rocketgym may ask for (the arena's and
+// training's `threads`, --threads, a vector env's num_threads): one limit
+// everywhere. OpenMP ends the process when it fails to start the threads it
+// is asked for, so a count is refused above this, far above any useful one.
+constexpr int kMaxThreads = 256;
+// The most games stepped or played together (--envs, a trainer's and the
+// arena's envs/parallel, a vector env's num_envs): one limit everywhere.
+constexpr int kMaxEnvs = 1 << 16;
+
 template <class F>
 void parallel_for(int n, int threads, F&& body) {
   std::exception_ptr first;

@@ -45,14 +45,28 @@ void load_symbols(const ConfigNode& root, Config& config) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     items[i].expect_keys({"name", "value"});
     const std::string name = items[i].get_string("name");
+    if (name.find_first_not_of(" \t") == std::string::npos)
+      items[i].fail_key("name", "a symbol needs a name (tiles and cards name it)");
     if (config.symbol_id(name) >= 0) items[i].fail_key("name", "symbol '" + name + "' listed twice");
     config.symbol_names.push_back(name);
     config.symbol_value[i] = required_int(items[i], "value", 0, 99);
   }
 }
 
+// A name that is no symbol of `symbols`, said with the names there are: a
+// symbol renamed in `symbols` alone shows up here, in tiles or cards.
+std::string not_a_symbol(const Config& config, const std::string& name) {
+  std::string names;
+  for (const std::string& n : config.symbol_names) names += (names.empty() ? "'" : ", '") + n + "'";
+  return "'" + name + "' is not a symbol of `symbols` (" + names +
+         "): a symbol renamed in `symbols` is renamed in `tiles` and `cards` too";
+}
+
 void load_tiles(const ConfigNode& root, Config& config) {
   const ConfigNode tiles = root.child("tiles");
+  if (tiles.is_map())
+    for (const std::string& key : tiles.keys())
+      if (config.symbol_id(key) < 0) tiles.fail_key(key, not_a_symbol(config, key));
   tiles.expect_keys(config.symbol_names);
   for (int s = 0; s < kNumSymbols; ++s) {
     config.tiles_per_symbol[s] = tiles.get_int(config.symbol_names[s], 0, 0, kMaxTiles);
@@ -83,7 +97,7 @@ void load_cards(const ConfigNode& root, Config& config) {
     card.number = required_int(item, "number", 0, 9);
     declare_config_key(item, "symbol", "one of", "the names of `symbols`", "required");
     card.symbol = config.symbol_id(item.get_string("symbol"));
-    if (card.symbol < 0) item.fail_key("symbol", "unknown symbol '" + item.get_string("symbol") + "'");
+    if (card.symbol < 0) item.fail_key("symbol", not_a_symbol(config, item.get_string("symbol")));
     std::string name = std::string(colour_word(card.colour)) + " " + std::to_string(card.number) + " " +
                        config.symbol_names[card.symbol];
     if (config.card_id(name) >= 0) item.fail("card '" + name + "' listed twice");

@@ -755,7 +755,7 @@ void State::play_action_card(const Decoded& d) {
       for (int k = 0; k < n; ++k)
         draw_pile_[static_cast<std::size_t>(draw_size_++)] =
             discard_pile_[static_cast<std::size_t>(--discard_size_)];
-      everyone_knows_draw_pile(draw_size_ - n, draw_size_);  // they were face up
+      recycled_into_draw_pile(draw_size_ - n, draw_size_);  // they were face up
       shuffle_draw_pile();
       push_discard(kRecycleBin);
       return;
@@ -941,7 +941,8 @@ void State::place_launch_pad_card(int seat) {
 }
 
 uint32_t State::take_from_hand(int seat, int card, uint32_t seen_by) {
-  const uint32_t unseen_draw_for = deck_card_left_hand(seat, card, seen_by);  // from the hand as it was
+  const uint32_t unseen_draw_for =  // from the hand as it was
+      deck_card_left_hand(seat, card, seen_by) | recycled_card_left_hand(seat, card, seen_by);
   PlayerArea& p = area_mut(seat);
   --p.hand[static_cast<std::size_t>(card)];
   --p.hand_size;
@@ -954,9 +955,11 @@ void State::give_to_hand(int seat, int card, uint32_t seen_by, uint32_t unseen_d
   ++p.hand[static_cast<std::size_t>(card)];
   ++p.hand_size;
   learn(kPlaceHand + seat, card, seen_by);
-  for (int v = 0; v < num_players_; ++v)
+  for (int v = 0; v < num_players_; ++v) {
     if ((unseen_draw_for >> v) & 1u)
       ++deck_in_hand_[static_cast<std::size_t>(v)][static_cast<std::size_t>(seat)];
+    if ((unseen_draw_for >> (8 + v)) & 1u) went_in_unseen(v, seat);
+  }
 }
 
 void State::discard_from_hand(int seat, int card) {
@@ -1013,6 +1016,51 @@ void State::start_new_deck() {
   deck_ = {};
   deck_in_hand_ = {};
   deck_untracked_ = {};
+  deck_recycled_ = {};
+  deck_fresh_in_hand_ = {};
+}
+
+// Ruling 16: Recycle Bin's cards were face up. They join the deck, and each
+// seat follows them as the deck's recycled cards, from now on or, while it
+// still follows an earlier Recycle Bin's, together with those.
+void State::recycled_into_draw_pile(int from, int to) {
+  everyone_knows_draw_pile(from, to);
+  for (int v = 0; v < num_players_; ++v) {
+    auto& recycled = deck_recycled_[static_cast<std::size_t>(v)];
+    int following = 0;
+    for (uint8_t k : recycled) following += k;
+    if (following == 0) deck_fresh_in_hand_[static_cast<std::size_t>(v)] = {};
+    for (int i = from; i < to; ++i) {
+      const int card = draw_pile_[static_cast<std::size_t>(i)];
+      if (card != kLaunchPad) ++recycled[static_cast<std::size_t>(card)];
+    }
+  }
+}
+
+// A card went into `seat`'s hand unseen by `viewer`: it may be a recycled one.
+void State::went_in_unseen(int viewer, int seat) {
+  uint8_t& fresh = deck_fresh_in_hand_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(seat)];
+  if (fresh < 255) ++fresh;
+}
+
+// `card` is about to leave `seat`'s hand (seen by `seen_by`). For each seat v
+// following recycled cards, with cards in that hand that may be some: seen, it
+// may have been a recycled card, which v then no longer follows; unseen
+// (Thief), it goes on as a card that may be one (the seats returned, in bits
+// 8 and up).
+uint32_t State::recycled_card_left_hand(int seat, int card, uint32_t seen_by) {
+  uint32_t fresh_for = 0;
+  for (int v = 0; v < num_players_; ++v) {
+    if (v == seat || deck_fresh_in_hand_[static_cast<std::size_t>(v)][static_cast<std::size_t>(seat)] == 0)
+      continue;
+    uint8_t& recycled = deck_recycled_[static_cast<std::size_t>(v)][static_cast<std::size_t>(card)];
+    if ((seen_by >> v) & 1u) {
+      if (recycled > 0) --recycled;
+    } else {
+      fresh_for |= 1u << (8 + v);
+    }
+  }
+  return fresh_for;
 }
 
 // What `viewer` knows of the deck when it knows only its hand and what it
@@ -1029,6 +1077,8 @@ void State::deck_from_scratch(int viewer) {
       ++deck[draw_pile_[static_cast<std::size_t>(i)]];
   deck_in_hand_[v] = {};
   deck_untracked_[v] = 0;
+  deck_recycled_[v] = {};  // from scratch: no recycled cards followed
+  deck_fresh_in_hand_[v] = {};
   for (int seat = 0; seat < num_players_; ++seat) {
     if (seat == viewer) continue;
     for (int t = 0; t < kNumCardTypes; ++t) {
@@ -1041,14 +1091,19 @@ void State::deck_from_scratch(int viewer) {
   }
 }
 
-// `seat` drew `card` from the pile: it names it at once; to everyone else it is
-// one more unseen draw in that hand.
+// `seat` drew `card` from the pile: it names it at once (and, if it may be a
+// recycled card, counts it as one); to everyone else it is one more unseen
+// draw in that hand, which may be a recycled card.
 void State::deck_card_drawn(int seat, int card) {
   for (int v = 0; v < num_players_; ++v) {
-    if (v == seat)
+    if (v == seat) {
       --deck_[static_cast<std::size_t>(v)][static_cast<std::size_t>(card)];
-    else
+      uint8_t& recycled = deck_recycled_[static_cast<std::size_t>(v)][static_cast<std::size_t>(card)];
+      if (recycled > 0) --recycled;
+    } else {
       ++deck_in_hand_[static_cast<std::size_t>(v)][static_cast<std::size_t>(seat)];
+      went_in_unseen(v, seat);
+    }
   }
 }
 
@@ -1074,6 +1129,8 @@ uint32_t State::deck_card_left_hand(int seat, int card, uint32_t seen_by) {
       if (num_named + draws == size && named[static_cast<std::size_t>(card)] == 0) {
         --in_deck;
         --draws;
+        uint8_t& recycled = deck_recycled_[static_cast<std::size_t>(v)][static_cast<std::size_t>(card)];
+        recycled = std::min(recycled, in_deck);
         continue;
       }
     } else if (draws == size) {

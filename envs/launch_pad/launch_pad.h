@@ -70,13 +70,27 @@
 // a hand holding deck cards and others, and v could not tell which it was).
 // At the start the deck is every card outside v's hand. A seat's own draws
 // leave its count of the deck at once.
+// Recycle Bin's ten cards join the deck, but not as any deck card (ruling 16;
+// ruling 20: the discard pile is face up, so every seat saw them go into the
+// pile): until the next refill they are in the pile or among the cards that
+// went into a hand unseen since, never in a hand that took no such card. So v
+// also follows the recycled cards (deck_recycled: the copies of the deck's
+// cards that came in with it, less those v drew itself or saw leave a hand
+// that may have held them) and, per hand, how many of its cards went in unseen
+// by v since (deck_fresh_in_hand: draws, and cards Thief moved from such a
+// hand), counted generously: a card leaving the hand leaves the count as it
+// is. When a Recycle Bin comes while v still follows an earlier one's cards,
+// v follows both together from the first (the later cards may then be placed
+// among the cards drawn between the two: the one looseness of the model).
 // redeterminize(v) keeps the cards v knows where they are (its hand, the
 // copies it names in other hands and in the pile) and re-deals only the rest,
 // keeping every hand's size. It guarantees: the draw pile holds only cards of
 // the deck; the pile and the other hands' unseen draws hold exactly the deck's
 // cards v cannot place, less as many as v lost track of (first those that can
 // no longer be hidden, then others at random: they are dealt with the other
-// unknown cards to the rest of the hands); the Launch Pad cards lie within the
+// unknown cards to the rest of the hands); the recycled cards v follows lie
+// in the pile or among the cards that went into a hand unseen since (at most
+// as many there as that hand took); the Launch Pad cards lie within the
 // bottom part of the pile where they are known to be (ruling 2).
 #pragma once
 
@@ -216,6 +230,15 @@ class State {
     return deck_in_hand_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(seat)];
   }
   int deck_untracked(int viewer) const { return deck_untracked_[static_cast<std::size_t>(viewer)]; }
+  // Of deck_cards(viewer, card): the recycled copies `viewer` follows (see
+  // the knowledge model above); of `seat`'s hand: how many cards went in
+  // unseen by `viewer` since it began following them (capped at 255).
+  int deck_recycled(int viewer, int card) const {
+    return deck_recycled_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(card)];
+  }
+  int deck_fresh_in_hand(int viewer, int seat) const {
+    return deck_fresh_in_hand_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(seat)];
+  }
   bool rocket_complete(const Rocket& r) const;
   // True when `by` may not play Abort Mission, Sabotage or Vacuum on this rocket.
   bool rocket_protected(int owner, int slot, int by) const;
@@ -281,8 +304,10 @@ class State {
   // Cards in and out of hands. `seen_by`: the seats that see which card it is
   // (everyone() for a card played, discarded or taken face up).
   // take_from_hand returns the seats for which the card is an unseen deck
-  // draw of a type they do not know (Thief, from a hand of such cards only);
-  // give_to_hand's `unseen_draw_for` carries that into the receiving hand.
+  // draw of a type they do not know (Thief, from a hand of such cards only),
+  // in bits 0..7, and the seats for which it goes on unseen and may be a
+  // recycled card in bits 8..15; give_to_hand's `unseen_draw_for` carries
+  // that into the receiving hand.
   uint32_t take_from_hand(int seat, int card, uint32_t seen_by);
   void give_to_hand(int seat, int card, uint32_t seen_by, uint32_t unseen_draw_for = 0);
   uint32_t everyone() const { return (1u << num_players_) - 1u; }
@@ -292,6 +317,11 @@ class State {
   // Draw pile cards [from, to) were face up before: everyone knows they are in
   // the pile, and they join its deck.
   void everyone_knows_draw_pile(int from, int to);
+  // Recycle Bin shuffled draw pile cards [from, to), face up before, into the
+  // pile: they join its deck as its recycled cards.
+  void recycled_into_draw_pile(int from, int to);
+  void went_in_unseen(int viewer, int seat);
+  uint32_t recycled_card_left_hand(int seat, int card, uint32_t seen_by);
   void start_new_deck();               // the discard pile becomes the draw pile
   void deck_from_scratch(int viewer);  // the deck as every card `viewer` cannot place
   void deck_card_drawn(int seat, int card);
@@ -367,6 +397,12 @@ class State {
   std::array<std::array<uint8_t, kNumCardTypes>, kMaxPlayers> deck_{};
   std::array<std::array<uint8_t, kMaxPlayers>, kMaxPlayers> deck_in_hand_{};
   std::array<uint8_t, kMaxPlayers> deck_untracked_{};
+  // deck_recycled_[v][t] <= deck_[v][t]: of those, the recycled copies v
+  // follows; deck_fresh_in_hand_[v][seat]: the cards that went into seat's
+  // hand unseen by v since v began following them, the only hand cards that
+  // may be some (see the knowledge model above).
+  std::array<std::array<uint8_t, kNumCardTypes>, kMaxPlayers> deck_recycled_{};
+  std::array<std::array<uint8_t, kMaxPlayers>, kMaxPlayers> deck_fresh_in_hand_{};
   int decisions_ = 0;
   bool truncated_ = false;
   Rng rng_;

@@ -303,22 +303,28 @@ Json State::to_json() const {
   // knowledge[v]: the cards seat v knows to be in each other hand and in the
   // draw pile (its own hand is left empty; Launch Pad cards are not listed),
   // and the deck as v follows it: its cards v cannot place, the unseen draws
-  // in each hand, the deck cards v lost track of.
+  // in each hand, the deck cards v lost track of, the recycled cards it
+  // follows and how many cards went into each hand unseen since it does.
   Json knowledge = Json::array();
   for (int v = 0; v < num_players_; ++v) {
     Json hands_known = Json::array();
     for (int seat = 0; seat < num_players_; ++seat)
       hands_known.push_back(
           card_counts_to_json(known_[static_cast<std::size_t>(v)][static_cast<std::size_t>(seat)]));
-    Json in_hands = Json::array();
-    for (int seat = 0; seat < num_players_; ++seat) in_hands.push_back(deck_in_hand(v, seat));
+    Json in_hands = Json::array(), fresh_in_hands = Json::array();
+    for (int seat = 0; seat < num_players_; ++seat) {
+      in_hands.push_back(deck_in_hand(v, seat));
+      fresh_in_hands.push_back(deck_fresh_in_hand(v, seat));
+    }
     knowledge.push_back(
         {{"hands", hands_known},
          {"draw_pile", card_counts_to_json(known_[static_cast<std::size_t>(v)][kPlaceDrawPile])},
          {"deck",
           {{"cards", card_counts_to_json(deck_[static_cast<std::size_t>(v)])},
            {"in_hands", in_hands},
-           {"untracked", deck_untracked(v)}}}});
+           {"untracked", deck_untracked(v)},
+           {"recycled", card_counts_to_json(deck_recycled_[static_cast<std::size_t>(v)])},
+           {"fresh_in_hands", fresh_in_hands}}}});
   }
   doc["knowledge"] = knowledge;
   doc["decisions"] = decisions_;
@@ -458,7 +464,8 @@ void State::read_knowledge(const Json& j) {
   }
 }
 
-// knowledge[v].deck: {"cards": {card: count}, "in_hands": [count per seat], "untracked": count}.
+// knowledge[v].deck: {"cards": {card: count}, "in_hands": [count per seat], "untracked": count,
+// "recycled": {card: count}, "fresh_in_hands": [count per seat]}.
 void State::read_deck_knowledge(int viewer, const Json& j, const std::string& path) {
   const auto v = static_cast<std::size_t>(viewer);
   deck_[v] = card_counts_from_json(field(j, path, "cards"), member(path, "cards"));
@@ -475,6 +482,22 @@ void State::read_deck_knowledge(int viewer, const Json& j, const std::string& pa
     deck_in_hand_[v][static_cast<std::size_t>(seat)] = static_cast<uint8_t>(n);
   }
   deck_untracked_[v] = static_cast<uint8_t>(int_field(j, path, "untracked", 0, kMaxCards));
+  // "recycled" and "fresh_in_hands" may be left out (documents older than them): none.
+  deck_recycled_[v] = {};
+  deck_fresh_in_hand_[v] = {};
+  if (j.contains("recycled"))
+    deck_recycled_[v] = card_counts_from_json(j["recycled"], member(path, "recycled"));
+  if (j.contains("fresh_in_hands")) {
+    const Json& fresh = list_field(j, path, "fresh_in_hands");
+    if (fresh.size() != static_cast<std::size_t>(num_players_))
+      bad(member(path, "fresh_in_hands"), "needs one entry per player");
+    for (int seat = 0; seat < num_players_; ++seat) {
+      const std::string where = element(member(path, "fresh_in_hands"), static_cast<std::size_t>(seat));
+      const int n = int_value(fresh[static_cast<std::size_t>(seat)], where, 0, 255);
+      if (seat == viewer && n > 0) bad(where, "must be 0: a seat sees what goes into its own hand");
+      deck_fresh_in_hand_[v][static_cast<std::size_t>(seat)] = static_cast<uint8_t>(n);
+    }
+  }
   try {
     check_deck_invariants(viewer);
   } catch (const InvariantViolation& e) {
@@ -764,11 +787,19 @@ void State::check_deck_invariants(int v) const {
   const auto& draws = deck_in_hand_[static_cast<std::size_t>(v)];
   if (v >= num_players_) {
     if (deck != std::array<uint8_t, kNumCardTypes>{} || draws != std::array<uint8_t, kMaxPlayers>{} ||
-        deck_untracked_[static_cast<std::size_t>(v)] != 0)
+        deck_untracked_[static_cast<std::size_t>(v)] != 0 ||
+        deck_recycled_[static_cast<std::size_t>(v)] != std::array<uint8_t, kNumCardTypes>{} ||
+        deck_fresh_in_hand_[static_cast<std::size_t>(v)] != std::array<uint8_t, kMaxPlayers>{})
       fail("recorded for a seat not at the table");
     return;
   }
   if (deck[kLaunchPad] > 0) fail("Launch Pad cards are counted from the table, not in the deck");
+  for (int t = 0; t < kNumCardTypes; ++t)
+    if (deck_recycled_[static_cast<std::size_t>(v)][static_cast<std::size_t>(t)] >
+        deck[static_cast<std::size_t>(t)])
+      fail(std::string("more recycled ") + card_name(t) + " than the deck holds");
+  if (deck_fresh_in_hand_[static_cast<std::size_t>(v)][static_cast<std::size_t>(v)] > 0)
+    fail("cards gone unseen into its own hand");
   int total = deck_untracked_[static_cast<std::size_t>(v)];
   for (int seat = 0; seat < kMaxPlayers; ++seat) {
     const int n = draws[static_cast<std::size_t>(seat)];
@@ -831,40 +862,115 @@ void State::unplaced_cards(int viewer, Counts& hidden, Counts& deck) const {
 // (known_) stay there. Of the other cards of those places, the deck's (ruling
 // 6: as `viewer` follows it, less the ones it lost track of) are dealt to the
 // rest of the draw pile and to the other hands' unseen draws, and the others
-// to the rest of those hands; each hand keeps its size, the pile its size.
+// to the rest of those hands; each hand keeps its size, the pile its size. The
+// recycled cards `viewer` follows are dealt first, to the pile or to the hands
+// that took cards unseen since (ruling 16).
 // The draw pile's order is new (nobody knows it), with the Launch Pad cards at
 // random places within the bottom part where they are known to lie.
 void State::redeterminize(int viewer, Rng& rng) {
   const auto& known = known_[static_cast<std::size_t>(viewer)];
   Counts hidden{}, deck{};
   unplaced_cards(viewer, hidden, deck);
-  drop_untracked(deck, hidden, deck_untracked_[static_cast<std::size_t>(viewer)], rng);
-  Counts others{};
+  // The slots to fill: the pile's unknown cards, and per other hand its
+  // unseen draws (deck cards) and its other unknown cards.
+  int pile_free = draw_size_ - launch_pads_in_draw_pile();
+  for (uint8_t k : known[kPlaceDrawPile]) pile_free -= k;
+  std::array<int, kMaxPlayers> draws{}, others{}, fresh{};
+  for (int seat = 0; seat < num_players_; ++seat) {
+    if (seat == viewer) continue;
+    const auto s = static_cast<std::size_t>(seat);
+    int named = 0;
+    for (uint8_t k : known[static_cast<std::size_t>(kPlaceHand + seat)]) named += k;
+    draws[s] = deck_in_hand(viewer, seat);
+    others[s] = area(seat).hand_size - named - draws[s];
+    fresh[s] = std::min(deck_fresh_in_hand(viewer, seat), draws[s] + others[s]);
+  }
+  // The deck's copies beyond what can be hidden are among the cards `viewer`
+  // lost track of, out of view now.
+  int untracked = deck_untracked_[static_cast<std::size_t>(viewer)];
+  for (int t = 0; t < kNumCardTypes; ++t) {
+    const auto i = static_cast<std::size_t>(t);
+    const int out = std::max(0, deck[i] - hidden[i]);
+    deck[i] -= out;
+    untracked -= out;
+  }
+  // First the recycled cards `viewer` cannot place (the copies it knows in
+  // the pile count as recycled first): each into the pile or into a hand
+  // that took cards unseen since, as one of those cards (a deck card in an
+  // other unknown slot is one of the cards `viewer` lost track of).
+  Counts placed_in_pile{};
+  std::array<Counts, kMaxPlayers> placed_in_hand{};
+  std::array<uint8_t, kMaxCards> recycled_pool{};
+  Counts recycled{};
+  for (int t = 0; t < kNumCardTypes; ++t) {
+    const auto i = static_cast<std::size_t>(t);
+    recycled[i] = std::min(
+        deck[i], std::max(0, deck_recycled_[static_cast<std::size_t>(viewer)][i] - known[kPlaceDrawPile][i]));
+  }
+  const int num_recycled = lay_out(recycled, recycled_pool, 0);
+  rng.shuffle(recycled_pool.begin(), recycled_pool.begin() + num_recycled);
+  for (int r = 0; r < num_recycled; ++r) {
+    const auto card = static_cast<std::size_t>(recycled_pool[static_cast<std::size_t>(r)]);
+    std::array<int, kMaxPlayers> room{};
+    int total = pile_free;
+    for (int seat = 0; seat < num_players_; ++seat) {
+      const auto s = static_cast<std::size_t>(seat);
+      room[s] = std::min(fresh[s], draws[s] + (untracked > 0 ? others[s] : 0));
+      total += room[s];
+    }
+    if (total == 0) break;  // (the counts say there is room: a card left here is dealt as a deck card)
+    int pick = static_cast<int>(rng.below(static_cast<uint32_t>(total)));
+    --deck[card];
+    --hidden[card];
+    if (pick < pile_free) {
+      --pile_free;
+      ++placed_in_pile[card];
+      continue;
+    }
+    pick -= pile_free;
+    int seat = 0;
+    while (pick >= room[static_cast<std::size_t>(seat)]) pick -= room[static_cast<std::size_t>(seat++)];
+    const auto s = static_cast<std::size_t>(seat);
+    --fresh[s];
+    ++placed_in_hand[s][card];
+    if (draws[s] > 0) {
+      --draws[s];
+    } else {
+      --others[s];
+      --untracked;
+    }
+  }
+  drop_untracked(deck, hidden, untracked, rng);
+  Counts rest{};
   for (int t = 0; t < kNumCardTypes; ++t)
-    others[static_cast<std::size_t>(t)] =
+    rest[static_cast<std::size_t>(t)] =
         hidden[static_cast<std::size_t>(t)] - deck[static_cast<std::size_t>(t)];
   std::array<uint8_t, kMaxCards> deck_pool{}, other_pool{};
   const int num_deck = lay_out(deck, deck_pool, 0);
-  const int num_other = lay_out(others, other_pool, 0);
+  const int num_other = lay_out(rest, other_pool, 0);
   rng.shuffle(deck_pool.begin(), deck_pool.begin() + num_deck);
   rng.shuffle(other_pool.begin(), other_pool.begin() + num_other);
   int next_deck = 0, next_other = 0;
-  // Each other hand: the copies `viewer` knows, its unseen draws from the deck, the rest.
+  // Each other hand: the copies `viewer` knows, the recycled cards placed
+  // there, its other unseen draws from the deck, the rest.
   for (int seat = 0; seat < num_players_; ++seat) {
     if (seat == viewer) continue;
+    const auto s = static_cast<std::size_t>(seat);
     PlayerArea& p = area_mut(seat);
     p.hand = known[static_cast<std::size_t>(kPlaceHand + seat)];
-    int size = 0;
-    for (int c : p.hand) size += c;
-    for (int k = 0; k < deck_in_hand(viewer, seat); ++k, ++size)
-      ++p.hand[deck_pool[static_cast<std::size_t>(next_deck++)]];
-    for (; size < p.hand_size; ++size) ++p.hand[other_pool[static_cast<std::size_t>(next_other++)]];
+    for (int t = 0; t < kNumCardTypes; ++t)
+      p.hand[static_cast<std::size_t>(t)] = static_cast<uint8_t>(
+          p.hand[static_cast<std::size_t>(t)] + placed_in_hand[s][static_cast<std::size_t>(t)]);
+    for (int k = 0; k < draws[s]; ++k) ++p.hand[deck_pool[static_cast<std::size_t>(next_deck++)]];
+    for (int k = 0; k < others[s]; ++k) ++p.hand[other_pool[static_cast<std::size_t>(next_other++)]];
   }
   // The draw pile: the copies `viewer` knows and the rest of the deck, shuffled.
   std::array<uint8_t, kMaxCards> cards{};
   int m = 0;
   for (int t = 0; t < kNumCardTypes; ++t)
-    for (int k = 0; k < known[kPlaceDrawPile][static_cast<std::size_t>(t)]; ++k)
+    for (int k = 0;
+         k < known[kPlaceDrawPile][static_cast<std::size_t>(t)] + placed_in_pile[static_cast<std::size_t>(t)];
+         ++k)
       cards[static_cast<std::size_t>(m++)] = static_cast<uint8_t>(t);
   while (next_deck < num_deck)
     cards[static_cast<std::size_t>(m++)] = deck_pool[static_cast<std::size_t>(next_deck++)];

@@ -109,7 +109,7 @@ def make_vec(game_id: str, num_envs: int, num_players: int = 2, num_threads: int
              seat: Any = 0, render_mode: Optional[str] = None):
     """``num_envs`` games stepped together in C++ with zero-copy numpy outputs (see ``rocketgym.vector``).
 
-    ``num_threads`` is at most ``max_threads()`` (4 x the machine's hardware threads, at least 8).
+    ``num_threads`` is at most ``max_threads()`` (256, every thread count's limit) and ``num_envs`` at most 65,536.
     ``render_mode="ansi"``: ``render()`` returns each env's board as text (the learner's view with opponents,
     the whole board without).
 

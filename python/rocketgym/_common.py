@@ -134,6 +134,16 @@ def check_int(value: Any, name: str) -> int:
     return int(value.__index__())
 
 
+def check_num_envs(n: Any) -> int:
+    """``n`` envs, refused (``rocketgym.Error`` naming the range) beyond rocketgym's limit on games
+    stepped together (the CLI's ``--envs``), before any C++ call sees the number."""
+    n = check_int(n, "num_envs")
+    if not 1 <= n <= _core.max_envs():
+        raise _core.Error(f"num_envs must be in [1, {_core.max_envs()}] (rocketgym's limit on games stepped "
+                          f"together, as the arena's and training's envs), got {n}")
+    return n
+
+
 def check_num_players(game: _core.Game, num_players: Any) -> int:
     num_players = check_int(num_players, "num_players")
     game.check_players(num_players)

@@ -132,7 +132,8 @@ def _optional_path(value, name: str) -> Optional[str]:
 
 def arena(game_id: str, agents: Union[Mapping[str, Any], Sequence[str]], games: int = 100, seed: int = 1,
           num_players: Optional[int] = None, config: ConfigArg = None, parallel: int = 64, threads: int = 2,
-          output=None, records=None, plot: bool = False, one_vs_each: Optional[str] = None) -> ArenaReport:
+          output=None, records=None, plot: bool = False, one_vs_each: Optional[str] = None,
+          continue_records: bool = False) -> ArenaReport:
     """Plays ``agents`` against each other in every seat, as ``rocketgym arena`` does, and rates them.
 
     ``agents``: a dict name -> agent (a player spec string, a ``load_agent`` object, or a Python
@@ -141,7 +142,9 @@ def arena(game_id: str, agents: Union[Mapping[str, Any], Sequence[str]], games: 
     the arena config's keys (results depend on neither ``parallel`` nor ``threads``). ``num_players``:
     the game's fewest by default; ``config`` as for ``load_game``. ``output``: a folder for the CLI's
     files (table.txt, report.json, CSVs; ``plot=True`` adds arena.png); ``records``: a file for
-    every game's record (``load_records``, ``rocketgym replay``), refused if it exists.
+    every game's record (``load_records``, ``rocketgym replay``), each written as its game ends;
+    an existing file is refused unless ``continue_records=True``, which keeps its games (those of an
+    interrupted arena with the same agents, games and seed) and plays the others.
     ``one_vs_each``: an agent's name; only its games are played, one lineup per other agent (it in one
     seat, that agent in all the others), the arena config's ``one_vs_each`` key.
 
@@ -182,6 +185,7 @@ def arena(game_id: str, agents: Union[Mapping[str, Any], Sequence[str]], games: 
         "threads": check_int(threads, "threads"),
         "output": _optional_path(output, "output"),
         "records": _optional_path(records, "records"),
+        "continue_records": bool(continue_records),
         "plot": bool(plot),
         "one_vs_each": _optional_name(one_vs_each),
     }

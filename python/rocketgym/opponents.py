@@ -48,8 +48,8 @@ import numpy as np
 
 from . import _rocketgym as _core
 from . import spaces
-from ._common import (ConfigArg, check_illegal_action, check_int, check_num_players, check_render_mode,
-                      check_seed, forfeit_returns, load_game, state_document)
+from ._common import (ConfigArg, check_illegal_action, check_int, check_num_envs, check_num_players,
+                      check_render_mode, check_seed, forfeit_returns, load_game, state_document)
 from .vector import _SAME_STEP, _ClosedEnv, _VectorBase, _check_num_threads, _torch_views
 
 try:  # pragma: no cover - depends on the installation
@@ -146,7 +146,7 @@ class OpponentVectorEnv(_VectorBase):
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._seed = check_seed(seed)
         self._resets = 0
-        self._open(game, check_int(num_envs, "num_envs"), num_players, opponents, seat_arg,
+        self._open(game, check_num_envs(num_envs), num_players, opponents, seat_arg,
                    _check_num_threads(num_threads), self._seed, _auto_reset, True)
 
     def _open(self, game: _core.Game, num_envs: int, num_players: int, opponents: List[Any], seat_arg: int,

@@ -71,7 +71,8 @@ import numpy as np
 
 from . import _rocketgym as _core
 from . import spaces
-from ._common import ConfigArg, check_int, check_num_players, check_render_mode, check_seed, load_game
+from ._common import (ConfigArg, check_int, check_num_envs, check_num_players, check_render_mode, check_seed,
+                      load_game)
 
 try:  # pragma: no cover - depends on the installation
     from gymnasium.vector import AutoresetMode as _AutoresetMode
@@ -136,7 +137,7 @@ class VectorEnv(_VectorBase):
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._seed = check_seed(seed)
         self._resets = 0
-        self._open(game, check_int(num_envs, "num_envs"), num_players, _check_num_threads(num_threads), self._seed)
+        self._open(game, check_num_envs(num_envs), num_players, _check_num_threads(num_threads), self._seed)
 
     def _open(self, game: _core.Game, num_envs: int, num_players: int, num_threads: int, cpp_seed: int) -> None:
         """Makes the C++ env (reset with ``cpp_seed``) and everything derived from it."""

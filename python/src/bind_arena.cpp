@@ -41,7 +41,7 @@ namespace {
 // --- the arena -----------------------------------------------------------------
 
 // The arena's keys from rg.arena's arguments (`keys`: games, seed, parallel,
-// threads, output, records, plot; None: the default), read by the CLI's
+// threads, output, records, continue_records, plot, one_vs_each; None: the default), read by the CLI's
 // reader, ArenaConfig::from_yaml: the same ranges and messages.
 arena::ArenaConfig arena_config(const std::string& game_id, const py::object& num_players,
                                 const py::dict& keys, const std::string& config_file,
@@ -106,6 +106,7 @@ py::dict play_arena(const std::string& game_id, const py::list& agents, const py
     config.supplied.push_back(!arg.python.is_none());
     python.push_back(std::move(arg.python));
   }
+  arena::check_arena_files(config);  // the records file is none of the others (envs/core/files.h)
   std::unique_ptr<RunFolderLock> output_lock;
   if (write_files) output_lock = arena::prepare_arena_output(config);
   const std::unique_ptr<arena::RecordsFile> records = arena::claim_records_file(config);
@@ -123,10 +124,9 @@ py::dict play_arena(const std::string& game_id, const py::list& agents, const py
     // The Python players drop their objects here, with the GIL held, when
     // `supplied` goes; the arena only shares them.
     py::gil_scoped_release release;
-    return arena::play_arena_typed<G>(config, setup, supplied);
+    return arena::play_arena_typed<G>(config, setup, supplied, nullptr, {}, records.get());
   });
   if (write_files) arena::write_arena_outputs(config, run);
-  if (records) records->write(run.records);
 
   Json report = arena::report_to_json(run.report);
   report["config"] = config.to_json();

@@ -26,6 +26,7 @@
 #include "action_array.h"
 #include "bindings.h"
 #include "envs/core/game_model.h"
+#include "envs/core/parallel.h"
 #include "generated/game_list.h"
 #include "one_call_at_a_time.h"
 #include "python_player.h"
@@ -203,7 +204,8 @@ std::unique_ptr<OpponentEnvHandle> make_opponent_env(std::shared_ptr<AnyGame> ga
                                                      uint64_t seed, int num_threads, bool auto_reset,
                                                      bool start) {
   game->check_players(num_players);
-  if (num_envs < 1) throw Error("num_envs must be at least 1, got " + std::to_string(num_envs));
+  if (num_envs < 1 || num_envs > kMaxEnvs)  // rocketgym's one limit (envs/core/parallel.h)
+    throw Error("num_envs must be in [1, " + std::to_string(kMaxEnvs) + "], got " + std::to_string(num_envs));
   if (num_threads < 1) throw Error("num_threads must be at least 1, got " + std::to_string(num_threads));
   const auto count = static_cast<int>(opponents.size());
   if (count != 1 && count != num_players - 1)

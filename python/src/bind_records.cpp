@@ -15,12 +15,13 @@ namespace rocketgym::python {
 
 namespace {
 
-std::unique_ptr<AnyState> state_at(const LoadedRecord& r, py::ssize_t k) {
+std::unique_ptr<AnyState> state_at(const LoadedRecord& r, py::ssize_t asked) {
   const auto moves = static_cast<py::ssize_t>(r.record.actions.size());
-  if (k < 0) k += moves + 1;  // -1: the final position, as in a list of the states
-  if (k < 0 || k > moves)
-    throw py::index_error("state_at(" + std::to_string(k) + "): the record has positions 0 to " +
-                          std::to_string(moves) + " (" + std::to_string(moves) + " moves)");
+  const py::ssize_t k = asked < 0 ? asked + moves + 1 : asked;  // -1: the final position, as in a list
+  if (k < 0 || k > moves)  // the index as given, not as counted from the end
+    throw py::index_error("state_at(" + std::to_string(asked) + "): the record has positions 0 to " +
+                          std::to_string(moves) + " (-" + std::to_string(moves + 1) +
+                          " to -1 from the end; " + std::to_string(moves) + " moves)");
   return r.state_at(static_cast<std::size_t>(k));
 }
 
@@ -74,13 +75,17 @@ void bind_records(py::module_& m) {
   m.def(
       "load_records",
       [](const std::string& path) {
+        LoadedRecords read = read_records(path);
+        // A last line cut short (an interrupted arena) is skipped, and said.
+        if (!read.torn.empty())
+          py::module_::import("warnings").attr("warn")(read.torn, py::arg("stacklevel") = 2);
         std::vector<std::shared_ptr<LoadedRecord>> out;
-        for (LoadedRecord& r : load_records(path))
-          out.push_back(std::make_shared<LoadedRecord>(std::move(r)));
+        for (LoadedRecord& r : read.records) out.push_back(std::make_shared<LoadedRecord>(std::move(r)));
         return out;
       },
       py::arg("path"),
-      "Reads a records file and replays every game; SerializationError names file:line and what is wrong.");
+      "Reads a records file and replays every game; SerializationError names file:line and what is wrong. "
+      "A last line cut short (an interrupted arena) is skipped with a warning.");
 }
 
 }  // namespace rocketgym::python

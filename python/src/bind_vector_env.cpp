@@ -19,6 +19,7 @@
 
 #include "action_array.h"
 #include "bindings.h"
+#include "envs/core/parallel.h"
 #include "one_call_at_a_time.h"
 
 namespace rocketgym::python {
@@ -79,24 +80,30 @@ const Action* checked_actions(VectorEnvHandle& h, const py::handle& arg) {
 }
 
 // OpenMP cannot be asked for any number of threads: libgomp ends the process
-// when it fails to start them. More threads than hardware threads only slows
-// stepping down, so a few times the machine's count is a generous bound.
-int max_threads() {
-  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
-  return std::max(8, 4 * std::max(1, hardware));
-}
+// when it fails to start them. The limit is rocketgym's one thread limit
+// (kMaxThreads, envs/core/parallel.h), as for the arena and training.
+int max_threads() { return kMaxThreads; }
 
 int checked_num_threads(int n) {
   if (n < 1 || n > max_threads())
-    throw Error("num_threads must be in [1, " + std::to_string(max_threads()) + "] (4 x this machine's " +
-                std::to_string(std::thread::hardware_concurrency()) + " hardware threads, at least 8), got " +
+    throw Error("num_threads must be in [1, " + std::to_string(max_threads()) +
+                "] (rocketgym's thread limit, as the arena's and training's threads), got " +
+                std::to_string(n));
+  return n;
+}
+
+// rocketgym's one limit on games stepped together (kMaxEnvs, as --envs).
+int checked_num_envs(int n) {
+  if (n < 1 || n > kMaxEnvs)
+    throw Error("num_envs must be in [1, " + std::to_string(kMaxEnvs) +
+                "] (rocketgym's limit on games stepped together, as the arena's and training's envs), got " +
                 std::to_string(n));
   return n;
 }
 
 std::unique_ptr<VectorEnvHandle> make_vector_env(std::shared_ptr<AnyGame> game, int num_envs, int num_players,
                                                  py::handle seed, int num_threads) {
-  if (num_envs < 1) throw Error("num_envs must be at least 1, got " + std::to_string(num_envs));
+  checked_num_envs(num_envs);
   checked_num_threads(num_threads);
   const uint64_t s = to_seed(seed);
   auto h = std::make_unique<VectorEnvHandle>();
@@ -173,7 +180,11 @@ double bench_cpp_loop(VectorEnvHandle& h, int iterations) {
 
 void bind_vector_env(py::module_& m) {
   using H = VectorEnvHandle;
-  m.def("max_threads", &max_threads, "The largest num_threads a VectorEnv accepts on this machine.");
+  m.def(
+      "max_envs", [] { return kMaxEnvs; }, "The largest num_envs a vector env accepts (as --envs).");
+  m.def(
+      "max_threads", &max_threads,
+      "The largest num_threads a vector env accepts: rocketgym's one thread limit (as the arena's threads).");
   py::class_<H>(
       m, "VectorEnv",
       "N games of one game stepped together in C++ (OpenMP), with auto-reset. The array properties are "

@@ -153,17 +153,23 @@ class PythonPlayer final : public players::Player<G> {
       throw Error("agent '" + name_ + "' returned actions of shape " +
                   std::string(py::str(py::tuple(array.attr("shape")))) + " for " + std::to_string(count) +
                   " observations: expected shape (" + std::to_string(count) + ",)");
+    // Unsigned answers are read as unsigned: 2**63 + 5 is named as itself, never as a wrapped negative.
+    const bool is_unsigned = kind == 'u';
     const auto wide = py::array_t<int64_t, py::array::forcecast>::ensure(array);
-    if (!wide) throw py::error_already_set();
+    const auto wide_unsigned = py::array_t<uint64_t, py::array::forcecast>::ensure(array);
+    if (!wide || !wide_unsigned) throw py::error_already_set();
     for (int k = 0; k < count; ++k) {
-      const int64_t a = wide.at(k);
       const int actions = G::info().num_actions;
-      const Action action = a < 0 || a >= actions ? -1 : static_cast<Action>(a);
+      const int64_t a = is_unsigned ? -1 : wide.at(k);
+      const uint64_t u = is_unsigned ? wide_unsigned.at(k) : 0;
+      const bool in_range = is_unsigned ? u < static_cast<uint64_t>(actions) : a >= 0 && a < actions;
+      const Action action = !in_range ? -1 : static_cast<Action>(is_unsigned ? static_cast<int64_t>(u) : a);
       const std::string fault = action < 0 ? "out of range [0, " + std::to_string(actions - 1) + "]"
                                            : players::action_fault<G>(*d[k].state, action);
       if (!fault.empty())
-        throw Error("agent '" + name_ + "' returned action " + std::to_string(a) + " for row " +
-                    std::to_string(k) + ": " + fault);
+        throw Error("agent '" + name_ + "' returned action " +
+                    (is_unsigned ? std::to_string(u) : std::to_string(a)) + " for row " + std::to_string(k) +
+                    ": " + fault);
       d[k].action = action;
     }
   }

@@ -16,6 +16,11 @@ std::map<std::string, WorldObserverFactory>& observer_registry() {
   return registry;
 }
 
+std::map<std::string, std::vector<WorldPosition> (*)()>& position_registry() {
+  static std::map<std::string, std::vector<WorldPosition> (*)()> registry;
+  return registry;
+}
+
 std::string lines(const std::vector<BrokenFact>& broken) {
   std::ostringstream out;
   for (const BrokenFact& b : broken) out << "\n  - " << b.fact << ": " << b.detail;
@@ -58,17 +63,23 @@ void check_worlds(const AnyState& real, int viewer, const WorldObserver& observe
   }
 }
 
-void play_and_check(const AnyGame& game, int players, uint64_t seed, WorldObserverFactory make,
-                    const WorldOptions& opt, Tallies& tallies) {
+// Plays one game from `s` (the start, or a registered position: `from` names
+// it) and checks the worlds; `opening`: the first moves, then random ones.
+void play_and_check(const AnyGame& game, std::unique_ptr<AnyState> s, uint64_t seed, const std::string& from,
+                    const std::vector<Action>& opening, WorldObserverFactory make, const WorldOptions& opt,
+                    Tallies& tallies) {
+  const int players = s->num_players();
   Rng actions(derive_seed(seed, 99));
   Rng checks(derive_seed(seed, 29));
-  auto s = game.new_state(players, seed);
   std::vector<std::unique_ptr<WorldObserver>> observers;
-  for (int v = 0; v < players; ++v) observers.push_back(make(v, players));
+  for (int v = 0; v < players; ++v) {
+    observers.push_back(make(v, players));
+    observers.back()->begin(*s, from.empty());
+  }
   std::vector<bool> news(static_cast<std::size_t>(players));  // check this viewer's worlds now
   int move = 0;
   while (!s->is_terminal()) {
-    const std::string where = "seed " + std::to_string(seed) + " move " + std::to_string(move);
+    const std::string where = from + "seed " + std::to_string(seed) + " move " + std::to_string(move);
     INFO(game.info().id << " players " << players << " " << where << "\n" << s->to_string());
     if (checks.below(static_cast<uint32_t>(opt.check_every)) == 0)
       news[checks.below(static_cast<uint32_t>(players))] = true;
@@ -76,7 +87,11 @@ void play_and_check(const AnyGame& game, int players, uint64_t seed, WorldObserv
       if (news[static_cast<std::size_t>(v)])
         check_worlds(*s, v, *observers[static_cast<std::size_t>(v)], opt, checks, where, tallies);
     const auto legal = s->legal_actions();
-    const Action a = legal[actions.below(static_cast<uint32_t>(legal.size()))];
+    const std::size_t k = static_cast<std::size_t>(move);
+    if (k < opening.size() && !s->is_legal(opening[k]))
+      FAIL(from << "opening move " << k << " (" << s->action_to_string(opening[k]) << ") is not legal");
+    const Action a =
+        k < opening.size() ? opening[k] : legal[actions.below(static_cast<uint32_t>(legal.size()))];
     const auto before = s->clone();
     s->apply(a);
     for (int v = 0; v < players; ++v)
@@ -92,6 +107,11 @@ bool register_world_observer(const std::string& game_id, WorldObserverFactory fa
   return true;
 }
 
+bool register_world_positions(const std::string& game_id, std::vector<WorldPosition> (*positions)()) {
+  position_registry()[game_id] = positions;
+  return true;
+}
+
 void run_world_consistency(const std::string& game_id, int players, const WorldOptions& opt) {
   const auto found = observer_registry().find(game_id);
   if (found == observer_registry().end())
@@ -99,9 +119,26 @@ void run_world_consistency(const std::string& game_id, int players, const WorldO
                                         << "_world.cpp");
   auto game = load_game(game_id);
   Tallies tallies;
-  for (int g = 0; g < opt.num_games; ++g)
-    play_and_check(*game, players, derive_seed(opt.seed, static_cast<uint64_t>(g)), found->second, opt,
-                   tallies);
+  for (int g = 0; g < opt.num_games; ++g) {
+    const uint64_t seed = derive_seed(opt.seed, static_cast<uint64_t>(g));
+    play_and_check(*game, game->new_state(players, seed), seed, "", {}, found->second, opt, tallies);
+  }
+  // The registered positions of this player count, each from a few playouts.
+  if (const auto listed = position_registry().find(game_id); listed != position_registry().end())
+    for (const WorldPosition& p : listed->second()) {
+      if (p.num_players != players) continue;
+      for (int g = 0; g < opt.position_games; ++g) {
+        const uint64_t seed = derive_seed(opt.seed ^ 0x9051710ULL, static_cast<uint64_t>(g));
+        std::unique_ptr<AnyState> start;
+        try {
+          start = game->state_from_json(p.document(*game, seed));
+        } catch (const Error& e) {
+          FAIL("position '" << p.name << "' does not load (test bug): " << e.what());
+        }
+        play_and_check(*game, std::move(start), seed, "position '" + p.name + "', ", p.opening, found->second,
+                       opt, tallies);
+      }
+    }
   if (tallies.empty()) return;
   std::ostringstream summary;
   for (const auto& [fact, t] : tallies)

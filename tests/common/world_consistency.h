@@ -11,6 +11,12 @@
 // at most one went on"). At random moves, for a random viewer, and right after
 // a viewer learns a new fact, many worlds are drawn and each must keep every fact, give the viewer the same
 // observation and text view as the real game, and pass the game's invariants.
+//
+// Random playouts from the start seldom reach some rare moves (Launch Pad's
+// Recycle Bin with the cards that matter among its ten). A game's observer
+// file may register positions (register_world_positions): the driver plays
+// from each of them too, for its player count, its opening moves first (the
+// rare move), then random moves, every viewer following from that position.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +45,13 @@ class WorldObserver {
   virtual bool observe(const AnyState& before, Action action, const AnyState& after) = 0;
   // Appends every recorded fact that `world` breaks.
   virtual void check(const AnyState& world, std::vector<BrokenFact>& broken) const = 0;
+  // Called once before the first move: `first` is the position the viewer
+  // follows from; `new_game`: it is a game's start (new_state), not a
+  // registered position whose past the viewer has not seen.
+  virtual void begin(const AnyState& first, bool new_game) {
+    (void)first;
+    (void)new_game;
+  }
 };
 
 using WorldObserverFactory = std::unique_ptr<WorldObserver> (*)(int viewer, int num_players);
@@ -46,14 +59,28 @@ using WorldObserverFactory = std::unique_ptr<WorldObserver> (*)(int viewer, int 
 // Per-game observers register themselves (tests/common/worlds/<id>_world.cpp).
 bool register_world_observer(const std::string& game_id, WorldObserverFactory factory);
 
+// A position to play from besides the start: its state (a state document read
+// by AnyGame::state_from_json; `seed` varies its chance, e.g. its random
+// stream, from playout to playout) and the opening moves played from it
+// before the random ones.
+struct WorldPosition {
+  std::string name;  // what it is there for, in failure reports
+  int num_players = 2;
+  std::string (*document)(const AnyGame& game, uint64_t seed) = nullptr;
+  std::vector<Action> opening;
+};
+bool register_world_positions(const std::string& game_id, std::vector<WorldPosition> (*positions)());
+
 struct WorldOptions {
-  int num_games = 25;   // seeded random playouts
-  int worlds = 4;       // resampled worlds per check
-  int check_every = 4;  // on average, one check every this many decisions
+  int num_games = 25;       // seeded random playouts
+  int worlds = 4;           // resampled worlds per check
+  int check_every = 4;      // on average, one check every this many decisions
+  int position_games = 12;  // playouts from each registered position
   uint64_t seed = 20261125;
 };
 
-// Plays the games and checks the worlds. Fails the current Catch2 test case at
+// Plays the games (from the start, then from the registered positions of
+// this player count) and checks the worlds. Fails the current Catch2 test case at
 // once where a world fails the generic checks (check_resampled_world) or where
 // the real game breaks an observer's fact (a test bug); broken facts are
 // counted over all games and reported at the end, one line per kind of fact

@@ -68,6 +68,21 @@ TEST_CASE("contract: bad YAML is a ConfigError naming the line and key", "[last_
   REQUIRE_THROWS_AS(config_with("\nreward: rank", "\nreward: glory"), ConfigError);
 }
 
+// Issue 55: a symbol renamed in `symbols` alone is named as no symbol, with the
+// symbols there are and the hint, not as a stray key of `tiles`; a symbol
+// needs a name.
+TEST_CASE("contract: a symbol renamed in symbols alone, or without a name, is refused clearly",
+          "[last_blast][config]") {
+  REQUIRE_THROWS_WITH(config_with("{name: drop, value: 1}", "{name: water, value: 1}"),
+                      Catch::Contains("key 'tiles.drop'") &&
+                          Catch::Contains("'drop' is not a symbol of `symbols` ('water', 'hammers'") &&
+                          Catch::Contains("renamed in `tiles` and `cards` too"));
+  REQUIRE_THROWS_WITH(config_with("{name: drop, value: 1}", "{name: '', value: 1}"),
+                      Catch::Contains("symbols[0].name") && Catch::Contains("a symbol needs a name"));
+  REQUIRE_THROWS_WITH(config_with("{name: drop, value: 1}", "{name: '  ', value: 1}"),
+                      Catch::Contains("a symbol needs a name"));
+}
+
 // legal_actions_mask asks is_legal only for the actions that can be legal in
 // the current phase; every other action must be illegal too.
 TEST_CASE("contract: the legal mask is is_legal of every action, at every decision",

@@ -519,3 +519,54 @@ TEST_CASE("knowledge: resamples keep every seat's knowledge true, in random game
     }
   }
 }
+
+// Issue 55 (ruling 16, ruling 20): Recycle Bin shuffles face-up discards into
+// the draw pile. Until they are drawn, every seat knows they are in the pile
+// or among the cards that went into a hand unseen since: a hand that took no
+// card unseen holds none of them in any resample.
+TEST_CASE("knowledge: Recycle Bin's cards are in the pile or in a hand that drew since, in every resample") {
+  State s = position(3, R"({"turn": 0, "step": "play",
+      "hands": [{"recycle_bin": 1, "engineer": 1, "metal": 2, "fuel": 1},
+                {"fuel": 2, "oxygen": 1, "thief": 1},
+                {"fuel": 1, "explorer": 1, "astronaut": 1, "metal": 1, "inspector": 1, "salvage": 1}],
+      "discard_pile": ["observer", "metal", "fuel", "galactic", "oxygen", "fuel", "galactic", "metal",
+                       "intrepid", "fuel", "astronaut"]})");
+  s.apply(act::kRecycleBin);
+  for (int v = 0; v < 3; ++v) {
+    REQUIRE(s.deck_recycled(v, kGalactic) == 2);
+    REQUIRE(s.deck_recycled(v, kFuel) == 3);
+    REQUIRE(s.deck_fresh_in_hand(v, 1) == 0);
+  }
+  s.apply(act::kStopPlaying);
+  s.apply(act::kEndTurn);
+  REQUIRE(s.turn_player() == 1);
+  s.apply(act::kDrawFromPile);  // seat 1 draws two cards, unseen by seats 0 and 2
+  REQUIRE(s.area(1).hand_size == 6);
+  REQUIRE(s.deck_fresh_in_hand(2, 1) == 2);
+  REQUIRE(s.deck_fresh_in_hand(2, 0) == 0);
+  REQUIRE(s.deck_fresh_in_hand(1, 1) == 0);  // a seat sees its own draws
+  // Seat 2 follows the Galactics: in the pile or among seat 1's two draws,
+  // never in seat 0's hand, which took nothing unseen since.
+  int in_seat_1 = 0;
+  for (int t = 0; t < kTrials; ++t) {
+    const State world = resample(s, 2, t);
+    REQUIRE(hand(world, 0, kGalactic) == 0);
+    REQUIRE(draw_pile_count(world, kGalactic) + hand(world, 1, kGalactic) == 2 - hand(s, 2, kGalactic));
+    in_seat_1 += hand(world, 1, kGalactic);
+  }
+  CHECK(in_seat_1 > 0);  // the draws may hold them
+  // The document keeps what each seat follows; one that claims the impossible is refused.
+  const Json doc = s.to_json();
+  REQUIRE(doc["knowledge"][2]["deck"]["recycled"]["galactic"] == s.deck_recycled(2, kGalactic));
+  REQUIRE(doc["knowledge"][2]["deck"]["fresh_in_hands"] == Json{0, 2, 0});
+  REQUIRE(State::from_json(doc, standard()).to_json() == doc);
+  Json own = doc;
+  own["knowledge"][2]["deck"]["fresh_in_hands"][2] = 1;
+  REQUIRE_THROWS_WITH(
+      State::from_json(own, standard()),
+      Catch::Contains("'knowledge[2].deck.fresh_in_hands[2]'") && Catch::Contains("own hand"));
+  Json more = doc;
+  more["knowledge"][2]["deck"]["recycled"]["galactic"] = 40;
+  REQUIRE_THROWS_WITH(State::from_json(more, standard()),
+                      Catch::Contains("'knowledge[2].deck'") && Catch::Contains("more recycled Galactic"));
+}

@@ -159,6 +159,8 @@ def test_single_env_reset_with_a_seed_replays_the_game():
     (["heuristic", "heuristic"], "a 2-player table takes 1 opponent, got 2"),
     ([], "got 0"),
     ([42], "is a int: an agent is a player spec string"),
+    # Issue 55: a zoo bot is named by a game id of this build, and the message says so.
+    (["zoo:0"], "zoo bot '0': zoo:GAME names the game by its id: unknown game '0' (known games:"),
 ])
 def test_bad_opponents_are_refused(opponents, message):
     with pytest.raises(rg.Error) as error:

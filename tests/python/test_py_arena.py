@@ -192,6 +192,8 @@ def test_bad_agents_are_errors_naming_them(tmp_path):
     (lambda obs, masks: (~masks).argmax(axis=1), r"agent 'bad' returned action \d+ .*not legal"),
     (lambda obs, masks: np.zeros((len(masks), 2), dtype=np.int64), r"agent 'bad' returned .*shape"),
     (lambda obs, masks: np.zeros(len(masks), dtype=np.float32), r"agent 'bad' returned actions of dtype float32: it must return integers"),
+    # Issue 55: an answer past int64 is named as itself, not as a wrapped negative value.
+    (lambda obs, masks: [2**63 + 5] * len(masks), r"agent 'bad' returned action 9223372036854775813 .*out of range"),
 ])
 def test_a_python_agent_s_bad_answer_is_an_error_naming_it(answer, message, tmp_path):
     records = tmp_path / "games.jsonl"
@@ -208,6 +210,70 @@ def test_an_exception_from_a_python_agent_reaches_the_caller():
         rg.arena("last_blast", {"broken": broken, "r": "random"}, games=1)
     # The arena is usable after it.
     assert len(rg.arena("last_blast", ["random", "heuristic"], games=1).games) == 2
+
+
+# --- issue 55: records that survive interruption, files that cannot hurt ----------------------------
+
+def test_a_last_line_cut_short_is_skipped_with_a_warning(tmp_path):
+    path = tmp_path / "games.jsonl"
+    rg.arena("launchpad23", ["heuristic", "random"], games=2, seed=3, records=path)
+    text = path.read_text()
+    lines = text.splitlines()
+    path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][: len(lines[-1]) // 2])
+    with pytest.warns(UserWarning, match=re.escape(f"{path}:{len(lines)}: the last line is cut short")):
+        records = rg.load_records(path)
+    assert len(records) == len(lines) - 1
+
+
+def test_an_interrupted_arena_continues_its_records(tmp_path):
+    whole, path = tmp_path / "whole.jsonl", tmp_path / "games.jsonl"
+    agents = ["heuristic", "random", "ismcts:4"]
+    expected = rg.arena("launchpad23", agents, games=2, seed=5, records=whole, config={"max_turns": 60})
+    lines = whole.read_text().splitlines()
+    path.write_text("\n".join([lines[4], lines[2], lines[3]]) + "\n")  # three games, in the order they ended
+    with pytest.raises(rg.Error, match="--continue-records"):
+        rg.arena("launchpad23", agents, games=2, seed=5, records=path, config={"max_turns": 60})
+    report = rg.arena("launchpad23", agents, games=2, seed=5, records=path, config={"max_turns": 60},
+                      continue_records=True)
+    assert report.table == expected.table
+    assert path.read_text() == whole.read_text()
+
+
+def test_records_may_not_name_a_result_file(tmp_path):
+    out = tmp_path / "out"
+    for name in ("report.json", "games.csv"):
+        with pytest.raises(rg.Error, match=re.escape(f"the arena's {name} (in --output)")):
+            rg.arena("launchpad23", ["heuristic", "random"], games=1, output=out, records=out / name)
+        assert not (out / name).exists()
+
+
+def test_state_at_out_of_range_names_the_index_given(tmp_path):
+    path = tmp_path / "games.jsonl"
+    rg.arena("launchpad23", ["heuristic", "random"], games=1, seed=2, records=path)
+    record = rg.load_records(path)[0]
+    for k in (-len(record) - 2, len(record) + 1):
+        with pytest.raises(IndexError, match=re.escape(f"state_at({k}): the record has positions 0 to {len(record)}")):
+            record.state_at(k)
+    assert record.state_at(-len(record) - 1).to_json() == record.state_at(0).to_json()
+
+
+def test_arena_key_errors_name_the_function_and_the_range():
+    with pytest.raises(rg.ConfigError) as error:
+        rg.arena("last_blast", ["random", "heuristic"], games=1, seed=2**40)
+    message = str(error.value)
+    assert "rocketgym.arena: key 'seed': value 1099511627776 out of range [0, 2000000000]" in message
+    assert ":?" not in message
+    with pytest.raises(rg.ConfigError, match=re.escape("key 'threads': value 257 out of range [1, 256]")):
+        rg.arena("last_blast", ["random", "heuristic"], games=1, threads=rg.max_threads() + 1)
+
+
+def test_replay_shows_control_bytes_of_the_file_escaped(tmp_path):
+    records = tmp_path / "games.jsonl"
+    rg.arena("launchpad23", {"\x1b[31mred\x07": "heuristic", "plain": "random"}, games=1, seed=4, records=records)
+    out = subprocess.run([_cli(), "replay", str(records)], capture_output=True, timeout=600, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0
+    assert b"\x1b" not in out.stdout and b"\x07" not in out.stdout
+    assert b"\\x1B[31mred\\x07" in out.stdout
 
 
 # --- the command line: arena --records and replay --------------------------------------------------

@@ -223,6 +223,14 @@ def test_bad_constructor_arguments(game_id):
     vec = make(game_id)
     with pytest.raises(rg.Error, match="num_threads"):
         vec.num_threads = 0
+    # Issue 55: numbers past C++'s int, or past rocketgym's one limit, are refused naming the range.
+    for n in (2**31, 2**40, 65537):
+        with pytest.raises(rg.Error, match=r"num_envs must be in \[1, 65536\]"):
+            rg.make_vec(game_id, n)
+    for n in (2**31, rg.max_threads() + 1):
+        with pytest.raises(rg.Error, match=r"num_threads must be in \[1, 256\]"):
+            rg.make_vec(game_id, 2, num_threads=n)
+    assert rg.max_threads() == 256  # the arena's and training's limit too
 
 
 def test_step_releases_the_gil(game_id):

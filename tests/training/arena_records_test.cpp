@@ -1,8 +1,12 @@
 // The arena's game records (issue 26 item 5; envs/core/game_record.h) and
 // its hook for players the caller supplies (rocketgym.arena's Python agents).
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -43,9 +47,39 @@ ArenaConfig small_arena(const std::string& records) {
 // Plays `config` and writes its records through the claimed file.
 ArenaRun play_and_record(const ArenaConfig& config) {
   const auto file = claim_records_file(config);
-  ArenaRun run = play_arena(config, false);
-  file->write(run.records);
-  return run;
+  return play_arena(config, false, {}, file.get());
+}
+
+std::vector<std::string> record_lines(const std::string& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The rocketgym binary, run with `environment` (VAR=value ...) before it;
+// its exit status (-1 when a signal ended it) and output.
+struct ArenaCliRun {
+  int status = -1;
+  std::string output;
+};
+ArenaCliRun run_arena_cli(const std::string& environment, const std::string& arguments) {
+#ifdef ROCKETGYM_CLI_PATH
+  const std::string binary = std::getenv("ROCKETGYM_CLI") ? std::getenv("ROCKETGYM_CLI") : ROCKETGYM_CLI_PATH;
+#else
+  const std::string binary = std::getenv("ROCKETGYM_CLI") ? std::getenv("ROCKETGYM_CLI") : "";
+#endif
+  ArenaCliRun result;
+  if (binary.empty() || !std::filesystem::exists(binary)) return result;
+  const std::string command =
+      "env " + environment + " timeout 300 '" + binary + "' " + arguments + " </dev/null 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0;) result.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
 }
 
 // Plays the moves of a Player<G> made from a spec, counting its decisions.
@@ -126,7 +160,9 @@ TEST_CASE("arena records: an existing file is refused, an unwritten claim leaves
   const std::string file = dir / "games.jsonl";
   std::ofstream(file) << "earlier games\n";
   ArenaConfig config = small_arena(file);
-  CHECK_THROWS_WITH(claim_records_file(config), Catch::Contains(file) && Catch::Contains("exists"));
+  // The message says what is there and how to go on (issue 55).
+  CHECK_THROWS_WITH(claim_records_file(config), Catch::Contains(file) && Catch::Contains("exists (1 line;") &&
+                                                    Catch::Contains("--continue-records"));
   CHECK(read_file(file) == "earlier games\n");  // untouched
   config.records = dir / "new.jsonl";
   {
@@ -189,4 +225,121 @@ TEST_CASE("the arena plays supplied players in their agents' seats, with the sam
 
   CHECK_THROWS_WITH(Arena<G>(typed_config<G>(*game), 2, agents, options, Arena<G>::Supplied{counting}),
                     Catch::Contains("1 supplied players for 2 agents"));
+}
+
+// Issue 55: the games are written as they end. An arena killed at a fixed game
+// (it raises SIGKILL on itself after writing its 5th game: a count, not a
+// time) keeps the 5 games; the same command is refused, saying how to go on;
+// --continue-records plays only the missing games, and the file, table and
+// CSVs are those of the arena that was never stopped.
+TEST_CASE("arena records: killed at a game, every finished game is kept and the arena continues",
+          "[arena][records][cli]") {
+  const TempDir dir("killed");
+  const std::string arena =
+      "arena --game launchpad23 --set game.overrides.max_turns=60 --agent heuristic --agent random "
+      "--agent ismcts:8 --games 3 --seed 11 --envs 4 --threads 1 --quiet --no-plot ";
+  const ArenaCliRun whole = run_arena_cli(
+      "", arena + "--output '" + (dir / "whole") + "' --records '" + (dir / "whole.jsonl") + "'");
+  if (whole.status == -1 && whole.output.empty()) {
+    WARN("the rocketgym binary is not built: skipped");
+    return;
+  }
+  INFO(whole.output);
+  REQUIRE(whole.status == 0);
+  const std::string records = dir / "games.jsonl", output = dir / "out";
+  const std::string mine = arena + "--output '" + output + "' --records '" + records + "' ";
+  const ArenaCliRun killed = run_arena_cli("ROCKETGYM_TEST_KILL_AFTER_RECORDS=5", mine);
+  INFO(killed.output);
+  REQUIRE(killed.status == 128 + SIGKILL);  // as timeout(1) reports it
+  const std::vector<std::string> kept = record_lines(records);
+  REQUIRE(kept.size() == 5);
+  CHECK(load_records(records).size() == 5);  // every line whole, and replays
+  CHECK_FALSE(std::filesystem::exists(output + "/table.txt"));
+
+  const ArenaCliRun again = run_arena_cli("", mine);
+  INFO(again.output);
+  CHECK(again.status == 1);
+  CHECK_THAT(again.output,
+             Catch::Contains(records + "' exists (5 lines;") && Catch::Contains("--continue-records"));
+  CHECK(record_lines(records) == kept);
+
+  const ArenaCliRun continued = run_arena_cli("", mine + "--continue-records");
+  INFO(continued.output);
+  REQUIRE(continued.status == 0);
+  CHECK(read_file(records) == read_file(dir / "whole.jsonl"));
+  for (const char* name : {"table.txt", "games.csv", "agents.csv", "head_to_head.csv", "seats.csv"}) {
+    INFO(name);
+    CHECK(read_file(output + "/" + name) == read_file(dir / "whole" + "/" + name));
+  }
+}
+
+TEST_CASE("arena records: a continued file's torn last line is cut off, another arena's file refused",
+          "[arena][records]") {
+  const TempDir dir("continue");
+  ArenaConfig whole = small_arena(dir / "whole.jsonl");
+  whole.parallel = 1;
+  play_and_record(whole);
+  const std::vector<std::string> lines = record_lines(dir / "whole.jsonl");
+  REQUIRE(lines.size() == 18u);
+  // The first 7 games and half of the 8th, as a killed writer leaves them.
+  {
+    std::ofstream out(dir / "torn.jsonl");
+    for (std::size_t k = 0; k < 7; ++k) out << lines[k] << "\n";
+    out << lines[7].substr(0, lines[7].size() / 2);
+  }
+  ArenaConfig torn = small_arena(dir / "torn.jsonl");
+  torn.continue_records = true;
+  const ArenaRun run = play_and_record(torn);
+  CHECK(read_file(dir / "torn.jsonl") == read_file(dir / "whole.jsonl"));
+  CHECK(run.games.size() == 18u);
+  // Another seed's games are not this arena's: refused, naming the line.
+  ArenaConfig other = small_arena(dir / "torn.jsonl");
+  other.continue_records = true;
+  other.seed = 12;
+  CHECK_THROWS_WITH(play_and_record(other), Catch::Contains(dir / "torn.jsonl" + ":1:") &&
+                                                Catch::Contains("not a game of this arena's schedule"));
+  other = small_arena(dir / "torn.jsonl");
+  other.continue_records = true;
+  other.game = GameSetup::from_yaml(ConfigNode::parse("{id: launchpad23, overrides: {max_turns: 50}}", "t"));
+  CHECK_THROWS_WITH(play_and_record(other), Catch::Contains("another config"));
+  CHECK(read_file(dir / "torn.jsonl") == read_file(dir / "whole.jsonl"));  // untouched
+}
+
+// Issue 55: the records file is none of the arena's other files.
+TEST_CASE("arena records: the records file may not be a result file or an input of the arena",
+          "[arena][records]") {
+  const TempDir dir("distinct");
+  ArenaConfig config = small_arena("");
+  config.output = dir / "out";
+  for (const char* name : {"report.json", "games.csv", "table.txt", ".lock"}) {
+    config.records = config.output + "/" + name;
+    CHECK_THROWS_WITH(check_arena_files(config), Catch::Contains(std::string(name) + " (in --output)"));
+  }
+  config.records = dir / "out/../out/./games.csv";  // the same file by another name
+  CHECK_THROWS_WITH(check_arena_files(config), Catch::Contains("games.csv (in --output)"));
+  std::ofstream(dir / "arena.yaml") << "game: {id: launchpad23}\n";
+  config.records = dir / "arena.yaml";
+  CHECK_THROWS_WITH(check_arena_files(config, dir / "arena.yaml"),
+                    Catch::Contains("the arena's config file"));
+  std::ofstream(dir / "lp.yaml") << "max_turns: 40\n";
+  config.game =
+      GameSetup::from_yaml(ConfigNode::parse("{id: launchpad23, config: '" + (dir / "lp.yaml") + "'}", "t"));
+  config.records = dir / "lp.yaml";
+  CHECK_THROWS_WITH(check_arena_files(config), Catch::Contains("the game's config file"));
+  config.agents.push_back(players::parse_player("mine=checkpoint:" + (dir / "mine.ckpt")));
+  config.records = dir / "mine.ckpt";
+  CHECK_THROWS_WITH(check_arena_files(config), Catch::Contains("the checkpoint of agent 4 ('mine')"));
+  config.records = dir / "games.jsonl";
+  CHECK_NOTHROW(check_arena_files(config, dir / "arena.yaml"));
+}
+
+// Issue 55: a YAML zoo agent of another game is refused with its file and line,
+// as every other YAML error is.
+TEST_CASE("an arena config's zoo agent of another game is refused with its file and line", "[arena]") {
+  CHECK_THROWS_WITH(
+      ArenaConfig::from_yaml(ConfigNode::parse(
+          "game: {id: launchpad23}\nagents:\n  - {kind: heuristic}\n  - {kind: zoo, game: last_blast}\n",
+          "arena.yaml")),
+      Catch::Contains("arena.yaml:4") && Catch::Contains("agents[1].game") &&
+          Catch::Contains("the zoo bot of last_blast cannot play launchpad23"));
 }

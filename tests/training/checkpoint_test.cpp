@@ -373,12 +373,49 @@ TEST_CASE("a failed save leaves the old checkpoint and no temp file", "[checkpoi
   CHECK(read_bytes(path) == before);
   CHECK(read_checkpoint_meta(path).step == 12345);
 
-  // The rename fails (a folder holds the name).
+  // A folder holds the name: refused before anything is written (the file rule, issue 55).
   const std::string blocked = dir + "/blocked.ckpt";
   std::filesystem::create_directories(blocked + "/inside");
   CHECK_THAT(checkpoint_error([&] { save_checkpoint(blocked, changed, net, nullptr); }),
-             Catch::Contains("cannot rename"));
+             Catch::Contains(blocked + ": not a regular file (a folder"));
   CHECK_FALSE(std::filesystem::exists(blocked + ".tmp"));
+  std::filesystem::remove_all(dir);
+}
+
+// Issue 55: export never writes over its source, a run's resumable checkpoint,
+// another file, a link, a FIFO or a device.
+TEST_CASE("export refuses an output that would replace what it must not", "[checkpoint]") {
+  const std::string dir = temp_dir("export_target");
+  PolicyValueNet net(small_meta().net_spec());
+  torch::optim::Adam adam(net->parameters());
+  const std::string latest = save_example(dir, net, adam);  // a run's checkpoint: optimizer state and all
+  const std::string before = read_bytes(latest);
+  CHECK_THAT(checkpoint_error([&] { export_checkpoint(latest, latest, true, -1); }),
+             Catch::Contains("is the checkpoint it exports"));
+  CHECK_THAT(
+      checkpoint_error([&] { export_checkpoint(latest, dir + "/sub/../sub/./latest.ckpt", true, -1); }),
+      Catch::Contains("is the checkpoint it exports"));
+  save_checkpoint(dir + "/other_run.ckpt", small_meta(), net, &adam);
+  CHECK_THAT(checkpoint_error([&] { export_checkpoint(latest, dir + "/other_run.ckpt", true, -1); }),
+             Catch::Contains("is a resumable checkpoint") && Catch::Contains("never replaces one"));
+  std::ofstream(dir + "/notes.txt") << "my notes\n";
+  CHECK_THAT(checkpoint_error([&] { export_checkpoint(latest, dir + "/notes.txt", true, -1); }),
+             Catch::Contains("exists and is not a checkpoint"));
+  std::filesystem::create_symlink(dir + "/elsewhere.ckpt", dir + "/link.ckpt");
+  CHECK_THAT(checkpoint_error([&] { export_checkpoint(latest, dir + "/link.ckpt", true, -1); }),
+             Catch::Contains("symbolic link"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/elsewhere.ckpt"));
+  const std::string fifo = dir + "/pipe.ckpt";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THAT(checkpoint_error([&] { export_checkpoint(latest, fifo, true, -1); }), Catch::Contains("a FIFO"));
+  CHECK_THAT(checkpoint_error([&] { export_checkpoint(latest, "/dev/full", true, -1); }),
+             Catch::Contains("/dev/full: not a regular file (a character device"));
+  CHECK(read_bytes(latest) == before);  // the run can still resume
+  CHECK_FALSE(load_checkpoint(latest).optimizer_state.empty());
+  // A new file, and then an earlier export, are written.
+  CHECK(export_checkpoint(latest, dir + "/zoo.ckpt", true, -1) > 0);
+  CHECK(export_checkpoint(latest, dir + "/zoo.ckpt", false, 8) > 0);
+  CHECK(read_checkpoint_meta(dir + "/zoo.ckpt").zoo_simulations(2) == 8);
   std::filesystem::remove_all(dir);
 }
 

@@ -126,3 +126,27 @@ TEST_CASE("a player asked for many moves at once gives the moves it gives one at
   CHECK_THROWS_WITH(players::make_player<G>(players::parse_player("zoo:launchpad23"), {}),
                     Catch::Contains("network"));
 }
+
+// Issue 55: a search key is said once, neither twice as KEY=VALUE nor over what
+// the short form says by position; the message names the key.
+TEST_CASE("an ismcts spec that says a search key twice is refused naming the key", "[players]") {
+  const std::pair<const char*, const char*> refused[] = {
+      {"ismcts:10:heuristic:simulations=20",
+       "search key 'simulations' is given twice: by the short form (SIMULATIONS 10)"},
+      {"ismcts:10:heuristic:c_puct=1:c_puct=2",
+       "search key 'c_puct' is given twice ('c_puct=1' and 'c_puct=2')"},
+      {"ismcts:10:heuristic:4:rollouts=2",
+       "search key 'rollouts' is given twice: by the short form (PLAYOUTS 4)"},
+      {"ismcts:10:heuristic:rollout_policy=random", "search key 'rollout_policy' is given twice"},
+  };
+  for (const auto& [text, message] : refused) {
+    INFO(text);
+    CHECK_THROWS_AS(players::parse_player(text), ConfigError);
+    CHECK_THROWS_WITH(players::parse_player(text), Catch::Contains(text) && Catch::Contains(message));
+  }
+  // What the short form leaves unsaid may follow: PLAYOUTS as a key, the prior.
+  const PlayerSpec spec = players::parse_player("ismcts:10:heuristic:rollouts=3:heuristic_prior=0.25");
+  CHECK(spec.as<players::Ismcts>().mcts.rollouts == 3);
+  CHECK(spec.as<players::Ismcts>().mcts.heuristic_prior == 0.25);
+  CHECK(spec.as<players::Ismcts>().mcts.simulations == 10);
+}

@@ -191,13 +191,14 @@ LoadedCheckpoint run_checkpoint(const std::string& rules) {
   c.meta.net.blocks = 1;
   c.meta.net.channels = 8;
   c.meta.extra["algorithm"] = "ppo";
+  c.meta.extra["seed"] = uint64_t{7};
   if (!rules.empty()) c.meta.extra["game_config"] = rules;
   c.optimizer_state = "state";  // not read by the check: only whether there is one
   return c;
 }
 
 RunIdentity same_run_as(const LoadedCheckpoint& c, const std::string& rules) {
-  return {"ppo", c.meta.net_spec(), rules};
+  return {"ppo", c.meta.net_spec(), rules, c.meta.extra.value("seed", uint64_t{1})};
 }
 
 }  // namespace
@@ -247,6 +248,13 @@ TEST_CASE("a resume names what differs from the run's checkpoint", "[run][resume
     const LoadedCheckpoint edited = run_checkpoint("max_turns: [200");
     CHECK_THROWS_WITH(check_resumable(edited, path, same_run_as(edited, rules)),
                       Catch::Contains(path) && Catch::Contains("extra.game_config is not readable YAML"));
+  }
+  SECTION("another run.seed (issue 55)") {
+    RunIdentity run = same_run_as(saved, rules);
+    run.seed = 8;
+    CHECK_THROWS_WITH(check_resumable(saved, path, run),
+                      Catch::Contains(path) && Catch::Contains("started with run.seed 7") &&
+                          Catch::Contains("the config gives 8") && Catch::Contains("set run.seed back to 7"));
   }
   SECTION("a checkpoint from before the rules were recorded is not checked for them") {
     const LoadedCheckpoint old = run_checkpoint("");

@@ -362,3 +362,63 @@ TEST_CASE("a zoo manifest naming the network refuses what the network cannot pla
   CHECK_THROWS_WITH(players::parse_player("zoo:../" + zoo.dir.filename().string() + "/launch_pad"),
                     Catch::Contains("not a path"));
 }
+
+// Issue 55: a manifest may name a table size once ("2" and "02" are one size),
+// said with the file and line.
+TEST_CASE("a zoo manifest naming a table size twice is refused with its file and line", "[arena][zoo]") {
+  const ZooDirForTest zoo("zoo_twice");
+  const std::string file = zoo.file("launchpad23.yaml");
+  zoo.write("launchpad23.yaml", "game: launchpad23\nplayers:\n  2: heuristic\n  \"02\": random\n");
+  CHECK_THROWS_AS(resolved("zoo:launchpad23", 2), ConfigError);
+  CHECK_THROWS_WITH(
+      resolved("zoo:launchpad23", 2),
+      Catch::Contains(file + ":4") && Catch::Contains("table size 2 is named twice ('2' and '02')"));
+}
+
+// Issue 55: a zoo file that is there but cannot be read is an error naming it,
+// never skipped for another file (the .ckpt would then play at every size).
+TEST_CASE("a zoo file that is a folder, a dangling link or a link loop is an error naming it",
+          "[arena][zoo]") {
+  const std::string shipped = (kShippedZoo / "launch_pad.ckpt").string();
+  const ZooDirForTest zoo("zoo_unreadable");
+  if (std::filesystem::exists(shipped)) std::filesystem::copy_file(shipped, zoo.dir / "launch_pad.ckpt");
+  const std::string manifest = zoo.file("launch_pad.yaml");
+  std::filesystem::create_directories(manifest);
+  CHECK_THROWS_WITH(players::zoo_path("launch_pad"),
+                    Catch::Contains(manifest) && Catch::Contains("not a regular file"));
+  std::filesystem::remove(manifest);
+  std::filesystem::create_symlink(zoo.file("nowhere.yaml"), manifest);
+  CHECK_THROWS_WITH(players::zoo_path("launch_pad"),
+                    Catch::Contains(manifest) && Catch::Contains("a symbolic link that leads nowhere"));
+  std::filesystem::remove(manifest);
+  std::filesystem::create_symlink(manifest, manifest);  // a loop
+  CHECK_THROWS_WITH(players::zoo_path("launch_pad"),
+                    Catch::Contains(manifest) && Catch::Contains("cannot be read"));
+  std::filesystem::remove(manifest);
+  if (std::filesystem::exists(shipped)) CHECK(players::zoo_path("launch_pad") == zoo.file("launch_pad.ckpt"));
+}
+
+// Issue 55: another game's network in a zoo file plays nowhere, and the zoo's
+// table (describe --zoo) does not show it as playing.
+TEST_CASE("a zoo network of another game is refused, in the zoo's table too", "[arena][zoo]") {
+  const std::string shipped = (kShippedZoo / "lift_off.ckpt").string();
+  if (!std::filesystem::exists(shipped) || !game_is_built("last_blast")) return;
+  const ZooDirForTest zoo("zoo_other_game");
+  std::filesystem::copy_file(shipped, zoo.dir / "last_blast.ckpt");
+  const std::string file = zoo.file("last_blast.ckpt");
+  CHECK_THROWS_WITH(
+      players::zoo_served_players("last_blast"),
+      Catch::Contains(file) && Catch::Contains("a network trained for lift_off, not last_blast"));
+  CHECK_THROWS_WITH(resolved("zoo:last_blast", 2), Catch::Contains("trained for lift_off"));
+  CHECK_THROWS_WITH(players::zoo_table_json(), Catch::Contains("trained for lift_off"));
+}
+
+// Issue 55: zoo:GAME names a game of this build; the message says what a game id is and lists them.
+TEST_CASE("a zoo bot of no game is refused with the games there are", "[arena][zoo]") {
+  for (const char* text : {"zoo:0", "zoo:chess"}) {
+    INFO(text);
+    CHECK_THROWS_AS(players::parse_player(text), ConfigError);
+    CHECK_THROWS_WITH(players::parse_player(text),
+                      Catch::Contains("zoo:GAME names the game by its id") && Catch::Contains("known games"));
+  }
+}

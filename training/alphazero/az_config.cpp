@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "envs/core/parallel.h"
 #include "training/config_yaml.h"
 
 namespace rocketgym::alphazero {
@@ -61,7 +62,7 @@ void check_unused_selfplay_keys(const ConfigNode& node, const AzConfig& c) {
 ConfigBlock<AzConfig> selfplay_block() {
   ConfigBlock<AzConfig> b{"selfplay", {}, false, nullptr, nullptr};
   b.keys
-      .whole("games", &AzConfig::games, 1, 1 << 16,
+      .whole("games", &AzConfig::games, 1, kMaxEnvs,
              "self-play games in flight; their leaves share one network batch")
       .whole("greedy_after", &AzConfig::greedy_after, 0, 1 << 30,
              "decisions of a game after which the root stops adding Gumbel noise and plays its best move "

@@ -44,6 +44,9 @@ class Arena {
   using State = typename G::State;
   using Config = typename G::Config;
   using Progress = std::function<void(int done, int total)>;
+  // Called as each game ends (in the order they end): its index in the
+  // schedule, its result and its moves (those kept with `moves`).
+  using Finished = std::function<void(int game, const GameRecord& result, const std::vector<Action>& moves)>;
 
   using Supplied = std::vector<std::shared_ptr<players::Player<G>>>;
 
@@ -74,10 +77,13 @@ class Arena {
 
   // Plays the schedule; returns one result per scheduled game, in schedule
   // order. With `moves`, also every game's actions (moves[k]: game k's, in
-  // the order they were played); without, no move is kept. Interrupted
-  // (options.interrupt), only the finished games, still in schedule order.
+  // the order they were played); without, no move is kept. `finished` hears
+  // of each game as it ends (its moves are empty without `moves`).
+  // Interrupted (options.interrupt), only the finished games, still in
+  // schedule order.
   std::vector<GameRecord> play(const std::vector<ScheduledGame>& schedule, const Progress& progress = nullptr,
-                               std::vector<std::vector<Action>>* moves = nullptr) {
+                               std::vector<std::vector<Action>>* moves = nullptr,
+                               const Finished& finished = nullptr) {
     interrupted_ = false;
     const int total = static_cast<int>(schedule.size());
     const int slots = std::min(options_.parallel, std::max(1, total));
@@ -99,7 +105,7 @@ class Arena {
       asked[a].reserve(static_cast<std::size_t>(slots));
     }
     std::vector<GameRecord> records(static_cast<std::size_t>(total));
-    std::vector<uint8_t> finished(static_cast<std::size_t>(total), 0);
+    std::vector<uint8_t> ended(static_cast<std::size_t>(total), 0);  // the games that finished
     int next = 0, active = 0, done = 0;
     auto start_game = [&](int s) {
       game_of_[static_cast<std::size_t>(s)] = next < total ? next++ : -1;
@@ -147,19 +153,22 @@ class Arena {
         const int g = game_of_[static_cast<std::size_t>(s)];
         if (g < 0 || !states_[static_cast<std::size_t>(s)].is_terminal()) continue;
         records[static_cast<std::size_t>(g)] = record(schedule[static_cast<std::size_t>(g)], s);
-        finished[static_cast<std::size_t>(g)] = 1;
+        ended[static_cast<std::size_t>(g)] = 1;
         if (moves) {
           std::vector<Action>& played = slot_moves_[static_cast<std::size_t>(s)];
           (*moves)[static_cast<std::size_t>(g)].assign(played.begin(), played.end());
           played.clear();
         }
+        if (finished)
+          finished(g, records[static_cast<std::size_t>(g)],
+                   moves ? (*moves)[static_cast<std::size_t>(g)] : no_moves_);
         --active;
         ++done;
         if (progress) progress(done, total);
         start_game(s);
       }
     }
-    if (interrupted_) keep_finished(finished, records, moves);
+    if (interrupted_) keep_finished(ended, records, moves);
     return records;
   }
 
@@ -228,6 +237,7 @@ class Arena {
   std::vector<Action> actions_;
   std::vector<Rng> rngs_;
   std::vector<std::vector<Action>> slot_moves_;  // the moves of each slot's game so far, when kept
+  const std::vector<Action> no_moves_;
   bool interrupted_ = false;
 };
 

@@ -34,15 +34,23 @@ void use_rank0_files(std::vector<players::PlayerSpec>& agents, const dist::Conte
 // Plays the schedule over the ranks; rank 0 gets every record (in schedule
 // order), the others an empty list. `progress` counts this rank's games.
 // With `moves`, rank 0 also gets every game's moves, in schedule order.
+// `finished` hears of each game this rank plays as it ends, by its index in
+// `schedule`.
 template <class G>
 std::vector<GameRecord> play_on_ranks(Arena<G>& arena, const std::vector<ScheduledGame>& schedule,
                                       const dist::Context& context,
                                       const typename Arena<G>::Progress& progress = nullptr,
-                                      std::vector<std::vector<Action>>* moves = nullptr) {
-  if (context.single()) return arena.play(schedule, progress, moves);
+                                      std::vector<std::vector<Action>>* moves = nullptr,
+                                      const typename Arena<G>::Finished& finished = nullptr) {
+  if (context.single()) return arena.play(schedule, progress, moves, finished);
   std::vector<std::vector<Action>> my_moves;
-  const std::vector<GameRecord> mine =
-      arena.play(rank_games(schedule, context.rank(), context.size()), progress, moves ? &my_moves : nullptr);
+  typename Arena<G>::Finished mine_finished;
+  if (finished)  // rank r plays games r, r + N, r + 2N... of the schedule
+    mine_finished = [&](int k, const GameRecord& result, const std::vector<Action>& played) {
+      finished(context.rank() + k * context.size(), result, played);
+    };
+  const std::vector<GameRecord> mine = arena.play(rank_games(schedule, context.rank(), context.size()),
+                                                  progress, moves ? &my_moves : nullptr, mine_finished);
   std::vector<GameRecord> all = gather_records(mine, schedule.size(), context);
   if (moves) *moves = gather_moves(my_moves, schedule.size(), context);
   return all;

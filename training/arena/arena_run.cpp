@@ -1,18 +1,23 @@
 #include "training/arena/arena_run.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <map>
 #include <system_error>
 
+#include "envs/core/parallel.h"
 #include "generated/game_list.h"
 #include "models/checkpoint.h"
 #include "training/arena/arena.h"
@@ -24,24 +29,33 @@ namespace rocketgym::arena {
 
 ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
   root.expect_keys({"game", "agents", "games", "seed", "parallel", "threads", "device", "output", "plot",
-                    "records", "one_vs_each"});
+                    "records", "continue_records", "one_vs_each"});
   ArenaConfig c;
   c.game = GameSetup::from_yaml(root.child("game"));
   // No agents: the command line gives them (--agent).
   if (root.has("agents")) {
     const ConfigNode agents = root.child("agents");
     if (!agents.is_sequence()) root.fail_key("agents", "must be a list of agents");
-    for (const ConfigNode& a : agents.items()) c.agents.push_back(players::parse_player(a));
+    for (const ConfigNode& a : agents.items()) {
+      c.agents.push_back(players::parse_player(a));
+      // Said here with the file and line: a zoo bot of another game cannot take a seat.
+      if (const auto* zoo = std::get_if<players::Zoo>(&c.agents.back().kind); zoo && zoo->game != c.game.id)
+        a.fail_key("game", "'" + zoo->game + "': the zoo bot of " + zoo->game + " cannot play " + c.game.id +
+                               " (game: " + c.game.id + ", or the kind zoo of this arena's game)");
+    }
   }
   c.games = root.get_int("games", c.games, 1, 10'000'000);
   c.seed = static_cast<uint64_t>(root.get_int("seed", 1, 0, 2'000'000'000));
-  c.parallel = root.get_int("parallel", c.parallel, 1, 1 << 16);
-  c.threads = root.get_int("threads", c.threads, 1, 256);
+  c.parallel = root.get_int("parallel", c.parallel, 1, kMaxEnvs);
+  c.threads = root.get_int("threads", c.threads, 1, kMaxThreads);
   c.device = root.get_choice("device", c.device, {"cpu", "cuda"});
   c.output = root.get_string("output", c.output);
   if (c.output.empty()) root.fail_key("output", "must name a folder, not be empty");
   c.plot = root.get_bool("plot", c.plot);
   c.records = root.get_string("records", c.records);
+  c.continue_records = root.get_bool("continue_records", c.continue_records);
+  if (c.continue_records && c.records.empty())
+    root.fail_key("continue_records", "continues a records file: name it in records (--records FILE)");
   c.one_vs_each = root.get_string("one_vs_each", c.one_vs_each);
   return c;
 }
@@ -54,6 +68,7 @@ Json ArenaConfig::to_json() const {
   Json doc{{"game", game.to_json()}, {"agents", agents_doc}, {"games", games},
            {"seed", seed},           {"parallel", parallel}, {"threads", threads},
            {"device", device},       {"output", output},     {"records", records}};
+  if (continue_records) doc["continue_records"] = true;
   if (!one_vs_each.empty()) doc["one_vs_each"] = one_vs_each;
   return doc;
 }
@@ -151,39 +166,80 @@ ArenaSetup set_up_arena(const ArenaConfig& config, const dist::Context& context)
   }
   setup.schedule = make_schedule(static_cast<int>(setup.agents.size()), config.game.players, config.games,
                                  config.seed, one_vs_each);
+  if (!config.records.empty()) setup.record_config = record_config(config.game);
   return setup;
 }
 
-ArenaRun finish_arena(const ArenaConfig& config, const ArenaSetup& setup, std::vector<GameRecord> games,
-                      const std::vector<std::vector<Action>>& moves, const dist::Context& context) {
+RecordedGame arena_record(const ArenaConfig& config, const ArenaSetup& setup, const GameRecord& g,
+                          const std::vector<Action>& moves) {
+  RecordedGame r;
+  r.game = config.game.id;
+  r.config = setup.record_config;
+  r.seed = g.seed;
+  r.num_players = g.num_players;
+  for (int s = 0; s < g.num_players; ++s) {
+    r.players.push_back(setup.agents[static_cast<std::size_t>(g.agent[static_cast<std::size_t>(s)])].name);
+    r.returns.push_back(g.returns[static_cast<std::size_t>(s)]);
+  }
+  r.actions = moves;
+  return r;
+}
+
+namespace {
+
+// The result row of a game a continued records file holds: who sat where from
+// the schedule, the rest from the record (replayed for the truncation).
+GameRecord result_of(const ScheduledGame& scheduled, const RecordedGame& r, const AnyGame& game) {
+  GameRecord g;
+  g.lineup = scheduled.lineup;
+  g.rotation = scheduled.rotation;
+  g.seed = r.seed;
+  g.num_players = r.num_players;
+  g.agent = scheduled.agent;
+  for (int s = 0; s < r.num_players; ++s)
+    g.returns[static_cast<std::size_t>(s)] = r.returns[static_cast<std::size_t>(s)];
+  auto state = game.new_state(r.num_players, r.seed);
+  for (const Action a : r.actions) state->apply(a);
+  g.truncated = state->is_truncated();
+  g.decisions = static_cast<int>(r.actions.size());
+  return g;
+}
+
+}  // namespace
+
+ArenaRun finish_arena(const ArenaConfig& config, const ArenaSetup& setup,
+                      const std::vector<std::optional<RecordedGame>>& earlier, const std::vector<int>& played,
+                      std::vector<GameRecord> games, const std::vector<std::vector<Action>>& moves,
+                      const dist::Context& context) {
   ArenaRun run;
   if (!context.is_root()) return run;
   std::vector<std::string> names;
   for (const auto& a : setup.agents) names.push_back(a.name);
-  run.report = analyze(games, names, config.game.players);
-  if (!config.records.empty()) {
-    const std::string game_config = record_config(config.game);
-    run.records.reserve(games.size());
-    for (std::size_t k = 0; k < games.size(); ++k) {
-      const GameRecord& g = games[k];
-      RecordedGame r;
-      r.game = config.game.id;
-      r.config = game_config;
-      r.seed = g.seed;
-      r.num_players = g.num_players;
-      for (int s = 0; s < g.num_players; ++s) {
-        r.players.push_back(names[static_cast<std::size_t>(g.agent[static_cast<std::size_t>(s)])]);
-        r.returns.push_back(g.returns[static_cast<std::size_t>(s)]);
-      }
-      r.actions = moves[k];
-      run.records.push_back(std::move(r));
-    }
+  // The games of the schedule there are, in its order: the earlier ones and
+  // those played now (all of them, unless the arena was interrupted).
+  const std::size_t total = setup.schedule.size();
+  std::vector<const GameRecord*> now(total, nullptr);
+  std::vector<const std::vector<Action>*> now_moves(total, nullptr);
+  for (std::size_t j = 0; j < played.size(); ++j) {
+    now[static_cast<std::size_t>(played[j])] = &games[j];
+    if (j < moves.size()) now_moves[static_cast<std::size_t>(played[j])] = &moves[j];
   }
-  run.games = std::move(games);
+  std::vector<GameRecord> all;
+  all.reserve(total);
+  for (std::size_t k = 0; k < total; ++k) {
+    const bool before = k < earlier.size() && earlier[k];
+    if (!before && !now[k]) continue;  // not finished (interrupted)
+    all.push_back(before ? result_of(setup.schedule[k], *earlier[k], *setup.game) : *now[k]);
+    if (!config.records.empty())
+      run.records.push_back(before ? *earlier[k] : arena_record(config, setup, *now[k], *now_moves[k]));
+  }
+  run.report = analyze(all, names, config.game.players);
+  run.games = std::move(all);
   return run;
 }
 
-ArenaRun play_arena(const ArenaConfig& config, bool verbose, const dist::Context& context) {
+ArenaRun play_arena(const ArenaConfig& config, bool verbose, const dist::Context& context,
+                    RecordsFile* records) {
   const ArenaSetup setup = set_up_arena(config, context);
   const auto started = std::chrono::steady_clock::now();
   auto last_print = started;
@@ -204,32 +260,204 @@ ArenaRun play_arena(const ArenaConfig& config, bool verbose, const dist::Context
   };
   return visit_game(config.game.id, [&](auto g) {
     using G = decltype(g);
-    return play_arena_typed<G>(config, setup, {}, progress, context);
+    return play_arena_typed<G>(config, setup, {}, progress, context, records);
   });
 }
 
-RecordsFile::RecordsFile(std::string path) : path_(std::move(path)) {
-  const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0 && errno == EEXIST)
-    throw Error(
-        "records file '" + path_ +
-        "' exists: the arena neither replaces nor extends a records file (name another, or remove it)");
-  if (fd < 0) throw Error("cannot create the records file '" + path_ + "': " + std::strerror(errno));
-  ::close(fd);
+// --- the records file ------------------------------------------------------------
+
+namespace {
+
+constexpr const char* kRecordsWhat = "records file";
+
+// The lines of an existing file, for the message that refuses it.
+std::string lines_of(const std::string& path) {
+  try {
+    files::InputFile in(path, files::kMaxRecordsBytes, kRecordsWhat);
+    std::string line;
+    bool complete = true;
+    int lines = 0;
+    while (in.next_line(line, files::kMaxRecordLineBytes, complete)) ++lines;
+    return std::to_string(lines) + (lines == 1 ? " line" : " lines");
+  } catch (const files::FileError&) {
+    return "what it holds unread";
+  }
+}
+
+// The schedule's games by who sits where: seed and the agent's name at each seat.
+std::string seating_key(uint64_t seed, const std::vector<std::string>& players) {
+  std::string key = std::to_string(seed);
+  for (const auto& p : players) key += "\n" + p;
+  return key;
+}
+
+}  // namespace
+
+RecordsFile::RecordsFile(std::string path, bool continue_file) : path_(std::move(path)) {
+  const std::string continue_how =
+      "continue it with --continue-records (the YAML key continue_records: true; rocketgym.arena(..., "
+      "continue_records=True)) and the same arena, which plays only the games it lacks; or name another "
+      "file, or remove this one";
+  try {
+    if (continue_file) {
+      fd_ = files::open_output(path_, O_APPEND, kRecordsWhat);
+    } else {
+      try {
+        fd_ = files::open_output(path_, O_EXCL, kRecordsWhat);
+      } catch (const files::FileError&) {
+        struct stat info {};
+        if (::lstat(path_.c_str(), &info) == 0 && S_ISREG(info.st_mode))
+          throw Error("records file '" + path_ + "' exists (" + lines_of(path_) +
+                      "; the games of an arena that was interrupted?): the arena does not replace a "
+                      "records file; " +
+                      continue_how);
+        throw;
+      }
+      created_ = true;
+    }
+  } catch (const files::FileError& e) {
+    throw Error(std::string(e.what()));
+  }
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd_);
+    fd_ = -1;
+    throw Error("records file '" + path_ + "' is in use by another arena");
+  }
+  if (const char* kill = std::getenv("ROCKETGYM_TEST_KILL_AFTER_RECORDS")) kill_after_ = std::atoi(kill);
 }
 
 RecordsFile::~RecordsFile() {
-  if (!written_) ::unlink(path_.c_str());
+  if (fd_ < 0) return;
+  try {
+    files::sync_and_close(fd_, path_, kRecordsWhat);
+  } catch (const files::FileError& e) {
+    std::cerr << "warning: " << files::printable(e.what()) << "\n";
+  }
+  if (created_ && appended_ == 0 && !finished_) ::unlink(path_.c_str());
 }
 
-void RecordsFile::write(const std::vector<RecordedGame>& records) {
-  append_records(path_, records);  // the file is ours, and empty
-  written_ = true;
+std::vector<std::optional<RecordedGame>> RecordsFile::earlier_games(const ArenaConfig& config,
+                                                                    const ArenaSetup& setup) {
+  std::vector<std::optional<RecordedGame>> earlier(setup.schedule.size());
+  if (created_) return earlier;
+  LoadedRecords read;
+  try {
+    read = read_records(path_);
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + " (--continue-records continues a records file of this arena)");
+  }
+  if (!read.torn.empty()) {
+    // Cut off, so that the next game starts a line of its own.
+    if (::ftruncate(fd_, static_cast<off_t>(read.complete_bytes)) != 0)
+      throw Error("records file '" + path_ + "': cannot cut off its last line (" + std::strerror(errno) +
+                  ")");
+    std::cerr << "note: " << files::printable(read.torn) << " and cut off; the game is played again\n";
+  } else if (!read.ends_with_line_break) {
+    append_text("\n");  // a last whole record without its line break (written by hand)
+  }
+  std::map<std::string, std::vector<std::size_t>> by_seating;  // schedule indices, in order
+  for (std::size_t k = setup.schedule.size(); k-- > 0;) {
+    const ScheduledGame& g = setup.schedule[k];
+    std::vector<std::string> seats;
+    for (int s = 0; s < config.game.players; ++s)
+      seats.push_back(setup.agents[static_cast<std::size_t>(g.agent[static_cast<std::size_t>(s)])].name);
+    by_seating[seating_key(g.seed, seats)].push_back(k);
+  }
+  for (LoadedRecord& loaded : read.records) {
+    const RecordedGame& r = loaded.record;
+    auto refuse = [&](const std::string& why) {
+      throw Error(loaded.source + ": " + why +
+                  ": the records file belongs to another arena (--continue-records continues the file of "
+                  "this same arena: its game, config, agents, --games and --seed)");
+    };
+    if (r.game != config.game.id) refuse("a game of " + r.game + ", not " + config.game.id);
+    if (r.num_players != config.game.players)
+      refuse("a game of " + std::to_string(r.num_players) + " players, not " +
+             std::to_string(config.game.players));
+    if (Json::parse(r.config) != Json::parse(setup.record_config))
+      refuse("a game under another config (" + r.config + ", not " + setup.record_config + ")");
+    auto found = by_seating.find(seating_key(r.seed, r.players));
+    if (found == by_seating.end() || found->second.empty())
+      refuse(found == by_seating.end() ? "its seed and seating are not a game of this arena's schedule"
+                                       : "this game is in the file twice");
+    earlier[found->second.back()] = r;
+    found->second.pop_back();
+  }
+  return earlier;
+}
+
+void RecordsFile::append_text(const std::string& text) {
+  try {
+    files::write_all(fd_, text, path_, kRecordsWhat);
+  } catch (const files::FileError& e) {
+    throw Error(e.what());
+  }
+}
+
+void RecordsFile::append(const RecordedGame& record) {
+  append_text(record_to_line(record) + "\n");  // one write: a whole line
+  ++appended_;
+  if (kill_after_ > 0 && appended_ == kill_after_)
+    ::raise(SIGKILL);  // tests: an interruption at a known game
+}
+
+void RecordsFile::finish(const std::vector<RecordedGame>& records) {
+  std::string text;
+  for (const RecordedGame& r : records) text += record_to_line(r) + "\n";
+  try {
+    files::write_file_atomically(path_, text, kRecordsWhat);
+  } catch (const files::FileError& e) {
+    throw Error(e.what());
+  }
+  finished_ = true;
 }
 
 std::unique_ptr<RecordsFile> claim_records_file(const ArenaConfig& config) {
   if (config.records.empty()) return nullptr;
-  return std::make_unique<RecordsFile>(config.records);
+  return std::make_unique<RecordsFile>(config.records, config.continue_records);
+}
+
+// --- the arena's files ------------------------------------------------------------
+
+namespace {
+
+// The result files of an arena, in its output folder.
+constexpr const char* kResultFiles[] = {"table.txt", "report.json", "agents.csv", "head_to_head.csv",
+                                        "seats.csv", "games.csv",   "arena.png"};
+
+}  // namespace
+
+std::vector<files::NamedFile> arena_inputs(const ArenaConfig& config, const std::string& config_file) {
+  std::vector<files::NamedFile> in;
+  if (!config_file.empty()) in.push_back({config_file, "the arena's config file"});
+  if (!config.game.config_file.empty())
+    in.push_back({config.game.config_file, "the game's config file (game.config)"});
+  for (std::size_t a = 0; a < config.agents.size(); ++a) {
+    players::PlayerSpec spec = config.agents[a];
+    if (const std::string* path = players::checkpoint_file(spec))
+      in.push_back({*path, "the checkpoint of agent " + std::to_string(a + 1) +
+                               (spec.name.empty() ? "" : " ('" + spec.name + "')")});
+  }
+  return in;
+}
+
+std::vector<files::NamedFile> arena_outputs(const ArenaConfig& config) {
+  std::vector<files::NamedFile> out;
+  if (!config.records.empty()) out.push_back({config.records, "the records file (--records)"});
+  if (!config.output.empty()) {
+    for (const char* name : kResultFiles)
+      out.push_back({config.output + "/" + name, std::string("the arena's ") + name + " (in --output)"});
+    out.push_back({config.output + "/.lock", "the arena's .lock (in --output)"});
+  }
+  return out;
+}
+
+void check_arena_files(const ArenaConfig& config, const std::string& config_file) {
+  try {
+    files::check_distinct_files(arena_outputs(config), arena_inputs(config, config_file));
+  } catch (const files::FileError& e) {
+    throw Error(std::string("arena: ") + e.what());
+  }
 }
 
 std::unique_ptr<RunFolderLock> prepare_arena_output(const ArenaConfig& config) {
@@ -240,19 +468,33 @@ std::unique_ptr<RunFolderLock> prepare_arena_output(const ArenaConfig& config) {
     throw Error("arena output folder '" + config.output + "' cannot be created" +
                 (error ? ": " + error.message() : std::string(": it is not a folder")));
   auto lock = std::make_unique<RunFolderLock>(config.output, "arena output folder");
-  const std::filesystem::path probe = dir / (".rocketgym_write_test_" + std::to_string(::getpid()));
-  bool written = false;
-  {
-    std::ofstream out(probe);
-    written = static_cast<bool>(out << "probe\n" << std::flush);
+  const std::string probe = (dir / (".rocketgym_write_test_" + std::to_string(::getpid()))).string();
+  std::string why;
+  try {
+    ::unlink(probe.c_str());
+    const int fd = files::open_output(probe, O_EXCL, "probe file");
+    try {
+      files::write_all(fd, "probe\n", probe, "probe file");
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    ::close(fd);
+  } catch (const files::FileError& e) {
+    why = e.what();
   }
-  std::filesystem::remove(probe, error);
-  if (!written) throw Error("cannot write files in the arena output folder '" + config.output + "'");
-  for (const char* name : {"table.txt", "report.json", "agents.csv", "head_to_head.csv", "seats.csv",
-                           "games.csv", "arena.png"}) {
-    const std::filesystem::path file = dir / name;
-    if (std::filesystem::exists(file) && !std::ofstream(file, std::ios::app))  // app: leaves it as it is
-      throw Error("cannot replace '" + file.string() + "' in the arena output folder");
+  ::unlink(probe.c_str());
+  if (!why.empty())
+    throw Error("cannot write files in the arena output folder '" + config.output + "' (" + why + ")");
+  for (const char* name : kResultFiles) {
+    const std::string file = (dir / name).string();
+    try {
+      files::check_output_path(file, "result file");  // a link, FIFO or device there is refused now
+    } catch (const files::FileError& e) {
+      throw Error(std::string(e.what()) + " (in the arena output folder)");
+    }
+    if (std::filesystem::exists(file) && ::access(file.c_str(), W_OK) != 0)
+      throw Error("cannot replace '" + file + "' in the arena output folder");
   }
   return lock;
 }

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "envs/core/files.h"
 #include "training/csv_writer.h"
 
 namespace rocketgym::arena {
@@ -342,10 +343,11 @@ void write_csv(const ArenaReport& r, const std::vector<GameRecord>& games, const
 }
 
 void write_text_file(const std::string& file, const std::string& text) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.flush();
-  if (!out) throw Error("cannot write '" + file + "'");
+  try {
+    files::write_file_atomically(file, text, "result file");  // the file rule (envs/core/files.h)
+  } catch (const files::FileError& e) {
+    throw Error("cannot write '" + file + "': " + e.what());
+  }
 }
 
 }  // namespace rocketgym::arena

@@ -18,6 +18,7 @@
 
 #include "envs/core/game_model.h"
 #include "envs/core/observation_size.h"
+#include "envs/core/parallel.h"
 #include "envs/core/vector_env.h"
 #include "generated/game_list.h"
 #include "training/cli/commands.h"
@@ -170,7 +171,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("-p,--players", opt->players, "Number of players")->check(whole_number(1, 64));
   cmd->add_option("--steps", opt->steps, "Steps per measurement")->check(whole_number(1, 1'000'000'000'000));
   cmd->add_option("--envs", opt->envs, "Games played together (envs in the vector env)")
-      ->check(whole_number(1, 1 << 16));
+      ->check(whole_number(1, kMaxEnvs));
   cmd->add_option("--seed", opt->seed, "Seed")->check(whole_number(0, std::numeric_limits<int64_t>::max()));
   cmd->add_option("--repeat", opt->repeat, "Runs per figure; the fastest is reported")
       ->check(whole_number(1, 100));

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "envs/core/files.h"
 #include "generated/version.h"
 #include "training/cli/commands.h"
 
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const std::exception& e) {
-    std::cerr << "rocketgym: error: " << e.what() << "\n";
+    std::cerr << "rocketgym: error: " << rocketgym::files::printable(e.what()) << "\n";
     return 1;
   }
   return 0;

@@ -4,6 +4,7 @@
 #include <memory>
 #include <random>
 
+#include "envs/core/files.h"
 #include "envs/core/game.h"
 #include "envs/core/rng.h"
 #include "training/cli/commands.h"
@@ -94,7 +95,7 @@ std::string trimmed(const std::string& text) {
 // they quit (q) or stdin ends.
 int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal) {
   for (std::size_t i = 0; i < legal.size(); ++i)
-    std::cout << "  [" << i << "] " << state.action_to_string(legal[i]) << "\n";
+    std::cout << "  [" << i << "] " << files::printable(state.action_to_string(legal[i])) << "\n";
   while (true) {
     std::cout << "player " << seat << ", your choice (0-" << legal.size() - 1
               << ", q to quit): " << std::flush;
@@ -111,8 +112,8 @@ int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal)
       if (used == line.size() && pick >= 0 && pick < static_cast<int>(legal.size())) return pick;
     } catch (const std::exception&) {
     }
-    std::cout << "'" << line << "' is not one of the numbers above (0 to " << legal.size() - 1
-              << ", or q to quit).\n";
+    std::cout << "'" << files::printable(line) << "' is not one of the numbers above (0 to "
+              << legal.size() - 1 << ", or q to quit).\n";
   }
 }
 
@@ -132,13 +133,14 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
   const uint64_t seed = opt.seed ? opt.seed : static_cast<uint64_t>(std::random_device{}());
   auto state = game->new_state(opt.players, seed);
   Rng rng(derive_seed(seed, 1));
-  std::cout << game->info().name << " — seed " << seed << "\n";
+  std::cout << game->info().name << " — seed " << seed << "\n";  // (text from files is shown printable)
   while (!state->is_terminal()) {
     const int p = state->current_player();
     Action action;
     if (seats[p] == "human") {
       // With one person at the table, show only what that seat may know.
-      std::cout << "\n" << (humans == 1 ? state->observation_string(human_seat) : state->to_string());
+      std::cout << "\n"
+                << files::printable(humans == 1 ? state->observation_string(human_seat) : state->to_string());
       const auto legal = state->legal_actions();
       const int pick = ask_human(*state, p, legal);
       if (pick < 0) {
@@ -149,7 +151,8 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
       // Named back, so that a transcript (moves piped in) shows what was
       // played; a secret one only to a person alone at the terminal.
       if (humans == 1 || state->is_public_action(action))
-        std::cout << "player " << p << " (human): " << state->action_to_string(action) << "\n";
+        std::cout << "player " << p << " (human): " << files::printable(state->action_to_string(action))
+                  << "\n";
       else
         std::cout << "(a secret choice is made)\n";
     } else {
@@ -157,18 +160,19 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
       // A secret choice names no seat: in some games who was asked is itself
       // hidden (a Rocket Squad reaction, a Last Blast pick).
       if (humans == 0 || state->is_public_action(action))
-        std::cout << "player " << p << " (" << seats[p] << "): " << state->action_to_string(action) << "\n";
+        std::cout << "player " << p << " (" << files::printable(seats[p])
+                  << "): " << files::printable(state->action_to_string(action)) << "\n";
       else
         std::cout << "(a secret choice is made)\n";
     }
     state->apply(action);
   }
-  std::cout << "\n" << state->to_string();
+  std::cout << "\n" << files::printable(state->to_string());
   const auto returns = state->returns();
   const auto scores = state->scores();
   for (int p = 0; p < opt.players; ++p)
-    std::cout << "player " << p << " (" << seats[p] << "): score " << scores[p] << ", return " << returns[p]
-              << "\n";
+    std::cout << "player " << p << " (" << files::printable(seats[p]) << "): score " << scores[p]
+              << ", return " << returns[p] << "\n";
 }
 
 }  // namespace

@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 
+#include "envs/core/files.h"
 #include "envs/core/game_record.h"
 #include "training/cli/commands.h"
 #include "training/cli/options.h"
@@ -102,7 +104,9 @@ class Replay {
 void interact(const Replay& replay) {
   std::size_t k = 0;
   while (true) {
-    replay.print_position(std::cout, k);
+    std::ostringstream position;
+    replay.print_position(position, k);
+    std::cout << files::printable(position.str());
     std::cout << "[Enter/n] next  [p] previous  [q] quit: " << std::flush;
     std::string line;
     if (!std::getline(std::cin, line)) {
@@ -117,7 +121,8 @@ void interact(const Replay& replay) {
       if (k == 0) std::cout << "(this is the first position: Enter or n for the next move)\n";
       k = k > 0 ? k - 1 : 0;
     } else {
-      std::cout << "'" << line << "': Enter or n for the next move, p for the previous, q to quit\n";
+      std::cout << "'" << files::printable(line)
+                << "': Enter or n for the next move, p for the previous, q to quit\n";
     }
   }
 }
@@ -133,12 +138,17 @@ void replay(const ReplayOptions& opt) {
     throw Error("--seat " + std::to_string(opt.seat) + ": the game has " +
                 std::to_string(loaded.record.num_players) + " seats (0 to " +
                 std::to_string(loaded.record.num_players - 1) + ")");
+  // The player names and the game's config come from the file: shown as
+  // printable text only (envs/core/files.h), never as raw control bytes.
   const Replay r(loaded, opt.seat);
+  std::ostringstream text;
   if (::isatty(STDIN_FILENO)) {
-    r.print_header(std::cout);
+    r.print_header(text);
+    std::cout << files::printable(text.str());
     interact(r);
   } else {
-    r.print_all(std::cout);
+    r.print_all(text);
+    std::cout << files::printable(text.str());
   }
 }
 

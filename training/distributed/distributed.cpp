@@ -13,6 +13,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
+#include "envs/core/files.h"
 #include "envs/core/rng.h"
 
 namespace rocketgym::dist {
@@ -252,9 +253,11 @@ std::optional<std::string> Context::file_from_root(const std::string& path) cons
   if (is_root() && fs::exists(path)) {
     status = kRead;
     if (impl_) {
-      std::ifstream in(path, std::ios::binary);
-      bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-      if (!in && !in.eof()) status = kUnreadable;
+      try {  // the file rule (envs/core/files.h): a checkpoint's cap, a regular file only
+        bytes = files::read_input_file(path, files::kMaxCheckpointBytes, "file");
+      } catch (const files::FileError&) {
+        status = kUnreadable;
+      }
     }
   }
   if (!impl_) return status == kRead ? std::optional<std::string>(path) : std::nullopt;
@@ -273,10 +276,12 @@ std::optional<std::string> Context::file_from_root(const std::string& path) cons
   }
   const fs::path copy =
       impl_->scratch / (std::to_string(++impl_->files) + "-" + fs::path(path).filename().string());
-  std::ofstream out(copy, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out.flush())
-    throw Error(describe() + ": cannot write " + copy.string() + " (copy of rank 0's " + path + ")");
+  try {
+    files::write_file_atomically(copy.string(), bytes, "copy of rank 0's file");
+  } catch (const files::FileError& e) {
+    throw Error(describe() + ": cannot write " + copy.string() + " (copy of rank 0's " + path +
+                "): " + e.what());
+  }
   return copy.string();
 }
 

@@ -1,15 +1,20 @@
 #include "training/players/player_spec.h"
 
+#include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <sstream>
 
+#include "envs/core/game.h"
 #include "generated/source_tree.h"
 #include "models/checkpoint.h"
 
@@ -80,13 +85,44 @@ bool ends_with(const std::string& text, const std::string& tail) {
 
 // A zoo bot is named by its game id: a path or ".." there would make
 // zoo_path() read a file outside the zoo folder.
+// And it must be a game of this build (whose id the message lists).
 const std::string& checked_zoo_id(const std::string& id) {
   const bool plain = !id.empty() && std::all_of(id.begin(), id.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
   });
   if (!plain)
     throw ConfigError("zoo bot '" + id + "': name it by a game id (letters, digits and '_'), not a path");
+  try {
+    Registry::instance().find(id);
+  } catch (const Error& e) {
+    throw ConfigError("zoo bot '" + id + "': zoo:GAME names the game by its id: " + e.what());
+  }
   return id;
+}
+
+// Whether a zoo folder holds `file`: a regular file (through a symbolic link)
+// yes, nothing by that name no; anything else there (a folder, a FIFO, a
+// dangling or looping symbolic link) is an Error naming it, never skipped:
+// another file of the zoo would then play in its place.
+bool zoo_file_here(const std::string& file) {
+  struct stat link {};
+  if (::lstat(file.c_str(), &link) != 0) return false;
+  struct stat target {};
+  if (::stat(file.c_str(), &target) != 0)
+    throw Error("zoo file '" + file + "' cannot be read (" + std::strerror(errno) +
+                (S_ISLNK(link.st_mode) ? "; a symbolic link that leads nowhere" : "") + ")");
+  if (!S_ISREG(target.st_mode))
+    throw Error("zoo file '" + file + "' is not a regular file (a zoo bot is a .ckpt or .yaml file)");
+  return true;
+}
+
+// A zoo network's metadata, which must be a network of the game it is the bot of.
+CheckpointMeta zoo_network_meta(const std::string& path, const std::string& game_id) {
+  CheckpointMeta meta = read_checkpoint_meta(path);
+  if (meta.game != game_id)
+    throw CheckpointError("zoo bot '" + game_id + "' (" + path + ") is a network trained for " + meta.game +
+                          ", not " + game_id);
+  return meta;
 }
 
 // A path the operating system reads as written: a NUL (YAML's "\0" escape) would
@@ -139,14 +175,31 @@ void read_args(const TextArgs& in, Checkpoint& c) {
 // The search keys after `ismcts:SIMULATIONS:heuristic[:PLAYOUTS]`, each
 // `:KEY=VALUE` (e.g. :rollout_depth=8:c_puct=0.75), read by the key table
 // over the short form's options: the ranges and refusals of the YAML keys.
-mcts::Options read_search_settings(const TextArgs& in, std::size_t first, const mcts::Options& short_form) {
+// A key may be said once: neither twice as KEY=VALUE (which would win is not
+// for the order to decide) nor as KEY=VALUE over what the short form says by
+// position (`said`: SIMULATIONS, the word heuristic, PLAYOUTS when given).
+mcts::Options read_search_settings(const TextArgs& in, std::size_t first, const mcts::Options& short_form,
+                                   const std::vector<std::pair<std::string, std::string>>& said) {
   std::vector<std::string> settings(in.parts.begin() + static_cast<std::ptrdiff_t>(first), in.parts.end());
   if (settings.empty()) return short_form;
-  for (const std::string& setting : settings)
-    if (setting.find('=') == std::string::npos)
+  for (std::size_t i = 0; i < settings.size(); ++i) {
+    const std::string& setting = settings[i];
+    const auto eq = setting.find('=');
+    if (eq == std::string::npos)
       throw ConfigError(
           "agent '" + in.text + "': '" + setting +
           "' is not a search setting KEY=VALUE (ismcts:SIMULATIONS:heuristic[:PLAYOUTS][:KEY=VALUE...])");
+    const std::string key = setting.substr(0, eq);
+    for (std::size_t j = 0; j < i; ++j)
+      if (settings[j].substr(0, settings[j].find('=')) == key)
+        throw ConfigError("agent '" + in.text + "': search key '" + key + "' is given twice ('" +
+                          settings[j] + "' and '" + setting + "'): give it once");
+    for (const auto& [name, how] : said)
+      if (key == name)
+        throw ConfigError("agent '" + in.text + "': search key '" + key +
+                          "' is given twice: by the short form (" + how + ") and as '" + setting +
+                          "'; give it once");
+  }
   std::vector<ConfigNode::Setting> labelled;
   for (const std::string& setting : settings) labelled.push_back({setting, setting});
   const ConfigNode node = ConfigNode::from_labelled_settings(labelled, "agent '" + in.text + "'");
@@ -165,7 +218,10 @@ void read_args(const TextArgs& in, Ismcts& s) {
     s.mcts = heuristic_playouts(
         s.mcts.simulations,
         playouts ? parse_count(parts[3], mcts::kRolloutsRange, in.text, "playouts per leaf (rollouts)") : 1);
-    s.mcts = read_search_settings(in, playouts ? 4 : 3, s.mcts);
+    std::vector<std::pair<std::string, std::string>> said{
+        {mcts::kSimulationsRange.name, "SIMULATIONS " + parts[1]}, {"rollout_policy", "the word heuristic"}};
+    if (playouts) said.push_back({mcts::kRolloutsRange.name, "PLAYOUTS " + parts[3]});
+    s.mcts = read_search_settings(in, playouts ? 4 : 3, s.mcts, said);
   } else if (parts.size() == 3) {
     s.network = parts[2];  // a checkpoint as evaluator (./heuristic for a file of that name)
   }
@@ -460,8 +516,8 @@ std::string zoo_path(const std::string& game_id) {
                       manifest = folder + "/" + game_id + ".yaml";
     // With both, the manifest is the bot and names the network per table size
     // (read_zoo_manifest refuses one that never does).
-    if (std::filesystem::is_regular_file(manifest)) return manifest;
-    if (std::filesystem::is_regular_file(checkpoint)) return checkpoint;
+    if (zoo_file_here(manifest)) return manifest;
+    if (zoo_file_here(checkpoint)) return checkpoint;
     where += (where.empty() ? "" : ", ") + checkpoint + ", " + manifest;
   }
   throw Error("no zoo bot for '" + game_id + "' (looked for " + (where.empty() ? "nothing" : where) +
@@ -531,10 +587,14 @@ ZooManifest read_zoo_manifest(const std::string& path, const std::string& game_i
     table.fail("'players' maps each table size to its agent, e.g. {2: heuristic}");
   // The network beside the manifest, its metadata read once if named.
   const std::string network = path.substr(0, path.size() - std::string(".yaml").size()) + ".ckpt";
-  const bool network_here = std::filesystem::is_regular_file(network);
+  const bool network_here = zoo_file_here(network);
   std::optional<CheckpointMeta> meta;
+  std::map<int, std::string> sizes;  // each table size once: "2" and "02" are one size
   for (const std::string& key : table.keys()) {
     const int players = table_size(table, key);
+    if (const auto [named, fresh] = sizes.emplace(players, key); !fresh)
+      table.fail_key(key, "table size " + std::to_string(players) + " is named twice ('" + named->second +
+                              "' and '" + key + "'): give each size once");
     const ConfigNode entry = table.child(key);
     const std::string word = entry.yaml().IsScalar() ? entry.as_string() : "";
     const bool named = word == kNetworkWord;
@@ -550,7 +610,7 @@ ZooManifest read_zoo_manifest(const std::string& path, const std::string& game_i
     if (!network_here)
       table.fail_key(key, "`network` is the " + game_id + ".ckpt beside the manifest, and there is none (" +
                               network + ")");
-    if (!meta) meta = read_checkpoint_meta(network);
+    if (!meta) meta = zoo_network_meta(network, game_id);
     if (!meta->serves(players))
       table.fail_key(key, "`network`: " + network + " was trained for " +
                               player_counts_text(meta->served_players()) + ", not " +
@@ -570,7 +630,7 @@ ZooManifest read_zoo_manifest(const std::string& path, const std::string& game_i
 
 std::vector<int> zoo_served_players(const std::string& game_id) {
   const std::string path = zoo_path(game_id);
-  if (!is_zoo_manifest(path)) return read_checkpoint_meta(path).served_players();
+  if (!is_zoo_manifest(path)) return zoo_network_meta(path, game_id).served_players();
   std::vector<int> served;
   for (const auto& [players, agent] : read_zoo_manifest(path, game_id).players) served.push_back(players);
   return served;
@@ -579,8 +639,9 @@ std::vector<int> zoo_served_players(const std::string& game_id) {
 Kind zoo_agent(const Zoo& zoo, int num_players) {
   const std::string path = zoo_path(zoo.game);
   if (!is_zoo_manifest(path))
-    return network_at(path, zoo.simulations >= 0 ? zoo.simulations
-                                                 : read_checkpoint_meta(path).zoo_simulations(num_players));
+    return network_at(path, zoo.simulations >= 0
+                                ? zoo.simulations
+                                : zoo_network_meta(path, zoo.game).zoo_simulations(num_players));
   const ZooManifest manifest = read_zoo_manifest(path, zoo.game);
   std::vector<int> served;
   for (const auto& [players, agent] : manifest.players) {

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "envs/core/parallel.h"
 #include "training/config_yaml.h"
 
 namespace rocketgym::ppo {
@@ -11,7 +12,7 @@ namespace {
 ConfigBlock<TrainConfig> ppo_block() {
   ConfigBlock<TrainConfig> b{"ppo", {}, false, nullptr, nullptr};
   KeyTable<TrainConfig>& t = b.keys;
-  t.whole("envs", &TrainConfig::envs, 1, 1 << 16, "games stepped together");
+  t.whole("envs", &TrainConfig::envs, 1, kMaxEnvs, "games stepped together");
   t.whole("steps_per_update", &TrainConfig::steps_per_update, 1, 1 << 24,
           "learner decisions per PPO update (finished episodes only)");
   t.whole("epochs", &TrainConfig::epochs, 1, 1000, "passes over each batch");

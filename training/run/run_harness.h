@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "envs/core/describe.h"
+#include "envs/core/files.h"
 #include "envs/core/json.h"
 #include "models/checkpoint.h"
 #include "models/warm_start.h"
@@ -149,7 +150,7 @@ class RunHarness {
     std::ofstream metrics;
     if (ctx_.is_root()) {
       algo.clean_run_folder(verbose);
-      std::ofstream(in_run_dir("config.yaml")) << algo.resolved_config();
+      write_run_file("config.yaml", algo.resolved_config());
       metrics = open_metrics(algo.metrics_header());
     }
     seed_ = dist::rank_seed(settings_.seed, ctx_.rank());
@@ -286,7 +287,7 @@ class RunHarness {
       algo.make_optimizer();
       return false;
     }
-    check_resumable(*ckpt, path, {algorithm_, spec_, game_config_});
+    check_resumable(*ckpt, path, {algorithm_, spec_, game_config_, settings_.seed});
     net_ = ckpt->net;
     spec_ = ckpt->meta.net_spec();  // the same network as the config's model block ("auto" resolved)
     net_config_ = spec_.config;
@@ -323,11 +324,15 @@ class RunHarness {
     std::vector<LayoutBlock> old_layout = old.meta.layout;
     const std::string& layout_file = settings_.warm_start_layout;
     if (!layout_file.empty()) {
-      std::ifstream in(layout_file);
-      if (!in) throw ConfigError("run.warm_start_layout: cannot read '" + layout_file + "'");
+      std::string text;
+      try {  // the file rule (envs/core/files.h)
+        text = files::read_input_file(layout_file, files::kMaxLayoutBytes, "layout file");
+      } catch (const files::FileError& e) {
+        throw ConfigError(std::string("run.warm_start_layout: ") + e.what());
+      }
       Json doc;
       try {
-        doc = Json::parse(in);
+        doc = Json::parse(text);
       } catch (const nlohmann::json::exception& e) {
         throw ConfigError("run.warm_start_layout: '" + layout_file + "' is not JSON (" + e.what() + ")");
       }
@@ -347,8 +352,23 @@ class RunHarness {
     if (verbose) std::fprintf(stderr, "warm start from %s: %s\n", path.c_str(), report.summary().c_str());
   }
 
+  // The run folder's files follow the file rule (envs/core/files.h): never
+  // written through a symbolic link or over a FIFO or a device.
+  void write_run_file(const std::string& name, const std::string& text) const {
+    try {
+      files::write_file_atomically(in_run_dir(name), text, "run file");
+    } catch (const files::FileError& e) {
+      throw Error(e.what());
+    }
+  }
+
   std::ofstream open_metrics(const std::string& header) const {
     const std::string file = in_run_dir("metrics.csv");
+    try {
+      files::check_output_path(file, "metrics file");
+    } catch (const files::FileError& e) {
+      throw Error(e.what());
+    }
     const bool fresh = !std::filesystem::exists(file) || std::filesystem::file_size(file) == 0;
     std::ofstream out(file, std::ios::app);
     if (fresh) out << header << "\n";

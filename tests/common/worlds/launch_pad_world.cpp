@@ -13,15 +13,26 @@
 //   - Ruling 6: an empty draw pile is refilled by shuffling the discard pile,
 //     which everybody saw: until the next refill the pile holds only those
 //     cards, and the ones Recycle Bin shuffles in (ruling 16).
+//   - Ruling 16: the cards Recycle Bin shuffles into the draw pile were face
+//     up: until the next refill they are in the pile, or among the cards that
+//     went into a hand unseen since (draws, Thief), or the viewer drew them or
+//     saw them leave such a hand. A hand that took no unseen card since holds
+//     none of them (issue 55: both Galactics recycled, a seat that drew
+//     nothing since must not hold one in any world).
 //   - A drawn Launch Pad card is placed at once: no hand holds one.
+// Besides the random games from the start, the games from a registered
+// position where Recycle Bin shuffles in both Galactics, the other hands
+// holding cards drawn before.
 #include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
 
 #include "envs/core/game_model.h"
+#include "envs/core/rng.h"
 #include "games/launch_pad/launch_pad_game.h"
 #include "tests/common/world_consistency.h"
+#include "tests/launch_pad/launch_pad_position.h"
 
 namespace rocketgym::testing {
 namespace {
@@ -76,18 +87,28 @@ int card_from_hand(Action a) {
 
 class LaunchPadObserver final : public WorldObserver {
  public:
-  LaunchPadObserver(int viewer, int players) : viewer_(viewer), known_(static_cast<std::size_t>(players)) {}
+  LaunchPadObserver(int viewer, int players)
+      : viewer_(viewer),
+        known_(static_cast<std::size_t>(players)),
+        unseen_in_(static_cast<std::size_t>(players)) {}
+
+  void begin(const AnyState& first, bool new_game) override {
+    if (new_game) start(typed(first));  // ruling 2 holds from the deal, not from a position's unseen past
+  }
 
   bool observe(const AnyState& before, Action a, const AnyState& after) override {
     const State& b = typed(before);
     const State& s = typed(after);
-    if (!started_) start(b);
     const auto known = known_;
     const int pads_below = pads_below_;
     const Cards refill = refill_;
+    const Cards recycled = recycled_, accounted = accounted_;
+    const auto unseen_in = unseen_in_;
+    follow_recycled(b, a, s);
     follow_hands(b, a, s);
     follow_pile(b, a, s);
-    return known_ != known || pads_below_ != pads_below || refill_ != refill;
+    return known_ != known || pads_below_ != pads_below || refill_ != refill || recycled_ != recycled ||
+           accounted_ != accounted || unseen_in_ != unseen_in;
   }
 
   void check(const AnyState& world, std::vector<BrokenFact>& broken) const override {
@@ -113,6 +134,27 @@ class LaunchPadObserver final : public WorldObserver {
                             "shuffled into the bottom " + std::to_string(pads_below_) +
                                 " cards of the draw pile (ruling 2), but one lies at position " +
                                 std::to_string(i) + " from the bottom"});
+    if (recycling_) {
+      const Cards pile = pile_cards(w);
+      for (int t = 0; t < kNumCardTypes; ++t) {
+        const auto i = static_cast<std::size_t>(t);
+        int room = pile[i];  // where the recycled copies may be: the pile, hands that took unseen cards
+        for (int seat = 0; seat < w.num_players(); ++seat)
+          if (seat != viewer_)
+            room +=
+                std::min(static_cast<int>(w.area(seat).hand[i]), unseen_in_[static_cast<std::size_t>(seat)]);
+        const int still = recycled_[i] - accounted_[i];
+        if (room < still)
+          broken.push_back(
+              {"the cards Recycle Bin shuffled in are in the draw pile or went into a hand unseen "
+               "since (ruling 16)",
+               std::to_string(recycled_[i]) + " " + card_key(t) + " were shuffled in face up and " +
+                   std::to_string(still) +
+                   " cannot have left, but the world's pile and the hands that took unseen "
+                   "cards since hold " +
+                   std::to_string(room)});
+      }
+    }
     if (refilled_) {
       const Cards pile = pile_cards(w);
       for (int t = 0; t < kNumCardTypes; ++t)
@@ -134,6 +176,60 @@ class LaunchPadObserver final : public WorldObserver {
     if (c.long_game) return;
     const int dealt = c.hand_limit * b.num_players();
     pads_below_ = (c.total_cards() - c.count[kLaunchPad] - dealt) / 2 + c.count[kLaunchPad];
+  }
+
+  // Ruling 16's cards (see the file's comment): which hands took cards unseen
+  // since (each copy counted where it may be: more is weaker, never wrong),
+  // and the recycled copies the viewer drew or saw leave such a hand.
+  void follow_recycled(const State& b, Action a, const State& s) {
+    if (!recycling_) return;
+    const int actor = b.current_player();
+    const bool drew =
+        s.draw_pile_size() - s.launch_pads_in_draw_pile() < b.draw_pile_size() - b.launch_pads_in_draw_pile();
+    const int played = card_from_hand(a);
+    bool from_unseen = false;  // a hand that took unseen cards lost cards to Thief
+    for (int seat = 0; seat < s.num_players(); ++seat) {
+      // The cards that left the hand this move (face up, or to Thief), counted generously.
+      const Cards was = hand_cards(b, seat), now = hand_cards(s, seat);
+      Cards out{};
+      int left = 0;
+      for (int t = 0; t < kNumCardTypes; ++t) {
+        const auto i = static_cast<std::size_t>(t);
+        out[i] = std::max(0, was[i] - now[i]) + (seat == actor && t == played ? 1 : 0);
+        left += out[i];
+      }
+      const int took = std::max(0, s.area(seat).hand_size - b.area(seat).hand_size + left);
+      const bool was_unseen = unseen_in_[static_cast<std::size_t>(seat)] > 0;
+      if (seat == viewer_) {
+        // Its own draws: it saw them (and which were recycled ones it cannot tell: any may be).
+        if (drew)
+          for (int t = 0; t < kNumCardTypes; ++t) {
+            const auto i = static_cast<std::size_t>(t);
+            accounted_[i] += std::max(0, now[i] - was[i] + out[i]);
+          }
+        continue;
+      }
+      if (was_unseen) {
+        if (seat == actor)
+          for (int t = 0; t < kNumCardTypes; ++t)
+            accounted_[static_cast<std::size_t>(t)] += out[static_cast<std::size_t>(t)];
+        else if (s.area(seat).hand_size < b.area(seat).hand_size)
+          from_unseen = true;
+      }
+      if (drew && took > 0) unseen_in_[static_cast<std::size_t>(seat)] += took;
+    }
+    // Thief: what it took from such a hand may be recycled; the viewer as the thief sees what it got.
+    if (from_unseen && actor >= 0) {
+      const Cards was = hand_cards(b, actor), now = hand_cards(s, actor);
+      int gained = 0;
+      for (int t = 0; t < kNumCardTypes; ++t) {
+        const auto i = static_cast<std::size_t>(t);
+        const int more = std::max(0, now[i] - was[i]) + (t == played ? 1 : 0);
+        gained += more;
+        if (actor == viewer_) accounted_[i] += more;
+      }
+      if (actor != viewer_) unseen_in_[static_cast<std::size_t>(actor)] += gained;
+    }
   }
 
   void follow_hands(const State& b, Action a, const State& s) {
@@ -188,8 +284,11 @@ class LaunchPadObserver final : public WorldObserver {
       pads_below_ = 0;  // the whole draw pile is shuffled
       // The ten cards from the top of the discard pile join the pile.
       const int moved = std::min(10, b.discard_pile_size());
-      for (int i = b.discard_pile_size() - moved; i < b.discard_pile_size(); ++i)
+      recycling_ = true;
+      for (int i = b.discard_pile_size() - moved; i < b.discard_pile_size(); ++i) {
         ++refill_[static_cast<std::size_t>(b.discard_pile_card(i))];
+        ++recycled_[static_cast<std::size_t>(b.discard_pile_card(i))];
+      }
       return;
     }
     // Step 3 and Salvage take one card off the discard pile; a refill takes the rest.
@@ -201,6 +300,11 @@ class LaunchPadObserver final : public WorldObserver {
     if (left <= taken) return;
     pads_below_ = 0;
     refilled_ = true;
+    // The recycled cards were all drawn from the old pile: the new one is the discards (ruling 6).
+    recycling_ = false;
+    recycled_ = {};
+    accounted_ = {};
+    std::fill(unseen_in_.begin(), unseen_in_.end(), 0);
     // What is left of the new pile, plus what the turn's draws took from it
     // (a little more than the refill: a correct, weaker fact).
     refill_ = pile_cards(s);
@@ -215,7 +319,43 @@ class LaunchPadObserver final : public WorldObserver {
   int pads_below_ = 0;        // the Launch Pad cards lie below this draw pile position (0: unknown)
   bool refilled_ = false;
   Cards refill_{};  // after a refill: the draw pile holds at most these
+  // Ruling 16, since the first Recycle Bin after the last refill: the cards
+  // shuffled in, those of them the viewer drew or saw leave a hand that took
+  // unseen cards, and per seat how many cards went into its hand unseen.
+  bool recycling_ = false;
+  Cards recycled_{}, accounted_{};
+  std::vector<int> unseen_in_;
 };
+
+// Seat 0 plays Recycle Bin: the top ten discards hold both Galactics; the other
+// hands hold cards drawn before (their places unseen by the others). Seat 1's
+// worlds must not give seat 2 a Galactic before seat 2 draws again.
+std::string recycle_bin_position(const AnyGame& game, uint64_t seed) {
+  const auto any = game.new_state(3, seed);
+  const Config& config = typed(*any).config();  // the game's, which the state points to
+  Json doc = launch_pad_test::complete_document(config, 3, R"({"turn": 0, "step": "play",
+      "hands": [{"recycle_bin": 1, "engineer": 1, "metal": 2, "fuel": 1},
+                {"fuel": 2, "oxygen": 1, "metal": 2, "thief": 1},
+                {"fuel": 1, "explorer": 1, "astronaut": 1, "metal": 1, "inspector": 1, "salvage": 1}],
+      "discard_pile": ["observer", "metal", "fuel", "galactic", "oxygen", "fuel", "galactic", "metal",
+                       "intrepid", "fuel", "astronaut"]})");
+  // The pile's order and the chance to come differ from playout to playout.
+  Rng rng(seed);
+  Json& pile = doc["draw_pile"];
+  const int pads = doc["launch_pad_region"].get<int>();  // the Launch Pad cards lie at the bottom
+  for (int i = static_cast<int>(pile.size()) - 1; i > pads; --i)
+    std::swap(pile[static_cast<std::size_t>(i)],
+              pile[static_cast<std::size_t>(
+                  pads + static_cast<int>(rng.below(static_cast<uint32_t>(i - pads + 1))))]);
+  doc["rng"] = rng_to_json(Rng(rng.next()));
+  return doc.dump();
+}
+
+std::vector<WorldPosition> positions() {
+  return {{"Recycle Bin shuffles in both Galactics", 3, recycle_bin_position, {act::kRecycleBin}}};
+}
+
+const bool positions_registered = register_world_positions("launch_pad", positions);
 
 const bool registered =
     register_world_observer("launch_pad", [](int viewer, int players) -> std::unique_ptr<WorldObserver> {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "envs/core/json.h"
+#include "envs/core/parallel.h"
 #include "training/alphazero/az_config.h"
 #include "training/alphazero/search_bench.h"
 #include "training/cli/torch/training_commands.h"
@@ -36,10 +37,11 @@ void add_bench_search_command(CLI::App& app) {
                   "search with these weights (default: fresh network)");
   cmd->add_option("--seconds", opts->seconds, "measured time")->check(cli::number(1, 1e6));
   cmd->add_option("--warmup", opts->warmup, "unmeasured time first")->check(cli::number(0, 1e6));
-  cmd->add_option("--threads", opts->threads, "CPU threads (run.threads)")->check(cli::whole_number(1, 256));
+  cmd->add_option("--threads", opts->threads, "CPU threads (run.threads)")
+      ->check(cli::whole_number(1, kMaxThreads));
   CLI::Option* envs = cmd->add_option("--envs", opts->games, "games searched together (selfplay.games)")
-                          ->check(cli::whole_number(1, 1 << 16));
-  add_old_name(cmd, envs, "--games", opts->games)->check(cli::whole_number(1, 1 << 16));
+                          ->check(cli::whole_number(1, kMaxEnvs));
+  add_old_name(cmd, envs, "--games", opts->games)->check(cli::whole_number(1, kMaxEnvs));
   cmd->add_option("--simulations", opts->simulations, "simulations per search (search.simulations)")
       ->check(cli::whole_number(mcts::kSimulationsRange.min, mcts::kSimulationsRange.max));
   cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "envs/core/parallel.h"
 #include "training/alphazero/az_trainer.h"
 #include "training/cli/torch/training_commands.h"
 #include "training/ppo/trainer.h"
@@ -51,9 +52,9 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--seed", opts->seed, "run.seed")
       ->check(cli::whole_number(0, std::numeric_limits<int>::max()));
   cmd->add_option("--threads", opts->threads, "CPU threads for LibTorch and the envs (run.threads)")
-      ->check(cli::whole_number(1, 256));
+      ->check(cli::whole_number(1, kMaxThreads));
   cmd->add_option("--envs", opts->envs, "games played together (ppo.envs or selfplay.games)")
-      ->check(cli::whole_number(1, 1 << 16));
+      ->check(cli::whole_number(1, kMaxEnvs));
   cmd->add_option("--device", opts->device, "cpu or cuda (run.device)");
   cmd->add_flag("--quiet", opts->quiet,
                 "no progress (default: a status line updated in place on a terminal, one line per update "

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "envs/core/files.h"
 #include "models/checkpoint.h"
 #include "training/mcts/mcts.h"
 #include "training/players/any_player.h"
@@ -29,13 +30,14 @@ void report_errors(const std::function<void()>& body) {
   try {
     body();
   } catch (const Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    // Messages may quote files (names, paths): printable text only.
+    std::cerr << "error: " << files::printable(e.what()) << "\n";
     throw CLI::RuntimeError(1);
   } catch (const std::logic_error& e) {
-    std::cerr << "internal error: " << e.what() << "\n";
+    std::cerr << "internal error: " << files::printable(e.what()) << "\n";
     throw CLI::RuntimeError(2);
   } catch (const c10::Error& e) {
-    std::cerr << "LibTorch error: " << e.msg() << "\n";
+    std::cerr << "LibTorch error: " << files::printable(e.msg()) << "\n";
     throw CLI::RuntimeError(1);
   }
 }
