@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "games/launchpad23/launchpad23_game.h"
+#include "tests/common/run_cli.h"
 #include "tests/common/temp_dir.h"
 #include "training/arena/arena.h"
 #include "training/arena/arena_run.h"
@@ -58,28 +59,12 @@ std::vector<std::string> record_lines(const std::string& file) {
 }
 
 // The rocketgym binary, run with `environment` (VAR=value ...) before it;
-// its exit status (-1 when a signal ended it) and output.
-struct ArenaCliRun {
-  int status = -1;
-  std::string output;
-};
-ArenaCliRun run_arena_cli(const std::string& environment, const std::string& arguments) {
-#ifdef ROCKETGYM_CLI_PATH
-  const std::string binary = std::getenv("ROCKETGYM_CLI") ? std::getenv("ROCKETGYM_CLI") : ROCKETGYM_CLI_PATH;
-#else
-  const std::string binary = std::getenv("ROCKETGYM_CLI") ? std::getenv("ROCKETGYM_CLI") : "";
-#endif
-  ArenaCliRun result;
-  if (binary.empty() || !std::filesystem::exists(binary)) return result;
-  const std::string command =
-      "env " + environment + " timeout 300 '" + binary + "' " + arguments + " </dev/null 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0;) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+// an empty result when there is no binary.
+testing::CliResult run_arena_cli(const std::string& environment, const std::string& arguments) {
+  const std::string binary = testing::cli_binary();
+  if (binary.empty() || !std::filesystem::exists(binary)) return {};
+  return testing::run_shell("env " + environment + " timeout 300 '" + binary + "' " + arguments +
+                            " </dev/null 2>&1");
 }
 
 // Plays the moves of a Player<G> made from a spec, counting its decisions.
@@ -238,7 +223,7 @@ TEST_CASE("arena records: killed at a game, every finished game is kept and the 
   const std::string arena =
       "arena --game launchpad23 --set game.overrides.max_turns=60 --agent heuristic --agent random "
       "--agent ismcts:8 --games 3 --seed 11 --envs 4 --threads 1 --quiet --no-plot ";
-  const ArenaCliRun whole = run_arena_cli(
+  const testing::CliResult whole = run_arena_cli(
       "", arena + "--output '" + (dir / "whole") + "' --records '" + (dir / "whole.jsonl") + "'");
   if (whole.status == -1 && whole.output.empty()) {
     WARN("the rocketgym binary is not built: skipped");
@@ -248,7 +233,7 @@ TEST_CASE("arena records: killed at a game, every finished game is kept and the 
   REQUIRE(whole.status == 0);
   const std::string records = dir / "games.jsonl", output = dir / "out";
   const std::string mine = arena + "--output '" + output + "' --records '" + records + "' ";
-  const ArenaCliRun killed = run_arena_cli("ROCKETGYM_TEST_KILL_AFTER_RECORDS=5", mine);
+  const testing::CliResult killed = run_arena_cli("ROCKETGYM_TEST_KILL_AFTER_RECORDS=5", mine);
   INFO(killed.output);
   REQUIRE(killed.status == 128 + SIGKILL);  // as timeout(1) reports it
   const std::vector<std::string> kept = record_lines(records);
@@ -256,14 +241,14 @@ TEST_CASE("arena records: killed at a game, every finished game is kept and the 
   CHECK(load_records(records).size() == 5);  // every line whole, and replays
   CHECK_FALSE(std::filesystem::exists(output + "/table.txt"));
 
-  const ArenaCliRun again = run_arena_cli("", mine);
+  const testing::CliResult again = run_arena_cli("", mine);
   INFO(again.output);
   CHECK(again.status == 1);
   CHECK_THAT(again.output,
              Catch::Contains(records + "' exists (5 lines;") && Catch::Contains("--continue-records"));
   CHECK(record_lines(records) == kept);
 
-  const ArenaCliRun continued = run_arena_cli("", mine + "--continue-records");
+  const testing::CliResult continued = run_arena_cli("", mine + "--continue-records");
   INFO(continued.output);
   REQUIRE(continued.status == 0);
   CHECK(read_file(records) == read_file(dir / "whole.jsonl"));

@@ -18,36 +18,19 @@
 #include <vector>
 
 #include "generated/source_tree.h"
+#include "tests/common/run_cli.h"
 #include "tests/common/temp_dir.h"
 #include "training/run_support.h"
 
 namespace {
 
-struct CliResult {
-  int status = -1;  // exit status; 124 when the time limit killed it
-  std::string output;
-};
-
-std::string cli_binary() {
-  if (const char* path = std::getenv("ROCKETGYM_CLI")) return path;
-#ifdef ROCKETGYM_CLI_PATH
-  return ROCKETGYM_CLI_PATH;
-#else
-  return "";
-#endif
-}
+using testing::cli_binary;
+using testing::CliResult;
+using testing::run_shell;
 
 CliResult run_cli(const std::string& arguments, int seconds = 60) {
-  const std::string command = "ulimit -v 3000000; timeout " + std::to_string(seconds) + " '" + cli_binary() +
-                              "' " + arguments + " </dev/null 2>&1";
-  CliResult result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0;) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return run_shell("ulimit -v 3000000; timeout " + std::to_string(seconds) + " '" + cli_binary() + "' " +
+                   arguments + " </dev/null 2>&1");
 }
 
 using testing::TempDir;
