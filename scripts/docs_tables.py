@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes (or checks) the generated parts of docs/games/<id>.md, docs/training.md, docs/search.md and docs/agents.md.
+"""Writes (or checks) the generated parts of docs/games/<id>.md, docs/training.md, docs/search.md, docs/agents.md and docs/browser.md.
 
 Each game page holds its hand-written introduction, then the output of
 `rocketgym describe <id> --markdown` (action ids, observation layout, config
@@ -11,7 +11,8 @@ encoder, an action codec, a shipped game config or a config key, and commit
 the pages (scripts/docs.sh does). docs/agents.md holds the zoo's table, what
 `zoo:<id>` plays at each table size (`rocketgym describe --zoo --markdown`),
 read from models/zoo/ of the source tree (never $ROCKETGYM_ZOO_DIR): run this
-after changing a zoo file too.
+after changing a zoo file too. docs/browser.md holds the limits of `rocketgym
+serve` (`rocketgym describe --serve-limits --markdown`, training/cli/serve_limits.h).
 
 Usage: scripts/docs_tables.py [--check] [--cli build/rocketgym]
   --check  change nothing; exit 1 naming each page that differs from the code.
@@ -40,6 +41,11 @@ def config_markers(name):
 # The zoo's table: page, markers.
 ZOO_TABLE = ("docs/agents.md", "<!-- BEGIN rocketgym describe --zoo: generated, do not edit -->",
              "<!-- END rocketgym describe --zoo -->")
+
+
+# The limits of `rocketgym serve`: page, markers.
+SERVE_LIMITS = ("docs/browser.md", "<!-- BEGIN rocketgym describe --serve-limits: generated, do not edit -->",
+                "<!-- END rocketgym describe --serve-limits -->")
 
 
 def generated(cli, *args):
@@ -91,6 +97,10 @@ def main():
     text = page.read_text()
     update(page, page_with_tables(text, generated(args.cli, "--zoo"), page, *ZOO_TABLE[1:]), text,
            "rocketgym describe --zoo --markdown")
+    page = REPO / SERVE_LIMITS[0]
+    text = page.read_text()
+    update(page, page_with_tables(text, generated(args.cli, "--serve-limits"), page, *SERVE_LIMITS[1:]), text,
+           "rocketgym describe --serve-limits --markdown")
     if stale:
         print("\n".join(stale) + "\nrun scripts/docs.sh (or scripts/docs_tables.py) and commit the pages",
               file=sys.stderr)

@@ -11,13 +11,16 @@ let autoTimer = null;
 let watching = null;  // the last reply of a record being watched
 let records = [];     // GET /api/records
 let arenaTables = [];  // GET /api/arena: the arena's table of each records file
+// The keys of the human seats of the table being played ({seat: key}), given
+// when it was made: a seat's view, moves and undo need its key. Kept with the
+// table's id in the address's #fragment (never sent to a server), so that a
+// reload resumes the game.
+let keys = {};
 
-async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+async function api(method, path, body, seat) {
+  const headers = body ? { "Content-Type": "application/json" } : {};
+  if (seat !== undefined && keys[seat]) headers["X-Seat-Key"] = keys[seat];
+  const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   const reply = await response.json();
   if (!response.ok) throw new Error(reply.error || "HTTP " + response.status);
   return reply;
@@ -49,24 +52,22 @@ function fillSetup() {
   }
 }
 
+// A select per seat, of the seat kinds the server offers at this game and size.
 function fillSeats() {
+  const game = games.find((g) => g.id === $("game").value);
+  const kinds = game.seats[$("players").value];
   const seats = $("seats");
-  const before = [...seats.querySelectorAll("input")].map((i) => i.value);
+  const before = [...seats.querySelectorAll("select")].map((i) => i.value);
   seats.innerHTML = "";
   for (let s = 0; s < Number($("players").value); s++) {
     const label = document.createElement("label");
-    const input = document.createElement("input");
-    input.id = "seat" + s;
-    input.setAttribute("list", "seat-kinds");
-    input.value = before[s] || (s === 0 ? "human" : "heuristic");
-    label.append("Seat " + s + " ", input);
+    const select = document.createElement("select");
+    select.id = "seat" + s;
+    for (const kind of kinds) select.add(new Option(kind, kind));
+    const wanted = before[s] || (s === 0 ? "human" : "heuristic");
+    select.value = kinds.includes(wanted) ? wanted : kinds[0];
+    label.append("Seat " + s + " ", select);
     seats.append(label);
-  }
-  if (!$("seat-kinds")) {
-    const list = document.createElement("datalist");
-    list.id = "seat-kinds";
-    for (const kind of ["human", "heuristic", "random"]) list.append(new Option(kind));
-    document.body.append(list);
   }
 }
 
@@ -75,14 +76,44 @@ async function startTable() {
   const request = {
     game: $("game").value,
     players: Number($("players").value),
-    seats: [...$("seats").querySelectorAll("input")].map((i) => i.value.trim()),
+    seats: [...$("seats").querySelectorAll("select")].map((i) => i.value),
     options: {},
   };
   for (const box of $("options").querySelectorAll("input")) request.options[box.dataset.key] = box.checked;
   if ($("seed").value !== "") request.seed = Number($("seed").value);
   try {
-    show(await api("POST", "/api/tables", request));
+    const reply = await api("POST", "/api/tables", request);
+    keys = reply.keys;
+    show(reply);
   } catch (error) {
+    showError(error);
+  }
+}
+
+// The table's id, the seat shown and the keys, in the address's #fragment.
+function remember(reply) {
+  const fragment = new URLSearchParams({ table: reply.table, seat: String(reply.viewer) });
+  for (const [seat, key] of Object.entries(keys)) fragment.set("key" + seat, key);
+  history.replaceState(null, "", "#" + fragment.toString());
+}
+
+function forget() {
+  keys = {};
+  history.replaceState(null, "", location.pathname);
+}
+
+// A reload: the table of the address's #fragment, as its seat sees it.
+async function resume() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (!fragment.get("table")) return;
+  keys = {};
+  for (const [name, value] of fragment) if (/^key[0-9]+$/.test(name)) keys[name.slice(3)] = value;
+  const seat = fragment.get("seat");
+  try {
+    show(await api("GET", "/api/tables/" + encodeURIComponent(fragment.get("table")) + "?seat=" +
+                   encodeURIComponent(seat), undefined, seat));
+  } catch (error) {
+    forget();
     showError(error);
   }
 }
@@ -95,6 +126,7 @@ function seatName(seat) {
 function show(reply) {
   table = reply;
   watching = null;
+  remember(reply);
   clearTimeout(autoTimer);
   $("replay").hidden = true;
   $("controls").hidden = false;
@@ -155,13 +187,13 @@ function resultText(view, names) {
   return (view.truncated ? "Cut short. " : "") + "Scores — " + parts.join(", ");
 }
 
-async function send(method, path, body) {
+async function send(method, path, body, seat) {
   showError(null);
   const buttons = [...document.querySelectorAll("#moves button, #step, #undo")];
   const enabled = buttons.map((button) => !button.disabled);
   for (const button of buttons) button.disabled = true;
   try {
-    show(await api(method, path, body));
+    show(await api(method, path, body, seat));
   } catch (error) {
     showError(error);
     buttons.forEach((button, i) => (button.disabled = !enabled[i]));
@@ -169,11 +201,13 @@ async function send(method, path, body) {
 }
 
 const play = (action) =>
-  send("POST", "/api/tables/" + table.table + "/move", { seat: table.viewer, action, version: table.version });
-const step = () => send("POST", "/api/tables/" + table.table + "/step", { seat: table.viewer, version: table.version });
+  send("POST", "/api/tables/" + table.table + "/move", { seat: table.viewer, action, version: table.version },
+       table.viewer);
+const step = () =>
+  send("POST", "/api/tables/" + table.table + "/step", { seat: table.viewer, version: table.version }, table.viewer);
 const undo = () =>
-  send("POST", "/api/tables/" + table.table + "/undo", { seat: table.viewer, version: table.version });
-const reload = (seat) => send("GET", "/api/tables/" + table.table + "?seat=" + seat);
+  send("POST", "/api/tables/" + table.table + "/undo", { seat: table.viewer, version: table.version }, table.viewer);
+const reload = (seat) => send("GET", "/api/tables/" + table.table + "?seat=" + seat, undefined, seat);
 
 // A recorded game, at one move, from one seat or the full board.
 function showRecord(reply) {
@@ -280,6 +314,7 @@ async function init() {
   $("auto").addEventListener("change", () => table && table.waiting === "bot" && $("auto").checked && step());
   const backToSetup = () => {
     clearTimeout(autoTimer);
+    forget();
     $("table").hidden = true;
     $("setup").hidden = false;
     $("watch").hidden = $("record").options.length === 0;
@@ -305,6 +340,7 @@ async function init() {
                                String(r.index)));
   $("watch").hidden = records.length === 0;
   if (records.length) showArena($("watch-arena"), records[0].arena);
+  await resume();
   document.body.dataset.ready = "1";
 }
 

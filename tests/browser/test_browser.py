@@ -164,3 +164,33 @@ def test_a_person_undoes_a_move(server, browser):
     assert moves_offered(browser) == before
     assert browser.find_elements(By.CSS_SELECTOR, "#log li") == []
     assert not browser.find_element(By.ID, "undo").is_enabled()
+
+
+def test_a_reload_resumes_the_game(server, browser):
+    """Reloading the page lost the game (and left its table holding a slot until it expired): the
+    address now holds the table's id, the seat and its key (in the #fragment, never sent to the
+    server), and the page reads it."""
+    browser.get(server.url + "/")
+    wait(browser, lambda b: body(b, "ready") == "1")
+    Select(browser.find_element(By.ID, "game")).select_by_value("last_blast")
+    Select(browser.find_element(By.ID, "players")).select_by_value("2")
+    browser.find_element(By.ID, "start").click()
+    wait(browser, lambda b: body(b, "game") == "last_blast" and body(b, "waiting") == "you")
+    version = body(browser, "version")
+    browser.find_elements(By.CSS_SELECTOR, "#moves button[data-action]")[0].click()
+    wait(browser, lambda b: body(b, "version") != version)
+    version, offered, text = body(browser, "version"), moves_offered(browser), browser.find_element(By.ID, "turn").text
+    address = browser.current_url
+    assert "#table=" in address and "key0=" in address
+    browser.refresh()
+    wait(browser, lambda b: body(b, "ready") == "1")
+    assert body(browser, "game") == "last_blast" and body(browser, "version") == version
+    assert moves_offered(browser) == offered and browser.find_element(By.ID, "turn").text == text
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    # A made-up key is refused: the page says so and offers a new table.
+    browser.get("about:blank")
+    browser.get(address.replace("key0=", "key0=0"))
+    wait(browser, lambda b: body(b, "ready") == "1")
+    assert browser.find_element(By.ID, "error").is_displayed()
+    assert "key" in browser.find_element(By.ID, "error").text
+    assert browser.find_element(By.ID, "setup").is_displayed()

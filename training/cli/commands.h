@@ -25,8 +25,18 @@ std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyG
                                const SeatBotFactory& make_bot);
 
 void add_play_command(CLI::App& app, SeatBotFactory make_bot = nullptr);
+// What `rocketgym serve` needs to seat the training library's bots (the zoo,
+// --allow-agent); empty without it (random and heuristic only).
+struct ServeBots {
+  SeatBotFactory make;
+  // The search work of one move of `spec` at a table of `game` and `players`
+  // (simulations times playouts per leaf; 1 without search), to hold it to
+  // serve's kMaxBotWorkPerMove (training/cli/serve_limits.h). Reads metadata,
+  // loads no network; throws Error when the spec cannot sit there.
+  std::function<long(const std::string& spec, const AnyGame& game, int players)> work;
+};
 // `rocketgym serve`: the browser table (serve_command.cpp, table_server.h).
-void add_serve_command(CLI::App& app, SeatBotFactory make_bot = nullptr);
+void add_serve_command(CLI::App& app, ServeBots bots = {});
 void add_bench_command(CLI::App& app);
 void add_describe_command(CLI::App& app);  // describe_command.cpp
 void add_replay_command(CLI::App& app);    // replay_command.cpp

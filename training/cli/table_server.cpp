@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <limits>
 #include <random>
 #include <tuple>
 
 #include "envs/core/rng.h"
 #include "training/arena/results.h"
+#include "training/cli/http_server.h"
 
 namespace rocketgym::serve {
 
@@ -25,22 +27,45 @@ const json& field(const json& request, const char* key) {
 
 int int_field(const json& request, const char* key) {
   const json& v = field(request, key);
-  if (!v.is_number_integer())
-    throw ApiError(400, std::string("field '") + key + "' must be an integer, not " + v.dump());
+  if (!v.is_number_integer()) throw ApiError(400, std::string("field '") + key + "' must be an integer");
   const int64_t x = v.get<int64_t>();
   if (x < std::numeric_limits<int>::min() || x > std::numeric_limits<int>::max())
-    throw ApiError(400, std::string("field '") + key + "' out of range: " + v.dump());
+    throw ApiError(400, std::string("field '") + key + "' is out of range");
   return static_cast<int>(x);
 }
 
 // The file of a record's "file:line".
 std::string file_of(const LoadedRecord& r) { return r.source.substr(0, r.source.rfind(':')); }
 
-std::string new_table_id() {
+// 128 random bits in hex: a table's id, a seat's key.
+std::string random_hex() {
+  static std::mutex mutex;
   static std::random_device device;
-  char id[17];
-  std::snprintf(id, sizeof id, "%08x%08x", device(), device());
-  return id;
+  std::lock_guard<std::mutex> lock(mutex);
+  char out[33];
+  std::snprintf(out, sizeof out, "%08x%08x%08x%08x", device(), device(), device(), device());
+  return out;
+}
+
+uint64_t random_seed() {
+  static std::mutex mutex;
+  static std::random_device device;
+  std::lock_guard<std::mutex> lock(mutex);
+  return (static_cast<uint64_t>(device()) << 32) | device();
+}
+
+// Compares a key in a time that does not depend on where it differs.
+bool same_key(const std::string& a, const std::string& b) {
+  if (a.size() != b.size() || a.empty()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : ", ") + w;
+  return out;
 }
 
 // The on/off options of a game's built-in config: its booleans at the top
@@ -64,23 +89,22 @@ json boolean_options(const std::string& game_id) {
 }
 
 // The config overrides of a request's "options" ({"variants.short_game": true}):
-// one value per dotted key, as the YAML mapping load_game merges (a JSON
-// object is YAML); load_game names a key the game does not have.
-std::string overrides_of(const json& options) {
-  if (!options.is_object())
-    throw ApiError(400, "field 'options' must be an object of config keys and values");
+// each key one of the game's on/off options (boolean_options), each value
+// true or false, as the YAML mapping load_game merges (a JSON object is YAML).
+std::string overrides_of(const json& options, const std::string& game_id) {
+  const std::string wrong =
+      "field 'options' must map on/off options of the game (GET /api/games lists them) to true or false";
+  if (!options.is_object()) throw ApiError(400, wrong);
+  const json known = boolean_options(game_id);
   json nested = json::object();
   for (const auto& item : options.items()) {
-    if (!item.value().is_primitive() || item.value().is_null())
-      throw ApiError(400, "option '" + item.key() + "' must be a single value, not " + item.value().dump());
+    const bool listed =
+        std::any_of(known.begin(), known.end(), [&](const json& o) { return o.at("key") == item.key(); });
+    if (!listed || !item.value().is_boolean()) throw ApiError(400, wrong);
     json* at = &nested;
     std::string key = item.key();
-    for (std::size_t dot; (dot = key.find('.')) != std::string::npos; key = key.substr(dot + 1)) {
-      json& next = (*at)[key.substr(0, dot)];
-      if (!next.is_null() && !next.is_object())
-        throw ApiError(400, "option '" + item.key() + "' conflicts with another");
-      at = &next;
-    }
+    for (std::size_t dot; (dot = key.find('.')) != std::string::npos; key = key.substr(dot + 1))
+      at = &(*at)[key.substr(0, dot)];
     (*at)[key] = item.value();
   }
   return nested.dump();
@@ -89,30 +113,85 @@ std::string overrides_of(const json& options) {
 }  // namespace
 
 json parse_request(const std::string& body) {
-  json request;
-  try {
-    request = json::parse(body);
-  } catch (const json::exception& e) {
-    throw ApiError(400, std::string("the request body is not valid JSON: ") + e.what());
+  if (!is_valid_utf8(body)) throw ApiError(400, "the request body is not valid UTF-8");
+  // The nesting depth, counted outside strings, before anything parses it.
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : body) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        throw ApiError(400, "the request body nests arrays and objects deeper than " +
+                                std::to_string(kMaxJsonDepth) + " levels");
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
   }
-  if (!request.is_object())
-    throw ApiError(400, "the request body must be a JSON object, not " + request.dump());
+  json request = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (request.is_discarded()) throw ApiError(400, "the request body is not valid JSON");
+  if (!request.is_object()) throw ApiError(400, "the request body must be a JSON object");
   return request;
 }
 
-TableServer::TableServer(cli::SeatBotFactory make_bot, TableLimits limits)
-    : make_bot_(std::move(make_bot)), limits_(limits) {}
+SeatKinds SeatKinds::basic() {
+  SeatKinds kinds;
+  for (const std::string& id : Registry::instance().ids()) {
+    const GameInfo& info = Registry::instance().find(id).info;
+    for (int n = info.min_players; n <= info.max_players; ++n)
+      for (const char* spec : {"random", "heuristic"}) kinds.add(id, n, spec);
+  }
+  return kinds;
+}
+
+void SeatKinds::add(const std::string& game, int players, const std::string& spec) {
+  auto& list = bots_[{game, players}];
+  if (std::find(list.begin(), list.end(), spec) == list.end()) list.push_back(spec);
+}
+
+const std::vector<std::string>& SeatKinds::bots(const std::string& game, int players) const {
+  static const std::vector<std::string> none;
+  const auto it = bots_.find({game, players});
+  return it == bots_.end() ? none : it->second;
+}
+
+bool SeatKinds::offers(const std::string& game, int players, const std::string& spec) const {
+  const auto& list = bots(game, players);
+  return std::find(list.begin(), list.end(), spec) != list.end();
+}
+
+TableServer::TableServer(cli::SeatBotFactory make_bot, SeatKinds kinds, TableLimits limits, Now now,
+                         Seeds seeds)
+    : make_bot_(std::move(make_bot)),
+      kinds_(std::move(kinds)),
+      limits_(limits),
+      now_(now ? std::move(now) : Now(Clock::now)),
+      seeds_(seeds ? std::move(seeds) : Seeds(random_seed)) {}
 
 json TableServer::games() const {
   json out = json::array();
   for (const std::string& id : Registry::instance().ids()) {
     const GameInfo& info = Registry::instance().find(id).info;
+    json seats = json::object();
+    for (int n = info.min_players; n <= info.max_players; ++n) {
+      json kinds = json::array({"human"});
+      for (const std::string& spec : kinds_.bots(id, n)) kinds.push_back(spec);
+      seats[std::to_string(n)] = std::move(kinds);
+    }
     out.push_back({{"id", id},
                    {"name", info.name},
                    {"description", info.description},
                    {"min_players", info.min_players},
                    {"max_players", info.max_players},
-                   {"options", boolean_options(id)}});
+                   {"options", boolean_options(id)},
+                   {"seats", std::move(seats)}});
   }
   return out;
 }
@@ -124,95 +203,126 @@ int TableServer::num_tables() const {
 
 void TableServer::expire(Clock::time_point now) {
   for (auto it = tables_.begin(); it != tables_.end();)
-    it = now - it->second.last_used > limits_.idle_expiry ? tables_.erase(it) : std::next(it);
+    it = now - it->second->last_used > limits_.idle_expiry ? tables_.erase(it) : std::next(it);
 }
 
-TableServer::Table& TableServer::find(const std::string& id, Clock::time_point now) {
+std::shared_ptr<TableServer::Table> TableServer::find(const std::string& id, Clock::time_point now) {
+  std::lock_guard<std::mutex> lock(mutex_);
   expire(now);
   auto it = tables_.find(id);
   if (it == tables_.end())
-    throw ApiError(404, "no table '" + id + "' (tables close after " +
+    throw ApiError(404, "no table with that id (tables close after " +
                             std::to_string(limits_.idle_expiry.count() / 60) + " idle minutes)");
-  it->second.last_used = now;
+  it->second->last_used = now;
   return it->second;
 }
 
-json TableServer::create_table(const json& request, Clock::time_point now) {
+TableReply TableServer::create_table(const json& request, Clock::time_point now) {
   const json& game_field = field(request, "game");
-  if (!game_field.is_string()) throw ApiError(400, "field 'game' must be a string");
-  const std::string game_id = game_field.get<std::string>();
-  Table t;
-  t.game_id = game_id;
+  const std::vector<std::string> ids = Registry::instance().ids();
+  if (!game_field.is_string() ||
+      std::find(ids.begin(), ids.end(), game_field.get<std::string>()) == ids.end())
+    throw ApiError(400, "field 'game' must be one of " + joined(ids));
+  auto t = std::make_shared<Table>();
+  t->game_id = game_field.get<std::string>();
+  const std::string overrides =
+      request.contains("options") ? overrides_of(request.at("options"), t->game_id) : "";
   try {
-    Registry::instance().find(game_id);  // names the known games
-    const std::string overrides = request.contains("options") ? overrides_of(request.at("options")) : "";
-    t.game = load_game(game_id, "", overrides);
-  } catch (const ApiError&) {
-    throw;
+    t->game = load_game(t->game_id, "", overrides);
   } catch (const Error& e) {
-    throw ApiError(400, e.what());
+    throw ApiError(400, e.what());  // the game's own config and on/off options: nothing of the request
   }
   const int players = int_field(request, "players");
-  try {
-    t.game->check_players(players);
-  } catch (const Error& e) {
-    throw ApiError(400, e.what());
-  }
+  const GameInfo& info = t->game->info();
+  if (players < info.min_players || players > info.max_players)
+    throw ApiError(400, "field 'players': " + t->game_id + " is played by " +
+                            std::to_string(info.min_players) + " to " + std::to_string(info.max_players) +
+                            " players");
   const json& seats = field(request, "seats");
   if (!seats.is_array() || static_cast<int>(seats.size()) != players)
     throw ApiError(
-        400, "field 'seats' must list " + std::to_string(players) + " seats (\"human\" or an agent spec)");
-  for (const json& seat : seats) {
-    if (!seat.is_string())
-      throw ApiError(400, "a seat must be \"human\" or an agent spec string, not " + seat.dump());
-    t.seats.push_back(seat.get<std::string>());
+        400, "field 'seats' must list a seat kind for each of the " + std::to_string(players) + " players");
+  const std::vector<std::string>& bots = kinds_.bots(t->game_id, players);
+  for (std::size_t s = 0; s < seats.size(); ++s) {
+    const json& seat = seats[s];
+    if (!seat.is_string() ||
+        (seat != "human" && !kinds_.offers(t->game_id, players, seat.get<std::string>())))
+      throw ApiError(400, "seat " + std::to_string(s) + " must be human or a bot this server offers for " +
+                              t->game_id + " at " + std::to_string(players) + " players: " + joined(bots));
+    t->seats.push_back(seat.get<std::string>());
+    t->keys.push_back(t->seats.back() == "human" ? random_hex() : "");
+    t->humans += t->seats.back() == "human";
   }
   if (request.contains("seed")) {
     const json& seed = request.at("seed");
     if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<int64_t>() >= 0))
-      throw ApiError(400, "field 'seed' must be a whole number >= 0, not " + seed.dump());
-    t.seed = seed.get<uint64_t>();
+      throw ApiError(400, "field 'seed' must be a whole number >= 0");
+    t->seed = seed.get<uint64_t>();
   } else {
-    t.seed = (static_cast<uint64_t>(std::random_device{}()) << 32) | std::random_device{}();
+    t->seed = random_seed();
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  expire(now);
-  if (static_cast<int>(tables_.size()) >= limits_.max_tables)
-    throw ApiError(503, "too many open tables (" + std::to_string(limits_.max_tables) +
-                            "); idle tables close after " + std::to_string(limits_.idle_expiry.count() / 60) +
-                            " minutes");
+  // A place under the cap, held while the table is made outside the lock
+  // (a zoo bot loads its network).
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    expire(now);
+    if (static_cast<int>(tables_.size()) + creating_ >= limits_.max_tables)
+      throw ApiError(503, "too many open tables (" + std::to_string(limits_.max_tables) +
+                              "); idle tables close after " +
+                              std::to_string(limits_.idle_expiry.count() / 60) + " minutes");
+    ++creating_;
+  }
+  struct Release {
+    TableServer* server;
+    ~Release() {
+      std::lock_guard<std::mutex> lock(server->mutex_);
+      --server->creating_;
+    }
+  } release{this};
   try {
-    // The one place where serve makes its bots (through play's factory).
-    t.bots = cli::make_bots(t.seats, *t.game, players, make_bot_);
+    // The one place where serve makes its bots (through play's factory), from its own list.
+    t->bots = cli::make_bots(t->seats, *t->game, players, make_bot_);
   } catch (const Error& e) {
-    throw ApiError(400, e.what());
+    std::cerr << "rocketgym serve: a bot of the server's list failed to load: " << e.what() << std::endl;
+    throw ApiError(500, "a bot of this server's list failed to load (the server's output says why)");
   }
-  t.state = t.game->new_state(players, t.seed);
-  t.last_used = now;
-  settle(t);
-  const std::string id = new_table_id();
-  Table& stored = tables_.emplace(id, std::move(t)).first->second;
-  return describe(id, stored, default_viewer(stored));
+  t->state = t->game->new_state(players, t->seed);
+  t->bases.push_back({0, t->state->clone()});
+  t->last_used = now;
+  settle(*t);
+  const std::string id = random_hex();
+  json body = describe(id, *t, default_viewer(*t));
+  json keys = json::object();
+  for (std::size_t s = 0; s < t->seats.size(); ++s)
+    if (!t->keys[s].empty()) keys[std::to_string(s)] = t->keys[s];
+  body["keys"] = std::move(keys);
+  TableReply out = reply(*t, std::move(body), now);
+  std::lock_guard<std::mutex> lock(mutex_);
+  tables_.emplace(id, std::move(t));
+  return out;
 }
 
-// The seat a request may see: a human seat, or "full" when no human sits at
-// the table or the game is over.
-int TableServer::parse_viewer(const Table& t, const json& seat) const {
+// The seat a request may see, given its key: a human seat whose key it is,
+// or "full" at a table without humans, or with a human seat's key once the
+// game is over.
+int TableServer::parse_viewer(const Table& t, const json& seat, const std::string& key) const {
   const int players = static_cast<int>(t.seats.size());
   if (seat.is_string() && seat.get<std::string>() == "full") {
-    const bool humans = std::count(t.seats.begin(), t.seats.end(), "human") > 0;
-    if (humans && !t.state->is_terminal())
+    if (t.humans == 0) return kFullBoard;
+    if (!t.state->is_terminal())
       throw ApiError(400, "the full board is shown only at a table without humans or once the game is over");
-    return kFullBoard;
+    for (const std::string& k : t.keys)
+      if (same_key(k, key)) return kFullBoard;
+    throw ApiError(403, "the full board needs the key of a human seat of the table (header X-Seat-Key)");
   }
   if (!seat.is_number_integer() || seat.get<int64_t>() < 0 || seat.get<int64_t>() >= players)
-    throw ApiError(400, "seat must be a seat number 0.." + std::to_string(players - 1) +
-                            " or \"full\", not " + seat.dump());
-  const int s = seat.get<int>();
-  if (t.seats[static_cast<std::size_t>(s)] != "human")
-    throw ApiError(400, "seat " + std::to_string(s) + " is a bot (" + t.seats[static_cast<std::size_t>(s)] +
-                            "): only a human seat's view is shown");
-  return s;
+    throw ApiError(400, "seat must be a seat number 0.." + std::to_string(players - 1) + " or \"full\"");
+  const auto s = static_cast<std::size_t>(seat.get<int>());
+  if (t.seats[s] != "human") throw ApiError(400, "that seat is a bot's: only a human seat's view is shown");
+  if (!same_key(t.keys[s], key))
+    throw ApiError(403,
+                   "that seat's key is missing or wrong (header X-Seat-Key, given when the table was made)");
+  return static_cast<int>(s);
 }
 
 // The human seat to move, else the first human seat, else the full board.
@@ -224,16 +334,30 @@ int TableServer::default_viewer(const Table& t) const {
   return kFullBoard;
 }
 
-json TableServer::table(const std::string& id, const std::string& seat, Clock::time_point now) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  Table& t = find(id, now);
-  int viewer = default_viewer(t);
+json TableServer::table(const std::string& id, const std::string& seat, const std::string& key,
+                        Clock::time_point now) {
+  const std::shared_ptr<Table> t = find(id, now);
+  std::lock_guard<std::mutex> lock(t->mutex);
+  int viewer = kFullBoard;
   if (!seat.empty()) {
     json s = seat == "full" ? json(seat) : json::parse(seat, nullptr, false);
-    if (s.is_discarded()) throw ApiError(400, "seat must be a seat number or \"full\", not '" + seat + "'");
-    viewer = parse_viewer(t, s);
+    if (s.is_discarded() || !(s.is_string() || s.is_number_integer()))
+      throw ApiError(400, "seat must be a seat number or \"full\"");
+    viewer = parse_viewer(*t, s, key);
+  } else if (t->humans > 0) {
+    viewer = -2;
+    for (std::size_t s = 0; s < t->keys.size(); ++s)
+      if (same_key(t->keys[s], key)) viewer = static_cast<int>(s);
+    if (viewer == -2) throw ApiError(403, "a human seat's key is needed (header X-Seat-Key)");
   }
-  return describe(id, t, viewer);
+  return describe(id, *t, viewer);
+}
+
+void TableServer::check_version(const Table& t, const json& request, const char* what) const {
+  const int version = int_field(request, "version");
+  if (version != t.version)
+    throw ApiError(409, std::string("stale ") + what + ": the table is at version " +
+                            std::to_string(t.version) + ", not the version sent; reload the table");
 }
 
 void TableServer::apply(Table& t, Action a) {
@@ -243,91 +367,105 @@ void TableServer::apply(Table& t, Action a) {
   t.state->apply(a);
 }
 
-json TableServer::move(const std::string& id, const json& request, Clock::time_point now) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  Table& t = find(id, now);
-  const int viewer = parse_viewer(t, field(request, "seat"));
-  const int version = int_field(request, "version");
+TableReply TableServer::reply(const Table& t, json body, Clock::time_point now) const {
+  if (t.humans == 0 || t.humans == static_cast<int>(t.seats.size())) return {std::move(body), now};
+  // A whole number of ticks after the request, at least one: the same for an
+  // answer in which bots made secret decisions and one in which none moved.
+  const auto elapsed = now_() - now;
+  const auto ticks = std::max<long long>(1, (elapsed + kBotReplyTick - Clock::duration(1)) / kBotReplyTick);
+  return {std::move(body), now + ticks * std::chrono::duration_cast<Clock::duration>(kBotReplyTick)};
+}
+
+TableReply TableServer::move(const std::string& id, const json& request, const std::string& key,
+                             Clock::time_point now) {
+  const std::shared_ptr<Table> t = find(id, now);
+  std::lock_guard<std::mutex> lock(t->mutex);
+  const int viewer = parse_viewer(*t, field(request, "seat"), key);
+  check_version(*t, request, "move");
   const int action = int_field(request, "action");
-  if (version != t.version)
-    throw ApiError(409, "stale move: the table is at version " + std::to_string(t.version) +
-                            ", the move was made at " + std::to_string(version) + "; reload the table");
-  if (t.state->is_terminal()) throw ApiError(409, "the game is over");
-  if (t.state->current_player() != viewer)
-    throw ApiError(409, "it is not seat " + std::to_string(viewer) + "'s turn");
-  if (!t.state->is_legal(action))
-    throw ApiError(400, "action " + std::to_string(action) + " (" + t.state->action_to_string(action) +
-                            ") is not legal now");
-  apply(t, action);
-  ++t.version;  // before the bots: the move is played even if a bot then fails
-  settle(t);
-  return describe(id, t, viewer);
+  if (t->state->is_terminal()) throw ApiError(409, "the game is over");
+  if (t->state->current_player() != viewer) throw ApiError(409, "it is not that seat's turn");
+  if (!t->state->is_legal(action))
+    throw ApiError(400, "that action is not legal now (field 'legal' lists those that are)");
+  apply(*t, action);
+  ++t->version;  // before the bots: the move is played even if a bot then fails
+  settle(*t);
+  return reply(*t, describe(id, *t, viewer), now);
 }
 
-json TableServer::step(const std::string& id, const json& request, Clock::time_point now) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  Table& t = find(id, now);
-  const int viewer = parse_viewer(t, field(request, "seat"));
-  const int version = int_field(request, "version");
-  if (version != t.version)
-    throw ApiError(409, "stale step: the table is at version " + std::to_string(t.version) +
-                            ", the step was asked at " + std::to_string(version) + "; reload the table");
-  if (!t.pending) settle(t);  // a bot that failed at the last request tries again
-  if (!t.pending)
-    throw ApiError(409, t.state->is_terminal() ? "the game is over" : "a human is to move, not a bot");
-  apply(t, *t.pending);
-  ++t.version;
-  settle(t);
-  return describe(id, t, viewer);
+TableReply TableServer::step(const std::string& id, const json& request, const std::string& key,
+                             Clock::time_point now) {
+  const std::shared_ptr<Table> t = find(id, now);
+  std::lock_guard<std::mutex> lock(t->mutex);
+  const int viewer = parse_viewer(*t, field(request, "seat"), key);
+  check_version(*t, request, "step");
+  if (!t->pending) settle(*t);  // a bot that failed at the last request tries again
+  if (!t->pending)
+    throw ApiError(409, t->state->is_terminal() ? "the game is over" : "a human is to move, not a bot");
+  apply(*t, *t->pending);
+  ++t->version;
+  settle(*t);
+  return reply(*t, describe(id, *t, viewer), now);
 }
 
-// The index in the log of the last move a human made, if any.
-std::optional<std::size_t> TableServer::last_human_move(const Table& t) {
+// The index in the log of the last move of `seat`, if any.
+std::optional<std::size_t> TableServer::last_move_of(const Table& t, int seat) {
   for (std::size_t i = t.log.size(); i-- > 0;)
-    if (t.seats[static_cast<std::size_t>(t.log[i].seat)] == "human") return i;
+    if (t.log[i].seat == seat) return i;
   return std::nullopt;
 }
 
-// The position after the first `moves` moves of the log, replayed from the
-// table's seed (a game is its seed and its moves), the later moves dropped.
-void TableServer::take_back_to(Table& t, std::size_t moves) {
+// The position after the first `moves` moves of the log, from the latest
+// deal before them, with what `seat` cannot see dealt again: the later moves
+// are dropped, and the new deal is the base of the moves to come.
+void TableServer::redeal_at(Table& t, std::size_t moves, int seat) {
+  while (t.bases.back().moves > moves) t.bases.pop_back();  // bases[0] (0 moves) stays
+  std::unique_ptr<AnyState> state = t.bases.back().state->clone();
+  for (std::size_t i = t.bases.back().moves; i < moves; ++i) state->apply(t.log[i].action);
+  state->redeterminize(seat, seeds_());
   t.log.resize(moves);
-  t.state = t.game->new_state(static_cast<int>(t.seats.size()), t.seed);
-  for (const LogEntry& e : t.log) t.state->apply(e.action);
+  if (t.bases.back().moves == moves) t.bases.pop_back();
+  t.bases.push_back({moves, state->clone()});
+  t.state = std::move(state);
 }
 
-json TableServer::undo(const std::string& id, const json& request, Clock::time_point now) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  Table& t = find(id, now);
-  const int viewer = parse_viewer(t, field(request, "seat"));
-  const int version = int_field(request, "version");
-  if (version != t.version)
-    throw ApiError(409, "stale undo: the table is at version " + std::to_string(t.version) +
-                            ", the undo was asked at " + std::to_string(version) + "; reload the table");
-  const std::optional<std::size_t> human = last_human_move(t);
-  if (!human) throw ApiError(409, "nothing to undo: no human has moved yet");
-  take_back_to(t, *human);
-  ++t.version;  // never back to an old number: a move made before the undo stays stale
-  settle(t);    // a human is to move again: nothing for the bots
-  return describe(id, t, viewer);
+TableReply TableServer::undo(const std::string& id, const json& request, const std::string& key,
+                             Clock::time_point now) {
+  const std::shared_ptr<Table> t = find(id, now);
+  std::lock_guard<std::mutex> lock(t->mutex);
+  const int viewer = parse_viewer(*t, field(request, "seat"), key);
+  check_version(*t, request, "undo");
+  if (t->state->is_terminal())
+    throw ApiError(409, "the game is over: no undo once every hand has been shown");
+  if (t->humans > 1)
+    throw ApiError(409,
+                   "undo is for a table with one human seat (it deals again what the seat cannot see, "
+                   "another human's hand included)");
+  const std::optional<std::size_t> last = last_move_of(*t, viewer);
+  if (!last) throw ApiError(409, "nothing to undo: that seat has not moved yet");
+  redeal_at(*t, *last, viewer);
+  t->pending.reset();
+  ++t->version;  // never back to an old number: a move made before the undo stays stale
+  settle(*t);    // the seat is to move again: nothing for the bots
+  return reply(*t, describe(id, *t, viewer), now);
 }
 
 // Bots play the moves no human may see at once (a secret choice, a decision
-// that shows who was asked), so that nothing in the replies, not even a
-// pause, tells that they happened; the next visible bot move waits in
-// `pending` for a step.
+// that shows who was asked), so that nothing in the replies tells that they
+// happened (their timing neither: reply()); the next visible bot move waits
+// in `pending` for a step.
 void TableServer::settle(Table& t) {
   t.pending.reset();
-  const bool humans = std::count(t.seats.begin(), t.seats.end(), "human") > 0;
   for (;;) {
     const int p = t.state->current_player();
     if (p < 0 || t.seats[static_cast<std::size_t>(p)] == "human") return;
     const Action a = t.bots[static_cast<std::size_t>(p)](*t.state, derive_seed(t.seed, t.log.size()));
-    if (!t.state->is_legal(a))
-      throw ApiError(500, "the bot of seat " + std::to_string(p) + " (" +
-                              t.seats[static_cast<std::size_t>(p)] + ") chose illegal action " +
-                              std::to_string(a));
-    if (!humans || t.state->is_public_action(a)) {
+    if (!t.state->is_legal(a)) {
+      std::cerr << "rocketgym serve: the bot " << t.seats[static_cast<std::size_t>(p)]
+                << " chose illegal action " << a << std::endl;
+      throw ApiError(500, "a bot chose an illegal move (the server's output says which)");
+    }
+    if (t.humans == 0 || t.state->is_public_action(a)) {
       t.pending = a;
       return;
     }
@@ -424,8 +562,7 @@ int query_number(const std::string& name, const std::string& text, int max) {
     used = 0;
   }
   if (used != text.size() || text.empty() || value < 0 || value > max)
-    throw ApiError(
-        400, name + " must be a whole number from 0 to " + std::to_string(max) + ", not '" + text + "'");
+    throw ApiError(400, name + " must be a whole number from 0 to " + std::to_string(max));
   return static_cast<int>(value);
 }
 
@@ -434,8 +571,8 @@ int query_number(const std::string& name, const std::string& text, int max) {
 json TableServer::record(const std::string& index, const std::string& move, const std::string& seat) const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (records_.empty()) throw ApiError(404, "no records: start rocketgym serve with --records FILE");
-  const LoadedRecord& loaded = records_[static_cast<std::size_t>(
-      query_number("record", index, static_cast<int>(records_.size()) - 1))];
+  const int number = query_number("record", index, static_cast<int>(records_.size()) - 1);
+  const LoadedRecord& loaded = records_[static_cast<std::size_t>(number)];
   const RecordedGame& r = loaded.record;
   const int moves = static_cast<int>(r.actions.size());
   const int k = move.empty() ? 0 : query_number("move", move, moves);
@@ -452,7 +589,7 @@ json TableServer::record(const std::string& index, const std::string& move, cons
     s->apply(a);
   }
   json out;
-  out["record"] = std::stoi(index);
+  out["record"] = number;
   out["game"] = r.game;
   out["source"] = loaded.source;
   out["seats"] = r.players;
@@ -502,7 +639,7 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
                      {"bot", t.seats[static_cast<std::size_t>(e.seat)] != "human"}});
   }
   out["log"] = std::move(log);
-  out["can_undo"] = last_human_move(t).has_value();
+  out["can_undo"] = t.humans == 1 && viewer >= 0 && !s.is_terminal() && last_move_of(t, viewer).has_value();
   return out;
 }
 

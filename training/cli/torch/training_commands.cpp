@@ -2,6 +2,7 @@
 
 #include <c10/util/Exception.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -57,6 +58,24 @@ cli::SeatBot make_seat_bot(const std::string& spec, const AnyGame& game, int pla
   std::shared_ptr<players::AnyPlayer> agent = players::make_any_player(
       players::parse_player(spec, game.info().id), game, players);  // `zoo`: this game's
   return [agent](const AnyState& state, uint64_t seed) { return agent->act(state, seed); };
+}
+
+long seat_bot_work(const std::string& text, const AnyGame& game, int players) {
+  game.check_players(players);
+  players::PlayerSpec spec = players::parse_player(text, game.info().id);
+  const std::string& id = game.info().id;
+  if (const std::string own = players::own_game(spec); !own.empty() && own != id)
+    throw Error("'" + text + "' plays " + own + ", not " + id);
+  players::resolve_kind(spec, players);  // a zoo bot's agent at that size (throws when it does not serve it)
+  if (const std::string* path = players::checkpoint_file(spec)) {
+    const std::vector<int> served = read_checkpoint_meta(*path).served_players();
+    if (std::find(served.begin(), served.end(), players) == served.end())
+      throw Error("'" + text + "' does not play " + std::to_string(players) + " players");
+  }
+  if (const auto* search = std::get_if<players::Ismcts>(&spec.kind))
+    return static_cast<long>(search->mcts.simulations) *
+           (search->network.empty() ? search->mcts.rollouts : 1);
+  return 1;
 }
 
 void add_training_commands(CLI::App& app) {
