@@ -282,7 +282,15 @@ TEST_CASE("an answer that may run bots is sent on the tick, whether or not a bot
   REQUIRE(bots.now() - asked > serve::kBotReplyTick);
   REQUIRE((picked.release - asked) % serve::kBotReplyTick == Clock::duration(0));
   REQUIRE(picked.release >= bots.now());
-  // A table of bots only (nothing hidden from anyone) and a reply without bots are not held.
+  // Random and heuristic bots move in microseconds: their tables' tick is shorter.
+  const Held quick = create(server, table_request("last_blast", {"human", "heuristic"}), bots.now());
+  const Clock::time_point asked_quick = bots.now();
+  REQUIRE(server.move(quick.id, move_of(quick.reply, quick.reply.at("legal").at(0).at("id")), quick.key(0),
+                      asked_quick)
+                  .release -
+              asked_quick ==
+          serve::kQuickBotReplyTick);
+  // A table of bots only (nothing hidden from anyone) is not held.
   const Held bots_only = create(server, table_request("last_blast", {"counted", "heuristic"}), bots.now());
   const Clock::time_point then = bots.now();
   REQUIRE(server.step(bots_only.id, {{"seat", "full"}, {"version", 0}}, "", then).release == then);

@@ -429,7 +429,7 @@ int HttpServer::bind(const std::string& host, int port) {
     if (fd < 0) continue;
     const int yes = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || listen(fd, 128) != 0) {
+    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || listen(fd, kListenBacklog) != 0) {
       close(fd);
       fd = -1;
     }

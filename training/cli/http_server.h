@@ -51,7 +51,7 @@ struct HttpResponse {
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // more headers
-  // The answer is held until then (kBotReplyTick, table_server.h); the
+  // The answer is held until then (TableReply, table_server.h); the
   // default, the epoch, sends it at once.
   Clock::time_point not_before{};
 };

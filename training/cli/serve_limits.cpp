@@ -29,6 +29,8 @@ std::vector<LimitRow> serve_limit_rows() {
       {"kMaxConnections", std::to_string(kMaxConnections),
        "connections open at once; a new one closes the oldest still sending its request (while all are "
        "being answered, new ones wait to be accepted)"},
+      {"kListenBacklog", std::to_string(kListenBacklog),
+       "connections waiting to be accepted (the kernel's backlog; beyond, new ones are refused)"},
       {"kIdleTimeout", time(kIdleTimeout), "silence allowed on a connection whose request is incomplete"},
       {"kHeaderTimeout", time(kHeaderTimeout), "from opening the connection to the end of the headers"},
       {"kReadTimeout", time(kReadTimeout), "from opening the connection to the end of the body"},
@@ -42,8 +44,10 @@ std::vector<LimitRow> serve_limit_rows() {
       {"kMaxBotWorkPerMove", std::to_string(kMaxBotWorkPerMove),
        "search work of one bot move (simulations x playouts per leaf); a seat kind above it is not offered"},
       {"kBotReplyTick", time(kBotReplyTick),
-       "at a table of humans and bots, answers that may run bots are sent a whole number of ticks after "
-       "the request"},
+       "at a table of humans and a bot that searches (zoo, --allow-agent), answers that may run bots are "
+       "sent a whole number of these after the request"},
+      {"kQuickBotReplyTick", time(kQuickBotReplyTick),
+       "the same at a table of humans whose bots are random or heuristic only"},
   };
 }
 

@@ -34,6 +34,8 @@ inline constexpr int kMaxJsonDepth = 16;
 // sending its request (or one whose answer is sent); while every connection
 // is being answered, new ones wait in the listen backlog.
 inline constexpr int kMaxConnections = 64;
+// Connections the kernel holds for the server before it accepts them (listen(2)'s backlog).
+inline constexpr int kListenBacklog = 128;
 // A connection whose request is incomplete may stay silent this long (from
 // its opening or its last byte).
 inline constexpr milliseconds kIdleTimeout{2'000};
@@ -61,10 +63,15 @@ inline constexpr int kMaxIdleMinutes = 7 * 24 * 60;  // the highest --idle-minut
 // start (--allow-agent).
 inline constexpr long kMaxBotWorkPerMove = 4'096;
 // At a table of humans and bots, every answer to a new table, a move, a bot
-// step or an undo is sent a whole number of these after its request came (at
+// step or an undo is sent a whole number of ticks after its request came (at
 // least one): so that the time an answer takes does not tell whether a bot
 // made a secret decision inside it, as long as the bots' work fits in one.
+// The tick of a table where a bot searches (the zoo's, --allow-agent's)...
 inline constexpr milliseconds kBotReplyTick{500};
+// ... and of one whose bots are random or heuristic only (a move in
+// microseconds to milliseconds). Which it is follows from the seats, which
+// every player sees.
+inline constexpr milliseconds kQuickBotReplyTick{100};
 
 // One row of the table of limits in docs/browser.md.
 struct LimitRow {

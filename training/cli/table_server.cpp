@@ -253,6 +253,13 @@ TableReply TableServer::create_table(const json& request, Clock::time_point now)
     t->keys.push_back(t->seats.back() == "human" ? random_hex() : "");
     t->humans += t->seats.back() == "human";
   }
+  // The reply schedule, from the seats (public): none without a human or without a bot.
+  if (t->humans > 0 && t->humans < players) {
+    const bool quick = std::all_of(t->seats.begin(), t->seats.end(), [](const std::string& s) {
+      return s == "human" || s == "random" || s == "heuristic";
+    });
+    t->tick = std::chrono::duration_cast<Clock::duration>(quick ? kQuickBotReplyTick : kBotReplyTick);
+  }
   if (request.contains("seed")) {
     const json& seed = request.at("seed");
     if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<int64_t>() >= 0))
@@ -368,12 +375,12 @@ void TableServer::apply(Table& t, Action a) {
 }
 
 TableReply TableServer::reply(const Table& t, json body, Clock::time_point now) const {
-  if (t.humans == 0 || t.humans == static_cast<int>(t.seats.size())) return {std::move(body), now};
+  if (t.tick == Clock::duration(0)) return {std::move(body), now};
   // A whole number of ticks after the request, at least one: the same for an
   // answer in which bots made secret decisions and one in which none moved.
   const auto elapsed = now_() - now;
-  const auto ticks = std::max<long long>(1, (elapsed + kBotReplyTick - Clock::duration(1)) / kBotReplyTick);
-  return {std::move(body), now + ticks * std::chrono::duration_cast<Clock::duration>(kBotReplyTick)};
+  const auto ticks = std::max<long long>(1, (elapsed + t.tick - Clock::duration(1)) / t.tick);
+  return {std::move(body), now + ticks * t.tick};
 }
 
 TableReply TableServer::move(const std::string& id, const json& request, const std::string& key,

@@ -67,8 +67,10 @@ class SeatKinds {
 };
 
 // An answer that may have run bots, and when to send it: at a table of humans
-// and bots, a whole number of kBotReplyTick after its request came (at least
-// one), whatever the bots did; else at once (the request's time).
+// and bots, a whole number of the table's tick after its request came (at
+// least one), whatever the bots did; else at once (the request's time). The
+// tick is kQuickBotReplyTick when every bot is random or heuristic, else
+// kBotReplyTick (serve_limits.h).
 struct TableReply {
   nlohmann::json body;
   Clock::time_point release;
@@ -145,6 +147,7 @@ class TableServer {
     std::vector<std::string> seats;
     std::vector<std::string> keys;  // a human seat's key; empty for a bot
     int humans = 0;
+    Clock::duration tick{0};  // of the reply schedule (TableReply); 0: answers are not held
     std::vector<cli::SeatBot> bots;
     uint64_t seed = 0;
     std::vector<Base> bases;
