@@ -13,6 +13,10 @@ the pages (scripts/docs.sh does). docs/agents.md holds the zoo's table, what
 read from models/zoo/ of the source tree (never $ROCKETGYM_ZOO_DIR): run this
 after changing a zoo file too. docs/browser.md holds the limits of `rocketgym
 serve` (`rocketgym describe --serve-limits --markdown`, training/cli/serve_limits.h).
+docs/python.md holds the Gymnasium ids, the list
+`import rocketgym` registers (rocketgym._registration.ids_markdown(), from the
+Python package of the build the CLI sits in): run this after bumping a game's
+version.
 
 Usage: scripts/docs_tables.py [--check] [--cli build/rocketgym]
   --check  change nothing; exit 1 naming each page that differs from the code.
@@ -46,6 +50,19 @@ ZOO_TABLE = ("docs/agents.md", "<!-- BEGIN rocketgym describe --zoo: generated, 
 # The limits of `rocketgym serve`: page, markers.
 SERVE_LIMITS = ("docs/browser.md", "<!-- BEGIN rocketgym describe --serve-limits: generated, do not edit -->",
                 "<!-- END rocketgym describe --serve-limits -->")
+
+
+# The Gymnasium ids: page, markers.
+GYMNASIUM_IDS = ("docs/python.md", "<!-- BEGIN rocketgym gymnasium ids: generated, do not edit -->",
+                 "<!-- END rocketgym gymnasium ids -->")
+
+
+def gymnasium_ids_table(cli):
+    """rocketgym._registration.ids_markdown() of the package built beside the CLI (<build>/python)."""
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(cli).resolve().parent / "python"))
+    code = "from rocketgym._registration import ids_markdown; print(ids_markdown(), end='')"
+    return subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                          env=env).stdout
 
 
 def generated(cli, *args):
@@ -101,6 +118,10 @@ def main():
     text = page.read_text()
     update(page, page_with_tables(text, generated(args.cli, "--serve-limits"), page, *SERVE_LIMITS[1:]), text,
            "rocketgym describe --serve-limits --markdown")
+    page = REPO / GYMNASIUM_IDS[0]
+    text = page.read_text()
+    update(page, page_with_tables(text, gymnasium_ids_table(args.cli), page, *GYMNASIUM_IDS[1:]), text,
+           "rocketgym._registration.ids_markdown()")
     if stale:
         print("\n".join(stale) + "\nrun scripts/docs.sh (or scripts/docs_tables.py) and commit the pages",
               file=sys.stderr)

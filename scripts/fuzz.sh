@@ -92,14 +92,8 @@ if [ "$prebuilt" != 1 ]; then
   flock -u 9
 fi
 
-# max_malloc_fill_size=0: no pattern fill of each new allocation (a third of
-# the run time of the game targets, and no help to ASan's checks).
-# quarantine_size_mb=32 (default 256): freed memory is reused sooner, so
-# fewer fresh pages are faulted in; the game targets run ~1.5x faster and a
-# use after free is still caught within 32 MB of later allocations.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:max_malloc_fill_size=0:quarantine_size_mb=32:malloc_context_size=8}"
+source scripts/sanitizer_env.sh
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/tests/fuzz/lsan.supp}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # The last "cov: N ft: M corp: C/S" status line of a libFuzzer log, as "N M C S".
 last_status() {
   grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' "$1" | tail -1 |

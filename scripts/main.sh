@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job on a fresh machine: install dependencies, build, train a bot by
+# The main job on a fresh machine: install dependencies, build the command line, train a bot by
 # PPO self-play for a few minutes, then pit it against random and heuristic
 # bots in the arena (table on stdout, plots and CSV/JSON under runs/).
 #
@@ -11,7 +11,9 @@ game="${GAME:-last_blast}"
 minutes="${MINUTES:-5}"
 
 scripts/setup.sh
-scripts/build.sh
+# The command line alone: the main job runs nothing else (the tests and the Python
+# module are scripts/test.sh's; a later scripts/build.sh builds them in the same folder).
+scripts/build.sh --target rocketgym
 
 echo "== training $game for $minutes minutes (run folder runs/${game}_ppo; run again to resume)"
 build/rocketgym train "configs/train/${game}_ppo.yaml" --minutes "$minutes"

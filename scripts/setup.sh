@@ -4,12 +4,13 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake git pkg-config
+  build-essential cmake ninja-build git pkg-config
   clang libclang-rt-14-dev libomp-14-dev  # scripts/fuzz.sh: libFuzzer and OpenMP for clang
   clang-format  # scripts/format.sh: the C++ style (.clang-format)
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev catch2
   libtorch-dev libgloo-dev libopenblas0-openmp
   pybind11-dev python3-dev python3-numpy python3-pytest python3-torch python3-matplotlib
+  python3-pytest-xdist  # scripts/test.sh: pytest -n, one worker per core
   python3-setuptools python3-pip python3-wheel
   python3-cloudpickle python3-typing-extensions  # for Gymnasium's / PettingZoo's checkers (docs/python.md)
   mkdocs  # the docs site (scripts/docs.sh)

@@ -15,6 +15,7 @@
 
 #include "envs/core/errors.h"
 #include "envs/core/rng.h"
+#include "generated/source_tree.h"
 #include "training/game_setup.h"
 
 namespace rocketgym {
@@ -74,7 +75,7 @@ std::string shell_quote(const std::string& s) {
 
 std::string plot_script() {
   if (const char* env = std::getenv("ROCKETGYM_PLOT_SCRIPT")) return env;
-  return ROCKETGYM_PLOT_SCRIPT_DEFAULT;
+  return ROCKETGYM_SOURCE_DIR "/training/plot.py";
 }
 
 }  // namespace

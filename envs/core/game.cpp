@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "envs/core/game_config.h"
+#include "generated/source_tree.h"
 
 namespace rocketgym {
 
@@ -100,10 +101,8 @@ ConfigNode default_config(const std::string& id) {
     if (file_exists(std::string(dir) + "/" + name))
       return ConfigNode::load_file(std::string(dir) + "/" + name);
   }
-#ifdef ROCKETGYM_SOURCE_DIR
   const std::string source_copy = std::string(ROCKETGYM_SOURCE_DIR) + "/configs/games/" + name;
   if (file_exists(source_copy)) return ConfigNode::load_file(source_copy);
-#endif
   return ConfigNode::parse(builtin_game_config(id), "<built-in configs/games/" + name + ">");
 }
 

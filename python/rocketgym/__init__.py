@@ -15,8 +15,9 @@ Trained bots: ``rg.load_agent("zoo:last_blast")`` gives an ``Agent`` with
 built with the training library); scripted ones need their game:
 ``rg.load_agent("heuristic", game="lift_off")``.
 
-With gymnasium importable, every game is registered:
-``gymnasium.make("rocketgym/LastBlast-v1")`` (ids: ``rg.gymnasium_id(game_id)``).
+With gymnasium importable, every game is registered (ids: ``rg.gymnasium_id(game_id)``, e.g.
+``gymnasium.make(rg.gymnasium_id("last_blast"), opponents=["heuristic"])``): every keyword goes to
+``rg.make`` / ``rg.make_vec`` (``rocketgym._registration``).
 
 Naming rule: a noun that reads a stored value without arguments is a property
 (``state.current_player``, ``env.observation_shape``, ``game.info``); a
@@ -46,7 +47,7 @@ from ._rocketgym import (ConfigError, Error, Game, GameInfo, IllegalAction, Inva
                          list_games, max_threads)
 from .aec import USING_PETTINGZOO, RocketAECEnv
 from ._registration import register_games
-from .arena import ArenaReport, arena, load_records
+from .arena import ArenaInterrupted, ArenaReport, arena, load_records
 from .env import RocketEnv
 from .opponents import OpponentEnv, OpponentVectorEnv, TorchAgent
 from .spaces import USING_GYMNASIUM
@@ -63,7 +64,8 @@ if os.path.isdir(_PACKAGED_ZOO):
 __version__ = "0.1.0"
 
 __all__ = [
-    "ArenaReport", "ConfigError", "Error", "Game", "GameInfo", "IllegalAction", "InvariantViolation",
+    "ArenaInterrupted", "ArenaReport", "ConfigError", "Error", "Game", "GameInfo", "IllegalAction",
+    "InvariantViolation",
     "OpponentEnv", "OpponentVectorEnv", "RocketAECEnv", "RocketEnv", "SerializationError", "State", "TorchAgent",
     "USING_GYMNASIUM", "USING_PETTINGZOO", "VectorEnv",
     "aec_env", "arena", "builtin_game_config", "derive_seed", "game_info", "gymnasium_id", "list_games",
@@ -72,24 +74,27 @@ __all__ = [
 
 
 def make(game_id: str, num_players: int = 2, seed: Optional[int] = None, config: ConfigArg = None,
-         render_mode: Optional[str] = None, illegal_action: str = "raise",
+         render_mode: Optional[str] = None, illegal_action: Optional[str] = None,
          opponents: Optional[Sequence[Any]] = None, seat: Any = 0):
     """A single Gymnasium-style env (see ``rocketgym.env``). ``config``: see ``load_game``.
 
     ``illegal_action``: ``"raise"`` (IllegalAction, nothing changes) or ``"lose"`` (the acting seat
-    loses at once, reported in ``info["illegal_action"]``).
+    loses at once, reported in ``info["illegal_action"]``); None: the env's default, ``"raise"``
+    without opponents, ``"lose"`` with them (``OpponentEnv``: a single-agent env passes Gymnasium's
+    ``check_env``, which steps unmasked samples of ``action_space``).
 
     With ``opponents`` (a list of player specs such as ``"heuristic"`` or ``"zoo"``, or Python agents;
     see ``rocketgym.opponents``), an ``OpponentEnv``: you play seat ``seat`` (or ``"random"``), the
     opponents play the others inside ``step``, and obs and reward are yours only.
     """
+    chosen = {} if illegal_action is None else {"illegal_action": illegal_action}
     if opponents is not None:
         return OpponentEnv(game_id, opponents, seat=seat, num_players=num_players, seed=seed, config=config,
-                           render_mode=render_mode, illegal_action=illegal_action)
+                           render_mode=render_mode, **chosen)
     if seat != 0:
         raise Error("seat= needs opponents= (without opponents the env plays every seat)")
     return RocketEnv(game_id, num_players=num_players, seed=seed, config=config, render_mode=render_mode,
-                     illegal_action=illegal_action)
+                     **chosen)
 
 
 def aec_env(game_id: str, num_players: int = 2, seed: Optional[int] = None, config: ConfigArg = None,
@@ -101,21 +106,25 @@ def aec_env(game_id: str, num_players: int = 2, seed: Optional[int] = None, conf
 
 def make_vec(game_id: str, num_envs: int, num_players: int = 2, num_threads: int = 1,
              seed: Optional[int] = None, config: ConfigArg = None, opponents: Optional[Sequence[Any]] = None,
-             seat: Any = 0):
+             seat: Any = 0, render_mode: Optional[str] = None):
     """``num_envs`` games stepped together in C++ with zero-copy numpy outputs (see ``rocketgym.vector``).
 
     ``num_threads`` is at most ``max_threads()`` (4 x the machine's hardware threads, at least 8).
+    ``render_mode="ansi"``: ``render()`` returns each env's board as text (the learner's view with opponents,
+    the whole board without).
 
     With ``opponents`` (see ``make``), an ``OpponentVectorEnv``: one learner action per env, the
     opponents' moves played in C++ (batched across the envs), learner-only observations and rewards.
+    Both auto-reset in Gymnasium's SAME_STEP mode; rewards are ``[N, num_players]`` without opponents
+    (every seat's), ``[N]`` with them (the learner's).
     """
     if opponents is not None:
         return OpponentVectorEnv(game_id, num_envs, opponents, seat=seat, num_players=num_players,
-                                 num_threads=num_threads, seed=seed, config=config)
+                                 num_threads=num_threads, seed=seed, config=config, render_mode=render_mode)
     if seat != 0:
         raise Error("seat= needs opponents= (without opponents the env plays every seat)")
     return VectorEnv(game_id, num_envs, num_players=num_players, num_threads=num_threads, seed=seed,
-                     config=config)
+                     config=config, render_mode=render_mode)
 
 
 def load_agent(spec: str, game=None, num_players: int = 2, config: ConfigArg = None):

@@ -57,7 +57,7 @@ def load_game(game_id: str, config: ConfigArg = None) -> _core.Game:
 
 def gymnasium_id(game_id: str) -> str:
     """The id a game is registered under in Gymnasium: ``"rocketgym/<GameName>-v<version>"``, the game
-    id in CamelCase (``"last_blast"`` -> ``"rocketgym/LastBlast-v1"``) and ``GameInfo.version``, which is
+    id in CamelCase (``"last_blast"`` -> ``"rocketgym/LastBlast-v<version>"``) and ``GameInfo.version``, which is
     bumped when the rules or the encoding change (the same version as the AEC env's metadata name)."""
     name = "".join(part[:1].upper() + part[1:] for part in game_id.split("_"))
     return f"rocketgym/{name}-v{_core.game_info(game_id).version}"

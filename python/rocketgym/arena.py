@@ -12,7 +12,13 @@ An agent is a player spec string (``"heuristic"``, ``"zoo"`` for this game's zoo
 ``rocketgym.load_agent``, or a Python agent: an object with ``act(observations, action_masks)`` or a
 callable with that signature, asked for a batch of moves (float32 observations
 ``[n, *observation_shape]`` encoded for the seat to move, bool masks ``[n, num_actions]``) and
-answering ``n`` integer actions.
+answering ``n`` integer actions (and, if its ``act`` takes ``seeds``, one uint64 seed per row from
+that decision's random stream: a sampling agent that draws from them plays the same games whatever
+``parallel`` and ``threads``).
+
+Ctrl-C stops the arena within a round of moves (a search player stops between searches): it raises
+``ArenaInterrupted``, a ``KeyboardInterrupt`` whose ``report`` holds the games finished before it
+(also written to ``records=`` and ``output=``).
 """
 
 from __future__ import annotations
@@ -25,6 +31,19 @@ from . import _rocketgym as _core
 from ._common import ConfigArg, check_int
 
 Error = _core.Error
+
+
+class ArenaInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or another exception raised by a signal handler) stopped ``rocketgym.arena``: ``report``
+    is the ``ArenaReport`` of the games finished before it (``report.games``; the unfinished ones are
+    not in it), ``scheduled`` the number of games the arena would have played. The exception the
+    handler raised is the ``__cause__``. A ``KeyboardInterrupt``: code that does not catch it stops."""
+
+    def __init__(self, report: "ArenaReport", scheduled: int):
+        super().__init__(f"rocketgym.arena interrupted after {report.report['games']} of {scheduled} games "
+                         "(the finished ones are in this exception's report, and in records= / output=)")
+        self.report = report
+        self.scheduled = scheduled
 
 
 class ArenaReport:
@@ -92,6 +111,14 @@ def _config_parts(config: ConfigArg) -> Tuple[str, str]:
     raise TypeError(f"config must be None, a dict, a YAML string or a path, not {type(config).__name__}")
 
 
+def _optional_name(value) -> Optional[str]:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise Error(f"one_vs_each must name one of the agents, not {value!r}")
+    return value
+
+
 def _optional_path(value, name: str) -> Optional[str]:
     if value is None:
         return None
@@ -105,7 +132,7 @@ def _optional_path(value, name: str) -> Optional[str]:
 
 def arena(game_id: str, agents: Union[Mapping[str, Any], Sequence[str]], games: int = 100, seed: int = 1,
           num_players: Optional[int] = None, config: ConfigArg = None, parallel: int = 64, threads: int = 2,
-          output=None, records=None, plot: bool = False) -> ArenaReport:
+          output=None, records=None, plot: bool = False, one_vs_each: Optional[str] = None) -> ArenaReport:
     """Plays ``agents`` against each other in every seat, as ``rocketgym arena`` does, and rates them.
 
     ``agents``: a dict name -> agent (a player spec string, a ``load_agent`` object, or a Python
@@ -115,6 +142,11 @@ def arena(game_id: str, agents: Union[Mapping[str, Any], Sequence[str]], games: 
     the game's fewest by default; ``config`` as for ``load_game``. ``output``: a folder for the CLI's
     files (table.txt, report.json, CSVs; ``plot=True`` adds arena.png); ``records``: a file for
     every game's record (``load_records``, ``rocketgym replay``), refused if it exists.
+    ``one_vs_each``: an agent's name; only its games are played, one lineup per other agent (it in one
+    seat, that agent in all the others), the arena config's ``one_vs_each`` key.
+
+    Ctrl-C stops it between rounds of moves: ``ArenaInterrupted`` (a ``KeyboardInterrupt``) carries the
+    report of the games finished so far, which ``records`` and ``output`` also hold.
 
     Raises ``rocketgym.Error`` naming the agent for an unknown spec, an agent of another game or
     player count, or a Python agent's illegal, out-of-range or malformed answer.
@@ -151,12 +183,16 @@ def arena(game_id: str, agents: Union[Mapping[str, Any], Sequence[str]], games: 
         "output": _optional_path(output, "output"),
         "records": _optional_path(records, "records"),
         "plot": bool(plot),
+        "one_vs_each": _optional_name(one_vs_each),
     }
     if num_players is not None:
         num_players = check_int(num_players, "num_players")
     config_file, overrides = _config_parts(config)
     out = _agents.play_arena(game_id, pairs, num_players, keys, config_file, overrides)
-    return ArenaReport(json.loads(out["report"]), out["table"], list(out["games"]))
+    report = ArenaReport(json.loads(out["report"]), out["table"], list(out["games"]))
+    if out["interrupted"] is not None:
+        raise ArenaInterrupted(report, out["scheduled"]) from out["interrupted"]
+    return report
 
 
 def load_records(path) -> list:

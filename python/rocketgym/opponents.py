@@ -41,6 +41,7 @@ number, as in the arena. Env i plays the same games whatever ``num_envs`` and
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -49,7 +50,7 @@ from . import _rocketgym as _core
 from . import spaces
 from ._common import (ConfigArg, check_illegal_action, check_int, check_num_players, check_render_mode,
                       check_seed, forfeit_returns, load_game, state_document)
-from .vector import _ClosedEnv
+from .vector import _SAME_STEP, _ClosedEnv, _VectorBase, _check_num_threads, _torch_views
 
 try:  # pragma: no cover - depends on the installation
     import gymnasium as _gymnasium
@@ -58,13 +59,6 @@ try:  # pragma: no cover - depends on the installation
 except ImportError:  # pragma: no cover
     _gymnasium = None
     _EnvBase = object
-
-try:  # pragma: no cover - depends on the installation
-    from gymnasium.vector import AutoresetMode as _AutoresetMode
-
-    _SAME_STEP: Any = _AutoresetMode.SAME_STEP
-except ImportError:  # pragma: no cover
-    _SAME_STEP = "SameStep"
 
 RANDOM_SEAT = "random"
 
@@ -98,15 +92,17 @@ def _check_seat(seat: Any, num_players: int) -> int:
     return seat
 
 
-def _check_num_threads(n: Any) -> int:
-    n = check_int(n, "num_threads")
-    if not 1 <= n <= _core.max_threads():
-        raise _core.Error(f"num_threads must be in [1, {_core.max_threads()}] (rocketgym.max_threads()), got {n}")
-    return n
+# The zero-copy views, by name: every array the C++ env owns.
+_VIEWS = ("observations", "action_masks", "rewards", "terminated", "truncated", "seats", "episode_steps",
+          "final_observations", "final_episode_steps", "final_seats", "final_returns", "final_scores")
+# The buffers C++ reads back (the masks are checked before each step, the seats say who plays whom, the
+# step counts are counted on): torch_views() leaves them out, so that a write cannot change a game.
+_READ_BACK = ("action_masks", "seats", "episode_steps")
 
 
-class OpponentVectorEnv:
-    """``num_envs`` games where the learner plays one seat and ``opponents`` the others (see the module doc).
+class OpponentVectorEnv(_VectorBase):
+    """``num_envs`` games where the learner plays one seat and ``opponents`` the others (see the module doc),
+    a ``gymnasium.vector.VectorEnv`` when gymnasium is installed.
 
     Like ``rocketgym.VectorEnv``, the arrays are read-only views of C++ buffers, overwritten in place by
     every ``step``/``reset`` (copy what you keep), and auto-reset is Gymnasium's SAME_STEP:
@@ -128,35 +124,53 @@ class OpponentVectorEnv:
     ``final_scores``          [N, P] int32              every seat's score (points) in that game
     ========================  ========================  ===========================================
 
-    The ``final_*`` rows are valid where ``terminated | truncated``.
+    The ``final_*`` rows are valid where ``terminated | truncated``. ``observation_space`` and
+    ``action_space`` are the batched spaces (``single_*`` one env's), as for ``rocketgym.VectorEnv``.
+
+    ``pickle`` / ``copy.deepcopy`` copy the game, the seeds, the opponents (spec strings as they are,
+    Python agents and ``rocketgym.TorchAgent`` by value, ``load_agent`` objects loaded again) and every
+    env's state, its place in its seed sequence, its move counts and its random-action stream: the copy
+    steps on exactly as the original. The outcome of the last step is not copied; a closed env, or one
+    stopped mid-turn (an opponent's failure, Ctrl-C), cannot be pickled.
     """
 
-    metadata = {"autoreset_mode": _SAME_STEP}
+    metadata = {"autoreset_mode": _SAME_STEP, "render_modes": ["ansi"]}
 
     def __init__(self, game_id: str, num_envs: int, opponents: Sequence[Any], seat: Any = 0,
                  num_players: int = 2, num_threads: int = 1, seed: Optional[int] = None,
-                 config: ConfigArg = None, _auto_reset: bool = True):
-        agents = _agents_module()
-        self.game = load_game(game_id, config)
-        self.game_info = self.game.info
-        self.num_players = check_num_players(self.game, num_players)
+                 config: ConfigArg = None, render_mode: Optional[str] = None, _auto_reset: bool = True):
+        game = load_game(game_id, config)
+        num_players = check_num_players(game, num_players)
         opponents = _check_opponents(opponents)
-        seat_arg = _check_seat(seat, self.num_players)
-        self.seat = RANDOM_SEAT if seat_arg < 0 else seat_arg
+        seat_arg = _check_seat(seat, num_players)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._seed = check_seed(seed)
         self._resets = 0
-        self._env = agents.OpponentVectorEnv(self.game, check_int(num_envs, "num_envs"), self.num_players,
-                                             opponents, seat_arg, self._seed, _check_num_threads(num_threads),
-                                             _auto_reset)
+        self._open(game, check_int(num_envs, "num_envs"), num_players, opponents, seat_arg,
+                   _check_num_threads(num_threads), self._seed, _auto_reset, True)
+
+    def _open(self, game: _core.Game, num_envs: int, num_players: int, opponents: List[Any], seat_arg: int,
+              num_threads: int, cpp_seed: int, auto_reset: bool, start: bool) -> None:
+        """Makes the C++ env (its games started from ``cpp_seed`` when ``start``) and what derives from it."""
+        agents = _agents_module()
+        self.game = game
+        self.game_info = game.info
+        self.num_players = num_players
+        self.seat = RANDOM_SEAT if seat_arg < 0 else seat_arg
+        self._opponent_args = list(opponents)  # as given: what a copy is made from
+        self._auto_reset = auto_reset
+        self._env = agents.OpponentVectorEnv(game, num_envs, num_players, opponents, seat_arg, cpp_seed,
+                                             num_threads, auto_reset, start)
         self.opponents: List[str] = list(self._env.opponent_names)
         self.num_envs = self._env.num_envs
         self.num_actions = self._env.num_actions
         self.observation_shape = tuple(self._env.observation_shape)
         self.single_observation_space = spaces.observation_space(self.observation_shape, self.num_actions)
         self.single_action_space = spaces.discrete(self.num_actions)
-        for name in ("observations", "action_masks", "rewards", "terminated", "truncated", "seats",
-                     "episode_steps", "final_observations", "final_episode_steps", "final_seats",
-                     "final_returns", "final_scores"):
+        self.observation_space = spaces.batched_observation_space(self.observation_shape, self.num_actions,
+                                                                  self.num_envs)
+        self.action_space = spaces.batched_discrete(self.num_actions, self.num_envs)
+        for name in _VIEWS:
             setattr(self, name, getattr(self._env, name))  # zero-copy views, made once
         finished = self._env.finished
         self._obs = {"observation": self.observations, "action_mask": self.action_masks}
@@ -179,18 +193,19 @@ class OpponentVectorEnv:
             self._resets += 1
             episode_seed = _core.derive_seed(self._seed, self._resets)
         self._env.reset(episode_seed)
-        return self._obs, self._info
+        return self._obs, dict(self._info)
 
     def step(self, actions) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """The learner's action per env (integers, shape ``(num_envs,)``), then the opponents' moves.
 
-        Returns ``(obs, rewards [N], terminated [N], truncated [N], info)``, shared arrays; ``info`` holds
-        ``seat``, ``episode_steps``, ``final_obs`` / ``_final_obs`` and ``final_info`` (``seat``,
-        ``returns``, ``scores``, ``episode_steps``). Raises TypeError / ValueError / IllegalAction
-        naming the env before anything is stepped.
+        Returns ``(obs, rewards [N], terminated [N], truncated [N], info)``, shared arrays (``info`` is a
+        new dict of them, so that wrappers may add keys); ``info`` holds ``seat``, ``episode_steps``,
+        ``final_obs`` / ``_final_obs`` and ``final_info`` (``seat``, ``returns``, ``scores``,
+        ``episode_steps``). Raises TypeError / ValueError / IllegalAction naming the env before anything
+        is stepped.
         """
         self._env.step(actions)
-        return self._obs, self.rewards, self.terminated, self.truncated, self._info
+        return self._obs, self.rewards, self.terminated, self.truncated, dict(self._info)
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal learner action per env (int32), from each env's own stream."""
@@ -204,7 +219,25 @@ class OpponentVectorEnv:
 
     def state(self, env: int) -> _core.State:
         """A copy of env ``env``'s current game state."""
-        return self._env.state(check_int(env, "env"))
+        state = self._env.state(check_int(env, "env"))
+        state._game = self.game  # so that it pickles with this env's configuration
+        return state
+
+    def render(self) -> Optional[Tuple[str, ...]]:
+        """With ``render_mode="ansi"``: each env's board as the learner may see it (a tuple of texts, as
+        Gymnasium's vector envs return one frame per env); None otherwise."""
+        if self.render_mode != "ansi":
+            return None
+        return tuple(self._env.state(i).observation_string(int(self.seats[i])) for i in range(self.num_envs))
+
+    def torch_views(self) -> Dict[str, Any]:
+        """PyTorch tensors sharing the C++ buffers that C++ only writes, by the names of the arrays:
+        ``observations``, ``rewards``, ``terminated``, ``truncated``, ``final_observations``,
+        ``final_episode_steps``, ``final_seats``, ``final_returns``, ``final_scores``; zero copy, no
+        warning, overwritten in place by ``step``/``reset`` (as for ``rocketgym.VectorEnv``). Not there:
+        ``action_masks``, ``seats`` and ``episode_steps``, which C++ reads back (they stay read-only numpy
+        arrays; copy them for torch)."""
+        return _torch_views(self, _VIEWS, _READ_BACK)
 
     @property
     def num_threads(self) -> int:
@@ -220,11 +253,46 @@ class OpponentVectorEnv:
         """Whether ``close()`` was called."""
         return isinstance(self._env, _ClosedEnv)
 
+    @closed.setter
+    def closed(self, value: bool) -> None:
+        # gymnasium's VectorEnv.close and its wrappers set `closed`; only closing means anything here.
+        if value:
+            self.close()
+
     def close(self) -> None:
         """Lets the C++ envs and the opponents go: every later call raises ``rocketgym.Error`` (arrays
         kept stay valid). Calling it again does nothing."""
+        if self.closed:
+            return
         self._env = _ClosedEnv()
         self._obs = self._info = None
+
+    def __getstate__(self) -> Dict[str, Any]:
+        if self.closed:
+            raise TypeError("a closed OpponentVectorEnv cannot be pickled")
+        if self._env.broken:
+            raise TypeError("this OpponentVectorEnv stopped mid-turn (an opponent failed, or Ctrl-C): "
+                            "reset() it before pickling")
+        envs = [(self._env.state(i).to_json(),) + tuple(self._env._slot(i)) for i in range(self.num_envs)]
+        return {"game": self.game, "num_envs": self.num_envs, "num_players": self.num_players,
+                "opponents": self._opponent_args, "seat": self.seat, "num_threads": self.num_threads,
+                "seed": self._seed, "resets": self._resets, "cpp_seed": self._env._seed,
+                "auto_reset": self._auto_reset, "render_mode": self.render_mode, "envs": envs,
+                "spec": getattr(self, "spec", None), "np_random": getattr(self, "_np_random", None)}
+
+    def __setstate__(self, saved: Dict[str, Any]) -> None:
+        self._seed, self._resets = saved["seed"], saved["resets"]
+        self.render_mode = saved["render_mode"]
+        seat_arg = -1 if saved["seat"] == RANDOM_SEAT else saved["seat"]
+        # No game is started (no opponent is asked): every env is put back as it was.
+        self._open(saved["game"], saved["num_envs"], saved["num_players"], saved["opponents"], seat_arg,
+                   saved["num_threads"], saved["cpp_seed"], saved["auto_reset"], False)
+        for i, (document, *slot) in enumerate(saved["envs"]):
+            self._env._restore(saved["cpp_seed"], i, self.game.state_from_json(document), *slot)
+        if saved["spec"] is not None:
+            self.spec = saved["spec"]
+        if saved["np_random"] is not None:
+            self._np_random = saved["np_random"]
 
     def __enter__(self) -> "OpponentVectorEnv":
         return self
@@ -233,6 +301,8 @@ class OpponentVectorEnv:
         self.close()
 
     def __repr__(self) -> str:
+        if self.closed:
+            return f"<rocketgym.OpponentVectorEnv {self.game_info.id} num_envs={self.num_envs} closed>"
         return (f"<rocketgym.OpponentVectorEnv {self.game_info.id} num_envs={self.num_envs} "
                 f"players={self.num_players} seat={self.seat} opponents={self.opponents}>")
 
@@ -243,15 +313,24 @@ class OpponentEnv(_EnvBase):
     No auto-reset: once the game is over, ``step`` raises ``IllegalAction`` until ``reset()``.
     ``info`` holds ``seat`` (the learner's), ``current_player`` (the learner's seat while the game
     goes on, -1 once it is over), ``rewards`` (every seat's, float32 [P], non-zero only at the end)
-    and ``scores`` (every seat's points). ``illegal_action`` as for ``rocketgym.make``: ``"lose"``
-    makes the learner lose at once (reward -1, ``info["illegal_action"]``).
+    and ``scores`` (every seat's points).
+
+    ``illegal_action="lose"`` (the default here: a single-agent env, which code sampling
+    ``action_space`` without the mask, such as Gymnasium's ``check_env``, must be able to step)
+    makes the learner lose at once (reward -1, ``terminated``, ``info["illegal_action"]``);
+    ``"raise"`` raises ``IllegalAction`` and changes nothing.
+
+    ``render()``: the board as the learner may see it (``render_mode="ansi"`` returns it, ``"human"``
+    prints it on every reset and step); ``get_state().to_string()`` shows everything.
+    ``pickle`` / ``copy.deepcopy`` copy the env with its game, its opponents and its seeds: the copy
+    plays on exactly as the original (see ``OpponentVectorEnv``).
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, game_id: str, opponents: Sequence[Any], seat: Any = 0, num_players: int = 2,
                  seed: Optional[int] = None, config: ConfigArg = None, render_mode: Optional[str] = None,
-                 illegal_action: str = "raise"):
+                 illegal_action: str = "lose"):
         self.illegal_action = check_illegal_action(illegal_action)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._base_seed = check_seed(seed)
@@ -336,8 +415,9 @@ class OpponentEnv(_EnvBase):
         return (self._observation(), float(rewards[self._forfeit["player"]]), True, False, self._info(rewards))
 
     def render(self) -> Optional[str]:
-        """The board as text (everything, hidden cards included); printed when ``render_mode == "human"``."""
-        text = self._vec.state(0).to_string() if self._started else ""
+        """The board as the learner may see it (other seats' hidden cards left out); printed when
+        ``render_mode == "human"``, returned otherwise."""
+        text = self._vec.state(0).observation_string(self.seat) if self._started else ""
         if self.render_mode == "human":
             print(text)
             return None
@@ -370,7 +450,7 @@ class OpponentEnv(_EnvBase):
         return {"observation": self._vec.observations[0].copy(), "action_mask": self._mask()}
 
     def _info(self, rewards: np.ndarray) -> Dict[str, Any]:
-        state = self._vec.state(0)
+        state = self._vec._env.state(0)  # for its scores only: no Game attached
         info = {"seat": self.seat, "current_player": -1 if self._over else self.seat, "rewards": rewards,
                 "scores": np.asarray(state.scores(), dtype=np.int32)}
         if self._forfeit is not None:
@@ -382,45 +462,92 @@ class OpponentEnv(_EnvBase):
                 f"seat={self._vec.seat} opponents={self.opponents}>")
 
 
-class TorchAgent:
-    """A PyTorch policy as a rocketgym agent: ``module(observations) -> logits [B, num_actions]``.
+def _uniforms(seeds: np.ndarray, salt: int) -> np.ndarray:
+    """One uniform float64 in [0, 1) per uint64 seed, mixed with ``salt`` (splitmix64's finalizer): a
+    row's draw depends on its seed only, not on the batch it came in."""
+    with np.errstate(over="ignore"):
+        x = np.asarray(seeds, dtype=np.uint64) ^ np.uint64(salt)
+        x = x + np.uint64(0x9E3779B97F4A7C15)
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        x = x ^ (x >> np.uint64(31))
+    return (x >> np.uint64(11)).astype(np.float64) * 2.0**-53
 
-    ``act(observations, action_masks)`` runs one forward pass without gradients, masks the illegal
-    actions and takes the most probable one (``greedy=True``) or draws from the masked softmax
-    (``greedy=False``; ``seed`` seeds the draws). Use it as an opponent, in the arena, or directly::
+
+class TorchAgent:
+    """A PyTorch policy as a rocketgym agent: ``module(observations) -> logits [B, num_actions]``, or a
+    tuple whose first item is the logits (a policy-value net's ``(logits, value)``).
+
+    ``act(observations, action_masks, seeds=None)`` runs one forward pass without gradients, masks the
+    illegal actions and takes the most probable one (``greedy=True``) or draws from the masked softmax
+    (``greedy=False``). Each row draws from its own seed: the arena and the opponent envs pass
+    ``seeds`` (one per decision, from the game's seed and the move number), so a sampling agent plays
+    the same games whatever ``parallel``, ``num_envs`` or the thread count; ``seed`` is mixed into
+    every draw (another seed, other draws). Called without ``seeds``, the rows draw from a stream
+    seeded by ``seed``. (The draw is the row's own; the logits are the module's, and torch's CPU matrix
+    products may round a row's last bits differently in another batch size: a move can then differ
+    only where a draw falls within that rounding of the boundary between two actions.) Observations go to torch without a copy when they are float32 and
+    C-contiguous (the vector envs' read-only views included: the module only reads them).
+
+    Use it as an opponent, in the arena, or directly::
 
         agent = rg.TorchAgent(policy)              # policy: a torch.nn.Module
         env = rg.make("last_blast", opponents=[agent])
+
+    ``pickle`` / ``copy.deepcopy`` copy the module by value (its parameters and buffers) with the
+    seed and the draw stream: the copy answers as the original would.
     """
 
     def __init__(self, module, device: str = "cpu", greedy: bool = True, seed: Optional[int] = None,
                  name: Optional[str] = None):
         import torch
 
-        self._torch = torch
         self.module = module
         self.device = torch.device(device)
         self.greedy = bool(greedy)
         self.name = name or type(module).__name__
-        self._generator = torch.Generator(device=self.device)
-        self._generator.manual_seed(check_seed(seed) % 2**63)
+        self.seed = check_seed(seed)
+        self._rng = np.random.default_rng(self.seed)  # the rows' seeds when act() gets none
 
-    def act(self, observations, action_masks) -> np.ndarray:
-        """One action per row (int64 [B]) for float32 observations [B, ...] and masks [B, num_actions]."""
-        torch = self._torch
-        obs = torch.as_tensor(np.array(observations, dtype=np.float32), device=self.device)
-        legal = torch.as_tensor(np.array(action_masks, dtype=bool), device=self.device)
+    def act(self, observations, action_masks, seeds=None) -> np.ndarray:
+        """One action per row (int64 [B]) for float32 observations [B, ...] and masks [B, num_actions];
+        ``seeds`` (uint64 [B]): each row's draw (sampling only)."""
+        import torch
+
+        legal = np.asarray(action_masks) != 0
+        array = np.asarray(observations)
+        if array.dtype != np.float32 or not array.flags.c_contiguous:
+            array = np.ascontiguousarray(array, dtype=np.float32)
+        with warnings.catch_warnings():
+            # A read-only view (the vector envs'): the module reads it, never writes it.
+            warnings.filterwarnings("ignore", message=".*not writable.*", category=UserWarning)
+            obs = torch.from_numpy(array)
         with torch.no_grad():
-            logits = self.module(obs)
-        if tuple(logits.shape) != tuple(legal.shape):
-            raise _core.Error(f"agent '{self.name}': the module returned logits of shape {tuple(logits.shape)}, "
-                              f"expected {tuple(legal.shape)} (batch, num_actions)")
-        logits = logits.float().masked_fill(~legal, float("-inf"))
+            out = self.module(obs.to(self.device))
+        logits = out[0] if isinstance(out, (tuple, list)) else out
+        if not isinstance(logits, torch.Tensor) or tuple(logits.shape) != legal.shape:
+            got = tuple(logits.shape) if isinstance(logits, torch.Tensor) else type(logits).__name__
+            raise _core.Error(f"agent '{self.name}': the module returned logits of shape {got}, expected "
+                              f"{legal.shape} (batch, num_actions), or a tuple (logits, ...)")
+        if legal.shape[0] and not legal.any(axis=1).all():
+            raise _core.Error(f"agent '{self.name}': row {int(np.flatnonzero(~legal.any(axis=1))[0])} "
+                              "has no legal action")
+        masked = np.where(legal, logits.detach().to("cpu", torch.float64).numpy(), -np.inf)
         if self.greedy:
-            chosen = logits.argmax(dim=1)
-        else:
-            chosen = torch.multinomial(torch.softmax(logits, dim=1), 1, generator=self._generator).squeeze(1)
-        return chosen.cpu().numpy()
+            return masked.argmax(axis=1)
+        if seeds is None:
+            seeds = self._rng.integers(0, 2**64, size=legal.shape[0], dtype=np.uint64)
+        seeds = np.asarray(seeds, dtype=np.uint64)
+        if seeds.shape != (legal.shape[0],):
+            raise _core.Error(f"agent '{self.name}': seeds of shape {seeds.shape} for {legal.shape[0]} rows")
+        # The masked softmax's inverse CDF at each row's uniform, row by row in float64 (numpy reduces a
+        # row alone, so a row's draw does not depend on the others).
+        weights = np.exp(masked - masked.max(axis=1, keepdims=True))
+        cumulative = np.cumsum(weights, axis=1)
+        targets = _uniforms(seeds, self.seed) * cumulative[:, -1]
+        chosen = (cumulative <= targets[:, None]).sum(axis=1)
+        last_legal = legal.shape[1] - 1 - np.argmax(legal[:, ::-1], axis=1)
+        return np.minimum(chosen, last_legal)  # a rounding at the very top stays on a legal action
 
     __call__ = act
 

@@ -71,7 +71,7 @@ import numpy as np
 
 from . import _rocketgym as _core
 from . import spaces
-from ._common import ConfigArg, check_int, check_num_players, check_seed, load_game
+from ._common import ConfigArg, check_int, check_num_players, check_render_mode, check_seed, load_game
 
 try:  # pragma: no cover - depends on the installation
     from gymnasium.vector import AutoresetMode as _AutoresetMode
@@ -99,6 +99,20 @@ def _check_num_threads(n: Any) -> int:
     return n
 
 
+def _torch_views(env: Any, names, read_back) -> Dict[str, Any]:
+    """torch.from_numpy of each of ``env``'s arrays in ``names`` but ``read_back``, without the warning on
+    read-only arrays (torch has no read-only tensors; these buffers may be written: see torch_views)."""
+    import torch  # only when asked: rocketgym does not depend on torch
+
+    views = {}
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*not writable.*", category=UserWarning)
+        for name in names:
+            if name not in read_back:
+                views[name] = torch.from_numpy(getattr(env, name))
+    return views
+
+
 class _ClosedEnv:
     """Stands in for the C++ env after close(): any use raises (and costs the open env nothing)."""
 
@@ -113,12 +127,13 @@ class VectorEnv(_VectorBase):
     """``num_envs`` games of one game stepped together in C++ (a ``gymnasium.vector.VectorEnv`` when
     gymnasium is installed)."""
 
-    metadata = {"autoreset_mode": _SAME_STEP}
+    metadata = {"autoreset_mode": _SAME_STEP, "render_modes": ["ansi"]}
 
     def __init__(self, game_id: str, num_envs: int, num_players: int = 2, num_threads: int = 1,
-                 seed: Optional[int] = None, config: ConfigArg = None):
+                 seed: Optional[int] = None, config: ConfigArg = None, render_mode: Optional[str] = None):
         game = load_game(game_id, config)
         num_players = check_num_players(game, num_players)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._seed = check_seed(seed)
         self._resets = 0
         self._open(game, check_int(num_envs, "num_envs"), num_players, _check_num_threads(num_threads), self._seed)
@@ -163,19 +178,20 @@ class VectorEnv(_VectorBase):
             self._resets += 1
             episode_seed = _core.derive_seed(self._seed, self._resets)
         self._env.reset(episode_seed)
-        return self._obs, self._info
+        return self._obs, dict(self._info)
 
     def step(self, actions) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """Steps every env with ``actions`` (integers, shape ``(num_envs,)``; int32 is copied as is).
 
-        Returns ``(obs, rewards [N, P], terminated [N], truncated [N], info)``, all
-        shared arrays; ``info`` holds ``current_player``, ``episode_steps`` and, for the envs whose
-        game just ended, ``final_obs`` / ``_final_obs`` / ``final_info`` (see the module doc).
+        Returns ``(obs, rewards [N, P], terminated [N], truncated [N], info)``, all shared arrays
+        (``info`` is a new dict of them, so that wrappers may add keys); ``info`` holds
+        ``current_player``, ``episode_steps`` and, for the envs whose game just ended, ``final_obs`` /
+        ``_final_obs`` / ``final_info`` (see the module doc).
         Raises TypeError (not integers), ValueError (wrong shape) or IllegalAction naming the env
         (nothing is stepped then).
         """
         self._env.step(actions)
-        return self._obs, self.rewards, self.terminated, self.truncated, self._info
+        return self._obs, self.rewards, self.terminated, self.truncated, dict(self._info)
 
     def sample_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """A uniformly random legal action per env (int32), drawn in C++."""
@@ -198,16 +214,15 @@ class VectorEnv(_VectorBase):
         overwrite them in place like the arrays. Writing into them changes only what you read back
         until the next step, never a game. ``action_masks`` and ``episode_steps`` are not there: C++
         reads them back, so they stay read-only numpy arrays (copy them for torch)."""
-        import torch  # only when asked: rocketgym does not depend on torch
+        return _torch_views(self, _VIEWS, _READ_BACK)
 
-        views = {}
-        with warnings.catch_warnings():
-            # "The given NumPy array is not writable": these buffers may be written (see above).
-            warnings.filterwarnings("ignore", message=".*not writable.*", category=UserWarning)
-            for name in _VIEWS:
-                if name not in _READ_BACK:
-                    views[name] = torch.from_numpy(getattr(self, name))
-        return views
+    def render(self) -> Optional[Tuple[str, ...]]:
+        """With ``render_mode="ansi"``: each env's whole board (this env plays every seat, as
+        ``rocketgym.make`` without opponents does) as text, a tuple of one per env, as Gymnasium's vector
+        envs return; None otherwise."""
+        if self.render_mode != "ansi":
+            return None
+        return tuple(self._env.state(i).to_string() for i in range(self.num_envs))
 
     @property
     def num_threads(self) -> int:
@@ -249,11 +264,12 @@ class VectorEnv(_VectorBase):
             envs.append((self._env.state(i).to_json(), episode, steps, action_rng))
         return {"game": self.game, "num_envs": self.num_envs, "num_players": self.num_players,
                 "num_threads": self.num_threads, "seed": self._seed, "resets": self._resets,
-                "cpp_seed": self._env._seed, "envs": envs,
+                "cpp_seed": self._env._seed, "envs": envs, "render_mode": self.render_mode,
                 "spec": getattr(self, "spec", None), "np_random": getattr(self, "_np_random", None)}
 
     def __setstate__(self, saved: Dict[str, Any]) -> None:
         self._seed, self._resets = saved["seed"], saved["resets"]
+        self.render_mode = saved.get("render_mode")
         self._open(saved["game"], saved["num_envs"], saved["num_players"], saved["num_threads"], saved["cpp_seed"])
         for i, (document, episode, steps, action_rng) in enumerate(saved["envs"]):
             self._env._restore(i, self.game.state_from_json(document), episode, steps, action_rng)

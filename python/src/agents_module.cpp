@@ -14,6 +14,7 @@
 #include "envs/core/errors.h"
 #include "envs/core/game.h"
 #include "models/checkpoint.h"
+#include "signal_poll.h"
 #include "training/players/any_player.h"
 #include "training/players/table.h"
 
@@ -171,4 +172,8 @@ PYBIND11_MODULE(_agents, m) {
         "rocketgym.Game "
         "(default: the zoo's or the checkpoint's game with its default config).");
   bind_arena(m);
+  m.def(
+      "_raise_sigint_at_poll", [](long n) { polls_until_sigint = n > 0 ? n : 0; }, py::arg("n"),
+      "For tests: the n-th poll for Ctrl-C from now on (rg.arena, an opponent env's step) raises SIGINT "
+      "itself just before it checks, as a Ctrl-C arriving then would; 0 turns it off (signal_poll.h).");
 }

@@ -3,6 +3,12 @@
 // Python: player spec strings, rocketgym.load_agent objects, or Python agents
 // (an object with act(observations, action_masks) -> actions, or a callable),
 // which the arena asks for their moves like any other player.
+//
+// Ctrl-C (signal_poll.h): the arena polls Python's signal handlers between
+// rounds of moves (and its search players between searches); on a
+// KeyboardInterrupt it stops and play_arena returns what the finished games
+// give (report, table, records and output files), with "interrupted" holding
+// the exception for rg.arena to raise.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -15,6 +21,7 @@
 #include "envs/core/errors.h"
 #include "generated/game_list.h"
 #include "python_player.h"
+#include "signal_poll.h"
 #include "training/arena/arena_run.h"
 #include "training/players/player_spec.h"
 #include "training/players/table.h"
@@ -102,13 +109,17 @@ py::dict play_arena(const std::string& game_id, const py::list& agents, const py
   std::unique_ptr<RunFolderLock> output_lock;
   if (write_files) output_lock = arena::prepare_arena_output(config);
   const std::unique_ptr<arena::RecordsFile> records = arena::claim_records_file(config);
-  const arena::ArenaSetup setup = arena::set_up_arena(config);
+  arena::ArenaSetup setup = arena::set_up_arena(config);
+  SignalPoll signals;
+  setup.options.interrupt = signals.interrupt();
   const std::vector<int> shape = setup.game->observation_shape(config.game.players);
+  signals.arm();
   const arena::ArenaRun run = visit_game(config.game.id, [&](auto g) {
     using G = decltype(g);
     typename arena::Arena<G>::Supplied supplied(setup.agents.size());
     for (std::size_t a = 0; a < supplied.size(); ++a)
-      if (config.is_supplied(a)) supplied[a] = make_python_player<G>(python[a], setup.agents[a].name, shape);
+      if (config.is_supplied(a))
+        supplied[a] = make_python_player<G>(python[a], setup.agents[a].name, shape, &signals);
     // The Python players drop their objects here, with the GIL held, when
     // `supplied` goes; the arena only shares them.
     py::gil_scoped_release release;
@@ -140,6 +151,15 @@ py::dict play_arena(const std::string& game_id, const py::list& agents, const py
   out["report"] = report.dump();
   out["table"] = arena::format_table(run.report);
   out["games"] = games;
+  out["scheduled"] = setup.schedule.size();
+  out["interrupted"] = py::none();
+  if (run.interrupted) {
+    try {
+      signals.raise_kept();
+    } catch (py::error_already_set& e) {
+      out["interrupted"] = e.value();  // rg.arena raises it, with the report of the finished games
+    }
+  }
   return out;
 }
 

@@ -244,6 +244,16 @@ void bind_state(py::module_& m) {
           py::arg("viewer"),
           "The position as `viewer` may see it (other seats' hidden information left out).")
       .def(
+          "view_json",
+          [](const AnyState& s, py::handle viewer) {
+            return s.view_json(viewer.is_none() ? kFullBoard : to_viewer(s, viewer));
+          },
+          py::arg("viewer"),
+          "The table as `viewer` may see it, a JSON document (the browser's, web/): game, num_players, "
+          "viewer, your_turn, terminal, board (the game's own structured view) and, once over, scores, "
+          "returns and truncated. viewer=None: the whole board, hidden information included, with "
+          "current_player.")
+      .def(
           "is_public_action",
           [](const AnyState& s, py::handle a) { return s.is_public_action(to_action(a, s.num_actions())); },
           py::arg("action"),

@@ -6,11 +6,17 @@
 // Opponents are player specs ("heuristic", "zoo", "checkpoint:PATH", ...) or
 // Python agents (python_player.h). The arrays are read-only numpy views of
 // the C++ buffers, as for the plain VectorEnv; step() and reset() release the
-// GIL while C++ runs (a Python opponent takes it back for its own calls).
+// GIL while C++ runs (a Python opponent takes it back for its own calls), and
+// poll Python's signal handlers between rounds of opponents' moves, so that
+// Ctrl-C stops them (signal_poll.h): the games are then mid-turn, as after an
+// opponent's failure, and step() refuses until reset().
+//
+// _slot() and _restore() copy an env's game and counters (pickling).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -23,6 +29,7 @@
 #include "generated/game_list.h"
 #include "one_call_at_a_time.h"
 #include "python_player.h"
+#include "signal_poll.h"
 #include "training/game_setup.h"
 #include "training/players/opponent_env.h"
 #include "training/players/table.h"
@@ -59,6 +66,10 @@ class AnyOpponentEnv {
   virtual float* final_returns() = 0;
   virtual int32_t* final_scores() = 0;
   virtual uint64_t decisions_played() const = 0;
+  virtual bool broken() const = 0;
+  virtual players::OpponentEnvSlot slot(int env) const = 0;
+  virtual void restore(uint64_t seed, int env, const AnyState& state,
+                       const players::OpponentEnvSlot& slot) = 0;
 };
 
 template <class G>
@@ -92,12 +103,27 @@ class OpponentEnvModel final : public AnyOpponentEnv {
   float* final_returns() override { return env_.final_returns(); }
   int32_t* final_scores() override { return env_.final_scores(); }
   uint64_t decisions_played() const override { return env_.decisions_played(); }
+  bool broken() const override { return env_.broken(); }
+  players::OpponentEnvSlot slot(int i) const override {
+    if (i < 0 || i >= env_.num_envs())
+      throw Error("env " + std::to_string(i) + " out of range [0, " + std::to_string(env_.num_envs() - 1) +
+                  "]");
+    return env_.slot(i);
+  }
+  void restore(uint64_t seed, int i, const AnyState& state, const players::OpponentEnvSlot& slot) override {
+    const auto* own = dynamic_cast<const StateModel<G>*>(&state);
+    if (!own) throw Error("env " + std::to_string(i) + ": the state is not a " + G::info().id + " position");
+    env_.restore(seed, i, own->state(), slot);
+  }
+  players::OpponentVectorEnv<G>& typed() { return env_; }
 
  private:
   players::OpponentVectorEnv<G> env_;
 };
 
 struct OpponentEnvHandle {
+  // First, so that it outlives the opponents that poll it.
+  std::unique_ptr<SignalPoll> signals = std::make_unique<SignalPoll>();
   std::shared_ptr<AnyGame> game;
   int num_players = 0;
   std::vector<int> observation_shape;
@@ -106,6 +132,7 @@ struct OpponentEnvHandle {
   std::vector<Action> actions;    // the learner's actions, copied while the GIL is held
   std::vector<uint8_t> finished;  // terminated | truncated after the last step
   std::mutex busy;                // the GIL is released while stepping
+  uint64_t seed = 0;              // the seed of the last reset
 };
 
 // One call at a time (one_call_at_a_time.h), a Python opponent stepping the env it
@@ -133,7 +160,8 @@ template <class G>
 std::unique_ptr<players::Player<G>> make_opponent(const py::handle& entry, std::string& name,
                                                   const AnyGame& game, int num_players,
                                                   const std::vector<int>& shape,
-                                                  const players::PlayerOptions& options) {
+                                                  const players::PlayerOptions& options,
+                                                  SignalPoll& signals) {
   // A rocketgym.load_agent object sits as the spec it was loaded from (any
   // kind, scripted ones included), checked against this table.
   if (const players::PlayerSpec* loaded = agent_spec(entry)) {
@@ -148,7 +176,7 @@ std::unique_ptr<players::Player<G>> make_opponent(const py::handle& entry, std::
   }
   if (!py::isinstance<py::str>(entry)) {
     name = python_agent_name(entry);
-    return make_python_player<G>(py::reinterpret_borrow<py::object>(entry), name, shape);
+    return make_python_player<G>(py::reinterpret_borrow<py::object>(entry), name, shape, &signals);
   }
   const std::string text = entry.cast<std::string>();
   name = text;
@@ -172,7 +200,8 @@ std::unique_ptr<players::Player<G>> make_opponent(const py::handle& entry, std::
 
 std::unique_ptr<OpponentEnvHandle> make_opponent_env(std::shared_ptr<AnyGame> game, int num_envs,
                                                      int num_players, const py::list& opponents, int seat,
-                                                     uint64_t seed, int num_threads, bool auto_reset) {
+                                                     uint64_t seed, int num_threads, bool auto_reset,
+                                                     bool start) {
   game->check_players(num_players);
   if (num_envs < 1) throw Error("num_envs must be at least 1, got " + std::to_string(num_envs));
   if (num_threads < 1) throw Error("num_threads must be at least 1, got " + std::to_string(num_threads));
@@ -184,26 +213,37 @@ std::unique_ptr<OpponentEnvHandle> make_opponent_env(std::shared_ptr<AnyGame> ga
                                         " (one per seat, clockwise from the learner)") +
                 ", got " + std::to_string(count));
   auto h = std::make_unique<OpponentEnvHandle>();
+  h->seed = seed;
   h->game = game;
   h->num_players = num_players;
   h->observation_shape = game->observation_shape(num_players);
-  h->env = visit_game(game->info().id, [&](auto g) -> std::unique_ptr<AnyOpponentEnv> {
-    using G = decltype(g);
-    const auto config = typed_config<G>(*game);
-    // Network opponents run their forward pass on the env's threads too.
-    const players::PlayerOptions options{num_threads, num_envs, torch::kCPU, num_threads};
-    std::vector<std::unique_ptr<players::Player<G>>> seated;
-    std::vector<std::string> names(static_cast<std::size_t>(count));
-    for (int k = 0; k < count; ++k)
-      seated.push_back(make_opponent<G>(opponents[static_cast<std::size_t>(k)],
-                                        names[static_cast<std::size_t>(k)], *game, num_players,
-                                        h->observation_shape, options));
-    h->opponent_names = names;
-    // The first games' opponent moves may call Python opponents: they take the GIL back.
-    py::gil_scoped_release release;
-    return std::make_unique<OpponentEnvModel<G>>(config, num_envs, num_players, seat, std::move(seated),
-                                                 std::move(names), seed, num_threads, auto_reset);
-  });
+  try {
+    h->env = visit_game(game->info().id, [&](auto g) -> std::unique_ptr<AnyOpponentEnv> {
+      using G = decltype(g);
+      const auto config = typed_config<G>(*game);
+      // Network opponents run their forward pass on the env's threads too.
+      players::PlayerOptions options{num_threads, num_envs, torch::kCPU, num_threads};
+      options.interrupt = h->signals->interrupt();
+      std::vector<std::unique_ptr<players::Player<G>>> seated;
+      std::vector<std::string> names(static_cast<std::size_t>(count));
+      for (int k = 0; k < count; ++k)
+        seated.push_back(make_opponent<G>(opponents[static_cast<std::size_t>(k)],
+                                          names[static_cast<std::size_t>(k)], *game, num_players,
+                                          h->observation_shape, options, *h->signals));
+      h->opponent_names = names;
+      h->signals->arm();
+      // The first games' opponent moves may call Python opponents: they take the GIL back.
+      py::gil_scoped_release release;
+      auto model =
+          std::make_unique<OpponentEnvModel<G>>(config, num_envs, num_players, seat, std::move(seated),
+                                                std::move(names), seed, num_threads, auto_reset, false);
+      model->typed().set_interrupt(h->signals->interrupt());
+      if (start) model->reset(seed);
+      return model;
+    });
+  } catch (const players::Interrupted&) {
+    h->signals->raise_kept();
+  }
   h->actions.resize(static_cast<std::size_t>(num_envs));
   h->finished.assign(static_cast<std::size_t>(num_envs), 0);
   return h;
@@ -220,20 +260,34 @@ void mark_finished(OpponentEnvHandle& h) {
   for (std::size_t i = 0; i < h.finished.size(); ++i) h.finished[i] = terminated[i] | truncated[i];
 }
 
+// Runs `work` without the GIL, polling Python's signal handlers; a
+// KeyboardInterrupt caught there is raised here.
+template <class F>
+void run_interruptibly(OpponentEnvHandle& h, F&& work) {
+  h.signals->arm();
+  try {
+    py::gil_scoped_release release;
+    work();
+  } catch (const players::Interrupted&) {
+    h.signals->raise_kept();
+  }
+}
+
 void step(OpponentEnvHandle& h, const py::handle& actions_arg) {
   ExclusiveUse use(h.busy);
   const Action* actions = checked_actions(h, actions_arg);
   std::fill(h.finished.begin(), h.finished.end(), uint8_t{0});
-  py::gil_scoped_release release;
-  h.env->step(actions);
-  mark_finished(h);
+  run_interruptibly(h, [&] {
+    h.env->step(actions);
+    mark_finished(h);
+  });
 }
 
 void reset(OpponentEnvHandle& h, uint64_t seed) {
   ExclusiveUse use(h.busy);
   std::fill(h.finished.begin(), h.finished.end(), uint8_t{0});
-  py::gil_scoped_release release;
-  h.env->reset(seed);
+  h.seed = seed;
+  run_interruptibly(h, [&] { h.env->reset(seed); });
 }
 
 py::array sample_actions(OpponentEnvHandle& h) {
@@ -274,9 +328,40 @@ void bind_opponent_env(py::module_& m) {
                 "others, in C++; use rocketgym.make_vec(..., opponents=[...]).")
       .def(py::init(&make_opponent_env), py::arg("game"), py::arg("num_envs"), py::arg("num_players"),
            py::arg("opponents"), py::arg("seat"), py::arg("seed"), py::arg("num_threads") = 1,
-           py::arg("auto_reset") = true,
+           py::arg("auto_reset") = true, py::arg("start") = true,
            "`seat`: the learner's seat, or -1 for a seat drawn from each game's seed. Without `auto_reset`, "
-           "a finished game stays over (mask all zeros) until reset().")
+           "a finished game stays over (mask all zeros) until reset(). Without `start`, no game is started "
+           "(no opponent is asked): _restore() every env before stepping.")
+      .def_property_readonly(
+          "_seed", [](const H& h) { return h.seed; }, "The seed of the last reset (for pickling).")
+      .def_property_readonly(
+          "broken", [](const H& h) { return h.env->broken(); },
+          "Whether the last step or reset stopped mid-turn (an opponent failed, or Ctrl-C): step() refuses "
+          "until reset().")
+      .def(
+          "_slot",
+          [](H& h, int i) {
+            ExclusiveUse use(h.busy);
+            const players::OpponentEnvSlot slot = h.env->slot(i);
+            return py::make_tuple(slot.episode, slot.moves, slot.learner_steps, slot.seat, slot.played,
+                                  py::make_tuple(slot.action_rng[0], slot.action_rng[1], slot.action_rng[2],
+                                                 slot.action_rng[3]));
+          },
+          py::arg("env"),
+          "Env i's (episode, moves, learner steps, seat, moves played, action stream), for pickling.")
+      .def(
+          "_restore",
+          [](H& h, uint64_t seed, int i, const AnyState& state, uint64_t episode, int32_t moves,
+             int32_t learner_steps, int32_t seat, uint64_t played,
+             const std::array<uint64_t, 4>& action_rng) {
+            ExclusiveUse use(h.busy);
+            h.env->restore(seed, i, state, {episode, moves, learner_steps, seat, played, action_rng});
+            h.seed = seed;
+            h.finished[static_cast<std::size_t>(i)] = 0;
+          },
+          py::arg("seed"), py::arg("env"), py::arg("state"), py::arg("episode"), py::arg("moves"),
+          py::arg("learner_steps"), py::arg("seat"), py::arg("played"), py::arg("action_rng"),
+          "Puts a copy of `state` into env i with its counters (the inverse of _slot, for unpickling).")
       .def_property_readonly("game", [](const H& h) { return h.game; })
       .def_property_readonly("num_envs", [](const H& h) { return h.env->num_envs(); })
       .def_property_readonly("num_players", [](const H& h) { return h.num_players; })

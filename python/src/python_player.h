@@ -8,6 +8,17 @@
 // in its game) and bool masks [n, num_actions]. It answers one integer action
 // per row (a numpy integer array or a sequence of ints of length n).
 //
+// Seeds: an agent whose act takes a `seeds` argument (by that name, or
+// **kwargs) also gets `seeds=`, uint64 [n]: one draw per row from that
+// decision's own random stream (Decision::rng, derived from the game's seed
+// and the move number), so that an agent drawing its row's move from its
+// row's seed plays the same games whatever batch the row came in (the
+// arena's `parallel`, the env's num_envs, the thread count).
+//
+// Ctrl-C: a KeyboardInterrupt raised in the agent's code is kept by the
+// caller's SignalPoll (signal_poll.h), when it gave one, and stops the work
+// (players::Interrupted) like a Ctrl-C seen between two batches.
+//
 // act() is called by C++ with the GIL released (the env steps without it):
 // the player takes the GIL for the call and gives it back, and for letting
 // go of its Python references when it is destroyed. An exception raised
@@ -27,6 +38,7 @@
 #include <vector>
 
 #include "envs/core/errors.h"
+#include "signal_poll.h"
 #include "training/players/player.h"
 #include "training/players/table.h"
 
@@ -44,12 +56,33 @@ inline py::object python_agent_callable(const py::object& agent, const std::stri
               "act(observations, action_masks) or a callable with that signature");
 }
 
+// Whether `act` takes a `seeds` argument (by name or through **kwargs).
+inline bool takes_seeds(const py::object& act) {
+  py::object signature;
+  try {
+    signature = py::module_::import("inspect").attr("signature")(act);
+  } catch (py::error_already_set&) {
+    return false;  // no signature to read (some builtins): called without seeds
+  }
+  for (const auto& item : signature.attr("parameters").attr("values")()) {
+    const std::string name = py::str(item.attr("name"));
+    const std::string kind = py::str(item.attr("kind").attr("name"));
+    if (kind == "VAR_KEYWORD" || (name == "seeds" && kind != "POSITIONAL_ONLY" && kind != "VAR_POSITIONAL"))
+      return true;
+  }
+  return false;
+}
+
 template <class G>
 class PythonPlayer final : public players::Player<G> {
  public:
-  PythonPlayer(py::object agent, std::string name, std::vector<int> observation_shape)
-      : agent_(std::move(agent)), name_(std::move(name)), shape_(std::move(observation_shape)) {
+  PythonPlayer(py::object agent, std::string name, std::vector<int> observation_shape, SignalPoll* signals)
+      : agent_(std::move(agent)),
+        name_(std::move(name)),
+        shape_(std::move(observation_shape)),
+        signals_(signals) {
     act_ = python_agent_callable(agent_, name_);
+    seeds_ = takes_seeds(act_);
     obs_size_ = 1;
     for (int d : shape_) obs_size_ *= d;
   }
@@ -85,8 +118,19 @@ class PythonPlayer final : public players::Player<G> {
     }
     py::object answer;
     try {
-      answer = act_(observations, masks);
+      if (seeds_) {
+        py::array_t<uint64_t> seeds(count);
+        uint64_t* seed = seeds.mutable_data();
+        for (int k = 0; k < count; ++k) seed[k] = d[k].rng->next();
+        answer = act_(observations, masks, py::arg("seeds") = seeds);
+      } else {
+        answer = act_(observations, masks);
+      }
     } catch (py::error_already_set& e) {
+      if (signals_ && e.matches(PyExc_KeyboardInterrupt)) {
+        signals_->keep(std::move(e));
+        throw players::Interrupted();
+      }
       // The agent's own exception goes on as it was raised, with a note
       // (Python 3.11+) saying where it came from.
       if (py::hasattr(e.value(), "add_note"))
@@ -127,15 +171,20 @@ class PythonPlayer final : public players::Player<G> {
   py::object agent_, act_;
   std::string name_;
   std::vector<int> shape_;
+  SignalPoll* signals_;
+  bool seeds_ = false;  // act takes seeds=
   int obs_size_ = 0;
 };
 
 // A player for game G that asks the Python `agent` for its moves (see above);
-// `observation_shape` is the encoder's shape at the table it plays at.
+// `observation_shape` is the encoder's shape at the table it plays at;
+// `signals` (may be null) keeps a KeyboardInterrupt raised in the agent.
 template <class G>
 std::unique_ptr<players::Player<G>> make_python_player(py::object agent, std::string name,
-                                                       std::vector<int> observation_shape) {
-  return std::make_unique<PythonPlayer<G>>(std::move(agent), std::move(name), std::move(observation_shape));
+                                                       std::vector<int> observation_shape,
+                                                       SignalPoll* signals = nullptr) {
+  return std::make_unique<PythonPlayer<G>>(std::move(agent), std::move(name), std::move(observation_shape),
+                                           signals);
 }
 
 }  // namespace rocketgym::python

@@ -371,3 +371,16 @@ def compare_hidden_choices(state, p, hidden):
             assert text == seen[0][1]
             checked += 1
     return checked
+
+
+def test_no_game_has_seats_that_each_decide_once_per_round(game_id, num_players, rng):
+    """Why there is no parallel API (docs/python.md, "AEC, and no Parallel API"): PettingZoo's parallel
+    form asks every agent for one action per step, and in every game some seat decides twice before
+    another has decided once, so the AEC env is not parallelizable."""
+    state = rg.load_game(game_id).new_state(num_players, 3)
+    order = []
+    while not state.is_terminal():
+        order.append(state.current_player)
+        state.apply(random_legal(state.legal_actions_mask(), rng))
+    assert any(p != (order[0] + k) % num_players for k, p in enumerate(order)), order[:40]
+    assert rg.aec_env(game_id, num_players=num_players).metadata["is_parallelizable"] is False

@@ -114,3 +114,14 @@ def test_generated_game_pages_match_the_code():
     result = subprocess.run([sys.executable, str(REPO / "scripts" / "docs_tables.py"), "--check", "--cli", str(cli)],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_no_page_offers_the_parallel_wrapper_that_refuses_the_aec_env():
+    """PettingZoo's aec_to_parallel refuses the AEC env (is_parallelizable is False: no game has
+    seats that each decide once per round; test_checkers.py checks the refusal). A page may name it
+    only to say so, not offer it as the parallel form (issue 54)."""
+    for path in markdown_files():
+        blocks = re.split(r"\n\s*\n|\n(?=\* )", path.read_text())
+        for block in blocks:
+            if "aec_to_parallel" in block:
+                assert "refuse" in block, f"{path.relative_to(REPO)} offers aec_to_parallel:\n{block}"

@@ -203,11 +203,12 @@ def test_a_learners_illegal_action_is_refused_and_nothing_moves():
     with pytest.raises(ValueError, match=r"shape \(3,\)"):
         vec.step(actions[:2])
     assert vec.state(0).to_json() == before
-    env = rg.make(GAME, opponents=["heuristic"], seed=2)
+    env = rg.make(GAME, opponents=["heuristic"], seed=2, illegal_action="raise")
     obs, _ = env.reset()
     with pytest.raises(rg.IllegalAction, match="is not legal"):
         env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
-    lose = rg.make(GAME, opponents=["heuristic"], seed=2, illegal_action="lose")
+    lose = rg.make(GAME, opponents=["heuristic"], seed=2)  # "lose" is the default with opponents
+    assert lose.illegal_action == "lose" and rg.make(GAME).illegal_action == "raise"
     obs, _ = lose.reset()
     obs, reward, terminated, truncated, info = lose.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
     assert terminated and reward == -1.0 and info["illegal_action"]["player"] == 0
@@ -384,3 +385,83 @@ def test_a_loaded_agent_sits_as_an_opponent_by_its_spec():
             break
     with pytest.raises(rg.Error, match="was loaded for lift_off"):
         rg.make("last_blast", opponents=[rg.load_agent("heuristic", game="lift_off")])
+
+
+# -- issue 54: sampling whatever the batch, (logits, value) modules, views, render -------------------
+
+
+def _module(num_players=2, value_head=False):
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(7)
+    size = int(np.prod(rg.load_game(GAME).observation_shape(num_players)))
+    trunk = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(size, rg.game_info(GAME).num_actions))
+    if not value_head:
+        return trunk
+
+    class PolicyValue(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.trunk = trunk
+
+        def forward(self, obs):
+            logits = self.trunk(obs)
+            return logits, logits.sum(dim=1)
+
+    return PolicyValue()
+
+
+def test_a_sampling_torch_opponent_plays_env_i_s_games_whatever_num_envs_and_threads():
+    trajectories = []
+    for num_envs, threads in ((1, 1), (5, 2), (3, 1)):
+        sampler = rg.TorchAgent(_module(), greedy=False, seed=9)
+        vec = rg.make_vec(GAME, num_envs, opponents=[sampler], seat=1, num_threads=threads, seed=4)
+        steps = []
+        for _ in range(60):
+            steps.append((vec.observations[0].copy(), vec.rewards[0], vec.terminated[0]))
+            vec.step(first_legal(vec.action_masks))
+        trajectories.append(steps)
+    for other in trajectories[1:]:
+        for (obs, reward, done), (obs2, reward2, done2) in zip(trajectories[0], other):
+            np.testing.assert_array_equal(obs, obs2)
+            assert (reward, done) == (reward2, done2)
+
+
+def test_torch_agent_takes_a_policy_value_module_and_views_without_copy_or_warning():
+    import warnings
+
+    vec = rg.make_vec(GAME, 4, opponents=["random"], seed=3)
+    logits_only, policy_value = rg.TorchAgent(_module()), rg.TorchAgent(_module(value_head=True))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # torch.from_numpy's "not writable" warning would fail here
+        actions = policy_value.act(vec.observations, vec.action_masks)
+    np.testing.assert_array_equal(actions, logits_only.act(vec.observations, vec.action_masks))
+    seen = []
+    original = policy_value.module.forward
+
+    def spy(obs):
+        seen.append(obs)
+        return original(obs)
+
+    policy_value.module.forward = spy
+    policy_value.act(vec.observations, vec.action_masks)
+    assert seen[0].data_ptr() == vec.observations.__array_interface__["data"][0]  # the C++ buffer itself
+    sampler = rg.TorchAgent(_module(), greedy=False, seed=1)
+    seeds = np.arange(4, dtype=np.uint64)
+    first = sampler.act(vec.observations, vec.action_masks, seeds=seeds)
+    np.testing.assert_array_equal(first, sampler.act(vec.observations, vec.action_masks, seeds=seeds))
+    for row in range(4):  # a row's draw depends on its seed alone
+        alone = sampler.act(vec.observations[row:row + 1], vec.action_masks[row:row + 1], seeds=seeds[row:row + 1])
+        assert alone[0] == first[row] and vec.action_masks[row, first[row]]
+
+
+def test_render_shows_the_learners_view():
+    env = rg.make(GAME, num_players=3, opponents=["heuristic"], seat=2, seed=0, render_mode="ansi")
+    env.reset()
+    assert env.render() == env.get_state().observation_string(2)
+    vec = rg.make_vec(GAME, 2, opponents=["random"], seat="random", seed=0, render_mode="ansi")
+    assert vec.render() == tuple(vec.state(i).observation_string(int(vec.seats[i])) for i in range(2))
+    plain = rg.make_vec(GAME, 2, seed=0, render_mode="ansi")
+    assert plain.render() == tuple(plain.state(i).to_string() for i in range(2))
+    assert rg.make_vec(GAME, 2).render() is None
+    with pytest.raises(ValueError, match="render_mode"):
+        rg.make_vec(GAME, 2, opponents=["random"], render_mode="human")

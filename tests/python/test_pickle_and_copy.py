@@ -189,3 +189,103 @@ def test_agents_pickle_as_their_spec(tmp_path):
             state = rg.load_game(agent.game_id).new_state(agent.num_players, 3)
             for seed in range(3):
                 assert twin.act(state, seed=seed) == agent.act(state, seed=seed)
+
+
+# -- the envs with opponents and rg.TorchAgent (issue 54) ------------------------------------------
+
+
+class CountingAgent:
+    """A Python opponent with state of its own (a call counter and a generator): its copy must carry
+    both for the copied env to play on as the original."""
+
+    def __init__(self, seed):
+        self.calls = 0
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observations, action_masks):
+        self.calls += 1
+        return np.array([int(self.rng.choice(np.flatnonzero(m))) for m in action_masks])
+
+
+def _tiny_policy(game_id, num_players):
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    size = int(np.prod(rg.load_game(game_id).observation_shape(num_players)))
+    return torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(size, rg.game_info(game_id).num_actions))
+
+
+def test_an_opponent_env_copy_plays_on_identically(duplicate):
+    pytest.importorskip("rocketgym._agents", reason="the module was built without the training library")
+    env = rg.make("last_blast", num_players=3, opponents=[CountingAgent(1), "heuristic"], seat="random", seed=5)
+    obs, _ = env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        obs, *_ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    twin = duplicate(env)
+    assert twin.opponents == env.opponents and twin.seat == env.seat
+    assert twin._vec._opponent_args[0] is not env._vec._opponent_args[0]  # the agent is copied by value
+    assert twin._vec._opponent_args[0].calls == env._vec._opponent_args[0].calls
+    episodes = 0
+    while episodes < 2:
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        out, out_twin = env.step(action), twin.step(action)
+        np.testing.assert_array_equal(out[0]["observation"], out_twin[0]["observation"])
+        np.testing.assert_array_equal(out[0]["action_mask"], out_twin[0]["action_mask"])
+        assert out[1:4] == out_twin[1:4] and out[4]["seat"] == out_twin[4]["seat"]
+        obs = out[0]
+        if out[2] or out[3]:
+            episodes += 1
+            obs, info = env.reset()
+            twin_obs, twin_info = twin.reset()
+            np.testing.assert_array_equal(obs["observation"], twin_obs["observation"])
+            assert info["seat"] == twin_info["seat"]
+
+
+def test_an_opponent_vector_env_copy_steps_on_identically(duplicate):
+    pytest.importorskip("rocketgym._agents", reason="the module was built without the training library")
+    sampler = rg.TorchAgent(_tiny_policy("lift_off", 3), greedy=False, seed=4)
+    vec = rg.make_vec("lift_off", 4, num_players=3, opponents=[sampler, "random"], seat="random", num_threads=2,
+                      seed=8)
+    vec.reset()  # a reset without a seed: the copy continues the same seed sequence
+    for _ in range(15):
+        vec.step(vec.sample_actions())
+    twin = duplicate(vec)
+    assert twin.num_envs == 4 and twin.num_threads == 2 and twin.opponents == vec.opponents
+    assert twin.decisions_played == vec.decisions_played
+    np.testing.assert_array_equal(twin.observations, vec.observations)
+    np.testing.assert_array_equal(twin.seats, vec.seats)
+    assert not twin.terminated.any() and not twin.rewards.any()  # the last step's outcome is not copied
+    ended = 0
+    for _ in range(400):
+        actions = vec.sample_actions()
+        np.testing.assert_array_equal(actions, twin.sample_actions())  # the action streams too
+        vec.step(actions)
+        twin.step(actions)
+        for name in ("observations", "action_masks", "rewards", "terminated", "truncated", "seats",
+                     "episode_steps", "final_returns"):
+            np.testing.assert_array_equal(getattr(vec, name), getattr(twin, name), err_msg=name)
+        ended += int(vec.terminated.sum() + vec.truncated.sum())
+        if ended >= 3:
+            break
+    assert ended >= 3  # games ended and the next ones, from the seed sequence, ran the same
+    vec.reset()
+    twin.reset()
+    np.testing.assert_array_equal(vec.observations, twin.observations)
+    vec.close()
+    with pytest.raises(TypeError, match="closed"):
+        pickle.dumps(vec)
+
+
+def test_a_torch_agent_copies_its_module_by_value(duplicate):
+    torch = pytest.importorskip("torch")
+    module = _tiny_policy("lift_off", 2)
+    agent = rg.TorchAgent(module, greedy=False, seed=2, name="mine")
+    vec = rg.make_vec("lift_off", 5, seed=0)
+    twin = duplicate(agent)
+    assert twin.module is not module and twin.name == "mine"
+    np.testing.assert_array_equal(twin.act(vec.observations, vec.action_masks),
+                                  agent.act(vec.observations, vec.action_masks))
+    weight = module[1].weight.detach().clone()
+    with torch.no_grad():
+        module[1].weight.mul_(-1.0)  # the original's weights change; the copy's were copied
+    assert torch.equal(twin.module[1].weight, weight)

@@ -256,3 +256,51 @@ def test_replay_errors_name_the_file_and_the_argument(tmp_path):
     assert out.returncode == 1 and f"{bad}:2" in out.stderr
     out = _run("replay", str(tmp_path / "missing.jsonl"), check=False)
     assert out.returncode != 0 and "missing.jsonl" in out.stderr
+
+
+# --- issue 54: sampling agents whatever the batch, one against each ------------------------------
+
+
+class SeededSampler:
+    """A sampling Python agent that draws each row's move from the seed the arena gives that row."""
+
+    def act(self, observations, action_masks, seeds):
+        return np.array([np.random.default_rng(int(s)).choice(np.flatnonzero(m))
+                         for s, m in zip(seeds, action_masks)], dtype=np.int64)
+
+
+def _sampling_torch_agent():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(1)
+    size = int(np.prod(rg.load_game("lift_off").observation_shape(2)))
+    module = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(size, rg.game_info("lift_off").num_actions))
+    return rg.TorchAgent(module, greedy=False, seed=3, name="sampler")
+
+
+@pytest.mark.parametrize("agent", ["torch", "python"])
+def test_a_sampling_agent_plays_the_same_games_for_any_parallel_and_threads(agent, tmp_path):
+    mine = _sampling_torch_agent() if agent == "torch" else SeededSampler()
+    played = []
+    for k, (parallel, threads) in enumerate([(64, 2), (1, 1), (3, 2)]):
+        records = tmp_path / f"{k}.jsonl"
+        report = rg.arena("lift_off", agents={"mine": mine, "r": "random"}, games=2, seed=5, parallel=parallel,
+                          threads=threads, records=records)
+        played.append(([json.loads(line)["actions"] for line in records.read_text().splitlines()], report.games))
+    assert all(p == played[0] for p in played[1:])
+
+
+def test_one_vs_each_plays_only_the_named_agents_games():
+    report = rg.arena("lift_off", agents={"mine": FirstLegal(), "h": "heuristic", "r": "random"}, games=2,
+                      one_vs_each="mine")
+    assert len(report.games) == 2 * 2 * 2  # 2 opponents x 2 seeds x 2 seat rotations
+    assert sorted({tuple(sorted(g["players"])) for g in report.games}) == [("h", "mine"), ("mine", "r")]
+    three = rg.arena("last_blast", agents={"mine": "random", "h": "heuristic", "r": "random"}, games=1,
+                     num_players=3, one_vs_each="mine")
+    assert sorted(sorted(g["players"]) for g in three.games if g["rotation"] == 0) == [
+        ["h", "h", "mine"], ["mine", "r", "r"]]  # it against each: the other agent in every other seat
+    assert three.report["config"]["one_vs_each"] == "mine"
+    with pytest.raises(rg.ConfigError, match=r"one_vs_each: no agent named 'nobody' \(the agents: mine, h, r\)"):
+        rg.arena("lift_off", agents={"mine": "random", "h": "heuristic", "r": "random"}, games=1,
+                 one_vs_each="nobody")
+    with pytest.raises(rg.Error, match="one_vs_each must name"):
+        rg.arena("lift_off", agents=["random", "heuristic"], one_vs_each="")

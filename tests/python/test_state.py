@@ -228,3 +228,21 @@ def test_check_invariants_holds_along_a_game(game_id, num_players, rng):
         if state.is_terminal():
             break
         state.apply(random_legal(state.legal_actions_mask(), rng))
+
+
+def test_view_json_is_the_seats_view_of_the_table(game_id):
+    state = rg.load_game(game_id).new_state(3 if game_id != "lift_off" else 2, 5)
+    mine = json.loads(state.view_json(0))
+    assert mine["game"] == game_id and mine["viewer"] == 0 and mine["terminal"] is False
+    assert mine["your_turn"] == (state.current_player == 0) and "board" in mine
+    everything = json.loads(state.view_json(None))
+    assert everything["viewer"] == -1 and everything["current_player"] == state.current_player
+    if rg.game_info(game_id).hidden_information:  # somewhere in a game, seat 0 cannot see everything
+        rng = np.random.default_rng(0)
+        while json.loads(state.view_json(0))["board"] == json.loads(state.view_json(None))["board"]:
+            assert not state.is_terminal(), "seat 0 saw everything in a whole game"
+            state.apply(random_legal(state.legal_actions_mask(), rng))
+    with pytest.raises(rg.Error, match="viewer 7 out of range"):
+        state.view_json(7)
+    with pytest.raises(TypeError, match="integer seat"):
+        state.view_json(1.0)

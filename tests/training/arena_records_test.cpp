@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "games/launchpad23/launchpad23_game.h"
+#include "tests/common/temp_dir.h"
 #include "training/arena/arena.h"
 #include "training/arena/arena_run.h"
 
@@ -19,17 +20,7 @@ using namespace rocketgym::arena;
 
 namespace {
 
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(const std::string& name)
-      : path(std::filesystem::temp_directory_path() /
-             ("rocketgym_records_" + name + "_" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
+using testing::TempDir;
 
 std::string read_file(const std::string& file) {
   std::ifstream in(file);

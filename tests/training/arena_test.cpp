@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "games/launchpad23/launchpad23_game.h"
+#include "generated/source_tree.h"
 #include "models/checkpoint.h"
 #include "training/arena/arena_run.h"
 #include "training/arena/schedule.h"
@@ -89,6 +90,26 @@ TEST_CASE("with fewer agents than seats the first agent plays one against the re
       if (g.agent[static_cast<std::size_t>(s)] == 0) ++seat_of_first[s];
   }
   for (int s = 0; s < 4; ++s) CHECK(seat_of_first[s] == 3);
+}
+
+TEST_CASE("one against each: only the chosen agent's games, it against each other agent", "[arena]") {
+  const auto games = make_schedule(3, 3, 2, 7, 1);
+  REQUIRE(games.size() == 2 * 2 * 3);  // 2 other agents x 2 seeds x 3 rotations
+  std::map<int, int> lineups;          // the other agent -> games
+  for (const auto& g : games) {
+    std::map<int, int> seats;  // agent -> seats it holds
+    for (int s = 0; s < 3; ++s) ++seats[g.agent[static_cast<std::size_t>(s)]];
+    REQUIRE(seats.size() == 2);
+    CHECK(seats[1] == 1);  // the chosen one in one seat, the other agent in the others
+    for (const auto& [agent, count] : seats)
+      if (agent != 1) {
+        CHECK(count == 2);
+        ++lineups[agent];
+      }
+  }
+  CHECK(lineups == std::map<int, int>{{0, 6}, {2, 6}});
+  CHECK_THROWS_WITH(make_schedule(2, 2, 1, 1, 2), Catch::Contains("one_vs_each: no agent 2"));
+  CHECK_THROWS_WITH(make_schedule(1, 2, 1, 1, 0), Catch::Contains("at least two agents"));
 }
 
 TEST_CASE("win shares: the unique best return wins, ties share", "[arena]") {
@@ -294,6 +315,41 @@ TEST_CASE("arena results do not depend on how many games run at once", "[arena]"
   }
 }
 
+TEST_CASE("an interrupted arena returns the games it finished, in schedule order", "[arena]") {
+  using G = launchpad23::Game;
+  const auto game = load_game("launchpad23");
+  std::vector<players::PlayerSpec> agents{players::parse_player("heuristic"),
+                                          players::parse_player("random")};
+  players::name_players(agents);
+  const auto schedule = make_schedule(2, 2, 6, 5);
+  ArenaOptions options;
+  options.parallel = 3;
+  const auto all = Arena<G>(typed_config<G>(*game), 2, agents, options).play(schedule);
+  int rounds = 0;
+  players::Interrupt interrupt([&] { return ++rounds == 150; });
+  options.interrupt = &interrupt;
+  interrupt.arm();
+  Arena<G> arena(typed_config<G>(*game), 2, agents, options);
+  std::vector<std::vector<Action>> moves;
+  const auto some = arena.play(schedule, nullptr, &moves);
+  CHECK(arena.interrupted());
+  REQUIRE(!some.empty());
+  REQUIRE(some.size() < schedule.size());
+  REQUIRE(moves.size() == some.size());
+  auto same_game = [](const GameRecord& a, const GameRecord& b) {
+    return a.lineup == b.lineup && a.rotation == b.rotation && a.seed == b.seed;
+  };
+  std::size_t next = 0;  // each finished game is the uninterrupted arena's, in schedule order
+  for (std::size_t k = 0; k < some.size(); ++k) {
+    while (next < all.size() && !same_game(all[next], some[k])) ++next;
+    REQUIRE(next < all.size());
+    CHECK(all[next].returns == some[k].returns);
+    CHECK(all[next].decisions == some[k].decisions);
+    CHECK(static_cast<int>(moves[k].size()) == some[k].decisions);
+    ++next;
+  }
+}
+
 TEST_CASE("the arena refuses a checkpoint trained for another game", "[arena]") {
   const auto dir = std::filesystem::temp_directory_path() / ("rocketgym_arena_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -339,7 +395,7 @@ TEST_CASE("an arena output folder that cannot be written is refused before playi
 }
 
 TEST_CASE("every arena config in configs/arena loads", "[arena]") {
-  const std::string dir = std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/configs/arena";
+  const std::string dir = std::string(ROCKETGYM_SOURCE_DIR) + "/configs/arena";
   int loaded = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     INFO(entry.path().string());
@@ -494,7 +550,7 @@ TEST_CASE("the agent grammar: names, bare checkpoint paths, '=' in paths, zoo id
 }
 
 TEST_CASE("one agent called from several threads plays the moves it plays alone", "[arena]") {
-  const std::string file = std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/models/zoo/last_blast.ckpt";
+  const std::string file = std::string(ROCKETGYM_SOURCE_DIR) + "/models/zoo/last_blast.ckpt";
   if (!std::filesystem::exists(file)) return;
   bool built = true;
   try {

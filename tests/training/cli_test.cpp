@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "generated/source_tree.h"
+#include "tests/common/temp_dir.h"
 #include "training/run_support.h"
 
 namespace {
@@ -48,17 +50,7 @@ CliResult run_cli(const std::string& arguments, int seconds = 60) {
   return result;
 }
 
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(const std::string& name)
-      : path(std::filesystem::temp_directory_path() /
-             ("rocketgym_cli_" + name + "_" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
+using testing::TempDir;
 
 // A training config that would finish in a second, so that a flag the old
 // binary ignored shows up as a run instead of an error.
@@ -259,7 +251,7 @@ TEST_CASE("an arena stops at once on an output folder another arena is using", "
 
 TEST_CASE("play takes a checkpoint file as a seat, as its help says", "[cli]") {
   if (!have_cli()) return;
-  const std::string zoo = std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/models/zoo/last_blast.ckpt";
+  const std::string zoo = std::string(ROCKETGYM_SOURCE_DIR) + "/models/zoo/last_blast.ckpt";
   if (!std::filesystem::exists(zoo)) return;
   const CliResult r = run_cli("play last_blast --seed 3 --seats 'random," + zoo + "'");
   INFO(r.output);

@@ -11,6 +11,7 @@
 
 #include "generated/game_list.h"
 #include "models/checkpoint.h"
+#include "tests/common/temp_dir.h"
 #include "training/alphazero/az_config.h"
 #include "training/alphazero/az_trainer.h"
 #include "training/alphazero/self_play.h"
@@ -31,12 +32,7 @@ TrainConfig ppo_config(const std::string& game_yaml) {
   return TrainConfig::from_yaml(ConfigNode::parse("game: " + game_yaml + "\n", "mixed.yaml"));
 }
 
-std::filesystem::path fresh_dir(const std::string& name) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("rocketgym_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  return dir;
-}
+using testing::fresh_dir;
 
 }  // namespace
 

@@ -390,3 +390,55 @@ TEST_CASE("bad arguments and bad answers are errors; the env is usable after res
     }
   }
 }
+
+TEST_CASE("a restored env steps on as the one its slots were read from", "[opponent_env]") {
+  auto env = make_env(3, 3, Env::kRandomSeat, {"random", "heuristic"}, 12, 2);
+  for (int t = 0; t < 40; ++t) env->step(first_legal(*env).data());
+  // Not started: no opponent is asked; every env is put back from the original.
+  std::vector<std::unique_ptr<players::Player<G>>> opponents;
+  for (const char* spec : {"random", "heuristic"})
+    opponents.push_back(players::make_player<G>(players::parse_player(spec), {1, 3}));
+  Env copy(config(), 3, 3, Env::kRandomSeat, std::move(opponents), {"random", "heuristic"}, 0, 1, true,
+           false);
+  CHECK(copy.broken());
+  const auto seed = static_cast<uint64_t>(12);
+  for (int i = 0; i < 3; ++i) copy.restore(seed, i, env->state(i), env->slot(i));
+  CHECK_FALSE(copy.broken());
+  CHECK(copy.decisions_played() == env->decisions_played());
+  for (int t = 0; t < 200; ++t) {
+    const auto actions = first_legal(*env);
+    env->step(actions.data());
+    copy.step(actions.data());
+    for (int i = 0; i < 3; ++i) {
+      CHECK(copy.state(i).to_json() == env->state(i).to_json());
+      CHECK(copy.seats()[i] == env->seats()[i]);
+      CHECK(copy.rewards()[i] == env->rewards()[i]);
+    }
+  }
+  CHECK_THROWS_WITH(copy.restore(seed, 3, env->state(0), env->slot(0)), Catch::Contains("out of range"));
+  auto slot = env->slot(0);
+  slot.seat = (slot.seat + 1) % 3;
+  CHECK_THROWS_WITH(copy.restore(seed, 0, env->state(0), slot),
+                    Catch::Contains("not at the learner's decision"));
+}
+
+TEST_CASE("an interrupt stops a step between rounds and the env refuses until reset", "[opponent_env]") {
+  int polls = 0;
+  players::Interrupt interrupt([&] { return ++polls == 2; });
+  std::vector<std::unique_ptr<players::Player<G>>> opponents;
+  players::PlayerOptions options{1, 4};
+  options.interrupt = &interrupt;
+  opponents.push_back(players::make_player<G>(players::parse_player("ismcts:20"), options));
+  Env env(config(), 4, 2, 0, std::move(opponents), {"ismcts:20"}, 3, 1);
+  env.set_interrupt(&interrupt);
+  interrupt.arm();
+  // Poll 1: the round of the search's moves; poll 2: its first search, which stops the step.
+  CHECK_THROWS_AS(env.step(first_legal(env).data()), players::Interrupted);
+  CHECK(polls == 2);
+  CHECK(env.broken());
+  CHECK_THROWS_WITH(env.step(first_legal(env).data()), Catch::Contains("call reset()"));
+  interrupt.arm();
+  polls = 100;  // no more stops
+  env.reset(3);
+  env.step(first_legal(env).data());
+}

@@ -9,7 +9,9 @@
 #include <set>
 #include <sstream>
 
+#include "generated/source_tree.h"
 #include "models/checkpoint.h"
+#include "tests/common/temp_dir.h"
 #include "training/alphazero/az_config.h"
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
@@ -175,7 +177,7 @@ TEST_CASE("minute snapshots are due once each, and a resumed run skips those it 
 }
 
 TEST_CASE("every training preset in configs/train loads", "[ppo]") {
-  const std::string dir = std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/configs/train";
+  const std::string dir = std::string(ROCKETGYM_SOURCE_DIR) + "/configs/train";
   int loaded = 0;
   std::set<std::string> search_presets;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -332,12 +334,7 @@ std::set<std::string> listed_pool(const std::filesystem::path& dir) {
   return names;
 }
 
-std::filesystem::path fresh_dir(const std::string& name) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("rocketgym_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  return dir;
-}
+using testing::fresh_dir;
 
 // Rewrites a checkpoint with other metadata (and a network that fits it).
 void doctor_checkpoint(const std::string& file, const std::function<void(CheckpointMeta&)>& change) {

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "envs/core/game.h"
+#include "generated/source_tree.h"
 #include "models/checkpoint.h"
 #include "training/players/any_player.h"
 #include "training/players/zoo_table.h"
@@ -17,8 +18,7 @@ using namespace rocketgym;
 
 namespace {
 
-const std::filesystem::path kShippedZoo =
-    std::filesystem::path(ROCKETGYM_TRAINING_SOURCE_DIR) / "models" / "zoo";
+const std::filesystem::path kShippedZoo = std::filesystem::path(ROCKETGYM_SOURCE_DIR) / "models" / "zoo";
 
 // The search options of an ismcts spec.
 const mcts::Options& mcts_of(const players::PlayerSpec& spec) { return spec.as<players::Ismcts>().mcts; }

@@ -13,6 +13,10 @@
 // agents): a non-null entry of `supplied` plays for that agent, whose spec
 // then only names it. play() can also keep every game's moves (for game
 // records, envs/core/game_record.h), in schedule order like the results.
+//
+// With an Interrupt (options.interrupt, players/interrupt.h), play() polls it
+// before every round of moves, and the search players between searches; on
+// a stop it returns the games finished so far (interrupted() says so).
 #pragma once
 
 #include <algorithm>
@@ -31,6 +35,7 @@ struct ArenaOptions {
   int parallel = 64;  // games in flight
   int threads = 2;    // OpenMP threads for the players that do not batch
   torch::Device device = torch::kCPU;
+  players::Interrupt* interrupt = nullptr;  // polled between rounds (null: plays to the end)
 };
 
 template <class G>
@@ -61,16 +66,19 @@ class Arena {
       const auto& agent = agents_[a];
       if (players::uses_network(agent) && !agent.net)
         throw Error("arena: agent '" + agent.name + "' has no network loaded");
-      seated_.push_back(
-          players::make_player<G>(agent, {options_.threads, options_.parallel, options_.device}));
+      players::PlayerOptions player_options{options_.threads, options_.parallel, options_.device};
+      player_options.interrupt = options_.interrupt;
+      seated_.push_back(players::make_player<G>(agent, player_options));
     }
   }
 
   // Plays the schedule; returns one result per scheduled game, in schedule
   // order. With `moves`, also every game's actions (moves[k]: game k's, in
-  // the order they were played); without, no move is kept.
+  // the order they were played); without, no move is kept. Interrupted
+  // (options.interrupt), only the finished games, still in schedule order.
   std::vector<GameRecord> play(const std::vector<ScheduledGame>& schedule, const Progress& progress = nullptr,
                                std::vector<std::vector<Action>>* moves = nullptr) {
+    interrupted_ = false;
     const int total = static_cast<int>(schedule.size());
     const int slots = std::min(options_.parallel, std::max(1, total));
     states_.clear();
@@ -91,6 +99,7 @@ class Arena {
       asked[a].reserve(static_cast<std::size_t>(slots));
     }
     std::vector<GameRecord> records(static_cast<std::size_t>(total));
+    std::vector<uint8_t> finished(static_cast<std::size_t>(total), 0);
     int next = 0, active = 0, done = 0;
     auto start_game = [&](int s) {
       game_of_[static_cast<std::size_t>(s)] = next < total ? next++ : -1;
@@ -102,6 +111,10 @@ class Arena {
     };
     for (int s = 0; s < slots; ++s) start_game(s);
     while (active > 0) {
+      if (players::stop_requested(options_.interrupt)) {
+        interrupted_ = true;
+        break;
+      }
       for (auto& group : to_move) group.clear();
       for (int s = 0; s < slots; ++s) {
         const int g = game_of_[static_cast<std::size_t>(s)];
@@ -116,8 +129,13 @@ class Arena {
             derive_seed(schedule[static_cast<std::size_t>(g)].seed ^ 0xA2E4A5EEDULL,
                         static_cast<uint64_t>(decisions_[static_cast<std::size_t>(s)])));
       }
-      for (std::size_t a = 0; a < agents_.size(); ++a)
-        if (!to_move[a].empty()) act(a, to_move[a], asked[a], schedule);
+      try {
+        for (std::size_t a = 0; a < agents_.size(); ++a)
+          if (!to_move[a].empty()) act(a, to_move[a], asked[a], schedule);
+      } catch (const players::Interrupted&) {
+        interrupted_ = true;  // a player stopped mid-round: this round's moves are not played
+        break;
+      }
 #pragma omp parallel for schedule(static) num_threads(options_.threads)
       for (int s = 0; s < slots; ++s) {
         if (game_of_[static_cast<std::size_t>(s)] < 0) continue;
@@ -129,6 +147,7 @@ class Arena {
         const int g = game_of_[static_cast<std::size_t>(s)];
         if (g < 0 || !states_[static_cast<std::size_t>(s)].is_terminal()) continue;
         records[static_cast<std::size_t>(g)] = record(schedule[static_cast<std::size_t>(g)], s);
+        finished[static_cast<std::size_t>(g)] = 1;
         if (moves) {
           std::vector<Action>& played = slot_moves_[static_cast<std::size_t>(s)];
           (*moves)[static_cast<std::size_t>(g)].assign(played.begin(), played.end());
@@ -140,11 +159,31 @@ class Arena {
         start_game(s);
       }
     }
+    if (interrupted_) keep_finished(finished, records, moves);
     return records;
   }
 
+  // Whether the last play() stopped on its Interrupt before the end.
+  bool interrupted() const { return interrupted_; }
+
  private:
   static constexpr std::size_t kMovesReserved = 512;  // per slot: most games are shorter
+
+  // Drops the games that did not finish (kept in schedule order).
+  static void keep_finished(const std::vector<uint8_t>& finished, std::vector<GameRecord>& records,
+                            std::vector<std::vector<Action>>* moves) {
+    std::size_t kept = 0;
+    for (std::size_t g = 0; g < records.size(); ++g) {
+      if (!finished[g]) continue;
+      if (kept != g) {
+        records[kept] = records[g];
+        if (moves) (*moves)[kept] = std::move((*moves)[g]);
+      }
+      ++kept;
+    }
+    records.resize(kept);
+    if (moves) moves->resize(kept);
+  }
 
   GameRecord record(const ScheduledGame& g, int s) const {
     const State& state = states_[static_cast<std::size_t>(s)];
@@ -189,6 +228,7 @@ class Arena {
   std::vector<Action> actions_;
   std::vector<Rng> rngs_;
   std::vector<std::vector<Action>> slot_moves_;  // the moves of each slot's game so far, when kept
+  bool interrupted_ = false;
 };
 
 }  // namespace rocketgym::arena

@@ -23,8 +23,8 @@
 namespace rocketgym::arena {
 
 ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
-  root.expect_keys(
-      {"game", "agents", "games", "seed", "parallel", "threads", "device", "output", "plot", "records"});
+  root.expect_keys({"game", "agents", "games", "seed", "parallel", "threads", "device", "output", "plot",
+                    "records", "one_vs_each"});
   ArenaConfig c;
   c.game = GameSetup::from_yaml(root.child("game"));
   // No agents: the command line gives them (--agent).
@@ -42,6 +42,7 @@ ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
   if (c.output.empty()) root.fail_key("output", "must name a folder, not be empty");
   c.plot = root.get_bool("plot", c.plot);
   c.records = root.get_string("records", c.records);
+  c.one_vs_each = root.get_string("one_vs_each", c.one_vs_each);
   return c;
 }
 
@@ -50,9 +51,11 @@ Json ArenaConfig::to_json() const {
   for (std::size_t a = 0; a < agents.size(); ++a)
     agents_doc.push_back(is_supplied(a) ? Json{{"name", agents[a].name}, {"kind", "external"}}
                                         : players::to_json(agents[a]));
-  return Json{{"game", game.to_json()}, {"agents", agents_doc}, {"games", games},
-              {"seed", seed},           {"parallel", parallel}, {"threads", threads},
-              {"device", device},       {"output", output},     {"records", records}};
+  Json doc{{"game", game.to_json()}, {"agents", agents_doc}, {"games", games},
+           {"seed", seed},           {"parallel", parallel}, {"threads", threads},
+           {"device", device},       {"output", output},     {"records", records}};
+  if (!one_vs_each.empty()) doc["one_vs_each"] = one_vs_each;
+  return doc;
 }
 
 namespace {
@@ -133,8 +136,21 @@ ArenaSetup set_up_arena(const ArenaConfig& config, const dist::Context& context)
   use_rank0_files(setup.agents, context);
   setup.game = config.game.load();
   load_networks(setup.agents, config, *setup.game, setup.options.device);
-  setup.schedule =
-      make_schedule(static_cast<int>(setup.agents.size()), config.game.players, config.games, config.seed);
+  int one_vs_each = -1;
+  if (!config.one_vs_each.empty()) {
+    std::string names;
+    for (std::size_t a = 0; a < setup.agents.size(); ++a) {
+      if (setup.agents[a].name == config.one_vs_each) one_vs_each = static_cast<int>(a);
+      names += (a ? ", " : "") + setup.agents[a].name;
+    }
+    if (one_vs_each < 0)
+      throw ConfigError("one_vs_each: no agent named '" + config.one_vs_each + "' (the agents: " + names +
+                        ")");
+    if (setup.agents.size() < 2)
+      throw ConfigError("one_vs_each: '" + config.one_vs_each + "' has no one to play");
+  }
+  setup.schedule = make_schedule(static_cast<int>(setup.agents.size()), config.game.players, config.games,
+                                 config.seed, one_vs_each);
   return setup;
 }
 

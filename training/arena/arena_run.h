@@ -11,6 +11,7 @@
 //   output: runs/arena/launchpad23
 //   plot: true        # arena.png next to the tables (needs /usr/bin/python3 with matplotlib)
 //   records: ""       # a file for every game's record (envs/core/game_record.h); "": none
+//   one_vs_each: ""   # an agent's name: only its games, against each other agent (schedule.h); "": all
 #pragma once
 
 #include <functional>
@@ -39,6 +40,8 @@ struct ArenaConfig {
   std::string output = "runs/arena";
   bool plot = true;
   std::string records;  // empty: no records
+  std::string
+      one_vs_each;  // an agent's name: only its games, one lineup per other agent; empty: every lineup
   // Not a YAML key: the agents whose players the caller supplies (rg.arena's
   // Python agents), one flag per agent or none; their spec only names them.
   std::vector<bool> supplied;
@@ -52,6 +55,9 @@ struct ArenaRun {
   ArenaReport report;
   std::vector<GameRecord> games;
   std::vector<RecordedGame> records;  // with config.records: every game, in schedule order
+  // Stopped early on setup.options.interrupt (arena.h): the report, games and
+  // records hold the games finished before the stop.
+  bool interrupted = false;
 };
 
 // Creates config.output, locks it (the run-folder lock, <output>/.lock) and
@@ -111,7 +117,9 @@ ArenaRun play_arena_typed(const ArenaConfig& config, const ArenaSetup& setup,
   std::vector<std::vector<Action>> moves;
   std::vector<GameRecord> games =
       play_on_ranks(arena, setup.schedule, context, progress, config.records.empty() ? nullptr : &moves);
-  return finish_arena(config, setup, std::move(games), moves, context);
+  ArenaRun run = finish_arena(config, setup, std::move(games), moves, context);
+  run.interrupted = arena.interrupted();
+  return run;
 }
 
 // The table, report.json, CSVs and the plot in config.output; an Error names

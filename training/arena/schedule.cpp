@@ -22,15 +22,24 @@ void combinations(int n, int k, int start, std::vector<int>& current, std::vecto
 
 }  // namespace
 
-std::vector<ScheduledGame> make_schedule(int num_agents, int num_players, int seeds_per_lineup,
-                                         uint64_t seed) {
+std::vector<ScheduledGame> make_schedule(int num_agents, int num_players, int seeds_per_lineup, uint64_t seed,
+                                         int one_vs_each) {
   if (num_agents < 1) throw Error("the arena needs at least one agent");
   if (num_players < 1 || num_players > kMaxSeats)
     throw Error("the arena supports 1 to " + std::to_string(kMaxSeats) + " players");
   if (seeds_per_lineup < 1) throw Error("the arena needs at least one game per lineup");
+  if (one_vs_each >= num_agents) throw Error("one_vs_each: no agent " + std::to_string(one_vs_each));
+  if (one_vs_each >= 0 && num_agents < 2) throw Error("one_vs_each needs at least two agents");
   std::vector<std::vector<int>> lineups;
   std::vector<int> current;
-  if (num_agents >= num_players) {
+  if (one_vs_each >= 0) {
+    for (int other = 0; other < num_agents; ++other) {
+      if (other == one_vs_each) continue;
+      std::vector<int> table(static_cast<std::size_t>(num_players), other);
+      table[0] = one_vs_each;
+      lineups.push_back(table);
+    }
+  } else if (num_agents >= num_players) {
     combinations(num_agents, num_players, 0, current, lineups);
   } else {
     // Agent 0 once, the others fill the remaining seats in turn: with two

@@ -26,7 +26,12 @@ struct ScheduledGame {
 };
 
 // `seeds_per_lineup` seeds derived from `seed` (derive_seed(seed, k)).
-std::vector<ScheduledGame> make_schedule(int num_agents, int num_players, int seeds_per_lineup,
-                                         uint64_t seed);
+//
+// One against each (`one_vs_each`, an agent index; -1: off): only the games
+// of that agent, one lineup per other agent, the chosen one in one seat and
+// the other agent in every other seat (at 2 players: it against each other
+// agent, and no game between two others).
+std::vector<ScheduledGame> make_schedule(int num_agents, int num_players, int seeds_per_lineup, uint64_t seed,
+                                         int one_vs_each = -1);
 
 }  // namespace rocketgym::arena

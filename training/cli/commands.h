@@ -42,3 +42,21 @@ void add_describe_command(CLI::App& app);  // describe_command.cpp
 void add_replay_command(CLI::App& app);    // replay_command.cpp
 
 }  // namespace rocketgym::cli
+
+// The commands and seat bots of the LibTorch training library, where it is built
+// (training/cli/torch/; main.cpp adds them without including LibTorch's headers).
+namespace rocketgym {
+
+// Every LibTorch command: train, arena, export, bench-search.
+void add_training_commands(CLI::App& app);
+
+// The bot of a `rocketgym play` seat given as an agent spec (zoo:GAME,
+// search:PATH[:SIMS], checkpoint:PATH...). Throws ConfigError/CheckpointError.
+cli::SeatBot make_seat_bot(const std::string& spec, const AnyGame& game, int players);
+// The search work of one move of that bot (cli::ServeBots::work): simulations
+// times playouts per leaf for a search over playouts, simulations for one over
+// a network, 1 without search. Throws Error when it cannot sit at that table
+// (a zoo bot that does not serve the size, a checkpoint of another game or size).
+long seat_bot_work(const std::string& spec, const AnyGame& game, int players);
+
+}  // namespace rocketgym

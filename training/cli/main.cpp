@@ -5,9 +5,6 @@
 
 #include "generated/version.h"
 #include "training/cli/commands.h"
-#ifdef ROCKETGYM_WITH_TRAINING
-#include "training/cli/torch/training_commands.h"
-#endif
 
 int main(int argc, char** argv) {
   CLI::App app{"rocketgym: rocket-themed tabletop games as reinforcement-learning environments"};

@@ -17,6 +17,7 @@
 #include <memory>
 #include <thread>
 
+#include "generated/source_tree.h"
 #include "training/cli/commands.h"
 #include "training/cli/http_server.h"
 #include "training/cli/number_checks.h"
@@ -170,7 +171,7 @@ void serve(const ServeOptions& opt, const ServeBots& bots) {
   for (const std::string& path : opt.records) tables.add_records(load_records(path));
   std::string web = opt.web_dir;
   if (web.empty())
-    web = std::getenv("ROCKETGYM_WEB_DIR") ? std::getenv("ROCKETGYM_WEB_DIR") : ROCKETGYM_WEB_DIR;
+    web = std::getenv("ROCKETGYM_WEB_DIR") ? std::getenv("ROCKETGYM_WEB_DIR") : ROCKETGYM_SOURCE_DIR "/web";
   struct stat index {};
   if (stat((web + "/index.html").c_str(), &index) != 0 || !S_ISREG(index.st_mode))
     throw Error("--web " + web + ": not a directory with the page (web/index.html of the source tree)");

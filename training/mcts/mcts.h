@@ -792,12 +792,14 @@ class RolloutEvaluator {
 // Runs already started searches to the end, evaluating their pending leaves
 // together: each round gathers at most one leaf per search and makes one
 // evaluator call. `batch` is scratch (kept by the caller so that it is
-// allocated once).
-template <class G, class Evaluator>
+// allocated once). `stop()`, asked before each round, ends the run early
+// when true (the searches are then unfinished: a caller's stop request).
+template <class G, class Evaluator, class Stop>
 void run_batched(Search<G>* const* searches, int count, Evaluator& evaluator,
-                 std::vector<Leaf<typename G::State>>& batch) {
+                 std::vector<Leaf<typename G::State>>& batch, Stop&& stop) {
   batch.reserve(static_cast<std::size_t>(count));
   for (;;) {
+    if (stop()) return;
     batch.clear();
     for (int i = 0; i < count; ++i) {
       Search<G>& s = *searches[i];
@@ -806,6 +808,12 @@ void run_batched(Search<G>* const* searches, int count, Evaluator& evaluator,
     if (batch.empty()) return;
     evaluator.evaluate(batch.data(), static_cast<int>(batch.size()));
   }
+}
+
+template <class G, class Evaluator>
+void run_batched(Search<G>* const* searches, int count, Evaluator& evaluator,
+                 std::vector<Leaf<typename G::State>>& batch) {
+  run_batched(searches, count, evaluator, batch, [] { return false; });
 }
 
 // An arena-ready player: a search and a rollout evaluator that keep their

@@ -43,6 +43,14 @@
 // game seed and the move number (every seat's moves counted) exactly as the
 // arena derives them (arena.h), so a game does not depend on the number of
 // envs, the thread count or which envs share a batch.
+//
+// Stopping early: with an Interrupt (interrupt.h, set_interrupt), step() and
+// reset() poll it before every round of batched opponents' moves (and the
+// search opponents between searches) and throw Interrupted; the games are
+// then mid-turn, as after an opponent's failure: reset() before stepping.
+//
+// Saving: slot(i) and restore() copy an env's game and its counters (not the
+// outcome of the last step), so that a copy steps on as the original does.
 #pragma once
 
 #include <algorithm>
@@ -52,10 +60,21 @@
 
 #include "envs/core/parallel.h"
 #include "envs/core/vector_env.h"
+#include "training/players/interrupt.h"
 #include "training/players/player.h"
 #include "training/players/table.h"
 
 namespace rocketgym::players {
+
+// What restore() needs of env i besides its state (slot()).
+struct OpponentEnvSlot {
+  uint64_t episode = 0;       // the game of the env's seed sequence it plays
+  int32_t moves = 0;          // every seat's moves so far in that game
+  int32_t learner_steps = 0;  // the learner's decisions so far in that game
+  int32_t seat = 0;           // the learner's seat in that game
+  uint64_t played = 0;        // every seat's moves in the env since it was made
+  Rng::State action_rng{};    // the learner's random-action stream
+};
 
 template <class G>
 class OpponentVectorEnv {
@@ -67,10 +86,11 @@ class OpponentVectorEnv {
   static constexpr int kRandomSeat = -1;
 
   // `names[k]` names opponent k in errors. Throws Error for a bad seat or
-  // number of opponents.
+  // number of opponents. Without `start`, no game is started (no opponent
+  // is asked): restore() every env before stepping.
   OpponentVectorEnv(std::shared_ptr<const Config> config, int num_envs, int num_players, int seat,
                     std::vector<std::unique_ptr<Player<G>>> opponents, std::vector<std::string> names,
-                    uint64_t seed, int num_threads, bool auto_reset = true)
+                    uint64_t seed, int num_threads, bool auto_reset = true, bool start = true)
       : config_(std::move(config)),
         n_(num_envs),
         players_(num_players),
@@ -135,8 +155,61 @@ class OpponentVectorEnv {
     moving_.reserve(envs);
     states_.reserve(envs);
     for (int i = 0; i < n_; ++i) states_.emplace_back(*config_, players_, 0);
-    reset(seed);
+    if (start) {
+      reset(seed);
+    } else {
+      seed_ = seed;
+      broken_ = true;  // until restored
+    }
   }
+
+  // Polled by step() and reset() (see the top of the file); null: none. The
+  // search opponents poll the Interrupt their PlayerOptions gave them.
+  void set_interrupt(Interrupt* interrupt) { interrupt_ = interrupt; }
+
+  // Env i's counters, for a copy (restore()).
+  OpponentEnvSlot slot(int i) const {
+    const auto e = static_cast<std::size_t>(i);
+    return {episode_.at(e), moves_[e], learner_steps_[e], seats_[e], played_[e], action_rng_[e].state()};
+  }
+
+  // Puts a copy of `state` into env i with its counters, the env seeded
+  // `seed` (every env of a copy takes the original's seed). The state must be
+  // at the learner's decision (or over, without auto-reset). Once every env
+  // is restored, the env steps on as the one slot() was read from.
+  void restore(uint64_t seed, int i, const State& state, const OpponentEnvSlot& slot) {
+    if (i < 0 || i >= n_)
+      throw Error("env " + std::to_string(i) + " out of range [0, " + std::to_string(n_ - 1) + "]");
+    if (state.num_players() != players_)
+      throw Error("env " + std::to_string(i) + ": the state has " + std::to_string(state.num_players()) +
+                  " players, the env " + std::to_string(players_));
+    if (slot.seat < 0 || slot.seat >= players_ || (seat_ != kRandomSeat && slot.seat != seat_))
+      throw Error("env " + std::to_string(i) + ": seat " + std::to_string(slot.seat) +
+                  " is not the learner's seat of this env");
+    if (slot.moves < 0 || slot.learner_steps < 0)
+      throw Error("env " + std::to_string(i) + ": negative move counts");
+    if (state.is_terminal() ? auto_reset_ : state.current_player() != slot.seat)
+      throw Error("env " + std::to_string(i) + ": the state is not at the learner's decision");
+    const auto e = static_cast<std::size_t>(i);
+    seed_ = seed;
+    states_[e] = state;
+    episode_[e] = slot.episode;
+    game_seed_[e] = episode_seed(seed_, e, episode_[e]);
+    moves_[e] = slot.moves;
+    learner_steps_[e] = slot.learner_steps;
+    seats_[e] = slot.seat;
+    played_[e] = slot.played;
+    action_rng_[e].set_state(slot.action_rng);
+    final_steps_[e] = 0;
+    reported_[e] = 0;
+    clear_outcome(i);
+    observe(i);
+    broken_ = false;
+  }
+
+  // Whether an opponent failed (or a stop was requested) during the last
+  // step or reset: the games stopped mid-turn, and step() refuses.
+  bool broken() const { return broken_; }
 
   // Starts a new game in every env; env i's game k uses episode_seed(seed, i, k).
   void reset(uint64_t seed) {
@@ -417,6 +490,7 @@ class OpponentVectorEnv {
   void play_opponents() {
     if (!any_batched_) return;  // settle() played every move already
     while (gather()) {
+      if (interrupt_) interrupt_->check();
       for (std::size_t k = 0; k < opponents_.size(); ++k)
         if (!asked_[k].empty()) ask(k);
       parallel_for(static_cast<int>(moving_.size()), threads_, [&](int j) {
@@ -513,6 +587,7 @@ class OpponentVectorEnv {
   int obs_size_ = 0, actions_ = 0;
   uint64_t seed_ = 0;
   bool broken_ = false;  // an opponent failed mid-round: reset() before stepping
+  Interrupt* interrupt_ = nullptr;
   std::vector<std::unique_ptr<Player<G>>> opponents_;
   std::vector<std::string> names_;
   std::vector<Plays> plays_;                         // per opponent

@@ -34,6 +34,7 @@
 #include "envs/core/rng.h"
 #include "training/mcts/mcts.h"
 #include "training/mcts/network_evaluator.h"
+#include "training/players/interrupt.h"
 #include "training/players/player_spec.h"
 #include "training/policy_runner.h"
 
@@ -59,6 +60,8 @@ struct PlayerOptions {
   // A network player's threads (its rows' encoding and forward pass); 0: as
   // LibTorch is set (at::set_num_threads, which the arena and the trainers call).
   int network_threads = 0;
+  // Polled between searches by the players that search (interrupt.h); null: never stops early.
+  Interrupt* interrupt = nullptr;
 };
 
 template <class G>
@@ -231,7 +234,7 @@ template <class G>
 class SearchPlayer final : public Player<G> {
  public:
   SearchPlayer(const mcts::Options& options, PolicyValueNet net, const PlayerOptions& o)
-      : options_(options), threads_(std::max(1, o.threads)) {
+      : options_(options), threads_(std::max(1, o.threads)), interrupt_(o.interrupt) {
     options_.validate();
     if (net) {
       runner_ = std::make_unique<PolicyRunner>(std::move(net), o.device, o.max_batch);
@@ -250,16 +253,23 @@ class SearchPlayer final : public Player<G> {
       search_ptrs_.push_back(searches_.back().get());
     }
     for (int k = 0; k < count; ++k) searches_[static_cast<std::size_t>(k)]->reseed(d[k].search_seed);
+    // A stop request (interrupt.h) is seen between batches of leaves or
+    // between searches; the searches left unfinished answer nothing.
     if (network_) {
       for (int k = 0; k < count; ++k) searches_[static_cast<std::size_t>(k)]->start(*d[k].state);
-      mcts::run_batched(search_ptrs_.data(), count, *network_, leaf_batch_);
+      mcts::run_batched(search_ptrs_.data(), count, *network_, leaf_batch_,
+                        [this] { return stop_requested(interrupt_); });
+      if (interrupt_) interrupt_->check();
       for (int k = 0; k < count; ++k) d[k].action = searches_[static_cast<std::size_t>(k)]->choose_action();
       return;
     }
 #pragma omp parallel for schedule(dynamic) num_threads(threads_)
-    for (int k = 0; k < count; ++k)
+    for (int k = 0; k < count; ++k) {
+      if (stop_requested(interrupt_)) continue;
       d[k].action = searches_[static_cast<std::size_t>(k)]->run(
           *d[k].state, rollouts_[static_cast<std::size_t>(omp_get_thread_num())]);
+    }
+    if (interrupt_) interrupt_->check();
   }
 
   void evaluate(const float* observations, const uint8_t* masks, int count, int players, float* probabilities,
@@ -271,6 +281,7 @@ class SearchPlayer final : public Player<G> {
  private:
   mcts::Options options_;
   int threads_;
+  Interrupt* interrupt_;
   std::unique_ptr<PolicyRunner> runner_;
   std::unique_ptr<mcts::NetworkEvaluator<G>> network_;
   std::vector<mcts::RolloutEvaluator<G>> rollouts_;  // one per thread (they keep scratch buffers)

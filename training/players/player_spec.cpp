@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "generated/source_tree.h"
 #include "models/checkpoint.h"
 
 namespace rocketgym::players {
@@ -452,9 +453,7 @@ std::string zoo_path(const std::string& game_id) {
   checked_zoo_id(game_id);
   std::vector<std::string> folders;
   if (const char* dir = std::getenv("ROCKETGYM_ZOO_DIR")) folders.emplace_back(dir);
-#ifdef ROCKETGYM_TRAINING_SOURCE_DIR
-  folders.push_back(std::string(ROCKETGYM_TRAINING_SOURCE_DIR) + "/models/zoo");
-#endif
+  folders.push_back(std::string(ROCKETGYM_SOURCE_DIR) + "/models/zoo");
   std::string where;
   for (const auto& folder : folders) {
     const std::string checkpoint = folder + "/" + game_id + ".ckpt",

@@ -65,17 +65,4 @@ void add_export_command(CLI::App& app);        // export_command.cpp
 void add_bench_search_command(CLI::App& app);  // bench_search_command.cpp
 
 }  // namespace cli
-
-// Every LibTorch command.
-void add_training_commands(CLI::App& app);
-
-// The bot of a `rocketgym play` seat given as an agent spec (zoo:GAME,
-// search:PATH[:SIMS], checkpoint:PATH...). Throws ConfigError/CheckpointError.
-cli::SeatBot make_seat_bot(const std::string& spec, const AnyGame& game, int players);
-// The search work of one move of that bot (cli::ServeBots::work): simulations
-// times playouts per leaf for a search over playouts, simulations for one over
-// a network, 1 without search. Throws Error when it cannot sit at that table
-// (a zoo bot that does not serve the size, a checkpoint of another game or size).
-long seat_bot_work(const std::string& spec, const AnyGame& game, int players);
-
 }  // namespace rocketgym
