@@ -3,6 +3,7 @@ with a clear JSON error that never quotes it while the server keeps serving, and
 open to a network (docs/browser.md): seat keys, seat kinds from the server's list, Host, Origin and
 Content-Type checked, bodies limited and parsed with a depth limit, slow clients and SIGTERM."""
 
+import math
 import socket
 
 import pytest
@@ -692,3 +693,33 @@ def test_allow_agent_offers_an_agent_within_the_compute_cap(tmp_path):
         assert status == 200, reply
     finally:
         stop_server(s)
+
+
+@pytest.mark.parametrize("game,kind", [("last_blast", "search over its network"),
+                                       ("launchpad23", "search over playouts")])
+def test_the_zoo_bots_analysis_of_a_seats_own_decision(server, game, kind):
+    """GET /api/tables/ID/analysis?seat=S: the zoo bot's policy over the seat's legal moves and its
+    value, from the seat's own information, with the seat's key only; a search reports its visits,
+    within kMaxBotWorkPerMove."""
+    table = new_table(server, game=game)
+    tid = table["table"]
+    assert table["waiting"] == "you"
+    assert server.call("GET", f"/api/tables/{tid}/analysis?seat=0")[0] == 403
+    assert server.call("GET", f"/api/tables/{tid}/analysis?seat=0", key="0" * 32)[0] == 403
+    assert server.call("GET", f"/api/tables/{tid}/analysis?seat=1", key=key(table))[0] == 400
+    status, found = server.call("GET", f"/api/tables/{tid}/analysis?seat=0", key=key(table))
+    assert status == 200, found
+    assert found["by"] == f"zoo:{game}" and found["seat"] == 0 and found["table"] == tid
+    assert found["how"].startswith(kind), found["how"]
+    legal = {m["id"]: m["text"] for m in table["legal"]}
+    assert {m["action"]: m["text"] for m in found["moves"]} == legal
+    shares = [m["probability"] for m in found["moves"]]
+    assert shares == sorted(shares, reverse=True) and sum(shares) == pytest.approx(1.0, abs=1e-3)
+    assert isinstance(found["value"], float) and math.isfinite(found["value"])
+    visits = sum(m["visits"] for m in found["moves"])
+    if len(legal) > 1:  # a forced move is not searched
+        assert 0 < visits <= 4096
+    # Asking changes nothing at the table.
+    status, again = server.call("GET", f"/api/tables/{tid}?seat=0", key=key(table))
+    assert again["version"] == table["version"] and again["legal"] == table["legal"]
+    assert server.call("POST", f"/api/tables/{tid}/analysis", {"seat": 0}, key=key(table))[0] == 405

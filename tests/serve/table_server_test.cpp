@@ -612,3 +612,138 @@ TEST_CASE("each records file, game and player count has its own arena table", "[
   REQUIRE(tables.at(3).at("num_players") == 3);
   REQUIRE(tables.at(3).at("agents").at(0).at("games") == 1);
 }
+
+namespace {
+
+// An analyst for the tests: it keeps what it was handed and scores every legal
+// move, the lowest action highest; `illegal` makes it score an illegal move.
+struct TestAnalyst {
+  std::vector<std::string> worlds;        // to_json of each world it was handed
+  std::vector<std::string> observations;  // observation_string of the player to move there
+  std::vector<long> max_work;             // as the factory was asked
+  bool illegal = false;
+
+  cli::AnalystFactory factory() {
+    return [this](const AnyGame&, int, long work) -> cli::Analyst {
+      max_work.push_back(work);
+      return [this](const AnyState& state, uint64_t) {
+        worlds.push_back(state.to_json());
+        observations.push_back(state.observation_string(state.current_player()));
+        cli::PositionAnalysis out{"zoo:test", "test", 0.25f, {}};
+        std::vector<Action> legal = state.legal_actions();
+        for (std::size_t i = 0; i < legal.size(); ++i)
+          out.moves.push_back(
+              {legal[i], 1.0f / static_cast<float>(i + 2), static_cast<int>(legal.size() - i)});
+        if (illegal) out.moves.push_back({state.num_actions() + 3, 0.5f, 1});
+        return out;
+      };
+    };
+  }
+};
+
+serve::SeatKinds zoo_kinds() {
+  serve::SeatKinds kinds = serve::SeatKinds::basic();
+  kinds.add("last_blast", 2, "zoo:last_blast");  // as serve adds the zoo bot at a size it serves
+  return kinds;
+}
+
+}  // namespace
+
+TEST_CASE("analysis: a seat's own decision, with its key, from a world dealt again for it", "[serve]") {
+  uint64_t next_seed = 100;
+  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{}, Clock::now,
+                            [&next_seed] { return next_seed++; });
+  TestAnalyst analyst;
+  server.set_analyst(analyst.factory());
+  const Held table = create(server, table_request("last_blast", {"human", "heuristic"}));
+  REQUIRE(table.reply.at("waiting") == "you");
+  const std::string& id = table.id;
+  // Seat 0's key, and seat 0 only: not the bot's seat, not the full board.
+  for (const std::string& key : {std::string(32, '0'), std::string()})
+    REQUIRE(status_of([&] { server.analysis(id, "0", key, {}); }) == 403);
+  for (const char* seat : {"1", "full", "", "x", "0.5"}) {
+    INFO(seat);
+    REQUIRE(status_of([&] { server.analysis(id, seat, table.key(0), {}); }) == 400);
+  }
+  REQUIRE(analyst.worlds.empty());
+  const json found = server.analysis(id, "0", table.key(0), {});
+  REQUIRE(analyst.max_work == std::vector<long>{serve::kMaxBotWorkPerMove});
+  REQUIRE(found.at("by") == "zoo:test");
+  REQUIRE(found.at("seat") == 0);
+  REQUIRE(found.at("value").get<double>() == Approx(0.25));
+  // Every legal move, with the text the page shows, by probability (highest first).
+  const json& legal = table.reply.at("legal");
+  const json& moves = found.at("moves");
+  REQUIRE(moves.size() == legal.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    INFO(i);
+    REQUIRE(moves[i].at("action") == legal[i].at("id"));
+    REQUIRE(moves[i].at("text") == legal[i].at("text"));
+    REQUIRE(moves[i].at("visits") == legal.size() - i);
+    if (i > 0) REQUIRE(moves[i].at("probability") < moves[i - 1].at("probability"));
+  }
+  // The analyst saw what seat 0 sees, in a world that is not the table's own.
+  REQUIRE(analyst.observations.back() == server.table(id, "0", table.key(0), {}).at("text"));
+  const std::string truth = TableServerTestAccess::state_json(server, id);
+  REQUIRE(analyst.worlds.back() != truth);
+  // Each analysis deals again; none changes the table.
+  server.analysis(id, "0", table.key(0), {});
+  REQUIRE(analyst.worlds.at(1) != analyst.worlds.at(0));
+  REQUIRE(TableServerTestAccess::state_json(server, id) == truth);
+  REQUIRE(server.table(id, "0", table.key(0), {}).at("version") == 0);
+  REQUIRE(analyst.max_work.size() == 1);  // loaded once per game and size
+}
+
+TEST_CASE("analysis: not on another seat's turn, nor without an analyst, nor from a bad analyst", "[serve]") {
+  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
+  const Held table = create(server, table_request("last_blast", {"human", "heuristic"}));
+  // No analyst set: 404, saying where analysis comes from.
+  std::string message;
+  REQUIRE(status_of([&] { server.analysis(table.id, "0", table.key(0), {}); }, &message) == 404);
+  REQUIRE_THAT(message, Catch::Contains("zoo bot"));
+  TestAnalyst analyst;
+  server.set_analyst(analyst.factory());
+  // A size where the server does not offer the zoo bot: 404.
+  const Held three = create(server, table_request("last_blast", {"human", "heuristic", "heuristic"}));
+  REQUIRE(status_of([&] { server.analysis(three.id, "0", three.key(0), {}); }) == 404);
+  // Two humans: seat 1 is not to move.
+  const Held two = create(server, table_request("last_blast", {"human", "human"}));
+  REQUIRE(two.reply.at("viewer") == 0);
+  REQUIRE(status_of([&] { server.analysis(two.id, "1", two.key(1), {}); }, &message) == 409);
+  REQUIRE_THAT(message, Catch::Contains("not that seat's turn"));
+  // An analyst that scores an illegal move: 500, without the move.
+  analyst.illegal = true;
+  REQUIRE(status_of([&] { server.analysis(table.id, "0", table.key(0), {}); }, &message) == 500);
+  REQUIRE(message == "the analysis failed (the server's output says why)");
+  REQUIRE(analyst.max_work.size() == 1);  // the analyst of last_blast at 2 players, kept
+}
+
+TEST_CASE("analysis of a recorded move: its player's decision and the probability of the move made",
+          "[serve]") {
+  RecordsFile file("analysis.jsonl");
+  const RecordedGame game = play_record("last_blast", {"a", "b"}, {"heuristic", "random"}, 7);
+  append_records(file.path, {game});
+  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
+  TestAnalyst analyst;
+  server.set_analyst(analyst.factory());
+  server.add_records(load_records(file.path));
+  const int k = 3;
+  const json found = server.record_analysis("0", std::to_string(k));
+  auto state = load_game("last_blast", "", "")->new_state(2, 7);
+  for (int i = 0; i < k; ++i) state->apply(game.actions[static_cast<std::size_t>(i)]);
+  REQUIRE(found.at("seat") == state->current_player());
+  REQUIRE(found.at("move") == k);
+  const Action played = game.actions[static_cast<std::size_t>(k)];
+  REQUIRE(found.at("played").at("action") == played);
+  REQUIRE(found.at("played").at("text") == state->action_to_string(played));
+  const json& moves = found.at("moves");
+  const auto made =
+      std::find_if(moves.begin(), moves.end(), [&](const json& m) { return m.at("action") == played; });
+  REQUIRE(made != moves.end());
+  REQUIRE(found.at("played").at("probability") == made->at("probability"));
+  // From the mover's knowledge: a world dealt again for it.
+  REQUIRE(analyst.observations.back() == state->observation_string(state->current_player()));
+  REQUIRE(analyst.worlds.back() != state->to_json());
+  for (const char* move : {"", "-1", "x", "100000"})
+    REQUIRE(status_of([&] { server.record_analysis("0", move); }) == 400);
+}

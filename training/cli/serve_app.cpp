@@ -214,6 +214,10 @@ HttpResponse ServeApp::api(const HttpRequest& request, Clock::time_point now) co
     only("GET");
     return json_response(tables_.record(parts[2], param("move"), param("seat")));
   }
+  if (n == 4 && parts[1] == "records" && parts[3] == "analysis") {
+    only("GET");
+    return json_response(tables_.record_analysis(parts[2], param("move")));
+  }
   if (n == 2 && parts[1] == "tables") {
     only("POST");
     return from_reply(tables_.create_table(body(), now));
@@ -223,6 +227,10 @@ HttpResponse ServeApp::api(const HttpRequest& request, Clock::time_point now) co
     if (n == 3) {
       only("GET");
       return json_response(tables_.table(parts[2], param("seat"), key, now));
+    }
+    if (parts[3] == "analysis") {
+      only("GET");
+      return json_response(tables_.analysis(parts[2], param("seat"), key, now));
     }
     if (get) throw ApiError(405, "this API call takes POST only");
     if (parts[3] == "move") return from_reply(tables_.move(parts[2], body(), key, now));

@@ -168,6 +168,7 @@ void serve(const ServeOptions& opt, const ServeBots& bots) {
   limits.max_tables = opt.max_tables;
   limits.idle_expiry = std::chrono::minutes(opt.idle_minutes);
   serve::TableServer tables(bots.make, seat_kinds(opt, bots), limits);
+  tables.set_analyst(bots.analyst);
   for (const std::string& path : opt.records) tables.add_records(load_records(path));
   std::string web = opt.web_dir;
   if (web.empty())

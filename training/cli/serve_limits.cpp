@@ -42,7 +42,8 @@ std::vector<LimitRow> serve_limit_rows() {
       {"kDefaultIdleMinutes", std::to_string(kDefaultIdleMinutes), "`--idle-minutes` when not given"},
       {"kMaxIdleMinutes", std::to_string(kMaxIdleMinutes), "the highest `--idle-minutes`"},
       {"kMaxBotWorkPerMove", std::to_string(kMaxBotWorkPerMove),
-       "search work of one bot move (simulations x playouts per leaf); a seat kind above it is not offered"},
+       "search work of one bot move or one analysis (simulations x playouts per leaf); a seat kind above it "
+       "is not offered, an analysis searches less"},
       {"kBotReplyTick", time(kBotReplyTick),
        "at a table of humans and a bot that searches (zoo, --allow-agent), answers that may run bots are "
        "sent a whole number of these after the request"},

@@ -60,7 +60,7 @@ inline constexpr int kMaxIdleMinutes = 7 * 24 * 60;  // the highest --idle-minut
 // The search work of one bot move: simulations times playouts per leaf (a
 // search over playouts), simulations (over a network), 1 without search. A
 // seat kind above it is not offered (a zoo bot at that size) or refused at
-// start (--allow-agent).
+// start (--allow-agent); an analysis (the page's hint) searches at most this.
 inline constexpr long kMaxBotWorkPerMove = 4'096;
 // At a table of humans and bots, every answer to a new table, a move, a bot
 // step or an undo is sent a whole number of ticks after its request came (at

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -108,6 +109,20 @@ std::string overrides_of(const json& options, const std::string& game_id) {
     (*at)[key] = item.value();
   }
   return nested.dump();
+}
+
+// A whole number in [0, max] from a query parameter, or ApiError 400 naming it.
+int query_number(const std::string& name, const std::string& text, int max) {
+  std::size_t used = 0;
+  long value = -1;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || value < 0 || value > max)
+    throw ApiError(400, name + " must be a whole number from 0 to " + std::to_string(max));
+  return static_cast<int>(value);
 }
 
 }  // namespace
@@ -480,6 +495,116 @@ void TableServer::settle(Table& t) {
   }
 }
 
+void TableServer::set_analyst(cli::AnalystFactory analyst) { make_analyst_ = std::move(analyst); }
+
+cli::Analyst TableServer::analyst_of(const std::string& game_id, const AnyGame& game, int players) {
+  const std::string zoo = "zoo:" + game_id;
+  if (!make_analyst_ || !kinds_.offers(game_id, players, zoo))
+    throw ApiError(404, "this server has no analysis of " + game_id + " at " + std::to_string(players) +
+                            " players (it comes from the zoo bot where the server offers it as a seat)");
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = analysts_.find({game_id, players});
+    if (it != analysts_.end()) return it->second;
+  }
+  cli::Analyst analyst;  // loaded outside the lock (a network); two first calls may both load it
+  try {
+    analyst = make_analyst_(game, players, kMaxBotWorkPerMove);
+  } catch (const Error& e) {
+    std::cerr << "rocketgym serve: the analyst " << zoo << " failed to load: " << e.what() << std::endl;
+  }
+  if (!analyst) throw ApiError(500, "the analyst failed to load (the server's output says why)");
+  std::lock_guard<std::mutex> lock(mutex_);
+  return analysts_.emplace(std::make_pair(game_id, players), std::move(analyst)).first->second;
+}
+
+json TableServer::analyze(const std::string& game_id, const AnyGame& game, std::unique_ptr<AnyState> world) {
+  const int seat = world->current_player();
+  const cli::Analyst analyst = analyst_of(game_id, game, world->num_players());
+  // What the seat cannot see, dealt again: the analyst gets a world the seat
+  // finds as likely as the table's own, never the table's own.
+  world->redeterminize(seat, seeds_());
+  cli::PositionAnalysis found;
+  try {
+    found = analyst(*world, seeds_());
+  } catch (const Error& e) {
+    std::cerr << "rocketgym serve: the analyst "
+              << "zoo:" << game_id << " failed: " << e.what() << std::endl;
+    throw ApiError(500, "the analysis failed (the server's output says why)");
+  }
+  json moves = json::array();
+  std::sort(found.moves.begin(), found.moves.end(), [](const cli::MoveScore& a, const cli::MoveScore& b) {
+    return std::tie(b.probability, a.action) < std::tie(a.probability, b.action);
+  });
+  for (const cli::MoveScore& m : found.moves) {
+    if (!world->is_legal(m.action) || !(m.probability >= 0.0f && m.probability <= 1.0f) || m.visits < 0) {
+      std::cerr << "rocketgym serve: the analyst zoo:" << game_id << " scored action " << m.action
+                << " (illegal, or its probability outside [0, 1])" << std::endl;
+      throw ApiError(500, "the analysis failed (the server's output says why)");
+    }
+    moves.push_back({{"action", m.action},
+                     {"text", world->action_to_string(m.action)},
+                     {"probability", m.probability},
+                     {"visits", m.visits}});
+  }
+  return {{"by", found.by},
+          {"how", found.how},
+          {"seat", seat},
+          {"value", std::isfinite(found.value) ? json(found.value) : json(nullptr)},
+          {"moves", std::move(moves)}};
+}
+
+json TableServer::analysis(const std::string& id, const std::string& seat, const std::string& key,
+                           Clock::time_point now) {
+  const std::shared_ptr<Table> t = find(id, now);
+  std::unique_ptr<AnyState> world;
+  {
+    std::lock_guard<std::mutex> lock(t->mutex);
+    const json s = json::parse(seat, nullptr, false);
+    if (seat.empty() || s.is_discarded() || !s.is_number_integer())
+      throw ApiError(400, "seat must be the number of the human seat whose decision is analyzed");
+    const int viewer = parse_viewer(*t, s, key);
+    if (t->state->is_terminal()) throw ApiError(409, "the game is over");
+    if (t->state->current_player() != viewer)
+      throw ApiError(409, "it is not that seat's turn: the analysis is of the seat's own decision");
+    world = t->state->clone();
+  }
+  // Outside the table's lock: the table's moves do not wait for it.
+  json out = analyze(t->game_id, *t->game, std::move(world));
+  out["table"] = id;
+  return out;
+}
+
+json TableServer::record_analysis(const std::string& index, const std::string& move) {
+  std::unique_ptr<AnyState> world;
+  std::string game_id;
+  std::shared_ptr<AnyGame> game;
+  Action played = -1;
+  int number = 0, k = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (records_.empty()) throw ApiError(404, "no records: start rocketgym serve with --records FILE");
+    number = query_number("record", index, static_cast<int>(records_.size()) - 1);
+    const LoadedRecord& loaded = records_[static_cast<std::size_t>(number)];
+    const int moves = static_cast<int>(loaded.record.actions.size());
+    if (moves == 0) throw ApiError(409, "that record has no moves");
+    k = query_number("move", move, moves - 1);
+    world = loaded.state_at(static_cast<std::size_t>(k));
+    played = loaded.record.actions[static_cast<std::size_t>(k)];
+    game_id = loaded.record.game;
+    game = loaded.game;
+  }
+  const std::string played_text = world->action_to_string(played);
+  json out = analyze(game_id, *game, std::move(world));
+  json probability = 0.0;
+  for (const json& m : out.at("moves"))
+    if (m.at("action") == played) probability = m.at("probability");
+  out["record"] = number;
+  out["move"] = k;
+  out["played"] = {{"action", played}, {"text", played_text}, {"probability", probability}};
+  return out;
+}
+
 void TableServer::add_records(std::vector<LoadedRecord> records) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& r : records) records_.push_back(std::move(r));
@@ -556,24 +681,6 @@ json arena_table(const std::vector<const LoadedRecord*>& games) {
   table["config"] = json::parse(first.config);
   return table;
 }
-
-namespace {
-
-// A whole number in [0, max] from a query parameter, or ApiError 400 naming it.
-int query_number(const std::string& name, const std::string& text, int max) {
-  std::size_t used = 0;
-  long value = -1;
-  try {
-    value = std::stol(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || value < 0 || value > max)
-    throw ApiError(400, name + " must be a whole number from 0 to " + std::to_string(max));
-  return static_cast<int>(value);
-}
-
-}  // namespace
 
 json TableServer::record(const std::string& index, const std::string& move, const std::string& seat) const {
   std::lock_guard<std::mutex> lock(mutex_);

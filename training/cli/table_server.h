@@ -114,6 +114,15 @@ class TableServer {
                   Clock::time_point now);
   int num_tables() const;
 
+  // The analyst of each game and table size (the zoo bot, where the server
+  // offers it as a seat; ServeBots::analyst). Without one, analysis answers 404.
+  void set_analyst(cli::AnalystFactory analyst);
+  // GET /api/tables/<id>/analysis?seat=S with seat S's key, S to move: what
+  // the analyst makes of S's decision (analyze below). Computed outside the
+  // table's lock, at most kMaxBotWorkPerMove search work.
+  nlohmann::json analysis(const std::string& id, const std::string& seat, const std::string& key,
+                          Clock::time_point now);
+
   // Watching recorded games (serve --records FILE, envs/core/game_record.h).
   void add_records(std::vector<LoadedRecord> records);
   // GET /api/records: every record (game, seats, moves, returns, file:line,
@@ -125,6 +134,10 @@ class TableServer {
   // GET /api/records/<n>?move=K&seat=S|full: the position before move K as
   // that seat sees it (any seat of a replay, or the full board, the default).
   nlohmann::json record(const std::string& index, const std::string& move, const std::string& seat) const;
+  // GET /api/records/<n>/analysis?move=K: what the analyst makes of the
+  // decision of move K, as its player knew it, with `played`: the move made
+  // and the probability the analyst gave it.
+  nlohmann::json record_analysis(const std::string& index, const std::string& move);
 
  private:
   friend struct TableServerTestAccess;  // tests/serve/table_server_test.cpp
@@ -168,6 +181,13 @@ class TableServer {
   void settle(Table& t);
   TableReply reply(const Table& t, nlohmann::json body, Clock::time_point now) const;
   nlohmann::json describe(const std::string& id, const Table& t, int viewer) const;
+  // The analysis of the decision of the player to move in `world`, a copy
+  // dealt again from that player's knowledge (redeterminize), so that the
+  // analyst never sees what the player cannot: {"by", "how", "seat",
+  // "value", "moves": [{"action", "text", "probability", "visits"}]}, the
+  // moves by probability, highest first. ApiError 404 without an analyst.
+  nlohmann::json analyze(const std::string& game_id, const AnyGame& game, std::unique_ptr<AnyState> world);
+  cli::Analyst analyst_of(const std::string& game_id, const AnyGame& game, int players);
 
   cli::SeatBotFactory make_bot_;
   SeatKinds kinds_;
@@ -181,6 +201,8 @@ class TableServer {
   std::vector<LoadedRecord> records_;         // read once at start, then only read
   std::vector<nlohmann::json> arena_tables_;  // of records_, made by add_records
   std::vector<int> arena_of_record_;          // records_[i] is counted in arena_tables_[arena_of_record_[i]]
+  cli::AnalystFactory make_analyst_;          // set once, before serving
+  std::map<std::pair<std::string, int>, cli::Analyst> analysts_;  // loaded on first use, under mutex_
 };
 
 // The arena's table of recorded games of one game, config and player count
