@@ -113,6 +113,7 @@ def test_a_person_plays_a_whole_game_by_clicking_the_board(server, browser, game
                 assert "zoo:" + game in browser.find_element(By.ID, "analysis-note").text
                 browser.save_screenshot(str(ARTIFACTS / f"{game}.png"))
                 hinted = True
+            before = state_of(browser)  # the hint starts the clicks over
             offered = board_clickables(browser)
             assert offered, "the board offers something to click to the person to move"
             target = rng.choice(offered)
