@@ -111,6 +111,7 @@ def test_a_person_plays_a_whole_game_by_clicking_the_board(server, browser, game
                 assert len(browser.find_elements(By.CSS_SELECTOR, "#bars .bar-row")) == legal
                 assert browser.find_elements(By.CSS_SELECTOR, "#board .hinted, #board-choices .hinted")
                 assert "zoo:" + game in browser.find_element(By.ID, "analysis-note").text
+                browser.execute_script("window.scrollTo(0, 0)")
                 browser.save_screenshot(str(ARTIFACTS / f"{game}.png"))
                 hinted = True
             before = state_of(browser)  # the hint starts the clicks over
