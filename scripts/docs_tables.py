@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes (or checks) the generated parts of docs/games/<id>.md, docs/training.md, docs/search.md and docs/agents.md.
+"""Writes (or checks) the generated parts of docs/games/<id>.md, docs/training.md, docs/search.md, docs/agents.md and docs/browser.md.
 
 Each game page holds its hand-written introduction, then the output of
 `rocketgym describe <id> --markdown` (action ids, observation layout, config
@@ -11,7 +11,9 @@ encoder, an action codec, a shipped game config or a config key, and commit
 the pages (scripts/docs.sh does). docs/agents.md holds the zoo's table, what
 `zoo:<id>` plays at each table size (`rocketgym describe --zoo --markdown`),
 read from models/zoo/ of the source tree (never $ROCKETGYM_ZOO_DIR): run this
-after changing a zoo file too. docs/python.md holds the Gymnasium ids, the list
+after changing a zoo file too. docs/browser.md holds the limits of `rocketgym
+serve` (`rocketgym describe --serve-limits --markdown`, training/cli/serve_limits.h).
+docs/python.md holds the Gymnasium ids, the list
 `import rocketgym` registers (rocketgym._registration.ids_markdown(), from the
 Python package of the build the CLI sits in): run this after bumping a game's
 version.
@@ -43,6 +45,11 @@ def config_markers(name):
 # The zoo's table: page, markers.
 ZOO_TABLE = ("docs/agents.md", "<!-- BEGIN rocketgym describe --zoo: generated, do not edit -->",
              "<!-- END rocketgym describe --zoo -->")
+
+
+# The limits of `rocketgym serve`: page, markers.
+SERVE_LIMITS = ("docs/browser.md", "<!-- BEGIN rocketgym describe --serve-limits: generated, do not edit -->",
+                "<!-- END rocketgym describe --serve-limits -->")
 
 
 # The Gymnasium ids: page, markers.
@@ -107,6 +114,10 @@ def main():
     text = page.read_text()
     update(page, page_with_tables(text, generated(args.cli, "--zoo"), page, *ZOO_TABLE[1:]), text,
            "rocketgym describe --zoo --markdown")
+    page = REPO / SERVE_LIMITS[0]
+    text = page.read_text()
+    update(page, page_with_tables(text, generated(args.cli, "--serve-limits"), page, *SERVE_LIMITS[1:]), text,
+           "rocketgym describe --serve-limits --markdown")
     page = REPO / GYMNASIUM_IDS[0]
     text = page.read_text()
     update(page, page_with_tables(text, gymnasium_ids_table(args.cli), page, *GYMNASIUM_IDS[1:]), text,

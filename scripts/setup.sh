@@ -15,7 +15,6 @@ packages=(
   python3-cloudpickle python3-typing-extensions  # for Gymnasium's / PettingZoo's checkers (docs/python.md)
   mkdocs  # the docs site (scripts/docs.sh)
   gcovr  # line and branch coverage (scripts/coverage.sh)
-  libcpp-httplib-dev  # rocketgym serve (docs/browser.md)
   chromium chromium-driver python3-selenium fonts-liberation  # the browser tests (tests/browser/)
 )
 

@@ -1,7 +1,10 @@
 // The browser table of `rocketgym serve`: a new-table form, then the board
-// of the seat playing (boards.js draws it from the server's view), its legal
-// moves as buttons, the bots' moves one step at a time. Everything the page
-// shows comes from the server's reply for one seat (docs/browser.md).
+// of the seat playing (boards.js draws it from the server's view), played by
+// clicking it (a piece, card or die, then its target; the text list of legal
+// moves below as a fallback), the bots' moves one step at a time with the last
+// one marked on the board, the zoo bot's analysis as bars and a hint, and
+// recorded games replayed with keys, a slider and autoplay. Everything the
+// page shows comes from the server's reply for one seat (docs/browser.md).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -11,13 +14,16 @@ let autoTimer = null;
 let watching = null;  // the last reply of a record being watched
 let records = [];     // GET /api/records
 let arenaTables = [];  // GET /api/arena: the arena's table of each records file
+// The keys of the human seats of the table being played ({seat: key}), given
+// when it was made: a seat's view, moves and undo need its key. Kept with the
+// table's id in the address's #fragment (never sent to a server), so that a
+// reload resumes the game.
+let keys = {};
 
-async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+async function api(method, path, body, seat) {
+  const headers = body ? { "Content-Type": "application/json" } : {};
+  if (seat !== undefined && keys[seat]) headers["X-Seat-Key"] = keys[seat];
+  const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   const reply = await response.json();
   if (!response.ok) throw new Error(reply.error || "HTTP " + response.status);
   return reply;
@@ -49,24 +55,22 @@ function fillSetup() {
   }
 }
 
+// A select per seat, of the seat kinds the server offers at this game and size.
 function fillSeats() {
+  const game = games.find((g) => g.id === $("game").value);
+  const kinds = game.seats[$("players").value];
   const seats = $("seats");
-  const before = [...seats.querySelectorAll("input")].map((i) => i.value);
+  const before = [...seats.querySelectorAll("select")].map((i) => i.value);
   seats.innerHTML = "";
   for (let s = 0; s < Number($("players").value); s++) {
     const label = document.createElement("label");
-    const input = document.createElement("input");
-    input.id = "seat" + s;
-    input.setAttribute("list", "seat-kinds");
-    input.value = before[s] || (s === 0 ? "human" : "heuristic");
-    label.append("Seat " + s + " ", input);
+    const select = document.createElement("select");
+    select.id = "seat" + s;
+    for (const kind of kinds) select.add(new Option(kind, kind));
+    const wanted = before[s] || (s === 0 ? "human" : "heuristic");
+    select.value = kinds.includes(wanted) ? wanted : kinds[0];
+    label.append("Seat " + s + " ", select);
     seats.append(label);
-  }
-  if (!$("seat-kinds")) {
-    const list = document.createElement("datalist");
-    list.id = "seat-kinds";
-    for (const kind of ["human", "heuristic", "random"]) list.append(new Option(kind));
-    document.body.append(list);
   }
 }
 
@@ -75,14 +79,44 @@ async function startTable() {
   const request = {
     game: $("game").value,
     players: Number($("players").value),
-    seats: [...$("seats").querySelectorAll("input")].map((i) => i.value.trim()),
+    seats: [...$("seats").querySelectorAll("select")].map((i) => i.value),
     options: {},
   };
   for (const box of $("options").querySelectorAll("input")) request.options[box.dataset.key] = box.checked;
   if ($("seed").value !== "") request.seed = Number($("seed").value);
   try {
-    show(await api("POST", "/api/tables", request));
+    const reply = await api("POST", "/api/tables", request);
+    keys = reply.keys;
+    show(reply);
   } catch (error) {
+    showError(error);
+  }
+}
+
+// The table's id, the seat shown and the keys, in the address's #fragment.
+function remember(reply) {
+  const fragment = new URLSearchParams({ table: reply.table, seat: String(reply.viewer) });
+  for (const [seat, key] of Object.entries(keys)) fragment.set("key" + seat, key);
+  history.replaceState(null, "", "#" + fragment.toString());
+}
+
+function forget() {
+  keys = {};
+  history.replaceState(null, "", location.pathname);
+}
+
+// A reload: the table of the address's #fragment, as its seat sees it.
+async function resume() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (!fragment.get("table")) return;
+  keys = {};
+  for (const [name, value] of fragment) if (/^key[0-9]+$/.test(name)) keys[name.slice(3)] = value;
+  const seat = fragment.get("seat");
+  try {
+    show(await api("GET", "/api/tables/" + encodeURIComponent(fragment.get("table")) + "?seat=" +
+                   encodeURIComponent(seat), undefined, seat));
+  } catch (error) {
+    forget();
     showError(error);
   }
 }
@@ -95,12 +129,14 @@ function seatName(seat) {
 function show(reply) {
   table = reply;
   watching = null;
+  remember(reply);
   clearTimeout(autoTimer);
   $("replay").hidden = true;
   $("controls").hidden = false;
   $("setup").hidden = true;
   $("watch").hidden = true;
   $("table").hidden = false;
+  $("hint").hidden = false;
   document.body.dataset.mode = "play";
   document.body.dataset.version = String(reply.version);
   document.body.dataset.waiting = reply.waiting;
@@ -113,8 +149,7 @@ function show(reply) {
     over: "Game over",
   }[reply.waiting];
   $("turn").textContent = reply.game + " — " + viewer + " — " + waiting;
-  $("board").innerHTML = "";
-  $("board").append(Boards.draw(reply.game, reply.view, reply.viewer));
+  drawBoard(reply.game, reply.view, reply.viewer);
   $("text").textContent = reply.text;
   const log = $("log");
   log.innerHTML = "";
@@ -124,6 +159,11 @@ function show(reply) {
     if (entry.bot) item.className = "bot";
     log.append(item);
   }
+  markLastMove(reply);
+  $("bars").innerHTML = "";
+  $("analysis-note").textContent = "";
+  $("hint").disabled = reply.waiting !== "you";
+  document.body.dataset.revealed = "";
   const moves = $("moves");
   moves.innerHTML = "";
   for (const move of reply.legal) {
@@ -145,23 +185,224 @@ function show(reply) {
     pass.addEventListener("click", () => reload(reply.human_seat));
     moves.append(pass);
   }
-  $("result").textContent = reply.waiting === "over" ? resultText(reply.view) : "";
+  $("result").textContent = reply.waiting === "over" ? resultText(reply.view, undefined, reply.viewer) : "";
+  $("result").className = reply.waiting === "over" ? "over" : "";
+  selection = [];
+  armBoard();
+  if (reply.waiting === "over") reveal(reply);
   if (reply.waiting === "bot" && $("auto").checked) autoTimer = setTimeout(step, 400);
 }
 
-function resultText(view, names) {
+// Who won (the highest return; several: a shared win), in words, then each seat's score.
+function resultText(view, names, viewer) {
   const name = (seat) => (names ? "seat " + seat + " (" + names[seat] + ")" : seatName(seat));
+  const best = Math.max(...view.returns);
+  const winners = view.returns.map((r, seat) => (r === best ? seat : -1)).filter((s) => s >= 0);
+  let words;
+  if (winners.length === view.returns.length) words = "A draw.";
+  else if (winners.length > 1) words = "Shared win: " + winners.map(name).join(" and ") + ".";
+  else if (winners[0] === viewer) words = "You win! (" + name(winners[0]) + ")";
+  else words = name(winners[0]) + " wins" + (typeof viewer === "number" ? "; you lose." : ".");
   const parts = view.scores.map((score, seat) => name(seat) + ": " + score + " (return " + view.returns[seat] + ")");
-  return (view.truncated ? "Cut short. " : "") + "Scores — " + parts.join(", ");
+  return (view.truncated ? "Cut short. " : "") + words + " Scores — " + parts.join(", ");
 }
 
-async function send(method, path, body) {
+// Once the game is over, the full board (every hand) with the key of the seat playing.
+async function reveal(reply) {
+  if (reply.viewer === "full") {
+    document.body.dataset.revealed = "full";
+    return;
+  }
+  try {
+    const full = await api("GET", "/api/tables/" + reply.table + "?seat=full", undefined, reply.viewer);
+    if (table !== reply) return;
+    drawBoard(full.game, full.view, "full");
+    $("text").textContent = full.text;
+    markLastMove(reply);
+    document.body.dataset.revealed = "full";
+  } catch (error) {
+    showError(error);
+  }
+}
+
+// --- The board: drawn, played by clicking ------------------------------------
+let selection = [];  // the refs clicked so far (boards.js: data-ref)
+let paths = [];      // per legal move of `table`: the refs its text names, in order
+
+function drawBoard(game, view, viewer) {
+  $("board").innerHTML = "";
+  $("board").append(Boards.draw(game, view, viewer));
+  $("board-choices").innerHTML = "";
+}
+
+const refsOf = (node) => node.dataset.ref.split("|");
+function boardRefs() {
+  const refs = new Set();
+  for (const node of $("board").querySelectorAll("[data-ref]")) for (const r of refsOf(node)) refs.add(r);
+  return refs;
+}
+
+// The refs a move's text names, in order: the longest first where two overlap,
+// each a whole phrase (not inside a longer word).
+function pathOf(text, refs) {
+  const word = (c) => c !== undefined && /[A-Za-z0-9-]/.test(c);
+  const taken = [];
+  for (const r of [...refs].sort((a, b) => b.length - a.length)) {
+    for (let i = text.indexOf(r); i >= 0; i = text.indexOf(r, i + 1)) {
+      if (word(text[i - 1]) || word(text[i + r.length])) continue;
+      if (taken.some(([a, b]) => i < b && a < i + r.length)) continue;
+      taken.push([i, i + r.length, r]);
+    }
+  }
+  return taken.sort((a, b) => a[0] - b[0]).map((t) => t[2]);
+}
+
+const extends_ = (path, prefix) => prefix.every((r, i) => path[i] === r);
+
+// Highlights what may be clicked next: the first refs of the legal moves (or,
+// once one is picked, the targets after it); the moves with nothing more to
+// click become buttons beside the board.
+function armBoard() {
+  const board = $("board");
+  for (const node of board.querySelectorAll(".pickable, .target, .selected"))
+    node.classList.remove("pickable", "target", "selected");
+  $("board-choices").innerHTML = "";
+  if (!table || table.waiting !== "you") {
+    paths = [];
+    return;
+  }
+  if (!selection.length) paths = table.legal.map((m) => pathOf(m.text, boardRefs()));
+  const open = table.legal.map((m, i) => i).filter((i) => extends_(paths[i], selection));
+  const next = new Set(open.map((i) => paths[i][selection.length]).filter((r) => r !== undefined));
+  for (const node of board.querySelectorAll("[data-ref]")) {
+    const refs = refsOf(node);
+    if (refs.some((r) => next.has(r))) node.classList.add(selection.length ? "target" : "pickable");
+    if (refs.some((r) => selection.includes(r))) node.classList.add("selected");
+  }
+  for (const i of open.filter((k) => paths[k].length === selection.length)) {
+    const button = document.createElement("button");
+    button.className = "board-choice";
+    button.textContent = table.legal[i].text;
+    button.dataset.action = String(table.legal[i].id);
+    button.addEventListener("click", () => play(table.legal[i].id));
+    $("board-choices").append(button);
+  }
+  if (selection.length) {
+    const cancel = document.createElement("button");
+    cancel.id = "cancel";
+    cancel.textContent = "Cancel: pick something else";
+    cancel.addEventListener("click", () => {
+      selection = [];
+      armBoard();
+    });
+    $("board-choices").append(cancel);
+  }
+  document.body.dataset.selection = String(selection.length);
+}
+
+function clickBoard(event) {
+  if (!table || table.waiting !== "you") return;
+  const node = event.target.closest("[data-ref].pickable, [data-ref].target");
+  if (!node) return;
+  const open = table.legal.map((m, i) => i).filter((i) => extends_(paths[i], selection));
+  const r = refsOf(node).find((x) => open.some((i) => paths[i][selection.length] === x));
+  if (r === undefined) return;
+  selection.push(r);
+  const left = open.filter((i) => paths[i][selection.length - 1] === r);
+  if (left.length === 1) {
+    selection = [];
+    play(table.legal[left[0]].id);
+  } else {
+    armBoard();
+  }
+}
+
+// The bots' last move (after the seat's own), on the board and in one line.
+function markLastMove(reply) {
+  let last = null;
+  for (const entry of reply.log) {
+    if (entry.seat === reply.viewer) last = null;
+    else if (entry.bot) last = entry;
+  }
+  $("last-move").textContent = last ? "Last bot move — " + seatName(last.seat) + ": " + last.text : "";
+  document.body.dataset.lastMove = last ? last.text : "";
+  if (!last) return;
+  const absolute = [...boardRefs()].filter((r) => !r.startsWith("own ") && !r.startsWith("player +"));
+  const named = new Set(pathOf(last.text, absolute));
+  const marked = [...$("board").querySelectorAll("[data-ref]")].filter((n) => refsOf(n).some((r) => named.has(r)));
+  const area = $("board").querySelector('[data-seat="' + last.seat + '"]');
+  if (!marked.length && area) marked.push(area);
+  const svgRoot = $("board").querySelector("svg");
+  for (const node of marked) {
+    const box = node.getBBox();
+    const frame = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    for (const [k, v] of Object.entries({ x: box.x - 3, y: box.y - 3, width: box.width + 6, height: box.height + 6, rx: 5 }))
+      frame.setAttribute(k, v);
+    frame.setAttribute("class", "last-move-marker");
+    frame.append(Object.assign(document.createElementNS("http://www.w3.org/2000/svg", "title"), { textContent: "last bot move: " + last.text }));
+    svgRoot.append(frame);
+  }
+}
+
+// --- Analysis: the zoo bot's view of a decision --------------------------------
+function showBars(analysis, played) {
+  const bars = $("bars");
+  bars.innerHTML = "";
+  $("analysis-note").textContent = analysis.by + " (" + analysis.how + "), value " +
+    (analysis.value === null ? "—" : analysis.value.toFixed(2)) + " for seat " + analysis.seat +
+    (played ? "; the move played had " + (100 * played.probability).toFixed(1) + "%" : "");
+  analysis.moves.forEach((m, k) => {
+    const row = document.createElement("div");
+    row.className = "bar-row" + (k === 0 ? " best" : "") + (played && played.action === m.action ? " played" : "");
+    row.dataset.action = String(m.action);
+    row.textContent = m.text + " — " + (100 * m.probability).toFixed(1) + "%" + (m.visits ? ", " + m.visits + " visits" : "");
+    const bar = document.createElement("div");
+    bar.className = "bar";
+    bar.style.width = Math.max(1, 100 * m.probability).toFixed(1) + "%";
+    row.append(bar);
+    bars.append(row);
+  });
+}
+
+async function hint() {
+  showError(null);
+  const asked = table;
+  try {
+    const analysis = await api("GET", "/api/tables/" + asked.table + "/analysis?seat=" + asked.viewer, undefined, asked.viewer);
+    if (table !== asked) return;
+    showBars(analysis);
+    // The best move's first click, marked on the board (or its button beside it).
+    const best = asked.legal.findIndex((m) => m.id === analysis.moves[0].action);
+    selection = [];
+    armBoard();
+    const first = paths[best] && paths[best][0];
+    for (const node of $("board").querySelectorAll("[data-ref]"))
+      if (first !== undefined && refsOf(node).includes(first)) node.classList.add("hinted");
+    for (const button of $("board-choices").querySelectorAll("button"))
+      if (button.dataset.action === String(analysis.moves[0].action)) button.classList.add("hinted");
+    document.body.dataset.analysis = String(analysis.moves.length);
+  } catch (error) {
+    $("analysis-note").textContent = String(error.message || error);
+  }
+}
+
+async function replayAnalysis() {
+  try {
+    const analysis = await api("GET", "/api/records/" + watching.record + "/analysis?move=" + watching.move);
+    showBars(analysis, analysis.played);
+    document.body.dataset.analysis = String(analysis.moves.length);
+  } catch (error) {
+    $("analysis-note").textContent = String(error.message || error);
+  }
+}
+
+async function send(method, path, body, seat) {
   showError(null);
   const buttons = [...document.querySelectorAll("#moves button, #step, #undo")];
   const enabled = buttons.map((button) => !button.disabled);
   for (const button of buttons) button.disabled = true;
   try {
-    show(await api(method, path, body));
+    show(await api(method, path, body, seat));
   } catch (error) {
     showError(error);
     buttons.forEach((button, i) => (button.disabled = !enabled[i]));
@@ -169,11 +410,13 @@ async function send(method, path, body) {
 }
 
 const play = (action) =>
-  send("POST", "/api/tables/" + table.table + "/move", { seat: table.viewer, action, version: table.version });
-const step = () => send("POST", "/api/tables/" + table.table + "/step", { seat: table.viewer, version: table.version });
+  send("POST", "/api/tables/" + table.table + "/move", { seat: table.viewer, action, version: table.version },
+       table.viewer);
+const step = () =>
+  send("POST", "/api/tables/" + table.table + "/step", { seat: table.viewer, version: table.version }, table.viewer);
 const undo = () =>
-  send("POST", "/api/tables/" + table.table + "/undo", { seat: table.viewer, version: table.version });
-const reload = (seat) => send("GET", "/api/tables/" + table.table + "?seat=" + seat);
+  send("POST", "/api/tables/" + table.table + "/undo", { seat: table.viewer, version: table.version }, table.viewer);
+const reload = (seat) => send("GET", "/api/tables/" + table.table + "?seat=" + seat, undefined, seat);
 
 // A recorded game, at one move, from one seat or the full board.
 function showRecord(reply) {
@@ -201,8 +444,15 @@ function showRecord(reply) {
   $("move").textContent = "move " + reply.move + " of " + reply.moves;
   $("back").disabled = reply.move === 0;
   $("forward").disabled = reply.move === reply.moves;
-  $("board").innerHTML = "";
-  $("board").append(Boards.draw(reply.game, reply.view, reply.viewer));
+  $("slider").max = String(reply.moves);
+  $("slider").value = String(reply.move);
+  $("replay-analysis").disabled = reply.move === reply.moves;
+  $("bars").innerHTML = "";
+  $("analysis-note").textContent = "";
+  $("hint").hidden = true;
+  $("last-move").textContent = reply.log.length && reply.log[reply.log.length - 1].move === reply.move - 1
+    ? "Last move — seat " + reply.log[reply.log.length - 1].seat + ": " + reply.log[reply.log.length - 1].text : "";
+  drawBoard(reply.game, reply.view, reply.viewer);
   $("text").textContent = reply.text;
   const log = $("log");
   log.innerHTML = "";
@@ -213,7 +463,12 @@ function showRecord(reply) {
     log.append(item);
   }
   $("result").textContent = reply.view.terminal ? resultText(reply.view, reply.seats) : "";
+  $("result").className = reply.view.terminal ? "over" : "";
   $("log-box").open = true;
+  if (autoplaying) {
+    if (reply.move < reply.moves) autoTimer = setTimeout(() => watch(reply.record, reply.move + 1, reply.viewer), Number($("speed").value));
+    else setAutoplay(false);
+  }
   showArena($("arena"), records[reply.record].arena);
   $("arena").hidden = false;
 }
@@ -261,6 +516,15 @@ function showArena(where, index) {
   if (index !== undefined && arenaTables[index]) where.append(arenaTable(arenaTables[index]));
 }
 
+let autoplaying = false;
+function setAutoplay(on) {
+  autoplaying = on;
+  clearTimeout(autoTimer);
+  $("autoplay").textContent = on ? "❚❚ Pause" : "▶▶ Play";
+  document.body.dataset.autoplay = on ? "1" : "";
+  if (on && watching) watch(watching.record, Math.min(watching.move + 1, watching.moves), watching.viewer);
+}
+
 async function watch(record, move, seat) {
   showError(null);
   try {
@@ -279,7 +543,9 @@ async function init() {
   $("record").addEventListener("change", () => showArena($("watch-arena"), records[$("record").value].arena));
   $("auto").addEventListener("change", () => table && table.waiting === "bot" && $("auto").checked && step());
   const backToSetup = () => {
+    setAutoplay(false);
     clearTimeout(autoTimer);
+    forget();
     $("table").hidden = true;
     $("setup").hidden = false;
     $("watch").hidden = $("record").options.length === 0;
@@ -290,6 +556,18 @@ async function init() {
   $("back").addEventListener("click", () => watch(watching.record, watching.move - 1, watching.viewer));
   $("forward").addEventListener("click", () => watch(watching.record, watching.move + 1, watching.viewer));
   $("watch-seat").addEventListener("change", () => watch(watching.record, watching.move, $("watch-seat").value));
+  $("slider").addEventListener("input", () => watch(watching.record, Number($("slider").value), watching.viewer));
+  $("autoplay").addEventListener("click", () => setAutoplay(!autoplaying));
+  $("replay-analysis").addEventListener("click", replayAnalysis);
+  $("hint").addEventListener("click", hint);
+  $("board").addEventListener("click", clickBoard);
+  document.addEventListener("keydown", (event) => {
+    if (!watching || $("table").hidden || event.target.matches("input, select, textarea")) return;
+    if (event.key === "ArrowLeft" && watching.move > 0) watch(watching.record, watching.move - 1, watching.viewer);
+    else if (event.key === "ArrowRight" && watching.move < watching.moves) watch(watching.record, watching.move + 1, watching.viewer);
+    else return;
+    event.preventDefault();
+  });
   try {
     games = await api("GET", "/api/games");
   } catch (error) {
@@ -305,6 +583,7 @@ async function init() {
                                String(r.index)));
   $("watch").hidden = records.length === 0;
   if (records.length) showArena($("watch-arena"), records[0].arena);
+  await resume();
   document.body.dataset.ready = "1";
 }
 

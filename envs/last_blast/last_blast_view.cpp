@@ -2,7 +2,8 @@
 // asteroid field with the players' cubes, each rocket's cards front to back,
 // and during the draft the hands. A seat sees its own hand and hidden pick;
 // another hand shows its size, whether its holder has picked and the cards
-// the seat saw in it, in card order (as observation_string does).
+// the seat saw in it, in card order; the discards reshuffled to finish a
+// deal whose place the seat does not know (as observation_string does).
 #include "envs/last_blast/last_blast.h"
 
 namespace rocketgym::last_blast {
@@ -63,6 +64,10 @@ Json State::view_json(int viewer) const {
     view["deck_and_discards"] = undrafted_count();
   }
   view["lost_in_flight"] = int{lost_size_};
+  Json reshuffled = Json::array();  // in card order, as write_reshuffled lists them
+  for (int card = 0; card < c.num_cards(); ++card)
+    if (is_reshuffled(card) && (everything || !knows(viewer, card))) reshuffled.push_back(card_view(c, card));
+  view["reshuffled"] = std::move(reshuffled);
   return view;
 }
 

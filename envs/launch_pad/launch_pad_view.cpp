@@ -2,7 +2,9 @@
 // player's Game Zones (experts, rockets, Launch Pad cards), Specialty cards,
 // score and hand, the piles and the Launch Pad area. Everything is face up
 // except the hands and the draw pile (ruling 20): a seat sees its own hand,
-// the others' as sizes; the draw pile as a size.
+// the others' as sizes with the cards it saw go into them ("known_hand": a
+// card taken from the face-up discards, one it offered); the draw pile as a
+// size with the cards it knows to be in it, as observation_string does.
 #include "envs/launch_pad/launch_pad.h"
 
 namespace rocketgym::launch_pad {
@@ -29,6 +31,12 @@ Json State::view_json(int viewer) const {
   view["countdown"] = countdown_;
   if (countdown_) view["final_turns_left"] = final_turns_left_;
   view["draw_pile"] = draw_size_;
+  if (viewer >= 0) {
+    std::array<uint8_t, kNumCardTypes> known_draw{};
+    for (int t = 0; t < kNumCardTypes; ++t)
+      known_draw[static_cast<std::size_t>(t)] = static_cast<uint8_t>(known_count(viewer, kPlaceDrawPile, t));
+    view["draw_pile_known"] = card_counts(known_draw);
+  }
   view["launch_pads_aside"] = launch_pads_aside_;
   Json discard = Json::array();  // face up, bottom first
   for (int i = 0; i < discard_size_; ++i)
@@ -39,7 +47,11 @@ Json State::view_json(int viewer) const {
     const PlayerArea& p = area(seat);
     Json player = {
         {"seat", seat}, {"score", score(seat)}, {"hand_size", p.hand_size}, {"hand_limit", hand_limit(seat)}};
-    if (viewer < 0 || viewer == seat) player["hand"] = card_counts(p.hand);
+    if (viewer < 0 || viewer == seat)
+      player["hand"] = card_counts(p.hand);
+    else
+      player["known_hand"] =
+          card_counts(known_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(seat)]);
     Json zones = Json::array();
     for (int zone = 0; zone < kNumZones; ++zone) {
       const int expert = p.expert[static_cast<std::size_t>(zone)];

@@ -4,7 +4,12 @@
 // mission decks. Hands and objectives are hidden: another seat's show the
 // cards the viewer knows to be there (in card order, so nothing tells which
 // slot holds them) and a count of unknown ones, as observation_string does;
-// every hand is open once the game is over.
+// every hand is open once the game is over. The face-up piles are shown
+// card by card: the specialist discard pile and each level's mission discard
+// pile (in card order).
+#include <algorithm>
+#include <vector>
+
 #include "envs/lift_off/lift_off.h"
 
 namespace rocketgym::lift_off {
@@ -47,8 +52,25 @@ Json State::view_json(int viewer) const {
   view["to_act"] = current_player();
   view["specialist_deck"] = specialist_deck_count_;
   view["specialist_discard"] = specialist_discard_count_;
+  Json discarded_specialists = Json::array();  // face up, in card order
+  const uint64_t discard_mask = specialist_discard_mask();
+  for (int card = 0; card < static_cast<int>(c.specialists.size()); ++card)
+    if (discard_mask >> card & 1) {
+      const SpecialistCard& s = c.specialists[static_cast<std::size_t>(card)];
+      discarded_specialists.push_back(card_view(s.id, s.name));
+    }
+  view["specialist_discard_pile"] = std::move(discarded_specialists);
   view["mission_decks"] = Json::array();
-  for (int level = 1; level <= kNumLevels; ++level) view["mission_decks"].push_back(mission_deck_size(level));
+  view["mission_discards"] = Json::array();  // per level, face up, in card order
+  for (int level = 1; level <= kNumLevels; ++level) {
+    view["mission_decks"].push_back(mission_deck_size(level));
+    std::vector<int> cards;
+    for (int i = 0; i < mission_discard_size(level); ++i) cards.push_back(mission_discard_card(level, i));
+    std::sort(cards.begin(), cards.end());
+    Json pile = Json::array();
+    for (int card : cards) pile.push_back(mission_view(c, card));
+    view["mission_discards"].push_back(std::move(pile));
+  }
   view["station_next_cost"] = station_next_cost();
   const bool drafting = step_ == Step::kObjectiveKeep || step_ == Step::kObjectivePass ||
                         step_ == Step::kSpecialistKeep || step_ == Step::kSpecialistPass;

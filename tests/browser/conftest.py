@@ -1,7 +1,7 @@
 """pytest set-up for `rocketgym serve` (docs/browser.md): a server on a free port of 127.0.0.1.
 
 The binary is ``$ROCKETGYM_BUILD_DIR/rocketgym`` (default ``<repo>/build/rocketgym``); the tests
-are skipped, saying why, when it is missing or was built without cpp-httplib.
+are skipped, saying why, when it is missing.
 """
 
 import json
@@ -20,16 +20,21 @@ BINARY = BUILD / "rocketgym"
 
 
 class Server:
-    """A running `rocketgym serve`; `call` returns (HTTP status, decoded JSON body)."""
+    """A running `rocketgym serve`; `call` returns (HTTP status, decoded JSON body). `key`: a human
+    seat's key (header X-Seat-Key); `headers` replace or add to Content-Type: application/json."""
 
     def __init__(self, process, url):
         self.process = process
         self.url = url
+        self.host, port = url.removeprefix("http://").split(":")
+        self.port = int(port)
 
-    def call(self, method, path, body=None, raw=None, headers=None):
+    def call(self, method, path, body=None, raw=None, headers=None, key=None):
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-        request = urllib.request.Request(self.url + path, data=data, method=method,
-                                         headers=headers or {"Content-Type": "application/json"})
+        sent = {"Content-Type": "application/json", **(headers or {})}
+        if key is not None:
+            sent["X-Seat-Key"] = key
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=sent)
         try:
             with urllib.request.urlopen(request, timeout=60) as response:
                 return response.status, json.loads(response.read())
@@ -46,19 +51,18 @@ def start_server(*args):
     line = process.stdout.readline()
     if "http://" not in line:
         process.kill()
-        error = process.stderr.read()
-        if "without cpp-httplib" in error:
-            pytest.skip("rocketgym was built without cpp-httplib (install libcpp-httplib-dev)")
-        raise RuntimeError(f"rocketgym serve did not start: {line}{error}")
+        raise RuntimeError(f"rocketgym serve did not start: {line}{process.stderr.read()}")
     url = line[line.index("http://"):].split()[0].rstrip("/")
     return Server(process, url)
 
 
-def stop_server(server, stop_signal=signal.SIGTERM):
-    """Stops the server with `stop_signal` (SIGTERM or SIGINT) and checks that it stopped cleanly: exit
-    status 0, its last line names the signal, no abort on stderr. Returns (stdout, stderr) after the
-    address line. The timeout only guards against a hang; nothing is timed."""
-    server.process.send_signal(stop_signal)
+def stop_server(server, stop_signal=signal.SIGTERM, sent=False):
+    """Stops the server with `stop_signal` (SIGTERM or SIGINT; `sent`: the test sent it already) and
+    checks that it stopped cleanly: exit status 0, its last line names the signal, no abort on stderr.
+    Returns (stdout, stderr) after the address line. The timeout only guards against a hang; nothing
+    is timed."""
+    if not sent:
+        server.process.send_signal(stop_signal)
     try:
         out, err = server.process.communicate(timeout=300)
     except subprocess.TimeoutExpired:

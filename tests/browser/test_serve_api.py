@@ -1,5 +1,10 @@
-"""The JSON API of `rocketgym serve` (issue 32): tables, moves, bots, and every bad input refused
-with a clear JSON error while the server keeps serving."""
+"""The JSON API of `rocketgym serve` (issues 32 and 53): tables, moves, bots, every bad input refused
+with a clear JSON error that never quotes it while the server keeps serving, and the server safe to
+open to a network (docs/browser.md): seat keys, seat kinds from the server's list, Host, Origin and
+Content-Type checked, bodies limited and parsed with a depth limit, slow clients and SIGTERM."""
+
+import math
+import socket
 
 import pytest
 
@@ -9,6 +14,11 @@ def new_table(server, game="last_blast", seats=("human", "heuristic"), **extra):
                                                         "seed": 7, **extra})
     assert status == 200, reply
     return reply
+
+
+def key(table, seat=0):
+    """The key of a human seat of a table, from the reply that made it (None from a server without keys)."""
+    return table.get("keys", {}).get(str(seat))
 
 
 def test_games_lists_every_game_with_options(server):
@@ -22,6 +32,7 @@ def test_games_lists_every_game_with_options(server):
 
 def test_a_human_plays_a_whole_game_against_the_heuristic(server):
     table = new_table(server, game="launchpad23")
+    seat_key = key(table)
     moves = 0
     while table["waiting"] != "over":
         assert moves < 5000
@@ -29,15 +40,15 @@ def test_a_human_plays_a_whole_game_against_the_heuristic(server):
             assert table["legal"], "the human to move has legal moves"
             action = table["legal"][0]["id"]
             status, table = server.call("POST", f"/api/tables/{table['table']}/move",
-                                        {"seat": 0, "action": action, "version": table["version"]})
+                                        {"seat": 0, "action": action, "version": table["version"]}, key=seat_key)
         else:
             assert table["waiting"] == "bot" and table["legal"] == []
             status, table = server.call("POST", f"/api/tables/{table['table']}/step",
-                                        {"seat": 0, "version": table["version"]})
+                                        {"seat": 0, "version": table["version"]}, key=seat_key)
         assert status == 200, table
         moves += 1
     assert len(table["view"]["scores"]) == 2
-    status, full = server.call("GET", f"/api/tables/{table['table']}?seat=full")
+    status, full = server.call("GET", f"/api/tables/{table['table']}?seat=full", key=seat_key)
     assert status == 200 and full["viewer"] == "full"
 
 
@@ -46,30 +57,32 @@ def test_a_seat_sees_only_its_own_hand(server):
     players = table["view"]["board"]["players"]
     assert "hand" in players[0] and "hand" not in players[1]
     # The bot's seat and the full board are not shown during the game.
-    status, reply = server.call("GET", f"/api/tables/{table['table']}?seat=1")
+    status, reply = server.call("GET", f"/api/tables/{table['table']}?seat=1", key=key(table))
     assert status == 400 and "bot" in reply["error"]
-    status, reply = server.call("GET", f"/api/tables/{table['table']}?seat=full")
+    status, reply = server.call("GET", f"/api/tables/{table['table']}?seat=full", key=key(table))
     assert status == 400 and "full board" in reply["error"]
 
 
 @pytest.mark.parametrize("body, message", [
-    ({"game": "chess", "players": 2, "seats": ["human", "heuristic"]}, "chess"),
-    ({"game": "last_blast", "players": 9, "seats": ["human"] * 9}, "9"),
+    ({"game": "chess<script>", "players": 2, "seats": ["human", "heuristic"]}, "field 'game' must be one of"),
+    ({"game": "last_blast", "players": 9, "seats": ["human"] * 9}, "players"),
     ({"game": "last_blast", "players": 2, "seats": ["human"]}, "seats"),
-    ({"game": "last_blast", "players": 2, "seats": ["human", "grandmaster"]}, "grandmaster"),
-    ({"game": "last_blast", "players": 2, "seats": ["human", 3]}, "seat"),
-    ({"game": "last_blast", "players": "two", "seats": ["human", "heuristic"]}, "players"),
+    ({"game": "last_blast", "players": 2, "seats": ["human", "grandmaster<script>"]}, "seat 1"),
+    ({"game": "last_blast", "players": 2, "seats": ["human", 3]}, "seat 1"),
+    ({"game": "last_blast", "players": "two<script>", "seats": ["human", "heuristic"]}, "players"),
     ({"players": 2, "seats": ["human", "heuristic"]}, "game"),
-    ({"game": "launch_pad", "players": 2, "seats": ["human", "heuristic"], "options": {"variants.no_such": True}},
-     "no_such"),
-    ({"game": "launch_pad", "players": 2, "seats": ["human", "heuristic"], "options": {"variants.short_game": [1]}},
-     "single value"),
+    ({"game": "launch_pad", "players": 2, "seats": ["human", "heuristic"],
+      "options": {"variants.no_such<script>": True}}, "options"),
+    ({"game": "launch_pad", "players": 2, "seats": ["human", "heuristic"],
+      "options": {"variants.short_game": ["<script>"]}}, "options"),
+    ({"game": "last_blast", "players": 2, "seats": ["human", "heuristic"], "seed": "<script>"}, "seed"),
     ({"game": "last_blast", "players": 2, "seats": ["human", "heuristic"], "seed": -1}, "seed"),
 ])
-def test_bad_tables_are_refused_by_name(server, body, message):
+def test_bad_tables_are_refused_by_name_without_quoting_the_request(server, body, message):
     status, reply = server.call("POST", "/api/tables", body)
     assert status == 400
     assert message in reply["error"]
+    assert "script" not in reply["error"] and "grandmaster" not in reply["error"]
 
 
 def test_malformed_and_huge_bodies_are_refused(server):
@@ -78,7 +91,7 @@ def test_malformed_and_huge_bodies_are_refused(server):
     status, reply = server.call("POST", "/api/tables", raw=b"[1, 2]")
     assert status == 400 and "object" in reply["error"]
     status, reply = server.call("POST", "/api/tables", raw=b"{" + b" " * 200_000 + b"}")
-    assert status == 413 and "too large" in reply["error"]
+    assert status == 413 and "exceeds 65536 bytes" in reply["error"]
     status, reply = server.call("GET", "/api/nothing")
     assert status == 404 and "no such" in reply["error"]
     status, reply = server.call("GET", "/api/tables/0123abcd")
@@ -87,7 +100,7 @@ def test_malformed_and_huge_bodies_are_refused(server):
 
 def test_illegal_and_stale_moves_change_nothing(server):
     table = new_table(server)
-    tid, version = table["table"], table["version"]
+    tid, version, seat_key = table["table"], table["version"], key(table)
     legal = {m["id"] for m in table["legal"]}
     illegal = next(a for a in range(138) if a not in legal)
     for body, status_expected, message in [
@@ -98,14 +111,14 @@ def test_illegal_and_stale_moves_change_nothing(server):
         ({"seat": 0, "action": "one", "version": version}, 400, "action"),
         ({"seat": 0, "version": version}, 400, "action"),
     ]:
-        status, reply = server.call("POST", f"/api/tables/{tid}/move", body)
+        status, reply = server.call("POST", f"/api/tables/{tid}/move", body, key=seat_key)
         assert status == status_expected and message in reply["error"], (body, reply)
-    status, again = server.call("GET", f"/api/tables/{tid}?seat=0")
+    status, again = server.call("GET", f"/api/tables/{tid}?seat=0", key=seat_key)
     assert status == 200 and again["version"] == version and again["view"] == table["view"]
     # The same move twice: the second is stale.
     move = {"seat": 0, "action": min(legal), "version": version}
-    assert server.call("POST", f"/api/tables/{tid}/move", move)[0] == 200
-    status, reply = server.call("POST", f"/api/tables/{tid}/move", move)
+    assert server.call("POST", f"/api/tables/{tid}/move", move, key=seat_key)[0] == 200
+    status, reply = server.call("POST", f"/api/tables/{tid}/move", move, key=seat_key)
     assert status == 409 and "stale" in reply["error"]
 
 
@@ -162,12 +175,14 @@ def test_a_bad_records_file_stops_the_server_naming_its_line(tmp_path):
 def test_hot_seat_passes_the_screen_between_humans(server):
     table = new_table(server, game="launchpad23", seats=("human", "human"))
     assert table["viewer"] == 0 and table["waiting"] == "you"
-    tid = table["table"]
+    tid, keys = table["table"], table["keys"]
+    assert sorted(keys) == ["0", "1"] and keys["0"] != keys["1"]
     status, table = server.call("POST", f"/api/tables/{tid}/move",
-                                {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]})
+                                {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]},
+                                key=keys["0"])
     assert status == 200 and table["waiting"] == "human" and table["human_seat"] == 1
     assert table["legal"] == [] and "size" in table["view"]["board"]["setup"][0]
-    status, other = server.call("GET", f"/api/tables/{tid}?seat=1")
+    status, other = server.call("GET", f"/api/tables/{tid}?seat=1", key=keys["1"])
     assert status == 200 and other["waiting"] == "you" and other["legal"]
     # Seat 1 does not see seat 0's secret starting size.
     assert "size" not in other["view"]["board"]["setup"][0]
@@ -176,33 +191,36 @@ def test_hot_seat_passes_the_screen_between_humans(server):
 
 def test_undo_takes_back_the_human_move_over_http(server):
     start = new_table(server, game="launchpad23")
-    tid = start["table"]
+    tid, seat_key = start["table"], key(start)
     assert start["can_undo"] is False
-    status, reply = server.call("POST", f"/api/tables/{tid}/undo", {"seat": 0, "version": start["version"]})
+    status, reply = server.call("POST", f"/api/tables/{tid}/undo", {"seat": 0, "version": start["version"]},
+                                key=seat_key)
     assert status == 409 and "nothing to undo" in reply["error"]
     first = start["legal"][0]["id"]
     status, table = server.call("POST", f"/api/tables/{tid}/move",
-                                {"seat": 0, "action": first, "version": start["version"]})
+                                {"seat": 0, "action": first, "version": start["version"]}, key=seat_key)
     assert status == 200 and table["can_undo"] is True
     while table["waiting"] == "bot":
-        status, table = server.call("POST", f"/api/tables/{tid}/step", {"seat": 0, "version": table["version"]})
+        status, table = server.call("POST", f"/api/tables/{tid}/step", {"seat": 0, "version": table["version"]},
+                                    key=seat_key)
         assert status == 200, table
     for body, status_expected, message in [
         ({"seat": 0, "version": start["version"]}, 409, "stale"),
         ({"seat": 1, "version": table["version"]}, 400, "bot"),
         ({"seat": 0}, 400, "version"),
     ]:
-        status, reply = server.call("POST", f"/api/tables/{tid}/undo", body)
+        status, reply = server.call("POST", f"/api/tables/{tid}/undo", body, key=seat_key)
         assert status == status_expected and message in reply["error"], (body, reply)
-    status, reply = server.call("POST", f"/api/tables/{tid}/undo", raw=b"{oops")
+    status, reply = server.call("POST", f"/api/tables/{tid}/undo", raw=b"{oops", key=seat_key)
     assert status == 400 and "not valid JSON" in reply["error"]
-    status, undone = server.call("POST", f"/api/tables/{tid}/undo", {"seat": 0, "version": table["version"]})
+    status, undone = server.call("POST", f"/api/tables/{tid}/undo", {"seat": 0, "version": table["version"]},
+                                 key=seat_key)
     assert status == 200
     assert undone["view"] == start["view"] and undone["legal"] == start["legal"] and undone["log"] == []
     assert undone["version"] > table["version"]
     # The move made at the start is stale now, though the position is the same again.
     status, reply = server.call("POST", f"/api/tables/{tid}/move",
-                                {"seat": 0, "action": first, "version": start["version"]})
+                                {"seat": 0, "action": first, "version": start["version"]}, key=seat_key)
     assert status == 409 and "stale" in reply["error"]
 
 
@@ -252,6 +270,23 @@ def test_serve_help_says_how_to_open_it():
     assert done.returncode == 0
     assert "open the address it prints" in done.stdout and "http://127.0.0.1:8023/" in done.stdout
     assert "browser" in done.stdout and "--port" in done.stdout and "--records" in done.stdout
+
+
+def test_every_serve_flag_and_limit_is_in_the_docs():
+    """docs/browser.md names every flag of `rocketgym serve` and every limit of serve_limits.h."""
+    import re
+    import subprocess
+    from conftest import BINARY, REPO
+    if not BINARY.exists():
+        pytest.skip(f"no {BINARY}")
+    help_text = subprocess.run([str(BINARY), "serve", "--help"], capture_output=True, text=True, timeout=60).stdout
+    flags = set(re.findall(r"^\s+(--[a-z-]+)", help_text, re.M)) - {"--help"}
+    assert {"--host", "--port", "--allow-agent", "--max-tables", "--idle-minutes", "--records", "--web"} <= flags
+    docs = (REPO / "docs" / "browser.md").read_text()
+    assert [f for f in sorted(flags) if f"`{f}" not in docs] == []
+    limits = (REPO / "training" / "cli" / "serve_limits.h").read_text()
+    names = set(re.findall(r"inline constexpr \S+ (k[A-Za-z]+)", limits))
+    assert len(names) >= 15 and [n for n in sorted(names) if f"`{n}`" not in docs] == []
 
 
 # The syscalls a thread of the idle server may wait in (x86_64 numbers), each with a test that its
@@ -319,14 +354,14 @@ def test_the_idle_server_waits_without_a_timeout(tmp_path):
         assert _wait_until_idle(s) == [], "the server is not idle before its first request"
         table = new_table(s, game="launchpad23")
         s.call("POST", f"/api/tables/{table['table']}/move",
-               {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]})
+               {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]}, key=key(table))
         with urllib.request.urlopen(s.url + "/index.html", timeout=60) as page:  # from the file mount
             assert b"rocketgym" in page.read()
         # An HTTP/1.1 client that would keep the connection: the server closes it after the answer,
         # so no worker stays polling it.
         host, port = s.url.removeprefix("http://").split(":")
         connection = http.client.HTTPConnection(host, int(port), timeout=60)
-        connection.request("GET", "/api/games")
+        connection.request("GET", "/api/games", headers={"Host": f"{host}:{port}"})
         response = connection.getresponse()
         assert response.status == 200 and response.getheader("Connection") == "close"
         response.read()
@@ -353,7 +388,7 @@ def test_a_signal_stops_the_server_cleanly(stop_signal):
     s = start_server()
     table = new_table(s, game="launchpad23")
     status, _ = s.call("POST", f"/api/tables/{table['table']}/move",
-                       {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]})
+                       {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]}, key=key(table))
     assert status == 200
     out, _ = stop_server(s, getattr(signal, stop_signal))
     assert f"stopped by {stop_signal} (open tables dropped: 1)" in out
@@ -387,3 +422,304 @@ def test_a_signal_stops_the_server_with_a_connection_open():
             pass
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection((host, int(port)), timeout=300).close()
+
+
+# --- safe by default, also on a network (issue 53) ----------------------------------------------------------------
+
+
+def _raw(server, data, read=True):
+    """Sends raw bytes on a new connection; returns (status, headers, body) of the answer."""
+    with socket.create_connection((server.host, server.port), timeout=60) as s:
+        s.sendall(data)
+        answer = b""
+        while read:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+def _chunked(body, size):
+    return b"".join(b"%x\r\n" % len(body[i:i + size]) + body[i:i + size] + b"\r\n"
+                    for i in range(0, len(body), size)) + b"0\r\n\r\n"
+
+
+def _post_head(server, path="/api/tables"):
+    return (f"POST {path} HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n"
+            "Content-Type: application/json\r\n").encode()
+
+
+def test_a_deeply_nested_body_is_refused_and_the_server_lives(server):
+    """A ~195 KiB chunked body `[[[...]]]` of depth 100000 crashed the server (SIGSEGV in nlohmann's
+    dump(), quoting it in the error): every open table was lost."""
+    table = new_table(server)
+    deep = b"[" * 100000 + b"]" * 100000
+    status, _, body = _raw(server, _post_head(server) + b"Transfer-Encoding: chunked\r\n\r\n" + _chunked(deep, 4096))
+    assert status == 413 and b"[[" not in body
+    # Within the size limit, the depth limit: 30000 levels in 60000 bytes.
+    status, reply = server.call("POST", "/api/tables", raw=b"[" * 30000 + b"]" * 30000)
+    assert status == 400 and "deeper than 16" in reply["error"] and "[[" not in reply["error"]
+    status, reply = server.call("POST", "/api/tables", raw=b'{"game": "<script>' + b"{" * 20)
+    assert status == 400 and "script" not in reply["error"]
+    status, again = server.call("GET", f"/api/tables/{table['table']}?seat=0", key=key(table))
+    assert status == 200 and again["view"] == table["view"]
+
+
+@pytest.mark.parametrize("size", [200_000, 16 << 20])
+def test_a_chunked_body_over_the_limit_is_refused(server, size):
+    """Chunked bodies escaped the 64 KiB limit: 16 MiB and 128 MiB were accepted."""
+    body = b"{" + b" " * (size - 2) + b"}"
+    with socket.create_connection((server.host, server.port), timeout=60) as s:
+        s.sendall(_post_head(server) + b"Transfer-Encoding: chunked\r\n\r\n")
+        try:
+            for i in range(0, len(body), 65536):  # the server answers once the limit is passed
+                s.sendall(b"%x\r\n" % len(body[i:i + 65536]) + body[i:i + 65536] + b"\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        answer = b""
+        try:
+            while chunk := s.recv(65536):
+                answer += chunk
+        except ConnectionResetError:
+            pass
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b"exceeds 65536 bytes" in answer
+    assert server.call("GET", "/api/games")[0] == 200
+
+
+@pytest.mark.parametrize("spec", ["checkpoint:/etc/passwd", "/etc/passwd", "ismcts:20000:heuristic:4",
+                                  "search:/tmp/x.ckpt:64", "zoo:../../etc/passwd", "zoo:launch_pad"])
+def test_a_seat_is_a_kind_from_the_servers_list_never_a_spec_or_path(server, spec):
+    """Clients chose what the server ran: a seat `ismcts:20000:heuristic:4` held the lock of every
+    table for seconds, and `checkpoint:/etc/passwd` answered "bad magic" (a missing file: "does not
+    exist") after reading any file up to 4 GiB."""
+    status, reply = server.call("POST", "/api/tables", {"game": "last_blast", "players": 2, "seats": ["human", spec]})
+    assert status == 400 and "seat 1 must be human or a bot this server offers" in reply["error"]
+    assert spec not in reply["error"] and "magic" not in reply["error"] and "exist" not in reply["error"]
+    status, games = server.call("GET", "/api/games")
+    assert spec not in next(g for g in games if g["id"] == "last_blast")["seats"]["2"]
+    assert all(kinds[:3] == ["human", "random", "heuristic"] for g in games for kinds in g["seats"].values())
+
+
+def test_a_human_seat_needs_its_own_key():
+    """At a 2-human table either client read the other's hand and moved for it (the table id was the
+    only secret)."""
+    from conftest import start_server, stop_server
+    s = start_server()
+    try:
+        table = new_table(s, game="launch_pad", seats=("human", "human"))
+        tid = table["table"]
+        move = {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]}
+        for other in [key(table, 1), None, "0" * 32]:
+            status, reply = s.call("GET", f"/api/tables/{tid}?seat=0", key=other)
+            assert status == 403 and "key" in reply["error"]
+            assert s.call("POST", f"/api/tables/{tid}/move", move, key=other)[0] == 403
+        status, seat1 = s.call("GET", f"/api/tables/{tid}", key=key(table, 1))
+        assert status == 200 and seat1["viewer"] == 1 and "hand" not in seat1["view"]["board"]["players"][0]
+        assert s.call("POST", f"/api/tables/{tid}/move", move, key=key(table, 0))[0] == 200
+    finally:
+        stop_server(s)
+
+
+def test_no_undo_once_the_game_is_over(server):
+    """Undo still worked after the end, when the full board had been shown."""
+    table = new_table(server, game="last_blast", seats=("human", "random"))
+    tid, seat_key = table["table"], key(table)
+    while table["waiting"] != "over":
+        call = "move" if table["waiting"] == "you" else "step"
+        body = {"seat": 0, "version": table["version"]}
+        if call == "move":
+            body["action"] = table["legal"][0]["id"]
+        status, table = server.call("POST", f"/api/tables/{tid}/{call}", body, key=seat_key)
+        assert status == 200, table
+    assert table["can_undo"] is False
+    assert server.call("GET", f"/api/tables/{tid}?seat=full", key=seat_key)[0] == 200
+    status, reply = server.call("POST", f"/api/tables/{tid}/undo", {"seat": 0, "version": table["version"]},
+                                key=seat_key)
+    assert status == 409 and "game is over" in reply["error"]
+
+
+def test_another_site_cannot_use_the_api(server):
+    """Any Content-Type was read as JSON and Origin and Host were not checked: a plain HTML form of
+    another site made tables, and DNS rebinding was open."""
+    body = {"game": "last_blast", "players": 2, "seats": ["human", "heuristic"]}
+    status, reply = server.call("POST", "/api/tables", body, headers={"Content-Type": "text/plain"})
+    assert status == 415 and "application/json" in reply["error"]
+    status, reply = server.call("POST", "/api/tables", body, headers={"Origin": "http://evil.example"})
+    assert status == 403 and "origin" in reply["error"]
+    status, reply = server.call("POST", "/api/tables", body, headers={"Host": f"evil.example:{server.port}"})
+    assert status == 421 and "evil" not in reply["error"]
+    status, reply = server.call("GET", "/", headers={"Host": f"evil.example:{server.port}"})
+    assert status == 421
+    status, _ = server.call("POST", "/api/tables", body, headers={"Origin": f"http://localhost:{server.port}"})
+    assert status == 200
+
+
+def test_every_answer_carries_the_security_headers(server):
+    """No X-Content-Type-Options, CSP or X-Frame-Options was sent."""
+    host = f"Host: {server.host}:{server.port}\r\n".encode()
+    for path in [b"/", b"/app.js", b"/api/games", b"/api/nothing"]:
+        status, headers, _ = _raw(server, b"GET " + path + b" HTTP/1.1\r\n" + host + b"\r\n")
+        assert status in (200, 404)
+        assert headers["x-content-type-options"] == "nosniff"
+        assert "frame-ancestors 'none'" in headers["content-security-policy"]
+        assert "default-src 'self'" in headers["content-security-policy"]
+        assert headers["x-frame-options"] == "DENY"
+
+
+@pytest.mark.parametrize("target", [b"/app.js%00.html", b"/index.html%00", b"/%ff", b"/api/tables/%ff",
+                                    b"/api/records/0?seat=%c0%af", b"/a%5c..%5capp.js"])
+def test_bad_path_bytes_and_invalid_utf8_are_refused(server, target):
+    """`%00` cut the path (`/app.js%00.html` was served as text/html); invalid UTF-8 gave a generic 500."""
+    status, headers, body = _raw(server, b"GET " + target + f" HTTP/1.1\r\nHost: {server.host}:{server.port}"
+                                 "\r\n\r\n".encode())
+    assert status == 400 and headers["content-type"] == "application/json"
+    assert b"\xff" not in body and target.split(b"?")[0] not in body
+
+
+def test_slow_clients_do_not_hold_up_the_others(server):
+    """8 connections trickling one header byte every 3 s stopped all answers; 200 idle connections
+    delayed a request 23 s. Here 16 clients trickle header lines and 16 more stay silent while a
+    request is made: it is answered while every trickling client is still being read (a server that
+    gave each connection a thread answered it only after dropping most of them; each round waits
+    0.2 s for the answer, far within the server's idle timeout, and the test gives up after 100)."""
+    import select
+    head = f"GET / HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n".encode()
+    slow = [socket.create_connection((server.host, server.port), timeout=60) for _ in range(32)]
+    try:
+        for s in slow[:16]:
+            s.sendall(head)
+        asked = socket.create_connection((server.host, server.port), timeout=60)
+        asked.sendall(b"GET /api/games" + head[5:] + b"\r\n")
+        answered, dropped = False, 0
+        for _ in range(100):
+            for s in slow[:16]:
+                try:
+                    s.sendall(b"X: y\r\n")
+                except OSError:
+                    dropped += 1
+            if select.select([asked], [], [], 0.2)[0]:
+                answered = True
+                break
+        assert answered, "a request waited behind slow clients"
+        assert dropped == 0, f"the request was answered only after {dropped} trickling clients were dropped"
+        assert asked.recv(12) == b"HTTP/1.1 200"
+        asked.close()
+    finally:
+        for s in slow:
+            s.close()
+
+
+def test_sigterm_does_not_wait_for_a_slow_client():
+    """One slow client kept SIGTERM from finishing: the server went on reading its request as long as
+    bytes came. Now a signal closes the connections still sending their request at once. The client
+    here sends a header byte whenever the server has not exited within 0.5 s of the last one (far
+    within any read timeout), up to 40 bytes: the server must exit meanwhile, and answer nothing."""
+    import signal
+    import subprocess
+    from conftest import start_server, stop_server
+    s = start_server()
+    slow = socket.create_connection((s.host, s.port), timeout=60)
+    slow.sendall(f"GET /api/games HTTP/1.1\r\nHost: {s.host}:{s.port}\r\nX-Slow: ".encode())
+    s.process.send_signal(signal.SIGTERM)
+    exited = False
+    for _ in range(40):
+        try:
+            s.process.wait(timeout=0.5)
+            exited = True
+            break
+        except subprocess.TimeoutExpired:
+            try:
+                slow.sendall(b"x")
+            except OSError:
+                pass
+    answer = b""
+    try:
+        slow.sendall(b"\r\n\r\n")
+        answer = slow.recv(100)
+    except OSError:
+        pass
+    slow.close()
+    if not exited:
+        s.process.kill()
+        s.process.communicate()
+        raise AssertionError("the server kept reading a slow client after SIGTERM")
+    assert not answer.startswith(b"HTTP"), answer
+    out, _ = stop_server(s, signal.SIGTERM, sent=True)
+    assert "stopped by SIGTERM" in out
+
+
+@pytest.mark.parametrize("tables", ["0", "129", "100000"])
+def test_max_tables_is_bounded(tables):
+    """--max-tables went to 100000 (a zoo table holds ~9 MB)."""
+    import subprocess
+    from conftest import BINARY
+    if not BINARY.exists():
+        pytest.skip(f"no {BINARY}")
+    done = subprocess.run([str(BINARY), "serve", "--port", "0", "--max-tables", tables], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode != 0 and "--max-tables" in done.stderr and "1 to 128" in done.stderr
+
+
+def test_allow_agent_offers_an_agent_within_the_compute_cap(tmp_path):
+    """--allow-agent names what players may seat besides the built-in list; above the per-move compute
+    cap (kMaxBotWorkPerMove), or a file that is no checkpoint, the server does not start."""
+    import subprocess
+    from conftest import BINARY, start_server, stop_server
+    if not BINARY.exists():
+        pytest.skip(f"no {BINARY}")
+    help_text = subprocess.run([str(BINARY), "serve", "--help"], capture_output=True, text=True, timeout=60).stdout
+    if "--allow-agent" not in help_text:
+        pytest.fail("serve has no --allow-agent")
+    for spec, message in [("ismcts:20000:heuristic:4", "above serve's cap of 4096"),
+                          ("checkpoint:/etc/passwd", "it can sit at no table")]:
+        done = subprocess.run([str(BINARY), "serve", "--port", "0", "--allow-agent", spec], capture_output=True,
+                              text=True, timeout=120)
+        if "without the training library" in done.stderr:
+            pytest.skip("rocketgym was built without the training library")
+        assert done.returncode != 0 and message in done.stderr, done.stderr
+    s = start_server("--allow-agent", "ismcts:8:heuristic")
+    try:
+        status, games = s.call("GET", "/api/games")
+        assert all("ismcts:8:heuristic" in kinds for g in games for kinds in g["seats"].values())
+        table = new_table(s, game="last_blast", seats=("human", "ismcts:8:heuristic"))
+        status, reply = s.call("POST", f"/api/tables/{table['table']}/move",
+                               {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]},
+                               key=key(table))
+        assert status == 200, reply
+    finally:
+        stop_server(s)
+
+
+@pytest.mark.parametrize("game,kind", [("last_blast", "search over its network"),
+                                       ("launchpad23", "search over playouts")])
+def test_the_zoo_bots_analysis_of_a_seats_own_decision(server, game, kind):
+    """GET /api/tables/ID/analysis?seat=S: the zoo bot's policy over the seat's legal moves and its
+    value, from the seat's own information, with the seat's key only; a search reports its visits,
+    within kMaxBotWorkPerMove."""
+    table = new_table(server, game=game)
+    tid = table["table"]
+    assert table["waiting"] == "you"
+    assert server.call("GET", f"/api/tables/{tid}/analysis?seat=0")[0] == 403
+    assert server.call("GET", f"/api/tables/{tid}/analysis?seat=0", key="0" * 32)[0] == 403
+    assert server.call("GET", f"/api/tables/{tid}/analysis?seat=1", key=key(table))[0] == 400
+    status, found = server.call("GET", f"/api/tables/{tid}/analysis?seat=0", key=key(table))
+    assert status == 200, found
+    assert found["by"] == f"zoo:{game}" and found["seat"] == 0 and found["table"] == tid
+    assert found["how"].startswith(kind), found["how"]
+    legal = {m["id"]: m["text"] for m in table["legal"]}
+    assert {m["action"]: m["text"] for m in found["moves"]} == legal
+    shares = [m["probability"] for m in found["moves"]]
+    assert shares == sorted(shares, reverse=True) and sum(shares) == pytest.approx(1.0, abs=1e-3)
+    assert isinstance(found["value"], float) and math.isfinite(found["value"])
+    visits = sum(m["visits"] for m in found["moves"])
+    if len(legal) > 1:  # a forced move is not searched
+        assert 0 < visits <= 4096
+    # Asking changes nothing at the table.
+    status, again = server.call("GET", f"/api/tables/{tid}?seat=0", key=key(table))
+    assert again["version"] == table["version"] and again["legal"] == table["legal"]
+    assert server.call("POST", f"/api/tables/{tid}/analysis", {"seat": 0}, key=key(table))[0] == 405

@@ -2,9 +2,14 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <numeric>
+#include <regex>
+#include <set>
 #include <vector>
 
 #include "envs/core/game.h"
@@ -81,6 +86,78 @@ void check_no_leak(const AnyState& s, int viewer, uint64_t seed) {
   check_resampled_world(s, *resampled, viewer);
 }
 
+// --- the browser's view shows what the observation names ---------------------
+
+// Text an observation_string prints as a label rather than as a thing on the
+// table, by game: cut from the text before its names are looked up in the
+// view (Launch Pad's "Metal 1/3" counts a rocket's Metal, its title and "Launch
+// Pad area" name the game and a place; The Last Blast draws a rocket as
+// "front> ... <back").
+const std::vector<std::regex>& text_labels(const std::string& game_id) {
+  static const std::map<std::string, std::vector<std::regex>> labels = {
+      {"launch_pad", {std::regex(R"((Metal|Fuel) \d+/\d+)"), std::regex(R"(Launch Pad(:| area| cards))")}},
+      {"last_blast", {std::regex("rocket front>"), std::regex("<back")}},
+  };
+  static const std::vector<std::regex> none;
+  const auto it = labels.find(game_id);
+  return it == labels.end() ? none : it->second;
+}
+
+void collect_names(const nlohmann::json& j, std::set<std::string>& out) {
+  if (j.is_string()) out.insert(j.get<std::string>());
+  if (j.is_array() || j.is_object())
+    for (const auto& item : j) collect_names(item, out);
+}
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The names of `names` (longest first) that `text` mentions as whole words: a
+// name inside a longer one ("red" in "red 2 circles") is the longer one's,
+// not a mention of its own.
+std::set<std::string> names_mentioned(std::string text, const std::vector<std::string>& names) {
+  std::set<std::string> found;
+  for (const std::string& name : names) {
+    for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+      const bool starts = at == 0 || !word_char(text[at - 1]);
+      const bool ends = at + name.size() == text.size() || !word_char(text[at + name.size()]);
+      if (!starts || !ends) continue;
+      found.insert(name);
+      std::fill(text.begin() + static_cast<std::ptrdiff_t>(at),
+                text.begin() + static_cast<std::ptrdiff_t>(at + name.size()), '\n');
+    }
+  }
+  return found;
+}
+
+// Every name a seat's observation_string mentions (a card, a zone, a piece:
+// any string of the game's full-board view) is in its view_json (issue 53:
+// the views left out cards a seat saw go into another hand and The Last
+// Blast's reshuffled discards). The other way round, the view shows nothing
+// the observation does not: check_resampled_world.
+void check_views_show_observations(const std::string& game_id, const AnyState& s,
+                                   const std::set<int>& viewers) {
+  std::set<std::string> vocabulary;
+  collect_names(nlohmann::json::parse(s.view_json(kFullBoard)), vocabulary);
+  for (int viewer : viewers) {
+    std::set<std::string> shown;
+    collect_names(nlohmann::json::parse(s.view_json(viewer)), shown);
+    std::vector<std::string> names;
+    for (const std::set<std::string>* from : {&vocabulary, &shown})
+      for (const std::string& name : *from)
+        if (name.size() >= 2 && (from == &vocabulary || !vocabulary.count(name))) names.push_back(name);
+    std::stable_sort(names.begin(), names.end(),
+                     [](const auto& a, const auto& b) { return a.size() > b.size(); });
+    std::string text = s.observation_string(viewer);
+    for (const std::regex& label : text_labels(game_id)) text = std::regex_replace(text, label, "\n");
+    for (const std::string& name : names_mentioned(text, names))
+      if (!shown.count(name))
+        FAIL("viewer " << viewer << "'s observation_string names '" << name
+                       << "', which its view_json does not show:\n"
+                       << s.observation_string(viewer) << "\n"
+                       << s.view_json(viewer));
+  }
+}
+
 void check_terminal(const AnyState& s) {
   REQUIRE(s.current_player() == -1);
   REQUIRE(s.legal_actions().empty());
@@ -127,7 +204,9 @@ Playout play_random(const AnyGame& game, int players, uint64_t seed, const Confo
       check_actions(*s, check);
       check_round_trips(game, *s, check);
       check_no_leak(*s, p, check.next());
-      check_no_leak(*s, static_cast<int>(check.below(static_cast<uint32_t>(players))), check.next());
+      const int other = static_cast<int>(check.below(static_cast<uint32_t>(players)));
+      check_no_leak(*s, other, check.next());
+      check_views_show_observations(game.info().id, *s, {p, other});
       const Action h = s->heuristic_action(check.next());
       REQUIRE(s->is_legal(h));
       for (int v = 0; v < players; ++v)
@@ -138,7 +217,12 @@ Playout play_random(const AnyGame& game, int players, uint64_t seed, const Confo
     out.actions.push_back(a);
   }
   check_terminal(*s);
-  if (deep) check_round_trips(game, *s, check);
+  if (deep) {
+    check_round_trips(game, *s, check);
+    std::set<int> everyone;
+    for (int v = 0; v < players; ++v) everyone.insert(v);
+    check_views_show_observations(game.info().id, *s, everyone);
+  }
   out.final_json = s->to_json();
   return out;
 }

@@ -45,12 +45,13 @@ def test_describe_json_tiles_the_actions_and_each_observation(game):
 
 
 @pytest.mark.parametrize(
-    "args", [[], ["launchpad23", "--config-keys", "ppo"], ["launchpad23", "--zoo"], ["--zoo", "--config-keys", "ppo"]]
+    "args", [[], ["launchpad23", "--config-keys", "ppo"], ["launchpad23", "--zoo"], ["--zoo", "--config-keys", "ppo"],
+             ["--zoo", "--serve-limits"]]
 )
-def test_describe_wants_one_of_a_game_config_keys_or_zoo(args):
+def test_describe_wants_one_of_a_game_config_keys_zoo_or_serve_limits(args):
     done = describe(*args)
     assert done.returncode != 0
-    assert "name a game, --config-keys or --zoo (one of them)" in done.stderr
+    assert "name a game, --config-keys, --zoo or --serve-limits (one of them)" in done.stderr
 
 
 def test_describe_names_an_unknown_game_and_the_known_ones():

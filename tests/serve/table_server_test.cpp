@@ -1,34 +1,72 @@
 // The tables of `rocketgym serve` (training/cli/table_server.h), without HTTP:
-// expiry and the table cap on an injected clock, secret bot moves kept out of
-// the replies, stale and illegal moves refused without changing the table,
-// undo for humans, the arena's table of recorded games.
+// expiry and the table cap on an injected clock, each human seat's key,
+// seat kinds from the server's list only, secret bot moves kept out of the
+// replies and their timing (the reply schedule on an injected clock), bots
+// moving without holding up other tables, stale and illegal moves refused
+// without changing the table, undo (one human, with a new deal), request
+// bodies parsed with a depth limit and errors that never quote the request,
+// the arena's table of recorded games.
 #include "training/cli/table_server.h"
 
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
+#include <future>
+#include <thread>
 
 using namespace rocketgym;
 using nlohmann::json;
 using serve::ApiError;
 using serve::Clock;
 
+namespace rocketgym::serve {
+// What the tests read of a table that no request may see.
+struct TableServerTestAccess {
+  static std::string state_json(TableServer& server, const std::string& id) {
+    std::lock_guard<std::mutex> lock(server.mutex_);
+    return server.tables_.at(id)->state->to_json();
+  }
+  static std::string base_json(TableServer& server, const std::string& id) {
+    std::lock_guard<std::mutex> lock(server.mutex_);
+    return server.tables_.at(id)->bases.back().state->to_json();
+  }
+};
+}  // namespace rocketgym::serve
+
 namespace {
+
+using serve::TableServerTestAccess;
 
 serve::TableServer make_server(int max_tables = 4) {
   serve::TableLimits limits;
   limits.max_tables = max_tables;
   limits.idle_expiry = std::chrono::minutes(30);
-  return serve::TableServer(nullptr, limits);
+  return serve::TableServer(nullptr, serve::SeatKinds::basic(), limits);
 }
 
 json table_request(const std::string& game, std::vector<std::string> seats) {
   return {{"game", game}, {"players", seats.size()}, {"seats", seats}, {"seed", 5}};
 }
 
+// A table as its maker holds it: its id, the keys of its human seats and the last reply.
+struct Held {
+  std::string id;
+  json keys;
+  json reply;
+  std::string key(int seat) const { return keys.at(std::to_string(seat)); }
+  std::string key() const { return key(reply.at("viewer")); }
+};
+
+Held create(serve::TableServer& server, const json& request, Clock::time_point now = {}) {
+  serve::TableReply created = server.create_table(request, now);
+  return {created.body.at("table"), created.body.at("keys"), created.body};
+}
+
 // What a seat sees of a table, without the counters that undo moves on.
 json position(json reply) {
-  for (const char* key : {"version", "log", "can_undo"}) reply.erase(key);
+  for (const char* key : {"version", "log", "can_undo", "keys"}) reply.erase(key);
   return reply;
 }
 
@@ -38,10 +76,12 @@ json move_of(const json& table, int action) {
 
 json ask(const json& table) { return {{"seat", table.at("viewer")}, {"version", table.at("version")}}; }
 
-int status_of(const std::function<void()>& call) {
+// The HTTP status of a call's ApiError (200 when it succeeds), and its message.
+int status_of(const std::function<void()>& call, std::string* message = nullptr) {
   try {
     call();
   } catch (const ApiError& e) {
+    if (message) *message = e.what();
     return e.status;
   }
   return 200;
@@ -52,172 +92,426 @@ int status_of(const std::function<void()>& call) {
 TEST_CASE("a table closes after its idle time; every request keeps it open", "[serve]") {
   auto server = make_server();
   const Clock::time_point t0{};
-  const json table = server.create_table(table_request("last_blast", {"human", "heuristic"}), t0);
-  const std::string id = table.at("table");
-  REQUIRE(server.table(id, "0", t0 + std::chrono::minutes(29)).at("table") == id);
-  REQUIRE(server.table(id, "0", t0 + std::chrono::minutes(58)).at("table") == id);
-  REQUIRE(status_of([&] { server.table(id, "0", t0 + std::chrono::minutes(89)); }) == 404);
+  const Held table = create(server, table_request("last_blast", {"human", "heuristic"}), t0);
+  const std::string& id = table.id;
+  REQUIRE(server.table(id, "0", table.key(0), t0 + std::chrono::minutes(29)).at("table") == id);
+  REQUIRE(server.table(id, "0", table.key(0), t0 + std::chrono::minutes(58)).at("table") == id);
+  REQUIRE(status_of([&] { server.table(id, "0", table.key(0), t0 + std::chrono::minutes(89)); }) == 404);
   REQUIRE(server.num_tables() == 0);
 }
 
 TEST_CASE("more tables than the cap are refused until one closes", "[serve]") {
   auto server = make_server(2);
   const Clock::time_point t0{};
-  server.create_table(table_request("launchpad23", {"human", "random"}), t0);
-  server.create_table(table_request("launchpad23", {"human", "random"}), t0 + std::chrono::minutes(20));
+  create(server, table_request("launchpad23", {"human", "random"}), t0);
+  create(server, table_request("launchpad23", {"human", "random"}), t0 + std::chrono::minutes(20));
   const auto request = table_request("launchpad23", {"human", "random"});
   REQUIRE(status_of([&] { server.create_table(request, t0 + std::chrono::minutes(25)); }) == 503);
   // The first table has been idle for 31 minutes: it closes and makes room.
-  REQUIRE(server.create_table(request, t0 + std::chrono::minutes(31)).at("waiting") == "you");
+  REQUIRE(server.create_table(request, t0 + std::chrono::minutes(31)).body.at("waiting") == "you");
   REQUIRE(server.num_tables() == 2);
 }
 
 TEST_CASE("a bot's secret move is played at once and never shown", "[serve]") {
   auto server = make_server();
   // The Last Blast's draft picks are secret: the bot in seat 0 picks first.
-  const json table =
-      server.create_table(table_request("last_blast", {"heuristic", "human"}), Clock::time_point{});
-  REQUIRE(table.at("waiting") == "you");
-  REQUIRE(table.at("log").empty());
-  REQUIRE(table.at("viewer") == 1);
-  REQUIRE_FALSE(table.at("legal").empty());
+  const Held table = create(server, table_request("last_blast", {"heuristic", "human"}));
+  REQUIRE(table.reply.at("waiting") == "you");
+  REQUIRE(table.reply.at("log").empty());
+  REQUIRE(table.reply.at("viewer") == 1);
+  REQUIRE_FALSE(table.reply.at("legal").empty());
+}
+
+TEST_CASE("each human seat has its own key, needed for its view, its moves and its undo", "[serve]") {
+  auto server = make_server();
+  const Clock::time_point now{};
+  const Held table = create(server, table_request("launchpad23", {"human", "human"}), now);
+  REQUIRE(table.keys.size() == 2);
+  REQUIRE(table.key(0).size() == 32);
+  REQUIRE(table.key(0) != table.key(1));
+  const int legal = table.reply.at("legal").at(0).at("id");
+  const json move0 = {{"seat", 0}, {"action", legal}, {"version", table.reply.at("version")}};
+  // Seat 1's key, a made-up key, or none: seat 0's view and moves are refused.
+  for (const std::string& key : {table.key(1), std::string(32, '0'), std::string()}) {
+    REQUIRE(status_of([&] { server.table(table.id, "0", key, now); }) == 403);
+    REQUIRE(status_of([&] { server.move(table.id, move0, key, now); }) == 403);
+    REQUIRE(status_of([&] { server.undo(table.id, {{"seat", 0}, {"version", 0}}, key, now); }) == 403);
+    REQUIRE(status_of([&] { server.step(table.id, {{"seat", 0}, {"version", 0}}, key, now); }) == 403);
+  }
+  for (const std::string& key : {std::string(32, '0'), std::string()})
+    REQUIRE(status_of([&] { server.table(table.id, "", key, now); }) == 403);
+  REQUIRE(status_of([&] { server.table(table.id, "full", table.key(0), now); }) == 400);  // not over
+  // With its own key, each seat sees its own view (the seat of a key when none is named).
+  REQUIRE(server.table(table.id, "0", table.key(0), now).at("viewer") == 0);
+  REQUIRE(server.table(table.id, "", table.key(1), now).at("viewer") == 1);
+  REQUIRE(server.move(table.id, move0, table.key(0), now).body.at("version") == 1);
+}
+
+TEST_CASE("a seat is human or a bot of the server's list, never a spec or path of the client", "[serve]") {
+  serve::SeatKinds kinds = serve::SeatKinds::basic();
+  kinds.add("last_blast", 2, "zoo:last_blast");  // as serve adds the zoo bot at a size it serves
+  serve::TableServer server(nullptr, kinds, serve::TableLimits{});
+  const json games = server.games();
+  const auto last_blast =
+      std::find_if(games.begin(), games.end(), [](const json& g) { return g.at("id") == "last_blast"; });
+  REQUIRE(last_blast->at("seats").at("2") == json({"human", "random", "heuristic", "zoo:last_blast"}));
+  REQUIRE(last_blast->at("seats").at("3") == json({"human", "random", "heuristic"}));
+  for (const char* spec :
+       {"checkpoint:/etc/passwd", "/etc/passwd", "ismcts:20000:heuristic:4", "search:/tmp/x.ckpt:32",
+        "zoo:../../etc/passwd", "heuristic ", "Human", "zoo:launch_pad"}) {
+    INFO(spec);
+    std::string message;
+    REQUIRE(status_of(
+                [&] {
+                  server.create_table(table_request("last_blast", {"human", spec}), {});
+                },
+                &message) == 400);
+    REQUIRE_THAT(message, Catch::Contains("random, heuristic, zoo:last_blast"));
+    REQUIRE(message.find(spec) == std::string::npos);
+  }
+  REQUIRE(server.num_tables() == 0);
+}
+
+namespace {
+
+// Bots for the tests below, made by name: "counted" (the heuristic, counting
+// its calls and moving an injected clock on), "blocking" (waits at its first
+// call until released), any other the heuristic.
+struct TestBots {
+  std::atomic<int> calls{0};
+  std::atomic<Clock::rep> clock{0};  // the injected clock, in Clock ticks
+  Clock::duration per_call = std::chrono::milliseconds(1);
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool blocked = false, released = false;
+
+  Clock::time_point now() const { return Clock::time_point(Clock::duration(clock.load())); }
+  cli::SeatBotFactory factory() {
+    return [this](const std::string& spec, const AnyGame&, int) -> cli::SeatBot {
+      if (spec == "counted")
+        return [this](const AnyState& state, uint64_t seed) {
+          ++calls;
+          clock += per_call.count();
+          return state.heuristic_action(seed);
+        };
+      if (spec != "blocking")
+        return [](const AnyState& state, uint64_t seed) { return state.heuristic_action(seed); };
+      return [this](const AnyState& state, uint64_t seed) {
+        std::unique_lock<std::mutex> lock(mutex);
+        blocked = true;
+        changed.notify_all();
+        changed.wait(lock, [this] { return released; });
+        return state.heuristic_action(seed);
+      };
+    };
+  }
+  serve::SeatKinds kinds() {
+    serve::SeatKinds k = serve::SeatKinds::basic();
+    for (const char* game : {"rocket_squad", "last_blast", "launchpad23"})
+      for (const char* spec : {"counted", "blocking"}) k.add(game, 2, spec);
+    return k;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a bot thinking at one table holds up no other table", "[serve]") {
+  TestBots bots;
+  serve::TableServer server(bots.factory(), bots.kinds(), serve::TableLimits{});
+  const Held other = create(server, table_request("last_blast", {"human", "heuristic"}));
+  // Seat 0 is the blocking bot: its first pick runs while the table is made.
+  auto making = std::async(std::launch::async, [&] {
+    return server.create_table(table_request("last_blast", {"blocking", "human"}), {}).body;
+  });
+  {
+    std::unique_lock<std::mutex> lock(bots.mutex);
+    bots.changed.wait(lock, [&] { return bots.blocked; });
+  }
+  // While it thinks, the other table answers and a third table is made.
+  const json seen = server.table(other.id, "0", other.key(0), {});
+  REQUIRE(seen.at("table") == other.id);
+  REQUIRE(server.move(other.id, move_of(seen, seen.at("legal").at(0).at("id")), other.key(0), {})
+              .body.at("version") == 1);
+  create(server, table_request("launchpad23", {"human", "random"}));
+  {
+    std::lock_guard<std::mutex> lock(bots.mutex);
+    bots.released = true;
+  }
+  bots.changed.notify_all();
+  REQUIRE(making.get().at("table").is_string());
+  REQUIRE(server.num_tables() == 3);
+}
+
+TEST_CASE("an answer that may run bots is sent on the tick, whether or not a bot decided in secret",
+          "[serve]") {
+  // Rocket Squad: a bot declines to block (or to attach Crew) in secret, and only when it holds the card
+  // to do it with, so how long an answer takes would tell what it holds. Every answer to a move or a
+  // step is released one tick after the request, however many secret decisions the bots made.
+  TestBots bots;
+  serve::TableServer server(bots.factory(), bots.kinds(), serve::TableLimits{},
+                            [&bots] { return bots.now(); });
+  const Held table = create(server, table_request("rocket_squad", {"human", "counted"}), bots.now());
+  json reply = table.reply;
+  int with_secret = 0, without_secret = 0;
+  for (int k = 0; reply.at("waiting") != "over" && k < 20000; ++k) {
+    const int calls_before = bots.calls;
+    const Clock::time_point asked = bots.now();
+    serve::TableReply answer =
+        reply.at("waiting") == "you"
+            ? server.move(table.id,
+                          move_of(reply, reply.at("legal").at(k % reply.at("legal").size()).at("id")),
+                          table.key(0), asked)
+            : server.step(table.id, ask(reply), table.key(0), asked);
+    reply = answer.body;
+    const int calls = bots.calls - calls_before;
+    const int secret =
+        calls - (reply.at("waiting") == "bot" ? 1 : 0);  // a step's visible move waits in `pending`
+    (secret > 0 ? with_secret : without_secret) += 1;
+    REQUIRE(answer.release - asked == serve::kBotReplyTick);
+    bots.clock += std::chrono::duration_cast<Clock::duration>(std::chrono::milliseconds(1000)).count();
+  }
+  REQUIRE(reply.at("waiting") == "over");
+  REQUIRE(with_secret > 0);
+  REQUIRE(without_secret > 0);
+  // Bots that take longer than a tick: the answer waits for the next whole tick.
+  bots.per_call = std::chrono::duration_cast<Clock::duration>(serve::kBotReplyTick) * 3 / 2;
+  const Held slow = create(server, table_request("last_blast", {"human", "counted"}), bots.now());
+  const Clock::time_point asked = bots.now();
+  const serve::TableReply picked =
+      server.move(slow.id, move_of(slow.reply, slow.reply.at("legal").at(0).at("id")), slow.key(0), asked);
+  REQUIRE(bots.now() - asked > serve::kBotReplyTick);
+  REQUIRE((picked.release - asked) % serve::kBotReplyTick == Clock::duration(0));
+  REQUIRE(picked.release >= bots.now());
+  // Random and heuristic bots move in microseconds: their tables' tick is shorter.
+  const Held quick = create(server, table_request("last_blast", {"human", "heuristic"}), bots.now());
+  const Clock::time_point asked_quick = bots.now();
+  REQUIRE(server.move(quick.id, move_of(quick.reply, quick.reply.at("legal").at(0).at("id")), quick.key(0),
+                      asked_quick)
+                  .release -
+              asked_quick ==
+          serve::kQuickBotReplyTick);
+  // A table of bots only (nothing hidden from anyone) is not held.
+  const Held bots_only = create(server, table_request("last_blast", {"counted", "heuristic"}), bots.now());
+  const Clock::time_point then = bots.now();
+  REQUIRE(server.step(bots_only.id, {{"seat", "full"}, {"version", 0}}, "", then).release == then);
 }
 
 TEST_CASE("stale, illegal and out-of-turn moves change nothing", "[serve]") {
   auto server = make_server();
   const Clock::time_point now{};
-  const json table = server.create_table(table_request("launchpad23", {"human", "heuristic"}), now);
-  const std::string id = table.at("table");
+  const Held held = create(server, table_request("launchpad23", {"human", "heuristic"}), now);
+  const json& table = held.reply;
+  const std::string& id = held.id;
+  const std::string key = held.key(0);
   const int version = table.at("version");
   const int legal = table.at("legal").at(0).at("id");
   REQUIRE(status_of([&] {
-            server.move(id, {{"seat", 0}, {"action", legal}, {"version", version + 1}}, now);
+            server.move(id, {{"seat", 0}, {"action", legal}, {"version", version + 1}}, key, now);
           }) == 409);
   REQUIRE(status_of([&] {
-            server.move(id, {{"seat", 0}, {"action", 695}, {"version", version}}, now);
+            server.move(id, {{"seat", 0}, {"action", 695}, {"version", version}}, key, now);
           }) == 400);
   REQUIRE(status_of([&] {
-            server.move(id, {{"seat", 0}, {"action", -1}, {"version", version}}, now);
+            server.move(id, {{"seat", 0}, {"action", -1}, {"version", version}}, key, now);
           }) == 400);
   REQUIRE(status_of([&] {
-            server.move(id, {{"seat", 1}, {"action", legal}, {"version", version}}, now);
+            server.move(id, {{"seat", 1}, {"action", legal}, {"version", version}}, key, now);
           }) == 400);
-  REQUIRE(status_of([&] { server.step(id, {{"seat", 0}, {"version", version}}, now); }) == 409);
-  REQUIRE(server.table(id, "0", now) == table);
-  const json after = server.move(id, {{"seat", 0}, {"action", legal}, {"version", version}}, now);
+  REQUIRE(status_of([&] { server.step(id, {{"seat", 0}, {"version", version}}, key, now); }) == 409);
+  json without_keys = table;
+  without_keys.erase("keys");
+  REQUIRE(server.table(id, "0", key, now) == without_keys);
+  const json after = server.move(id, {{"seat", 0}, {"action", legal}, {"version", version}}, key, now).body;
   REQUIRE(after.at("version") == version + 1);
   REQUIRE(after.at("log").size() == 1);
 }
 
-TEST_CASE("bad requests name what is wrong", "[serve]") {
+TEST_CASE("bad requests name what is wrong without quoting the request", "[serve]") {
   auto server = make_server();
   const Clock::time_point now{};
+  const std::string hostile = "<script>alert(1)</script>";
   auto message = [&](const json& request) -> std::string {
     try {
       server.create_table(request, now);
     } catch (const ApiError& e) {
       REQUIRE(e.status == 400);
+      REQUIRE(std::string(e.what()).find("script") == std::string::npos);
       return e.what();
     }
     FAIL("accepted " << request.dump());
     return "";
   };
-  REQUIRE_THAT(message(table_request("chess", {"human", "random"})), Catch::Contains("chess"));
-  REQUIRE_THAT(message(table_request("last_blast", {"human", "deep_blue"})), Catch::Contains("deep_blue"));
+  REQUIRE_THAT(message(table_request(hostile, {"human", "random"})), Catch::Contains("'game'"));
+  REQUIRE_THAT(message(table_request("chess", {"human", "random"})), Catch::Contains("last_blast"));
+  REQUIRE_THAT(message(table_request("last_blast", {"human", hostile})), Catch::Contains("seat 1"));
   REQUIRE_THAT(message({{"game", "last_blast"}, {"players", 2}}), Catch::Contains("seats"));
+  REQUIRE_THAT(message({{"game", "last_blast"}, {"players", hostile}, {"seats", json::array()}}),
+               Catch::Contains("players"));
+  json options = table_request("launch_pad", {"human", "random"});
+  options["options"] = {{hostile, true}};
+  REQUIRE_THAT(message(options), Catch::Contains("options"));
+  options["options"] = {{"variants.short_game", hostile}};
+  REQUIRE_THAT(message(options), Catch::Contains("options"));
+  json seed = table_request("last_blast", {"human", "random"});
+  seed["seed"] = hostile;
+  REQUIRE_THAT(message(seed), Catch::Contains("seed"));
+  const Held table = create(server, table_request("last_blast", {"human", "random"}), now);
+  for (const std::string& seat : {hostile, std::string("[[[[1]]]]"), std::string("\"") + hostile + "\""}) {
+    std::string text;
+    REQUIRE(status_of([&] { server.table(table.id, seat, table.key(0), now); }, &text) == 400);
+    REQUIRE(text.find("script") == std::string::npos);
+  }
+  std::string text;
+  REQUIRE(status_of(
+              [&] {
+                server.move(table.id, {{"seat", 0}, {"action", hostile}, {"version", 0}}, table.key(0), now);
+              },
+              &text) == 400);
+  REQUIRE(text.find("script") == std::string::npos);
+}
+
+TEST_CASE("a request body is parsed with a depth limit and errors never quote it", "[serve]") {
+  // 100000 nested arrays crashed the server (recursion in nlohmann's dump while quoting the body).
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  REQUIRE_THROWS_WITH(serve::parse_request(deep), Catch::Contains("deeper than 16"));
+  REQUIRE_THROWS_WITH(serve::parse_request("{\"a\": " + std::string(100000, '{')), Catch::Contains("deeper"));
+  const std::string ok =
+      std::string(serve::kMaxJsonDepth - 1, '[') + std::string(serve::kMaxJsonDepth - 1, ']');
+  REQUIRE(serve::parse_request("{\"a\": " + ok + "}").at("a").is_array());
+  // Brackets inside strings do not count.
+  REQUIRE(serve::parse_request("{\"a\": \"" + std::string(100, '[') + "\\\"[\"}").at("a").is_string());
+  for (const std::string& bad : {std::string("{<script>"), std::string("[\"<script>\"]"),
+                                 std::string("\"<script>\""), std::string("{\"a\": \"\xff<script>\"}")}) {
+    INFO(bad);
+    try {
+      serve::parse_request(bad);
+      FAIL("accepted");
+    } catch (const ApiError& e) {
+      REQUIRE(e.status == 400);
+      REQUIRE(std::string(e.what()).find("script") == std::string::npos);
+    }
+  }
+  REQUIRE_THROWS_WITH(serve::parse_request("{\"a\": \"\xc0\xaf\"}"), Catch::Contains("UTF-8"));
   REQUIRE_THROWS_WITH(serve::parse_request("{"), Catch::Contains("not valid JSON"));
   REQUIRE_THROWS_WITH(serve::parse_request("[]"), Catch::Contains("must be a JSON object"));
 }
 
-TEST_CASE("undo takes back the human's last move and the bot moves after it", "[serve]") {
-  auto server = make_server();
+namespace {
+
+// Plays the table's human seat (first legal move) and its bots until `done` says so or the game ends.
+json play_until(serve::TableServer& server, const Held& table, json reply,
+                const std::function<bool(const json&)>& done) {
+  for (int k = 0; k < 5000 && reply.at("waiting") != "over" && !done(reply); ++k)
+    reply =
+        reply.at("waiting") == "you"
+            ? server.move(table.id, move_of(reply, reply.at("legal").at(0).at("id")), table.key(), {}).body
+            : server.step(table.id, ask(reply), table.key(), {}).body;
+  return reply;
+}
+
+}  // namespace
+
+TEST_CASE("undo takes back the seat's last move and the bot moves after it, then deals again", "[serve]") {
+  uint64_t next_seed = 1000;
+  serve::TableServer server(nullptr, serve::SeatKinds::basic(), serve::TableLimits{}, Clock::now,
+                            [&next_seed] { return next_seed++; });
   const Clock::time_point now{};
-  const json start = server.create_table(table_request("launchpad23", {"human", "heuristic"}), now);
-  const std::string id = start.at("table");
+  const Held held = create(server, table_request("launchpad23", {"human", "heuristic"}), now);
+  const json& start = held.reply;
+  const std::string& id = held.id;
+  const std::string key = held.key(0);
   REQUIRE_FALSE(start.at("can_undo"));
-  REQUIRE(status_of([&] { server.undo(id, ask(start), now); }) == 409);  // nothing to undo
-  REQUIRE(server.table(id, "0", now) == start);
+  REQUIRE(status_of([&] { server.undo(id, ask(start), key, now); }) == 409);  // nothing to undo
   // The human moves, then the bots play until the human is to move again,
   // until a visible bot move followed the human's.
   const auto bot_moved_last = [](const json& t) {
     return !t.at("log").empty() && t.at("log").back().at("bot");
   };
   json decision, table = start;
+  std::string decision_state;
   int action = 0;
   do {
     decision = table;
+    decision_state = TableServerTestAccess::state_json(server, id);
     action = decision.at("legal").at(0).at("id");
-    table = server.move(id, move_of(decision, action), now);
+    table = server.move(id, move_of(decision, action), key, now).body;
     REQUIRE(table.at("can_undo"));
-    while (table.at("waiting") == "bot") table = server.step(id, ask(table), now);
+    while (table.at("waiting") == "bot") table = server.step(id, ask(table), key, now).body;
   } while (!bot_moved_last(table));
   const json before_undo = table;
-  REQUIRE(status_of([&] { server.undo(id, {{"seat", 1}, {"version", table.at("version")}}, now); }) == 400);
   REQUIRE(status_of([&] {
-            server.undo(id, {{"seat", 0}, {"version", decision.at("version")}}, now);
+            server.undo(id, {{"seat", 1}, {"version", table.at("version")}}, key, now);
+          }) == 400);
+  REQUIRE(status_of([&] {
+            server.undo(id, {{"seat", 0}, {"version", decision.at("version")}}, key, now);
           }) == 409);
-  REQUIRE(server.table(id, "0", now) == before_undo);  // refused undos change nothing
-  const json undone = server.undo(id, ask(table), now);
+  REQUIRE(server.table(id, "0", key, now) == before_undo);  // refused undos change nothing
+  const json undone = server.undo(id, ask(table), key, now).body;
+  // The seat sees its decision as it was ...
   REQUIRE(position(undone) == position(decision));
   REQUIRE(undone.at("log") == decision.at("log"));
-  REQUIRE(undone.at("can_undo") == decision.at("can_undo"));
+  // ... while what it could not see is dealt again: the decision's position,
+  // redeterminized for the seat with the next seed, not the old one.
+  auto expected = load_game("launchpad23", "", "")->state_from_json(decision_state);
+  expected->redeterminize(0, 1000);
+  REQUIRE(TableServerTestAccess::state_json(server, id) == expected->to_json());
+  REQUIRE(TableServerTestAccess::state_json(server, id) != decision_state);
+  REQUIRE(TableServerTestAccess::base_json(server, id) == expected->to_json());
   // The version moves on: a move made before the undo, at the same position, is stale.
   REQUIRE(undone.at("version") > before_undo.at("version"));
-  REQUIRE(status_of([&] { server.move(id, move_of(decision, action), now); }) == 409);
-  REQUIRE(status_of([&] { server.undo(id, ask(before_undo), now); }) == 409);
-  // The same move again gives the same game (a bot's seed is its move's place in the game).
-  json again = server.move(id, move_of(undone, action), now);
-  while (again.at("waiting") == "bot") again = server.step(id, ask(again), now);
-  REQUIRE(position(again) == position(before_undo));
-  REQUIRE(again.at("log") == before_undo.at("log"));
-  // Undo after undo goes back to the start.
-  json back = server.undo(id, ask(again), now);
-  while (back.at("can_undo")) back = server.undo(id, ask(back), now);
+  REQUIRE(status_of([&] { server.move(id, move_of(decision, action), key, now); }) == 409);
+  REQUIRE(status_of([&] { server.undo(id, ask(before_undo), key, now); }) == 409);
+  // Undo after undo goes back to the start (each with its own deal).
+  json back = undone;
+  while (back.at("can_undo")) back = server.undo(id, ask(back), key, now).body;
   REQUIRE(position(back) == position(start));
   REQUIRE(back.at("log").empty());
+  REQUIRE(next_seed > 1001);
 }
 
 TEST_CASE("undo goes back over a bot's secret moves and a pending bot move", "[serve]") {
   auto server = make_server();
   const Clock::time_point now{};
   // The Last Blast: the bot in seat 0 drafts secretly before each human pick.
-  const json start = server.create_table(table_request("last_blast", {"heuristic", "human"}), now);
-  const std::string id = start.at("table");
-  json table = start;
+  const Held held = create(server, table_request("last_blast", {"heuristic", "human"}), now);
+  const std::string key = held.key(1);
+  json table = held.reply;
   for (int picks = 0; picks < 3; ++picks) {
     REQUIRE(table.at("waiting") == "you");
-    table = server.move(id, move_of(table, table.at("legal").at(0).at("id")), now);
-    while (table.at("waiting") == "bot") table = server.step(id, ask(table), now);
+    table = server.move(held.id, move_of(table, table.at("legal").at(0).at("id")), key, now).body;
+    while (table.at("waiting") == "bot") table = server.step(held.id, ask(table), key, now).body;
   }
   const json third = table;  // at the fourth pick
-  table = server.move(id, move_of(table, table.at("legal").back().at("id")), now);
-  const json undone = server.undo(id, ask(table), now);
+  table = server.move(held.id, move_of(table, table.at("legal").back().at("id")), key, now).body;
+  const json undone = server.undo(held.id, ask(table), key, now).body;
   REQUIRE(position(undone) == position(third));
   REQUIRE(undone.at("log") == third.at("log"));
   REQUIRE(undone.at("can_undo"));
 }
 
-TEST_CASE("hot-seat undo goes back to the previous human decision, whoever made it", "[serve]") {
+TEST_CASE("no undo once the game is over, nor at a table of two humans", "[serve]") {
   auto server = make_server();
-  const Clock::time_point now{};
-  const json start = server.create_table(table_request("launchpad23", {"human", "human"}), now);
-  const std::string id = start.at("table");
-  const json after_seat0 = server.move(id, move_of(start, start.at("legal").at(0).at("id")), now);
-  REQUIRE(after_seat0.at("human_seat") == 1);
-  const json seat1 = server.table(id, "1", now);
-  const json after_seat1 = server.move(id, move_of(seat1, seat1.at("legal").at(0).at("id")), now);
-  REQUIRE(after_seat1.at("viewer") == 1);
-  // Seat 1's move is taken back: seat 1 is to move again.
-  const json undo1 = server.undo(id, ask(after_seat1), now);
-  REQUIRE(undo1.at("waiting") == "you");
-  REQUIRE(position(undo1) == position(seat1));
-  // Then seat 0's: seat 1 asked, so it sees that seat 0 is to move.
-  const json undo0 = server.undo(id, ask(undo1), now);
-  REQUIRE(undo0.at("viewer") == 1);
-  REQUIRE(undo0.at("waiting") == "human");
-  REQUIRE(undo0.at("human_seat") == 0);
-  REQUIRE(position(server.table(id, "0", now)) == position(start));
-  REQUIRE(status_of([&] { server.undo(id, ask(undo0), now); }) == 409);
+  const Held held = create(server, table_request("last_blast", {"human", "random"}));
+  const json over = play_until(server, held, held.reply, [](const json&) { return false; });
+  REQUIRE(over.at("waiting") == "over");
+  REQUIRE_FALSE(over.at("can_undo"));
+  std::string message;
+  REQUIRE(status_of([&] { server.undo(held.id, ask(over), held.key(0), {}); }, &message) == 409);
+  REQUIRE_THAT(message, Catch::Contains("game is over"));
+  // The end shows the full board, with a seat's key.
+  REQUIRE(server.table(held.id, "full", held.key(0), {}).at("viewer") == "full");
+  REQUIRE(status_of([&] { server.table(held.id, "full", "", {}); }) == 403);
+
+  const Held two = create(server, table_request("launchpad23", {"human", "human"}));
+  const json moved =
+      server.move(two.id, move_of(two.reply, two.reply.at("legal").at(0).at("id")), two.key(0), {}).body;
+  REQUIRE_FALSE(moved.at("can_undo"));
+  REQUIRE(status_of(
+              [&] {
+                server.undo(two.id, {{"seat", 0}, {"version", moved.at("version")}}, two.key(0), {});
+              },
+              &message) == 409);
+  REQUIRE_THAT(message, Catch::Contains("one human seat"));
 }
 
 namespace {
@@ -317,4 +611,139 @@ TEST_CASE("each records file, game and player count has its own arena table", "[
   REQUIRE(tables.at(2).at("source") == second.path);
   REQUIRE(tables.at(3).at("num_players") == 3);
   REQUIRE(tables.at(3).at("agents").at(0).at("games") == 1);
+}
+
+namespace {
+
+// An analyst for the tests: it keeps what it was handed and scores every legal
+// move, the lowest action highest; `illegal` makes it score an illegal move.
+struct TestAnalyst {
+  std::vector<std::string> worlds;        // to_json of each world it was handed
+  std::vector<std::string> observations;  // observation_string of the player to move there
+  std::vector<long> max_work;             // as the factory was asked
+  bool illegal = false;
+
+  cli::AnalystFactory factory() {
+    return [this](const AnyGame&, int, long work) -> cli::Analyst {
+      max_work.push_back(work);
+      return [this](const AnyState& state, uint64_t) {
+        worlds.push_back(state.to_json());
+        observations.push_back(state.observation_string(state.current_player()));
+        cli::PositionAnalysis out{"zoo:test", "test", 0.25f, {}};
+        std::vector<Action> legal = state.legal_actions();
+        for (std::size_t i = 0; i < legal.size(); ++i)
+          out.moves.push_back(
+              {legal[i], 1.0f / static_cast<float>(i + 2), static_cast<int>(legal.size() - i)});
+        if (illegal) out.moves.push_back({state.num_actions() + 3, 0.5f, 1});
+        return out;
+      };
+    };
+  }
+};
+
+serve::SeatKinds zoo_kinds() {
+  serve::SeatKinds kinds = serve::SeatKinds::basic();
+  kinds.add("last_blast", 2, "zoo:last_blast");  // as serve adds the zoo bot at a size it serves
+  return kinds;
+}
+
+}  // namespace
+
+TEST_CASE("analysis: a seat's own decision, with its key, from a world dealt again for it", "[serve]") {
+  uint64_t next_seed = 100;
+  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{}, Clock::now,
+                            [&next_seed] { return next_seed++; });
+  TestAnalyst analyst;
+  server.set_analyst(analyst.factory());
+  const Held table = create(server, table_request("last_blast", {"human", "heuristic"}));
+  REQUIRE(table.reply.at("waiting") == "you");
+  const std::string& id = table.id;
+  // Seat 0's key, and seat 0 only: not the bot's seat, not the full board.
+  for (const std::string& key : {std::string(32, '0'), std::string()})
+    REQUIRE(status_of([&] { server.analysis(id, "0", key, {}); }) == 403);
+  for (const char* seat : {"1", "full", "", "x", "0.5"}) {
+    INFO(seat);
+    REQUIRE(status_of([&] { server.analysis(id, seat, table.key(0), {}); }) == 400);
+  }
+  REQUIRE(analyst.worlds.empty());
+  const json found = server.analysis(id, "0", table.key(0), {});
+  REQUIRE(analyst.max_work == std::vector<long>{serve::kMaxBotWorkPerMove});
+  REQUIRE(found.at("by") == "zoo:test");
+  REQUIRE(found.at("seat") == 0);
+  REQUIRE(found.at("value").get<double>() == Approx(0.25));
+  // Every legal move, with the text the page shows, by probability (highest first).
+  const json& legal = table.reply.at("legal");
+  const json& moves = found.at("moves");
+  REQUIRE(moves.size() == legal.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    INFO(i);
+    REQUIRE(moves[i].at("action") == legal[i].at("id"));
+    REQUIRE(moves[i].at("text") == legal[i].at("text"));
+    REQUIRE(moves[i].at("visits") == legal.size() - i);
+    if (i > 0) REQUIRE(moves[i].at("probability") < moves[i - 1].at("probability"));
+  }
+  // The analyst saw what seat 0 sees, in a world that is not the table's own.
+  REQUIRE(analyst.observations.back() == server.table(id, "0", table.key(0), {}).at("text"));
+  const std::string truth = TableServerTestAccess::state_json(server, id);
+  REQUIRE(analyst.worlds.back() != truth);
+  // Each analysis deals again; none changes the table.
+  server.analysis(id, "0", table.key(0), {});
+  REQUIRE(analyst.worlds.at(1) != analyst.worlds.at(0));
+  REQUIRE(TableServerTestAccess::state_json(server, id) == truth);
+  REQUIRE(server.table(id, "0", table.key(0), {}).at("version") == 0);
+  REQUIRE(analyst.max_work.size() == 1);  // loaded once per game and size
+}
+
+TEST_CASE("analysis: not on another seat's turn, nor without an analyst, nor from a bad analyst", "[serve]") {
+  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
+  const Held table = create(server, table_request("last_blast", {"human", "heuristic"}));
+  // No analyst set: 404, saying where analysis comes from.
+  std::string message;
+  REQUIRE(status_of([&] { server.analysis(table.id, "0", table.key(0), {}); }, &message) == 404);
+  REQUIRE_THAT(message, Catch::Contains("zoo bot"));
+  TestAnalyst analyst;
+  server.set_analyst(analyst.factory());
+  // A size where the server does not offer the zoo bot: 404.
+  const Held three = create(server, table_request("last_blast", {"human", "heuristic", "heuristic"}));
+  REQUIRE(status_of([&] { server.analysis(three.id, "0", three.key(0), {}); }) == 404);
+  // Two humans: seat 1 is not to move.
+  const Held two = create(server, table_request("last_blast", {"human", "human"}));
+  REQUIRE(two.reply.at("viewer") == 0);
+  REQUIRE(status_of([&] { server.analysis(two.id, "1", two.key(1), {}); }, &message) == 409);
+  REQUIRE_THAT(message, Catch::Contains("not that seat's turn"));
+  // An analyst that scores an illegal move: 500, without the move.
+  analyst.illegal = true;
+  REQUIRE(status_of([&] { server.analysis(table.id, "0", table.key(0), {}); }, &message) == 500);
+  REQUIRE(message == "the analysis failed (the server's output says why)");
+  REQUIRE(analyst.max_work.size() == 1);  // the analyst of last_blast at 2 players, kept
+}
+
+TEST_CASE("analysis of a recorded move: its player's decision and the probability of the move made",
+          "[serve]") {
+  RecordsFile file("analysis.jsonl");
+  const RecordedGame game = play_record("last_blast", {"a", "b"}, {"heuristic", "random"}, 7);
+  append_records(file.path, {game});
+  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
+  TestAnalyst analyst;
+  server.set_analyst(analyst.factory());
+  server.add_records(load_records(file.path));
+  const int k = 3;
+  const json found = server.record_analysis("0", std::to_string(k));
+  auto state = load_game("last_blast", "", "")->new_state(2, 7);
+  for (int i = 0; i < k; ++i) state->apply(game.actions[static_cast<std::size_t>(i)]);
+  REQUIRE(found.at("seat") == state->current_player());
+  REQUIRE(found.at("move") == k);
+  const Action played = game.actions[static_cast<std::size_t>(k)];
+  REQUIRE(found.at("played").at("action") == played);
+  REQUIRE(found.at("played").at("text") == state->action_to_string(played));
+  const json& moves = found.at("moves");
+  const auto made =
+      std::find_if(moves.begin(), moves.end(), [&](const json& m) { return m.at("action") == played; });
+  REQUIRE(made != moves.end());
+  REQUIRE(found.at("played").at("probability") == made->at("probability"));
+  // From the mover's knowledge: a world dealt again for it.
+  REQUIRE(analyst.observations.back() == state->observation_string(state->current_player()));
+  REQUIRE(analyst.worlds.back() != state->to_json());
+  for (const char* move : {"", "-1", "x", "100000"})
+    REQUIRE(status_of([&] { server.record_analysis("0", move); }) == 400);
 }

@@ -25,8 +25,43 @@ std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyG
                                const SeatBotFactory& make_bot);
 
 void add_play_command(CLI::App& app, SeatBotFactory make_bot = nullptr);
+
+// What a bot makes of a decision, for the page's analysis (serve, docs/browser.md).
+struct MoveScore {
+  Action action;
+  float probability;  // the share the bot gives the move (its policy, or its search's visits)
+  int visits;         // the search's visits of the move (0 without search)
+};
+struct PositionAnalysis {
+  std::string by;                // the bot, as a seat kind ("zoo:last_blast")
+  std::string how;               // what it ran ("network", "search, 200 simulations")
+  float value = 0;               // its value of the position for the player to move, on the returns' scale
+  std::vector<MoveScore> moves;  // legal moves; the others are left out
+};
+// Analyzes the decision of the player to move in `state`, which is not over.
+// It may look at all of `state`: serve hands it a world dealt again from what
+// that player knows (AnyState::redeterminize), never the table's own. Safe to
+// call from several threads (the calls take turns).
+using Analyst = std::function<PositionAnalysis(const AnyState& state, uint64_t seed)>;
+// The analyst of a game at a table size, its search work per analysis at most
+// `max_work` (simulations times playouts per leaf). Serve asks for it only
+// where it offers the zoo bot as a seat. Throws Error when it fails to load.
+using AnalystFactory = std::function<Analyst(const AnyGame& game, int players, long max_work)>;
+
+// What `rocketgym serve` needs to seat the training library's bots (the zoo,
+// --allow-agent); empty without it (random and heuristic only).
+struct ServeBots {
+  SeatBotFactory make;
+  // The search work of one move of `spec` at a table of `game` and `players`
+  // (simulations times playouts per leaf; 1 without search), to hold it to
+  // serve's kMaxBotWorkPerMove (training/cli/serve_limits.h). Reads metadata,
+  // loads no network; throws Error when the spec cannot sit there.
+  std::function<long(const std::string& spec, const AnyGame& game, int players)> work;
+  // The zoo bot as the analyst of a position (GET /api/tables/ID/analysis).
+  AnalystFactory analyst;
+};
 // `rocketgym serve`: the browser table (serve_command.cpp, table_server.h).
-void add_serve_command(CLI::App& app, SeatBotFactory make_bot = nullptr);
+void add_serve_command(CLI::App& app, ServeBots bots = {});
 void add_bench_command(CLI::App& app);
 void add_describe_command(CLI::App& app);  // describe_command.cpp
 void add_replay_command(CLI::App& app);    // replay_command.cpp
@@ -43,5 +78,14 @@ void add_training_commands(CLI::App& app);
 // The bot of a `rocketgym play` seat given as an agent spec (zoo:GAME,
 // search:PATH[:SIMS], checkpoint:PATH...). Throws ConfigError/CheckpointError.
 cli::SeatBot make_seat_bot(const std::string& spec, const AnyGame& game, int players);
+// The search work of one move of that bot (cli::ServeBots::work): simulations
+// times playouts per leaf for a search over playouts, simulations for one over
+// a network, 1 without search. Throws Error when it cannot sit at that table
+// (a zoo bot that does not serve the size, a checkpoint of another game or size).
+long seat_bot_work(const std::string& spec, const AnyGame& game, int players);
+// The game's zoo bot at that table size as an analyst (cli::AnalystFactory):
+// a network reads the player's own observation (its policy and value); a
+// search reports its visits, at most `max_work` search work.
+cli::Analyst make_zoo_analyst(const AnyGame& game, int players, long max_work);
 
 }  // namespace rocketgym

@@ -5,6 +5,8 @@
 // training config or of the search, from the key tables (training/config_docs.h).
 // `rocketgym describe --zoo`: what zoo:<id> plays per table size, from the zoo's
 // files (training/players/zoo_table.h; the table of docs/agents.md).
+// `rocketgym describe --serve-limits`: the limits of `rocketgym serve`
+// (training/cli/serve_limits.h; the table of docs/browser.md).
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -15,6 +17,7 @@
 #include "training/players/zoo_table.h"
 #endif
 #include "training/cli/commands.h"
+#include "training/cli/serve_limits.h"
 
 namespace rocketgym::cli {
 namespace {
@@ -52,6 +55,7 @@ void add_describe_command(CLI::App& app) {
   auto markdown = std::make_shared<bool>(false);
   auto config_keys = std::make_shared<std::string>();
   auto zoo = std::make_shared<bool>(false);
+  auto serve_limits = std::make_shared<bool>(false);
   cmd->add_option("game", *game, "Game id (rocketgym list)");
 #ifdef ROCKETGYM_WITH_TRAINING
   cmd->add_option("--config-keys", *config_keys,
@@ -61,10 +65,24 @@ void add_describe_command(CLI::App& app) {
                 "Instead of a game: what zoo:GAME plays at each table size, from models/zoo/ (or "
                 "$ROCKETGYM_ZOO_DIR); the table of docs/agents.md");
 #endif
+  cmd->add_flag("--serve-limits", *serve_limits,
+                "Instead of a game: the limits of rocketgym serve (the table of docs/browser.md)");
   cmd->add_flag("--markdown", *markdown, "Markdown, as generated into docs/ (default: JSON)");
-  cmd->callback([game, markdown, config_keys, zoo] {
-    if (!game->empty() + !config_keys->empty() + *zoo != 1)
-      throw CLI::ValidationError("describe", "name a game, --config-keys or --zoo (one of them)");
+  cmd->callback([game, markdown, config_keys, zoo, serve_limits] {
+    if (!game->empty() + !config_keys->empty() + *zoo + *serve_limits != 1)
+      throw CLI::ValidationError("describe",
+                                 "name a game, --config-keys, --zoo or --serve-limits (one of them)");
+    if (*serve_limits) {
+      if (*markdown) {
+        std::cout << serve::serve_limits_markdown();
+      } else {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const serve::LimitRow& row : serve::serve_limit_rows())
+          rows.push_back({{"name", row.name}, {"value", row.value}, {"what", row.what}});
+        std::cout << rows.dump(2) << "\n";
+      }
+      return;
+    }
 #ifdef ROCKETGYM_WITH_TRAINING
     if (*zoo) {
       std::cout << (*markdown ? players::zoo_table_markdown() : players::zoo_table_json().dump(2) + "\n");

@@ -1,7 +1,16 @@
 // `rocketgym serve`: the browser table (docs/browser.md). The page (web/) and
-// a small JSON API over the tables of table_server.h, on cpp-httplib.
+// a small JSON API over the tables of table_server.h, answered by
+// serve_app.h over the HTTP server of http_server.h.
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -10,19 +19,11 @@
 
 #include "generated/source_tree.h"
 #include "training/cli/commands.h"
+#include "training/cli/http_server.h"
 #include "training/cli/number_checks.h"
+#include "training/cli/serve_app.h"
+#include "training/cli/serve_limits.h"
 #include "training/cli/table_server.h"
-
-#ifdef ROCKETGYM_WITH_SERVE
-#include <fcntl.h>
-#include <httplib.h>
-#include <poll.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <csignal>
-#include <cstring>
-#endif
 
 namespace rocketgym::cli {
 namespace {
@@ -31,79 +32,58 @@ struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8023;
   std::string web_dir;
-  int max_tables = 64;
-  int idle_minutes = 30;
-  std::vector<std::string> records;  // game records to watch (envs/core/game_record.h)
+  int max_tables = serve::kDefaultMaxTables;
+  int idle_minutes = serve::kDefaultIdleMinutes;
+  std::vector<std::string> records;         // game records to watch (envs/core/game_record.h)
+  std::vector<std::string> allowed_agents;  // --allow-agent
 };
 
-constexpr std::size_t kMaxBody = 64 * 1024;  // a request is a few hundred bytes
-
-#ifdef ROCKETGYM_WITH_SERVE
-
-void send_json(httplib::Response& res, const nlohmann::json& body, int status = 200) {
-  res.status = status;
-  res.set_content(body.dump(), "application/json");
-}
-
-void send_error(httplib::Response& res, int status, const std::string& message) {
-  send_json(res, {{"error", message}, {"status", status}}, status);
-}
-
-// Runs one API call; every refusal becomes {"error": ...} with its status.
-template <class Call>
-void answer(httplib::Response& res, Call call) {
-  try {
-    send_json(res, call());
-  } catch (const serve::ApiError& e) {
-    send_error(res, e.status, e.what());
-  } catch (const std::exception& e) {
-    send_error(res, 500, std::string("internal error: ") + e.what());
+// The seats a client may choose: human, random and heuristic; the zoo bot of
+// each game at the sizes it serves, within kMaxBotWorkPerMove; the agents of
+// --allow-agent at the games and sizes they can play (each within the cap,
+// else the server does not start).
+serve::SeatKinds seat_kinds(const ServeOptions& opt, const ServeBots& bots) {
+  serve::SeatKinds kinds = serve::SeatKinds::basic();
+  if (!bots.work) {
+    if (!opt.allowed_agents.empty())
+      throw Error(
+          "--allow-agent: this rocketgym was built without the training library (only random and "
+          "heuristic bots)");
+    return kinds;
   }
-}
-
-void add_routes(httplib::Server& server, serve::TableServer& tables) {
-  using httplib::Request;
-  using httplib::Response;
-  auto now = [] { return serve::Clock::now(); };
-  server.Get("/api/games",
-             [&](const Request&, Response& res) { answer(res, [&] { return tables.games(); }); });
-  server.Post("/api/tables", [&, now](const Request& req, Response& res) {
-    answer(res, [&] { return tables.create_table(serve::parse_request(req.body), now()); });
-  });
-  server.Get(R"(/api/tables/([0-9a-f]+))", [&, now](const Request& req, Response& res) {
-    answer(res, [&] {
-      return tables.table(req.matches[1], req.has_param("seat") ? req.get_param_value("seat") : "", now());
-    });
-  });
-  server.Post(R"(/api/tables/([0-9a-f]+)/move)", [&, now](const Request& req, Response& res) {
-    answer(res, [&] { return tables.move(req.matches[1], serve::parse_request(req.body), now()); });
-  });
-  server.Post(R"(/api/tables/([0-9a-f]+)/step)", [&, now](const Request& req, Response& res) {
-    answer(res, [&] { return tables.step(req.matches[1], serve::parse_request(req.body), now()); });
-  });
-  server.Post(R"(/api/tables/([0-9a-f]+)/undo)", [&, now](const Request& req, Response& res) {
-    answer(res, [&] { return tables.undo(req.matches[1], serve::parse_request(req.body), now()); });
-  });
-  server.Get("/api/records",
-             [&](const Request&, Response& res) { answer(res, [&] { return tables.records(); }); });
-  server.Get("/api/arena",
-             [&](const Request&, Response& res) { answer(res, [&] { return tables.arena_tables(); }); });
-  server.Get(R"(/api/records/([0-9]+))", [&](const Request& req, Response& res) {
-    answer(res, [&] {
-      return tables.record(req.matches[1], req.has_param("move") ? req.get_param_value("move") : "",
-                           req.has_param("seat") ? req.get_param_value("seat") : "");
-    });
-  });
-  // Anything else under /api, a body over the limit, an unknown page: a JSON error.
-  server.set_error_handler([](const Request& req, Response& res) {
-    if (!res.body.empty()) return;  // an API answer already
-    if (res.status == 413)
-      send_error(res, 413, "request body too large (at most " + std::to_string(kMaxBody) + " bytes)");
-    else if (res.status == 404)
-      send_error(res, 404, "no such page or API call: " + req.method + " " + req.path);
-    else
-      send_error(res, res.status, "request refused (HTTP " + std::to_string(res.status) + ")");
-  });
+  std::vector<bool> seated(opt.allowed_agents.size(), false);
+  std::vector<std::string> why(opt.allowed_agents.size());
+  for (const std::string& id : Registry::instance().ids()) {
+    const auto game = load_game(id);
+    for (int n = game->info().min_players; n <= game->info().max_players; ++n) {
+      try {
+        if (bots.work("zoo", *game, n) <= serve::kMaxBotWorkPerMove) kinds.add(id, n, "zoo:" + id);
+      } catch (const Error&) {
+        // no zoo file for the game, or not for this size: not offered
+      }
+      for (std::size_t i = 0; i < opt.allowed_agents.size(); ++i) {
+        const std::string& spec = opt.allowed_agents[i];
+        long work = 0;
+        try {
+          work = bots.work(spec, *game, n);
+        } catch (const Error& e) {
+          if (why[i].empty()) why[i] = e.what();
+          continue;
+        }
+        if (work > serve::kMaxBotWorkPerMove)
+          throw Error("--allow-agent " + spec + ": " + std::to_string(work) +
+                      " units of search work a move at " + id + " with " + std::to_string(n) +
+                      " players, above serve's cap of " + std::to_string(serve::kMaxBotWorkPerMove) +
+                      " (kMaxBotWorkPerMove: simulations times playouts per leaf)");
+        kinds.add(id, n, spec);
+        seated[i] = true;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < seated.size(); ++i)
+    if (!seated[i])
+      throw Error("--allow-agent " + opt.allowed_agents[i] + ": it can sit at no table: " + why[i]);
+  return kinds;
 }
 
 // The write end of StopOnSignal's pipe, for its signal handler (-1: none).
@@ -183,63 +163,44 @@ class StopOnSignal {
   std::thread watcher_;
 };
 
-void serve(const ServeOptions& opt, const SeatBotFactory& make_bot) {
+void serve(const ServeOptions& opt, const ServeBots& bots) {
   serve::TableLimits limits;
   limits.max_tables = opt.max_tables;
   limits.idle_expiry = std::chrono::minutes(opt.idle_minutes);
-  serve::TableServer tables(make_bot, limits);
+  serve::TableServer tables(bots.make, seat_kinds(opt, bots), limits);
+  tables.set_analyst(bots.analyst);
   for (const std::string& path : opt.records) tables.add_records(load_records(path));
-  httplib::Server server;
-  server.set_payload_max_length(kMaxBody);
-  // cpp-httplib's worker polls a connection's socket until its request comes
-  // or the keep-alive timeout passes. So one request per connection (no
-  // worker polling a kept-alive connection after its answer), and a connection
-  // opened without a request (a browser's preconnect) is dropped after 1 s:
-  // then every thread blocks (tests/browser/test_serve_api.py checks it).
-  server.set_keep_alive_max_count(1);
-  server.set_keep_alive_timeout(1);
   std::string web = opt.web_dir;
   if (web.empty())
     web = std::getenv("ROCKETGYM_WEB_DIR") ? std::getenv("ROCKETGYM_WEB_DIR") : ROCKETGYM_SOURCE_DIR "/web";
-  if (!server.set_mount_point("/", web))
+  struct stat index {};
+  if (stat((web + "/index.html").c_str(), &index) != 0 || !S_ISREG(index.st_mode))
     throw Error("--web " + web + ": not a directory with the page (web/index.html of the source tree)");
-  add_routes(server, tables);
-  const int port = opt.port == 0 ? server.bind_to_any_port(opt.host) : opt.port;
-  if (opt.port != 0 && !server.bind_to_port(opt.host, opt.port))
-    throw Error("cannot listen on " + opt.host + ":" + std::to_string(opt.port) +
-                " (in use, or not an address here)");
-  if (port < 0) throw Error("cannot listen on " + opt.host + " (no free port)");
-  // SIGINT or SIGTERM stops the server: it takes no new connection, answers the
-  // requests it is serving, closes the connections that sent none yet, then
-  // serve returns (exit status 0). The tables live in memory only: nothing is
-  // written, so there is nothing to leave half-done. Caught before the address
-  // is printed, so that a script may signal as soon as it reads it; stop()
-  // takes effect only once listen_after_bind runs, so the watcher waits for that.
-  std::atomic<bool> listen_returned{false};
-  StopOnSignal stop_on_signal([&] {
-    while (!server.is_running() && !listen_returned) std::this_thread::yield();
-    server.stop();
-  });
+  std::unique_ptr<serve::ServeApp> app;
+  serve::HttpServer server([&app](const serve::HttpRequest& request) { return app->handle(request); });
+  const int port = server.bind(opt.host, opt.port);
+  app = std::make_unique<serve::ServeApp>(tables, web, serve::served_authorities(opt.host, port));
+  // SIGINT or SIGTERM stops the server: it takes no new connection, closes the
+  // connections still sending their request, finishes the answers under way,
+  // then serve returns (exit status 0). The tables live in memory only:
+  // nothing is written, so there is nothing to leave half-done. Caught before
+  // the address is printed, so that a script may signal as soon as it reads
+  // it (a stop before run() starts makes run() return at once).
+  StopOnSignal stop_on_signal([&server] { server.stop(); });
   // The address first, on its own line and flushed: scripts and tests read it.
-  std::cout << "rocketgym serve: open http://" << opt.host << ":" << port
+  const std::string shown = opt.host.find(':') != std::string::npos ? "[" + opt.host + "]" : opt.host;
+  std::cout << "rocketgym serve: open http://" << shown << ":" << port
             << "/ in a browser (Ctrl-C or SIGTERM stops)" << std::endl;
-  const bool listened = server.listen_after_bind();
-  listen_returned = true;
-  if (stop_on_signal.received() != 0) {
+  server.run();
+  if (stop_on_signal.received() != 0)
     std::cout << "rocketgym serve: stopped by "
               << (stop_on_signal.received() == SIGINT ? "SIGINT" : "SIGTERM")
               << " (open tables dropped: " << tables.num_tables() << ")" << std::endl;
-    return;
-  }
-  if (!listened)
-    throw Error("serve: the server stopped listening on " + opt.host + ":" + std::to_string(port));
 }
-
-#endif  // ROCKETGYM_WITH_SERVE
 
 }  // namespace
 
-void add_serve_command(CLI::App& app, SeatBotFactory make_bot) {
+void add_serve_command(CLI::App& app, ServeBots bots) {
   auto opt = std::make_shared<ServeOptions>();
   auto* cmd = app.add_subcommand(
       "serve",
@@ -247,28 +208,25 @@ void add_serve_command(CLI::App& app, SeatBotFactory make_bot) {
       "(http://127.0.0.1:8023/ by default) in a browser. See docs/browser.md");
   cmd->add_option("--port", opt->port, "TCP port (0 = any free port; the address is printed)")
       ->check(whole_number(0, 65535, "a TCP port"));
-  cmd->add_option(
-      "--host", opt->host,
-      "Address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 opens it to the network)");
+  cmd->add_option("--host", opt->host,
+                  "Address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 opens it to the "
+                  "network); requests must name it (or, for 0.0.0.0, an address of this machine) in their "
+                  "Host header. See docs/browser.md before opening it to a network");
   cmd->add_option("--web", opt->web_dir,
                   "Folder of the page (default: web/ of the source tree, or $ROCKETGYM_WEB_DIR)");
   cmd->add_option("--records", opt->records,
                   "Game records to watch, one JSON line per game (written by the arena's --records); "
                   "each game is replayed and checked at start");
+  cmd->add_option("--allow-agent", opt->allowed_agents,
+                  "An agent spec players may seat, besides human, random, heuristic and the zoo bots "
+                  "(e.g. ismcts:200:heuristic:4 or checkpoint:PATH); repeatable. Offered at the games and "
+                  "sizes it can play; its search work a move must be within kMaxBotWorkPerMove (" +
+                      std::to_string(serve::kMaxBotWorkPerMove) + ")");
   cmd->add_option("--max-tables", opt->max_tables, "Tables open at once (more are refused)")
-      ->check(whole_number(1, 100000, "a number of tables"));
+      ->check(whole_number(1, serve::kMaxTablesLimit, "a number of tables"));
   cmd->add_option("--idle-minutes", opt->idle_minutes, "A table nobody looked at for this long is closed")
-      ->check(whole_number(1, 7 * 24 * 60, "minutes"));
-  cmd->callback([opt, make_bot] {
-#ifdef ROCKETGYM_WITH_SERVE
-    serve(*opt, make_bot);
-#else
-    (void)make_bot;
-    throw Error(
-        "this rocketgym was built without cpp-httplib: install libcpp-httplib-dev (scripts/setup.sh), "
-        "then configure and build again");
-#endif
-  });
+      ->check(whole_number(1, serve::kMaxIdleMinutes, "minutes"));
+  cmd->callback([opt, bots] { serve(*opt, bots); });
 }
 
 }  // namespace rocketgym::cli

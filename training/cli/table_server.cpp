@@ -4,13 +4,16 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <limits>
 #include <random>
 #include <tuple>
 
 #include "envs/core/rng.h"
 #include "training/arena/results.h"
+#include "training/cli/http_server.h"
 
 namespace rocketgym::serve {
 
@@ -25,22 +28,45 @@ const json& field(const json& request, const char* key) {
 
 int int_field(const json& request, const char* key) {
   const json& v = field(request, key);
-  if (!v.is_number_integer())
-    throw ApiError(400, std::string("field '") + key + "' must be an integer, not " + v.dump());
+  if (!v.is_number_integer()) throw ApiError(400, std::string("field '") + key + "' must be an integer");
   const int64_t x = v.get<int64_t>();
   if (x < std::numeric_limits<int>::min() || x > std::numeric_limits<int>::max())
-    throw ApiError(400, std::string("field '") + key + "' out of range: " + v.dump());
+    throw ApiError(400, std::string("field '") + key + "' is out of range");
   return static_cast<int>(x);
 }
 
 // The file of a record's "file:line".
 std::string file_of(const LoadedRecord& r) { return r.source.substr(0, r.source.rfind(':')); }
 
-std::string new_table_id() {
+// 128 random bits in hex: a table's id, a seat's key.
+std::string random_hex() {
+  static std::mutex mutex;
   static std::random_device device;
-  char id[17];
-  std::snprintf(id, sizeof id, "%08x%08x", device(), device());
-  return id;
+  std::lock_guard<std::mutex> lock(mutex);
+  char out[33];
+  std::snprintf(out, sizeof out, "%08x%08x%08x%08x", device(), device(), device(), device());
+  return out;
+}
+
+uint64_t random_seed() {
+  static std::mutex mutex;
+  static std::random_device device;
+  std::lock_guard<std::mutex> lock(mutex);
+  return (static_cast<uint64_t>(device()) << 32) | device();
+}
+
+// Compares a key in a time that does not depend on where it differs.
+bool same_key(const std::string& a, const std::string& b) {
+  if (a.size() != b.size() || a.empty()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : ", ") + w;
+  return out;
 }
 
 // The on/off options of a game's built-in config: its booleans at the top
@@ -64,55 +90,123 @@ json boolean_options(const std::string& game_id) {
 }
 
 // The config overrides of a request's "options" ({"variants.short_game": true}):
-// one value per dotted key, as the YAML mapping load_game merges (a JSON
-// object is YAML); load_game names a key the game does not have.
-std::string overrides_of(const json& options) {
-  if (!options.is_object())
-    throw ApiError(400, "field 'options' must be an object of config keys and values");
+// each key one of the game's on/off options (boolean_options), each value
+// true or false, as the YAML mapping load_game merges (a JSON object is YAML).
+std::string overrides_of(const json& options, const std::string& game_id) {
+  const std::string wrong =
+      "field 'options' must map on/off options of the game (GET /api/games lists them) to true or false";
+  if (!options.is_object()) throw ApiError(400, wrong);
+  const json known = boolean_options(game_id);
   json nested = json::object();
   for (const auto& item : options.items()) {
-    if (!item.value().is_primitive() || item.value().is_null())
-      throw ApiError(400, "option '" + item.key() + "' must be a single value, not " + item.value().dump());
+    const bool listed =
+        std::any_of(known.begin(), known.end(), [&](const json& o) { return o.at("key") == item.key(); });
+    if (!listed || !item.value().is_boolean()) throw ApiError(400, wrong);
     json* at = &nested;
     std::string key = item.key();
-    for (std::size_t dot; (dot = key.find('.')) != std::string::npos; key = key.substr(dot + 1)) {
-      json& next = (*at)[key.substr(0, dot)];
-      if (!next.is_null() && !next.is_object())
-        throw ApiError(400, "option '" + item.key() + "' conflicts with another");
-      at = &next;
-    }
+    for (std::size_t dot; (dot = key.find('.')) != std::string::npos; key = key.substr(dot + 1))
+      at = &(*at)[key.substr(0, dot)];
     (*at)[key] = item.value();
   }
   return nested.dump();
 }
 
+// A whole number in [0, max] from a query parameter, or ApiError 400 naming it.
+int query_number(const std::string& name, const std::string& text, int max) {
+  std::size_t used = 0;
+  long value = -1;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || value < 0 || value > max)
+    throw ApiError(400, name + " must be a whole number from 0 to " + std::to_string(max));
+  return static_cast<int>(value);
+}
+
 }  // namespace
 
 json parse_request(const std::string& body) {
-  json request;
-  try {
-    request = json::parse(body);
-  } catch (const json::exception& e) {
-    throw ApiError(400, std::string("the request body is not valid JSON: ") + e.what());
+  if (!is_valid_utf8(body)) throw ApiError(400, "the request body is not valid UTF-8");
+  // The nesting depth, counted outside strings, before anything parses it.
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : body) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        throw ApiError(400, "the request body nests arrays and objects deeper than " +
+                                std::to_string(kMaxJsonDepth) + " levels");
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
   }
-  if (!request.is_object())
-    throw ApiError(400, "the request body must be a JSON object, not " + request.dump());
+  json request = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (request.is_discarded()) throw ApiError(400, "the request body is not valid JSON");
+  if (!request.is_object()) throw ApiError(400, "the request body must be a JSON object");
   return request;
 }
 
-TableServer::TableServer(cli::SeatBotFactory make_bot, TableLimits limits)
-    : make_bot_(std::move(make_bot)), limits_(limits) {}
+SeatKinds SeatKinds::basic() {
+  SeatKinds kinds;
+  for (const std::string& id : Registry::instance().ids()) {
+    const GameInfo& info = Registry::instance().find(id).info;
+    for (int n = info.min_players; n <= info.max_players; ++n)
+      for (const char* spec : {"random", "heuristic"}) kinds.add(id, n, spec);
+  }
+  return kinds;
+}
+
+void SeatKinds::add(const std::string& game, int players, const std::string& spec) {
+  auto& list = bots_[{game, players}];
+  if (std::find(list.begin(), list.end(), spec) == list.end()) list.push_back(spec);
+}
+
+const std::vector<std::string>& SeatKinds::bots(const std::string& game, int players) const {
+  static const std::vector<std::string> none;
+  const auto it = bots_.find({game, players});
+  return it == bots_.end() ? none : it->second;
+}
+
+bool SeatKinds::offers(const std::string& game, int players, const std::string& spec) const {
+  const auto& list = bots(game, players);
+  return std::find(list.begin(), list.end(), spec) != list.end();
+}
+
+TableServer::TableServer(cli::SeatBotFactory make_bot, SeatKinds kinds, TableLimits limits, Now now,
+                         Seeds seeds)
+    : make_bot_(std::move(make_bot)),
+      kinds_(std::move(kinds)),
+      limits_(limits),
+      now_(now ? std::move(now) : Now(Clock::now)),
+      seeds_(seeds ? std::move(seeds) : Seeds(random_seed)) {}
 
 json TableServer::games() const {
   json out = json::array();
   for (const std::string& id : Registry::instance().ids()) {
     const GameInfo& info = Registry::instance().find(id).info;
+    json seats = json::object();
+    for (int n = info.min_players; n <= info.max_players; ++n) {
+      json kinds = json::array({"human"});
+      for (const std::string& spec : kinds_.bots(id, n)) kinds.push_back(spec);
+      seats[std::to_string(n)] = std::move(kinds);
+    }
     out.push_back({{"id", id},
                    {"name", info.name},
                    {"description", info.description},
                    {"min_players", info.min_players},
                    {"max_players", info.max_players},
-                   {"options", boolean_options(id)}});
+                   {"options", boolean_options(id)},
+                   {"seats", std::move(seats)}});
   }
   return out;
 }
@@ -124,95 +218,133 @@ int TableServer::num_tables() const {
 
 void TableServer::expire(Clock::time_point now) {
   for (auto it = tables_.begin(); it != tables_.end();)
-    it = now - it->second.last_used > limits_.idle_expiry ? tables_.erase(it) : std::next(it);
+    it = now - it->second->last_used > limits_.idle_expiry ? tables_.erase(it) : std::next(it);
 }
 
-TableServer::Table& TableServer::find(const std::string& id, Clock::time_point now) {
+std::shared_ptr<TableServer::Table> TableServer::find(const std::string& id, Clock::time_point now) {
+  std::lock_guard<std::mutex> lock(mutex_);
   expire(now);
   auto it = tables_.find(id);
   if (it == tables_.end())
-    throw ApiError(404, "no table '" + id + "' (tables close after " +
+    throw ApiError(404, "no table with that id (tables close after " +
                             std::to_string(limits_.idle_expiry.count() / 60) + " idle minutes)");
-  it->second.last_used = now;
+  it->second->last_used = now;
   return it->second;
 }
 
-json TableServer::create_table(const json& request, Clock::time_point now) {
+TableReply TableServer::create_table(const json& request, Clock::time_point now) {
   const json& game_field = field(request, "game");
-  if (!game_field.is_string()) throw ApiError(400, "field 'game' must be a string");
-  const std::string game_id = game_field.get<std::string>();
-  Table t;
-  t.game_id = game_id;
+  const std::vector<std::string> ids = Registry::instance().ids();
+  if (!game_field.is_string() ||
+      std::find(ids.begin(), ids.end(), game_field.get<std::string>()) == ids.end())
+    throw ApiError(400, "field 'game' must be one of " + joined(ids));
+  auto t = std::make_shared<Table>();
+  t->game_id = game_field.get<std::string>();
+  const std::string overrides =
+      request.contains("options") ? overrides_of(request.at("options"), t->game_id) : "";
   try {
-    Registry::instance().find(game_id);  // names the known games
-    const std::string overrides = request.contains("options") ? overrides_of(request.at("options")) : "";
-    t.game = load_game(game_id, "", overrides);
-  } catch (const ApiError&) {
-    throw;
+    t->game = load_game(t->game_id, "", overrides);
   } catch (const Error& e) {
-    throw ApiError(400, e.what());
+    throw ApiError(400, e.what());  // the game's own config and on/off options: nothing of the request
   }
   const int players = int_field(request, "players");
-  try {
-    t.game->check_players(players);
-  } catch (const Error& e) {
-    throw ApiError(400, e.what());
-  }
+  const GameInfo& info = t->game->info();
+  if (players < info.min_players || players > info.max_players)
+    throw ApiError(400, "field 'players': " + t->game_id + " is played by " +
+                            std::to_string(info.min_players) + " to " + std::to_string(info.max_players) +
+                            " players");
   const json& seats = field(request, "seats");
   if (!seats.is_array() || static_cast<int>(seats.size()) != players)
     throw ApiError(
-        400, "field 'seats' must list " + std::to_string(players) + " seats (\"human\" or an agent spec)");
-  for (const json& seat : seats) {
-    if (!seat.is_string())
-      throw ApiError(400, "a seat must be \"human\" or an agent spec string, not " + seat.dump());
-    t.seats.push_back(seat.get<std::string>());
+        400, "field 'seats' must list a seat kind for each of the " + std::to_string(players) + " players");
+  const std::vector<std::string>& bots = kinds_.bots(t->game_id, players);
+  for (std::size_t s = 0; s < seats.size(); ++s) {
+    const json& seat = seats[s];
+    if (!seat.is_string() ||
+        (seat != "human" && !kinds_.offers(t->game_id, players, seat.get<std::string>())))
+      throw ApiError(400, "seat " + std::to_string(s) + " must be human or a bot this server offers for " +
+                              t->game_id + " at " + std::to_string(players) + " players: " + joined(bots));
+    t->seats.push_back(seat.get<std::string>());
+    t->keys.push_back(t->seats.back() == "human" ? random_hex() : "");
+    t->humans += t->seats.back() == "human";
+  }
+  // The reply schedule, from the seats (public): none without a human or without a bot.
+  if (t->humans > 0 && t->humans < players) {
+    const bool quick = std::all_of(t->seats.begin(), t->seats.end(), [](const std::string& s) {
+      return s == "human" || s == "random" || s == "heuristic";
+    });
+    t->tick = std::chrono::duration_cast<Clock::duration>(quick ? kQuickBotReplyTick : kBotReplyTick);
   }
   if (request.contains("seed")) {
     const json& seed = request.at("seed");
     if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<int64_t>() >= 0))
-      throw ApiError(400, "field 'seed' must be a whole number >= 0, not " + seed.dump());
-    t.seed = seed.get<uint64_t>();
+      throw ApiError(400, "field 'seed' must be a whole number >= 0");
+    t->seed = seed.get<uint64_t>();
   } else {
-    t.seed = (static_cast<uint64_t>(std::random_device{}()) << 32) | std::random_device{}();
+    t->seed = random_seed();
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  expire(now);
-  if (static_cast<int>(tables_.size()) >= limits_.max_tables)
-    throw ApiError(503, "too many open tables (" + std::to_string(limits_.max_tables) +
-                            "); idle tables close after " + std::to_string(limits_.idle_expiry.count() / 60) +
-                            " minutes");
+  // A place under the cap, held while the table is made outside the lock
+  // (a zoo bot loads its network).
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    expire(now);
+    if (static_cast<int>(tables_.size()) + creating_ >= limits_.max_tables)
+      throw ApiError(503, "too many open tables (" + std::to_string(limits_.max_tables) +
+                              "); idle tables close after " +
+                              std::to_string(limits_.idle_expiry.count() / 60) + " minutes");
+    ++creating_;
+  }
+  struct Release {
+    TableServer* server;
+    ~Release() {
+      std::lock_guard<std::mutex> lock(server->mutex_);
+      --server->creating_;
+    }
+  } release{this};
   try {
-    // The one place where serve makes its bots (through play's factory).
-    t.bots = cli::make_bots(t.seats, *t.game, players, make_bot_);
+    // The one place where serve makes its bots (through play's factory), from its own list.
+    t->bots = cli::make_bots(t->seats, *t->game, players, make_bot_);
   } catch (const Error& e) {
-    throw ApiError(400, e.what());
+    std::cerr << "rocketgym serve: a bot of the server's list failed to load: " << e.what() << std::endl;
+    throw ApiError(500, "a bot of this server's list failed to load (the server's output says why)");
   }
-  t.state = t.game->new_state(players, t.seed);
-  t.last_used = now;
-  settle(t);
-  const std::string id = new_table_id();
-  Table& stored = tables_.emplace(id, std::move(t)).first->second;
-  return describe(id, stored, default_viewer(stored));
+  t->state = t->game->new_state(players, t->seed);
+  t->bases.push_back({0, t->state->clone()});
+  t->last_used = now;
+  settle(*t);
+  const std::string id = random_hex();
+  json body = describe(id, *t, default_viewer(*t));
+  json keys = json::object();
+  for (std::size_t s = 0; s < t->seats.size(); ++s)
+    if (!t->keys[s].empty()) keys[std::to_string(s)] = t->keys[s];
+  body["keys"] = std::move(keys);
+  TableReply out = reply(*t, std::move(body), now);
+  std::lock_guard<std::mutex> lock(mutex_);
+  tables_.emplace(id, std::move(t));
+  return out;
 }
 
-// The seat a request may see: a human seat, or "full" when no human sits at
-// the table or the game is over.
-int TableServer::parse_viewer(const Table& t, const json& seat) const {
+// The seat a request may see, given its key: a human seat whose key it is,
+// or "full" at a table without humans, or with a human seat's key once the
+// game is over.
+int TableServer::parse_viewer(const Table& t, const json& seat, const std::string& key) const {
   const int players = static_cast<int>(t.seats.size());
   if (seat.is_string() && seat.get<std::string>() == "full") {
-    const bool humans = std::count(t.seats.begin(), t.seats.end(), "human") > 0;
-    if (humans && !t.state->is_terminal())
+    if (t.humans == 0) return kFullBoard;
+    if (!t.state->is_terminal())
       throw ApiError(400, "the full board is shown only at a table without humans or once the game is over");
-    return kFullBoard;
+    for (const std::string& k : t.keys)
+      if (same_key(k, key)) return kFullBoard;
+    throw ApiError(403, "the full board needs the key of a human seat of the table (header X-Seat-Key)");
   }
   if (!seat.is_number_integer() || seat.get<int64_t>() < 0 || seat.get<int64_t>() >= players)
-    throw ApiError(400, "seat must be a seat number 0.." + std::to_string(players - 1) +
-                            " or \"full\", not " + seat.dump());
-  const int s = seat.get<int>();
-  if (t.seats[static_cast<std::size_t>(s)] != "human")
-    throw ApiError(400, "seat " + std::to_string(s) + " is a bot (" + t.seats[static_cast<std::size_t>(s)] +
-                            "): only a human seat's view is shown");
-  return s;
+    throw ApiError(400, "seat must be a seat number 0.." + std::to_string(players - 1) + " or \"full\"");
+  const auto s = static_cast<std::size_t>(seat.get<int>());
+  if (t.seats[s] != "human") throw ApiError(400, "that seat is a bot's: only a human seat's view is shown");
+  if (!same_key(t.keys[s], key))
+    throw ApiError(403,
+                   "that seat's key is missing or wrong (header X-Seat-Key, given when the table was made)");
+  return static_cast<int>(s);
 }
 
 // The human seat to move, else the first human seat, else the full board.
@@ -224,16 +356,30 @@ int TableServer::default_viewer(const Table& t) const {
   return kFullBoard;
 }
 
-json TableServer::table(const std::string& id, const std::string& seat, Clock::time_point now) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  Table& t = find(id, now);
-  int viewer = default_viewer(t);
+json TableServer::table(const std::string& id, const std::string& seat, const std::string& key,
+                        Clock::time_point now) {
+  const std::shared_ptr<Table> t = find(id, now);
+  std::lock_guard<std::mutex> lock(t->mutex);
+  int viewer = kFullBoard;
   if (!seat.empty()) {
     json s = seat == "full" ? json(seat) : json::parse(seat, nullptr, false);
-    if (s.is_discarded()) throw ApiError(400, "seat must be a seat number or \"full\", not '" + seat + "'");
-    viewer = parse_viewer(t, s);
+    if (s.is_discarded() || !(s.is_string() || s.is_number_integer()))
+      throw ApiError(400, "seat must be a seat number or \"full\"");
+    viewer = parse_viewer(*t, s, key);
+  } else if (t->humans > 0) {
+    viewer = -2;
+    for (std::size_t s = 0; s < t->keys.size(); ++s)
+      if (same_key(t->keys[s], key)) viewer = static_cast<int>(s);
+    if (viewer == -2) throw ApiError(403, "a human seat's key is needed (header X-Seat-Key)");
   }
-  return describe(id, t, viewer);
+  return describe(id, *t, viewer);
+}
+
+void TableServer::check_version(const Table& t, const json& request, const char* what) const {
+  const int version = int_field(request, "version");
+  if (version != t.version)
+    throw ApiError(409, std::string("stale ") + what + ": the table is at version " +
+                            std::to_string(t.version) + ", not the version sent; reload the table");
 }
 
 void TableServer::apply(Table& t, Action a) {
@@ -243,96 +389,220 @@ void TableServer::apply(Table& t, Action a) {
   t.state->apply(a);
 }
 
-json TableServer::move(const std::string& id, const json& request, Clock::time_point now) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  Table& t = find(id, now);
-  const int viewer = parse_viewer(t, field(request, "seat"));
-  const int version = int_field(request, "version");
+TableReply TableServer::reply(const Table& t, json body, Clock::time_point now) const {
+  if (t.tick == Clock::duration(0)) return {std::move(body), now};
+  // A whole number of ticks after the request, at least one: the same for an
+  // answer in which bots made secret decisions and one in which none moved.
+  const auto elapsed = now_() - now;
+  const auto ticks = std::max<long long>(1, (elapsed + t.tick - Clock::duration(1)) / t.tick);
+  return {std::move(body), now + ticks * t.tick};
+}
+
+TableReply TableServer::move(const std::string& id, const json& request, const std::string& key,
+                             Clock::time_point now) {
+  const std::shared_ptr<Table> t = find(id, now);
+  std::lock_guard<std::mutex> lock(t->mutex);
+  const int viewer = parse_viewer(*t, field(request, "seat"), key);
+  check_version(*t, request, "move");
   const int action = int_field(request, "action");
-  if (version != t.version)
-    throw ApiError(409, "stale move: the table is at version " + std::to_string(t.version) +
-                            ", the move was made at " + std::to_string(version) + "; reload the table");
-  if (t.state->is_terminal()) throw ApiError(409, "the game is over");
-  if (t.state->current_player() != viewer)
-    throw ApiError(409, "it is not seat " + std::to_string(viewer) + "'s turn");
-  if (!t.state->is_legal(action))
-    throw ApiError(400, "action " + std::to_string(action) + " (" + t.state->action_to_string(action) +
-                            ") is not legal now");
-  apply(t, action);
-  ++t.version;  // before the bots: the move is played even if a bot then fails
-  settle(t);
-  return describe(id, t, viewer);
+  if (t->state->is_terminal()) throw ApiError(409, "the game is over");
+  if (t->state->current_player() != viewer) throw ApiError(409, "it is not that seat's turn");
+  if (!t->state->is_legal(action))
+    throw ApiError(400, "that action is not legal now (field 'legal' lists those that are)");
+  apply(*t, action);
+  ++t->version;  // before the bots: the move is played even if a bot then fails
+  settle(*t);
+  return reply(*t, describe(id, *t, viewer), now);
 }
 
-json TableServer::step(const std::string& id, const json& request, Clock::time_point now) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  Table& t = find(id, now);
-  const int viewer = parse_viewer(t, field(request, "seat"));
-  const int version = int_field(request, "version");
-  if (version != t.version)
-    throw ApiError(409, "stale step: the table is at version " + std::to_string(t.version) +
-                            ", the step was asked at " + std::to_string(version) + "; reload the table");
-  if (!t.pending) settle(t);  // a bot that failed at the last request tries again
-  if (!t.pending)
-    throw ApiError(409, t.state->is_terminal() ? "the game is over" : "a human is to move, not a bot");
-  apply(t, *t.pending);
-  ++t.version;
-  settle(t);
-  return describe(id, t, viewer);
+TableReply TableServer::step(const std::string& id, const json& request, const std::string& key,
+                             Clock::time_point now) {
+  const std::shared_ptr<Table> t = find(id, now);
+  std::lock_guard<std::mutex> lock(t->mutex);
+  const int viewer = parse_viewer(*t, field(request, "seat"), key);
+  check_version(*t, request, "step");
+  if (!t->pending) settle(*t);  // a bot that failed at the last request tries again
+  if (!t->pending)
+    throw ApiError(409, t->state->is_terminal() ? "the game is over" : "a human is to move, not a bot");
+  apply(*t, *t->pending);
+  ++t->version;
+  settle(*t);
+  return reply(*t, describe(id, *t, viewer), now);
 }
 
-// The index in the log of the last move a human made, if any.
-std::optional<std::size_t> TableServer::last_human_move(const Table& t) {
+// The index in the log of the last move of `seat`, if any.
+std::optional<std::size_t> TableServer::last_move_of(const Table& t, int seat) {
   for (std::size_t i = t.log.size(); i-- > 0;)
-    if (t.seats[static_cast<std::size_t>(t.log[i].seat)] == "human") return i;
+    if (t.log[i].seat == seat) return i;
   return std::nullopt;
 }
 
-// The position after the first `moves` moves of the log, replayed from the
-// table's seed (a game is its seed and its moves), the later moves dropped.
-void TableServer::take_back_to(Table& t, std::size_t moves) {
+// The position after the first `moves` moves of the log, from the latest
+// deal before them, with what `seat` cannot see dealt again: the later moves
+// are dropped, and the new deal is the base of the moves to come.
+void TableServer::redeal_at(Table& t, std::size_t moves, int seat) {
+  while (t.bases.back().moves > moves) t.bases.pop_back();  // bases[0] (0 moves) stays
+  std::unique_ptr<AnyState> state = t.bases.back().state->clone();
+  for (std::size_t i = t.bases.back().moves; i < moves; ++i) state->apply(t.log[i].action);
+  state->redeterminize(seat, seeds_());
   t.log.resize(moves);
-  t.state = t.game->new_state(static_cast<int>(t.seats.size()), t.seed);
-  for (const LogEntry& e : t.log) t.state->apply(e.action);
+  if (t.bases.back().moves == moves) t.bases.pop_back();
+  t.bases.push_back({moves, state->clone()});
+  t.state = std::move(state);
 }
 
-json TableServer::undo(const std::string& id, const json& request, Clock::time_point now) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  Table& t = find(id, now);
-  const int viewer = parse_viewer(t, field(request, "seat"));
-  const int version = int_field(request, "version");
-  if (version != t.version)
-    throw ApiError(409, "stale undo: the table is at version " + std::to_string(t.version) +
-                            ", the undo was asked at " + std::to_string(version) + "; reload the table");
-  const std::optional<std::size_t> human = last_human_move(t);
-  if (!human) throw ApiError(409, "nothing to undo: no human has moved yet");
-  take_back_to(t, *human);
-  ++t.version;  // never back to an old number: a move made before the undo stays stale
-  settle(t);    // a human is to move again: nothing for the bots
-  return describe(id, t, viewer);
+TableReply TableServer::undo(const std::string& id, const json& request, const std::string& key,
+                             Clock::time_point now) {
+  const std::shared_ptr<Table> t = find(id, now);
+  std::lock_guard<std::mutex> lock(t->mutex);
+  const int viewer = parse_viewer(*t, field(request, "seat"), key);
+  check_version(*t, request, "undo");
+  if (t->state->is_terminal())
+    throw ApiError(409, "the game is over: no undo once every hand has been shown");
+  if (t->humans > 1)
+    throw ApiError(409,
+                   "undo is for a table with one human seat (it deals again what the seat cannot see, "
+                   "another human's hand included)");
+  const std::optional<std::size_t> last = last_move_of(*t, viewer);
+  if (!last) throw ApiError(409, "nothing to undo: that seat has not moved yet");
+  redeal_at(*t, *last, viewer);
+  t->pending.reset();
+  ++t->version;  // never back to an old number: a move made before the undo stays stale
+  settle(*t);    // the seat is to move again: nothing for the bots
+  return reply(*t, describe(id, *t, viewer), now);
 }
 
 // Bots play the moves no human may see at once (a secret choice, a decision
-// that shows who was asked), so that nothing in the replies, not even a
-// pause, tells that they happened; the next visible bot move waits in
-// `pending` for a step.
+// that shows who was asked), so that nothing in the replies tells that they
+// happened (their timing neither: reply()); the next visible bot move waits
+// in `pending` for a step.
 void TableServer::settle(Table& t) {
   t.pending.reset();
-  const bool humans = std::count(t.seats.begin(), t.seats.end(), "human") > 0;
   for (;;) {
     const int p = t.state->current_player();
     if (p < 0 || t.seats[static_cast<std::size_t>(p)] == "human") return;
     const Action a = t.bots[static_cast<std::size_t>(p)](*t.state, derive_seed(t.seed, t.log.size()));
-    if (!t.state->is_legal(a))
-      throw ApiError(500, "the bot of seat " + std::to_string(p) + " (" +
-                              t.seats[static_cast<std::size_t>(p)] + ") chose illegal action " +
-                              std::to_string(a));
-    if (!humans || t.state->is_public_action(a)) {
+    if (!t.state->is_legal(a)) {
+      std::cerr << "rocketgym serve: the bot " << t.seats[static_cast<std::size_t>(p)]
+                << " chose illegal action " << a << std::endl;
+      throw ApiError(500, "a bot chose an illegal move (the server's output says which)");
+    }
+    if (t.humans == 0 || t.state->is_public_action(a)) {
       t.pending = a;
       return;
     }
     apply(t, a);
   }
+}
+
+void TableServer::set_analyst(cli::AnalystFactory analyst) { make_analyst_ = std::move(analyst); }
+
+cli::Analyst TableServer::analyst_of(const std::string& game_id, const AnyGame& game, int players) {
+  const std::string zoo = "zoo:" + game_id;
+  if (!make_analyst_ || !kinds_.offers(game_id, players, zoo))
+    throw ApiError(404, "this server has no analysis of " + game_id + " at " + std::to_string(players) +
+                            " players (it comes from the zoo bot where the server offers it as a seat)");
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = analysts_.find({game_id, players});
+    if (it != analysts_.end()) return it->second;
+  }
+  cli::Analyst analyst;  // loaded outside the lock (a network); two first calls may both load it
+  try {
+    analyst = make_analyst_(game, players, kMaxBotWorkPerMove);
+  } catch (const Error& e) {
+    std::cerr << "rocketgym serve: the analyst " << zoo << " failed to load: " << e.what() << std::endl;
+  }
+  if (!analyst) throw ApiError(500, "the analyst failed to load (the server's output says why)");
+  std::lock_guard<std::mutex> lock(mutex_);
+  return analysts_.emplace(std::make_pair(game_id, players), std::move(analyst)).first->second;
+}
+
+json TableServer::analyze(const std::string& game_id, const AnyGame& game, std::unique_ptr<AnyState> world) {
+  const int seat = world->current_player();
+  const cli::Analyst analyst = analyst_of(game_id, game, world->num_players());
+  // What the seat cannot see, dealt again: the analyst gets a world the seat
+  // finds as likely as the table's own, never the table's own.
+  world->redeterminize(seat, seeds_());
+  cli::PositionAnalysis found;
+  try {
+    found = analyst(*world, seeds_());
+  } catch (const Error& e) {
+    std::cerr << "rocketgym serve: the analyst "
+              << "zoo:" << game_id << " failed: " << e.what() << std::endl;
+    throw ApiError(500, "the analysis failed (the server's output says why)");
+  }
+  json moves = json::array();
+  std::sort(found.moves.begin(), found.moves.end(), [](const cli::MoveScore& a, const cli::MoveScore& b) {
+    return std::tie(b.probability, a.action) < std::tie(a.probability, b.action);
+  });
+  for (const cli::MoveScore& m : found.moves) {
+    if (!world->is_legal(m.action) || !(m.probability >= 0.0f && m.probability <= 1.0f) || m.visits < 0) {
+      std::cerr << "rocketgym serve: the analyst zoo:" << game_id << " scored action " << m.action
+                << " (illegal, or its probability outside [0, 1])" << std::endl;
+      throw ApiError(500, "the analysis failed (the server's output says why)");
+    }
+    moves.push_back({{"action", m.action},
+                     {"text", world->action_to_string(m.action)},
+                     {"probability", m.probability},
+                     {"visits", m.visits}});
+  }
+  return {{"by", found.by},
+          {"how", found.how},
+          {"seat", seat},
+          {"value", std::isfinite(found.value) ? json(found.value) : json(nullptr)},
+          {"moves", std::move(moves)}};
+}
+
+json TableServer::analysis(const std::string& id, const std::string& seat, const std::string& key,
+                           Clock::time_point now) {
+  const std::shared_ptr<Table> t = find(id, now);
+  std::unique_ptr<AnyState> world;
+  {
+    std::lock_guard<std::mutex> lock(t->mutex);
+    const json s = json::parse(seat, nullptr, false);
+    if (seat.empty() || s.is_discarded() || !s.is_number_integer())
+      throw ApiError(400, "seat must be the number of the human seat whose decision is analyzed");
+    const int viewer = parse_viewer(*t, s, key);
+    if (t->state->is_terminal()) throw ApiError(409, "the game is over");
+    if (t->state->current_player() != viewer)
+      throw ApiError(409, "it is not that seat's turn: the analysis is of the seat's own decision");
+    world = t->state->clone();
+  }
+  // Outside the table's lock: the table's moves do not wait for it.
+  json out = analyze(t->game_id, *t->game, std::move(world));
+  out["table"] = id;
+  return out;
+}
+
+json TableServer::record_analysis(const std::string& index, const std::string& move) {
+  std::unique_ptr<AnyState> world;
+  std::string game_id;
+  std::shared_ptr<AnyGame> game;
+  Action played = -1;
+  int number = 0, k = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (records_.empty()) throw ApiError(404, "no records: start rocketgym serve with --records FILE");
+    number = query_number("record", index, static_cast<int>(records_.size()) - 1);
+    const LoadedRecord& loaded = records_[static_cast<std::size_t>(number)];
+    const int moves = static_cast<int>(loaded.record.actions.size());
+    if (moves == 0) throw ApiError(409, "that record has no moves");
+    k = query_number("move", move, moves - 1);
+    world = loaded.state_at(static_cast<std::size_t>(k));
+    played = loaded.record.actions[static_cast<std::size_t>(k)];
+    game_id = loaded.record.game;
+    game = loaded.game;
+  }
+  const std::string played_text = world->action_to_string(played);
+  json out = analyze(game_id, *game, std::move(world));
+  json probability = 0.0;
+  for (const json& m : out.at("moves"))
+    if (m.at("action") == played) probability = m.at("probability");
+  out["record"] = number;
+  out["move"] = k;
+  out["played"] = {{"action", played}, {"text", played_text}, {"probability", probability}};
+  return out;
 }
 
 void TableServer::add_records(std::vector<LoadedRecord> records) {
@@ -412,30 +682,11 @@ json arena_table(const std::vector<const LoadedRecord*>& games) {
   return table;
 }
 
-namespace {
-
-// A whole number in [0, max] from a query parameter, or ApiError 400 naming it.
-int query_number(const std::string& name, const std::string& text, int max) {
-  std::size_t used = 0;
-  long value = -1;
-  try {
-    value = std::stol(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || value < 0 || value > max)
-    throw ApiError(
-        400, name + " must be a whole number from 0 to " + std::to_string(max) + ", not '" + text + "'");
-  return static_cast<int>(value);
-}
-
-}  // namespace
-
 json TableServer::record(const std::string& index, const std::string& move, const std::string& seat) const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (records_.empty()) throw ApiError(404, "no records: start rocketgym serve with --records FILE");
-  const LoadedRecord& loaded = records_[static_cast<std::size_t>(
-      query_number("record", index, static_cast<int>(records_.size()) - 1))];
+  const int number = query_number("record", index, static_cast<int>(records_.size()) - 1);
+  const LoadedRecord& loaded = records_[static_cast<std::size_t>(number)];
   const RecordedGame& r = loaded.record;
   const int moves = static_cast<int>(r.actions.size());
   const int k = move.empty() ? 0 : query_number("move", move, moves);
@@ -452,7 +703,7 @@ json TableServer::record(const std::string& index, const std::string& move, cons
     s->apply(a);
   }
   json out;
-  out["record"] = std::stoi(index);
+  out["record"] = number;
   out["game"] = r.game;
   out["source"] = loaded.source;
   out["seats"] = r.players;
@@ -502,7 +753,7 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
                      {"bot", t.seats[static_cast<std::size_t>(e.seat)] != "human"}});
   }
   out["log"] = std::move(log);
-  out["can_undo"] = last_human_move(t).has_value();
+  out["can_undo"] = t.humans == 1 && viewer >= 0 && !s.is_terminal() && last_move_of(t, viewer).has_value();
   return out;
 }
 
