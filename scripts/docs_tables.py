@@ -13,6 +13,9 @@ the pages (scripts/docs.sh does). docs/agents.md holds the zoo's table, what
 read from models/zoo/ of the source tree (never $ROCKETGYM_ZOO_DIR): run this
 after changing a zoo file too. docs/browser.md holds the limits of `rocketgym
 serve` (`rocketgym describe --serve-limits --markdown`, training/cli/serve_limits.h).
+docs/agents.md also holds the grammar of an agent spec, a row per kind of player
+(`rocketgym describe --agent-kinds --markdown`, training/players/kinds.h): run
+this after changing a kind.
 docs/python.md holds the Gymnasium ids, the list
 `import rocketgym` registers (rocketgym._registration.ids_markdown(), from the
 Python package of the build the CLI sits in): run this after bumping a game's
@@ -34,7 +37,8 @@ END = "<!-- END rocketgym describe -->"
 
 
 # The config key tables: page, name of the table (--config-keys).
-CONFIG_TABLES = [("docs/training.md", "ppo"), ("docs/training.md", "alphazero"), ("docs/search.md", "search")]
+CONFIG_TABLES = [("docs/training.md", "ppo"), ("docs/training.md", "alphazero"), ("docs/search.md", "search"),
+                 ("docs/agents.md", "arena")]
 
 
 def config_markers(name):
@@ -42,14 +46,15 @@ def config_markers(name):
             f"<!-- END rocketgym describe --config-keys {name} -->")
 
 
-# The zoo's table: page, markers.
-ZOO_TABLE = ("docs/agents.md", "<!-- BEGIN rocketgym describe --zoo: generated, do not edit -->",
-             "<!-- END rocketgym describe --zoo -->")
+def describe_table(page, flag):
+    """A table `rocketgym describe FLAG --markdown` prints: page, flag, markers."""
+    return (page, flag, f"<!-- BEGIN rocketgym describe {flag}: generated, do not edit -->",
+            f"<!-- END rocketgym describe {flag} -->")
 
 
-# The limits of `rocketgym serve`: page, markers.
-SERVE_LIMITS = ("docs/browser.md", "<!-- BEGIN rocketgym describe --serve-limits: generated, do not edit -->",
-                "<!-- END rocketgym describe --serve-limits -->")
+# The kinds of player, the zoo's table and the limits of `rocketgym serve`.
+DESCRIBE_TABLES = [describe_table("docs/agents.md", "--agent-kinds"), describe_table("docs/agents.md", "--zoo"),
+                   describe_table("docs/browser.md", "--serve-limits")]
 
 
 # The Gymnasium ids: page, markers.
@@ -110,14 +115,11 @@ def main():
         text = page.read_text()
         new = page_with_tables(text, generated(args.cli, "--config-keys", name), page, *config_markers(name))
         update(page, new, text, f"rocketgym describe --config-keys {name} --markdown")
-    page = REPO / ZOO_TABLE[0]
-    text = page.read_text()
-    update(page, page_with_tables(text, generated(args.cli, "--zoo"), page, *ZOO_TABLE[1:]), text,
-           "rocketgym describe --zoo --markdown")
-    page = REPO / SERVE_LIMITS[0]
-    text = page.read_text()
-    update(page, page_with_tables(text, generated(args.cli, "--serve-limits"), page, *SERVE_LIMITS[1:]), text,
-           "rocketgym describe --serve-limits --markdown")
+    for page_name, flag, begin, end in DESCRIBE_TABLES:
+        page = REPO / page_name
+        text = page.read_text()
+        update(page, page_with_tables(text, generated(args.cli, flag), page, begin, end), text,
+               f"rocketgym describe {flag} --markdown")
     page = REPO / GYMNASIUM_IDS[0]
     text = page.read_text()
     update(page, page_with_tables(text, gymnasium_ids_table(args.cli), page, *GYMNASIUM_IDS[1:]), text,

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "training/alphazero/az_config.h"
+#include "training/arena/arena_run.h"
 #include "training/mcts/search_options.h"
 #include "training/ppo/train_config.h"
 
@@ -28,6 +29,7 @@ std::vector<KeyGroup> groups_of(const std::string& which) {
   if (which == "ppo") return schema_groups(ppo::TrainConfig::schema());
   if (which == "alphazero") return schema_groups(alphazero::AzConfig::schema());
   if (which == "search") return {{"", mcts::search_keys().docs()}};
+  if (which == "arena") return {{"", arena::ArenaConfig::keys().docs()}};
   std::string known;
   for (const auto& name : config_key_tables()) known += (known.empty() ? "" : ", ") + name;
   throw Error("--config-keys: no config named '" + which + "' (known: " + known + ")");
@@ -58,7 +60,7 @@ std::string table(const std::vector<KeyDoc>& keys) {
 }  // namespace
 
 const std::vector<std::string>& config_key_tables() {
-  static const std::vector<std::string> names{"ppo", "alphazero", "search"};
+  static const std::vector<std::string> names{"ppo", "alphazero", "search", "arena"};
   return names;
 }
 

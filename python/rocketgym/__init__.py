@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import os
 import weakref
-from typing import Any, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from ._common import ConfigArg, gymnasium_id, load_game
 from ._rocketgym import (ConfigError, Error, Game, GameInfo, IllegalAction, InvariantViolation,
@@ -69,7 +69,7 @@ __all__ = [
     "OpponentEnv", "OpponentVectorEnv", "RocketAECEnv", "RocketEnv", "SerializationError", "State", "TorchAgent",
     "USING_GYMNASIUM", "USING_PETTINGZOO", "VectorEnv",
     "aec_env", "arena", "builtin_game_config", "derive_seed", "game_info", "gymnasium_id", "list_games",
-    "load_agent", "load_game", "load_records", "make", "make_vec", "max_threads",
+    "agent_grammar", "agent_kinds", "load_agent", "load_game", "load_records", "make", "make_vec", "max_threads",
 ]
 
 
@@ -127,9 +127,33 @@ def make_vec(game_id: str, num_envs: int, num_players: int = 2, num_threads: int
                      config=config, render_mode=render_mode)
 
 
+def _agents_module(what: str):
+    try:
+        from . import _agents
+    except ImportError as e:  # built without the LibTorch training library
+        raise Error(f"rocketgym.{what} needs the module built with the training library "
+                    "(scripts/build.sh builds it): " + str(e)) from None
+    return _agents
+
+
+def agent_kinds() -> List[Dict[str, Any]]:
+    """Every kind of player, one dict each (``name``, ``form``: its command-line form, ``alias``,
+    ``yaml``: its YAML keys, ``help``, ``agent``: False for a seat only a person plays, ``network``), from
+    the one C++ list of kinds (``training/players/kinds.h``) that the arena, ``rocketgym play`` and
+    ``load_agent`` read."""
+    return _agents_module("agent_kinds").agent_kinds()
+
+
+def agent_grammar() -> str:
+    """The grammar of an agent spec (``load_agent``, opponents, the arena's ``--agent``):
+    ``[NAME=]random | heuristic | ...``, from the C++ list of kinds."""
+    return _agents_module("agent_grammar").agent_grammar()
+
+
 def load_agent(spec: str, game=None, num_players: int = 2, config: ConfigArg = None):
-    """A trained bot, named as in the arena: ``"zoo:<game>[:SIMS]"``, ``"search:PATH[:SIMS]"``,
-    ``"checkpoint:PATH[:greedy|:sample]"``, ``"ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS][:KEY=VALUE...]]]"``, ``"heuristic"``, ``"random"``.
+    """A bot, named by an agent spec as in the arena, e.g. ``"zoo:<game>"``, ``"heuristic"`` or
+    ``"checkpoint:PATH"``: its forms are ``agent_grammar()``, each kind's help ``agent_kinds()``
+    (both from the C++ list of kinds, ``training/players/kinds.h``).
 
     ``game``: a game id or a ``Game`` (with it, ``"zoo"`` alone is that game's zoo bot). A zoo bot or a
     checkpoint knows its game (the default); the
@@ -138,16 +162,12 @@ def load_agent(spec: str, game=None, num_players: int = 2, config: ConfigArg = N
     move for the player to move; ``evaluate(observations, masks)`` returns the network's policy and
     values for a batch (float32 observations, bool/uint8 masks).
 
-    The spec follows the arena's grammar and limits (``training/README.md``). An agent may be shared
+    The spec follows the arena's grammar and limits (``docs/agents.md``). An agent may be shared
     by several threads: its ``act`` and ``evaluate`` calls take turns. For moves in parallel, load one
     agent per thread. An agent pickles (and deep-copies) as its spec, game and player count: the copy
     is loaded again (the same moves for the same states and seeds).
     """
-    try:
-        from . import _agents
-    except ImportError as e:  # built without the LibTorch training library
-        raise Error("rocketgym.load_agent needs the module built with the training library "
-                    "(scripts/build.sh builds it): " + str(e)) from None
+    _agents = _agents_module("load_agent")
     if isinstance(game, str):
         game = load_game(game, config)
     elif game is None and config is not None:

@@ -12,12 +12,11 @@ with the GIL released, until the learner is to move again. Single-agent code
 * ``info["seat"]`` is the learner's seat in the game.
 
 Opponents: a list of one (it plays every other seat) or ``num_players - 1``
-(opponent k plays the k-th seat after the learner's, clockwise). Each is a
-player spec string, as in the arena: ``"heuristic"``, ``"random"``, ``"zoo"``
-(this game's zoo bot; ``"zoo:0"`` is not a spec, write ``"zoo:<game>:0"`` for
-its raw network), ``"zoo:<game>[:SIMS]"``, ``"checkpoint:PATH[:greedy|:sample]"``,
-``"search:PATH[:SIMS]"``, ``"ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS][:KEY=VALUE...]]]"``, optionally
-named (``"bot=heuristic"``), or a **Python agent**: an object with
+(opponent k plays the k-th seat after the learner's, clockwise). Each is an
+agent spec string, as in the arena (its forms: ``rocketgym.agent_grammar()``,
+from the C++ list of kinds), e.g. ``"heuristic"``, ``"bot=random"`` or
+``"zoo"`` (this game's zoo bot; ``"zoo:0"`` is not a spec, write
+``"zoo:<game>:0"`` for its raw network), or a **Python agent**: an object with
 ``act(observations, action_masks) -> actions`` or a plain callable with that
 signature. It is asked for a batch: float32 observations
 ``[n, *observation_shape]`` (each row seen by the seat it moves for) and bool

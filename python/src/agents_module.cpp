@@ -16,6 +16,7 @@
 #include "models/checkpoint.h"
 #include "signal_poll.h"
 #include "training/players/any_player.h"
+#include "training/players/kinds.h"
 #include "training/players/table.h"
 
 namespace py = pybind11;
@@ -138,6 +139,11 @@ PYBIND11_MODULE(_agents, m) {
   m.doc() = "Trained bots (checkpoints, search, the zoo): use rocketgym.load_agent.";
   py::module_::import("rocketgym._rocketgym");  // State, Game and the error types
   bind_opponent_env(m);
+  // Docstrings from the kinds' one list (kinds.h).
+  static const std::string kind_doc = "The spec's kind: " + players::agent_kind_names() + ".";
+  static const std::string load_doc =
+      "Loads an agent from the arena's spec: [NAME=]" + players::agent_grammar(", ") +
+      ". `game`: a rocketgym.Game (default: the zoo's or the checkpoint's game with its default config).";
   py::class_<Agent>(m, "Agent", "A bot that picks moves: a checkpoint, a search agent or a zoo bot.")
       .def("act", &act, py::arg("state"), py::arg("seed") = 0,
            "The move for the player to move in `state` (a rocketgym.State of the agent's game). "
@@ -155,8 +161,7 @@ PYBIND11_MODULE(_agents, m) {
       .def_property_readonly(
           "name", [](const Agent& a) { return a.agent->spec().name; }, "The agent's name, as in the arena.")
       .def_property_readonly(
-          "kind", [](const Agent& a) { return players::kind_name(a.agent->spec()); },
-          "The spec's kind: zoo, checkpoint, search, ismcts, heuristic or random.")
+          "kind", [](const Agent& a) { return players::kind_name(a.agent->spec()); }, kind_doc.c_str())
       .def_property_readonly(
           "game_id", [](const Agent& a) { return a.game->info().id; }, "The id of the game the agent plays.")
       .def_property_readonly(
@@ -166,11 +171,23 @@ PYBIND11_MODULE(_agents, m) {
                ") for " + a.game->info().id + ", " + std::to_string(a.num_players) + " players>";
       });
   m.def("load_agent", &load_agent, py::arg("spec"), py::arg("game") = nullptr, py::arg("num_players") = 2,
-        "Loads an agent from the arena's spec: zoo:GAME[:SIMS], search:PATH[:SIMS], "
-        "checkpoint:PATH[:greedy|:sample], "
-        "ismcts[:SIMS[:PATH|:heuristic[:PLAYOUTS][:KEY=VALUE...]]], heuristic, random. `game`: a "
-        "rocketgym.Game "
-        "(default: the zoo's or the checkpoint's game with its default config).");
+        load_doc.c_str());
+  m.def(
+      "agent_kinds",
+      [] {
+        py::list kinds;
+        for (const players::KindInfo& k : players::player_kinds())
+          kinds.append(py::dict(py::arg("name") = k.name, py::arg("form") = k.form,
+                                py::arg("alias") = k.alias, py::arg("yaml") = k.yaml,
+                                py::arg("help") = k.help, py::arg("agent") = k.agent,
+                                py::arg("network") = k.network));
+        return kinds;
+      },
+      "Every kind of player (training/players/kinds.h), one dict each: name, form (its command-line form), "
+      "alias, yaml (its YAML keys), help, agent (False for a seat only a person plays) and network.");
+  m.def(
+      "agent_grammar", [] { return "[NAME=]" + players::agent_grammar(); },
+      "The grammar of an agent spec, as the arena's --agent reads it.");
   bind_arena(m);
   m.def(
       "_raise_sigint_at_poll", [](long n) { polls_until_sigint = n > 0 ? n : 0; }, py::arg("n"),

@@ -1,5 +1,6 @@
 """rg.load_agent: trained bots from Python (needs the module built with the training library)."""
 
+import json
 import os
 import pathlib
 import subprocess
@@ -117,6 +118,35 @@ def test_heuristic_needs_a_game_and_has_no_network():
     with pytest.raises(rg.Error, match="no network"):
         agent.evaluate(np.zeros((1, *rg.load_game("launchpad23").observation_shape(2)), np.float32),
                        np.ones((1, rg.game_info("launchpad23").num_actions), np.uint8))
+
+
+def test_the_kinds_and_the_grammar_come_from_the_one_cpp_list():
+    """rg.agent_kinds() and rg.agent_grammar() read training/players/kinds.h, as the command line's
+    describe --agent-kinds, its --agent help and load_agent's docstring do: no list restated in Python."""
+    kinds = rg.agent_kinds()
+    cli = json.loads(subprocess.run([_cli(), "describe", "--agent-kinds"], check=True, capture_output=True,
+                                    text=True).stdout)
+    assert kinds == cli
+    names = [k["name"] for k in kinds]
+    assert {"random", "heuristic", "checkpoint", "ismcts", "search", "zoo", "human"} <= set(names)
+    grammar = rg.agent_grammar()
+    assert grammar.startswith("[NAME=]")
+    for kind in kinds:
+        assert (kind["form"] in grammar) == kind["agent"], kind["name"]
+        assert (kind["form"] in _agents.load_agent.__doc__) == kind["agent"], kind["name"]
+    assert all(k["name"] in _agents.Agent.kind.__doc__ for k in kinds if k["agent"])
+    arena_help = subprocess.run([_cli(), "arena", "--help"], check=True, capture_output=True, text=True).stdout
+    assert " ".join(grammar.split()) in " ".join(arena_help.split())
+    with pytest.raises(rg.Error, match="unknown kind 'nobody'"):
+        rg.load_agent("nobody", game="launchpad23")
+
+
+def test_a_human_is_a_seat_not_an_agent():
+    for spec in ("human", "me=human"):
+        with pytest.raises(rg.Error, match="a person"):
+            rg.load_agent(spec, game="launchpad23")
+    with pytest.raises(rg.Error, match="a person"):
+        rg.make("launchpad23", opponents=["human"])
 
 
 def test_search_with_heuristic_playouts_needs_no_network():

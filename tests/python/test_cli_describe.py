@@ -46,12 +46,26 @@ def test_describe_json_tiles_the_actions_and_each_observation(game):
 
 @pytest.mark.parametrize(
     "args", [[], ["launchpad23", "--config-keys", "ppo"], ["launchpad23", "--zoo"], ["--zoo", "--config-keys", "ppo"],
-             ["--zoo", "--serve-limits"]]
+             ["--zoo", "--serve-limits"], ["--agent-kinds", "--zoo"], ["launchpad23", "--agent-kinds"]]
 )
-def test_describe_wants_one_of_a_game_config_keys_zoo_or_serve_limits(args):
+def test_describe_wants_one_of_a_game_config_keys_zoo_serve_limits_or_agent_kinds(args):
     done = describe(*args)
     assert done.returncode != 0
-    assert "name a game, --config-keys, --zoo or --serve-limits (one of them)" in done.stderr
+    assert "name a game, --config-keys, --zoo, --serve-limits or --agent-kinds (one of them)" in done.stderr
+
+
+def test_describe_agent_kinds_lists_every_kind_once():
+    """The kinds of player from their one list (training/players/kinds.h): JSON, and the Markdown of
+    docs/agents.md's grammar table."""
+    done = describe("--agent-kinds")
+    assert done.returncode == 0, done.stderr
+    kinds = json.loads(done.stdout)
+    names = [k["name"] for k in kinds]
+    assert len(names) == len(set(names)) and "human" in names and "zoo" in names
+    assert [k["name"] for k in kinds if not k["agent"]] == ["human"]
+    table = describe("--agent-kinds", "--markdown").stdout
+    assert table.startswith("| spec | YAML keys | who plays |")
+    assert all(f"`{k['form']}`" in table.replace("\\|", "|") for k in kinds)
 
 
 def test_describe_names_an_unknown_game_and_the_known_ones():

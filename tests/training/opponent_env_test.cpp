@@ -5,6 +5,7 @@
 #include "training/players/opponent_env.h"
 
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <memory>
 #include <set>
@@ -139,7 +140,7 @@ TEST_CASE("the learner's rewards sum to its return, also when an opponent ends t
         if (last_mover == seat) {
           s.apply(learner[e].at(next++));
         } else {
-          Rng rng(derive_seed(game_seed ^ 0xA2E4A5EEDULL, static_cast<uint64_t>(moves)));
+          Rng rng(streams::move_seed(game_seed, static_cast<uint64_t>(moves)));
           s.apply(G::heuristic_action(s, rng));
         }
         ++moves;
@@ -196,6 +197,44 @@ class AskedInRounds final : public players::Player<G> {
  private:
   std::unique_ptr<players::Player<G>> inner_;
 };
+
+// A player of the test's own type that says it acts alone (as the heuristic
+// bot it wraps does): the env asks the player what it supports, not its type.
+class CountedAlone final : public players::Player<G> {
+ public:
+  CountedAlone() : inner_(players::make_player<G>(players::parse_player("heuristic"), {})) {}
+  void act(players::Decision<G>* d, int count) override {
+    batches += 1;
+    inner_->act(d, count);
+  }
+  bool acts_alone() const override { return true; }
+  Action act_alone(const players::Decision<G>& d, uint8_t* mask) const override {
+    ++alone;
+    return inner_->act_alone(d, mask);
+  }
+  int batches = 0;
+  mutable std::atomic<int> alone{0};
+
+ private:
+  std::unique_ptr<players::Player<G>> inner_;
+};
+
+TEST_CASE("an opponent that acts alone is played inline, whatever its type", "[opponent_env]") {
+  std::vector<std::unique_ptr<players::Player<G>>> opponents;
+  opponents.push_back(std::make_unique<CountedAlone>());
+  const auto* counted = static_cast<const CountedAlone*>(opponents.front().get());
+  Env env(config(), 4, 2, 0, std::move(opponents), {"mine"}, 5, 2);
+  auto reference = make_env(4, 2, 0, {"heuristic"}, 5, 2);
+  for (int step = 0; step < 60; ++step) {
+    for (int i = 0; i < 4; ++i)
+      REQUIRE(env.state(i).to_json().dump() == reference->state(i).to_json().dump());
+    auto a = first_legal(env);
+    env.step(a.data());
+    reference->step(a.data());
+  }
+  CHECK(counted->batches == 0);
+  CHECK(counted->alone.load() > 0);
+}
 
 TEST_CASE("the heuristic and random opponents played inline play the same games as asked in rounds",
           "[opponent_env]") {

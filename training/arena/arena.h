@@ -28,12 +28,18 @@
 #include "training/arena/results.h"
 #include "training/arena/schedule.h"
 #include "training/players/player.h"
+#include "training/players/seat_round.h"
+#include "training/seed_streams.h"
 
 namespace rocketgym::arena {
 
+// Games in flight unless said otherwise: the arena config's `parallel`
+// default (arena_run.h) and the players' batch.
+inline constexpr int kDefaultParallel = 64;
+
 struct ArenaOptions {
-  int parallel = 64;  // games in flight
-  int threads = 2;    // OpenMP threads for the players that do not batch
+  int parallel = kDefaultParallel;  // games in flight
+  int threads = 2;                  // OpenMP threads for the players that do not batch
   torch::Device device = torch::kCPU;
   players::Interrupt* interrupt = nullptr;  // polled between rounds (null: plays to the end)
 };
@@ -98,12 +104,7 @@ class Arena {
       slot_moves_.resize(static_cast<std::size_t>(slots));
       for (auto& m : slot_moves_) m.reserve(kMovesReserved);  // kept from game to game
     }
-    std::vector<std::vector<int>> to_move(agents_.size());
-    std::vector<std::vector<players::Decision<G>>> asked(agents_.size());  // per agent, this round
-    for (std::size_t a = 0; a < agents_.size(); ++a) {
-      to_move[a].reserve(static_cast<std::size_t>(slots));
-      asked[a].reserve(static_cast<std::size_t>(slots));
-    }
+    round_.reserve(agents_.size(), static_cast<std::size_t>(slots));
     std::vector<GameRecord> records(static_cast<std::size_t>(total));
     std::vector<uint8_t> ended(static_cast<std::size_t>(total), 0);  // the games that finished
     int next = 0, active = 0, done = 0;
@@ -121,23 +122,24 @@ class Arena {
         interrupted_ = true;
         break;
       }
-      for (auto& group : to_move) group.clear();
+      // Each game's decision waits for the agent whose seat is to move. Its
+      // random stream and search seed: functions of the game's seed, the
+      // move number and (the search's) the agent's place in the lineup only.
+      round_.clear();
       for (int s = 0; s < slots; ++s) {
-        const int g = game_of_[static_cast<std::size_t>(s)];
+        const auto slot = static_cast<std::size_t>(s);
+        const int g = game_of_[slot];
         if (g < 0) continue;
-        const int player = states_[static_cast<std::size_t>(s)].current_player();
-        to_move[static_cast<std::size_t>(
-                    schedule[static_cast<std::size_t>(g)].agent[static_cast<std::size_t>(player)])]
-            .push_back(s);
-        // The agent's random stream for this move: a function of the game's
-        // seed and the move number only.
-        rngs_[static_cast<std::size_t>(s)].reseed(
-            derive_seed(schedule[static_cast<std::size_t>(g)].seed ^ 0xA2E4A5EEDULL,
-                        static_cast<uint64_t>(decisions_[static_cast<std::size_t>(s)])));
+        const ScheduledGame& game = schedule[static_cast<std::size_t>(g)];
+        const int player = states_[slot].current_player();
+        const auto agent = static_cast<std::size_t>(game.agent[static_cast<std::size_t>(player)]);
+        const auto move = static_cast<uint64_t>(decisions_[slot]);
+        rngs_[slot].reseed(streams::move_seed(game.seed, move));
+        round_.add(agent, s,
+                   {&states_[slot], player, &rngs_[slot], streams::search_seed(game.seed, agent, move)});
       }
       try {
-        for (std::size_t a = 0; a < agents_.size(); ++a)
-          if (!to_move[a].empty()) act(a, to_move[a], asked[a], schedule);
+        round_.ask(seated_, [&](int s, Action action) { actions_[static_cast<std::size_t>(s)] = action; });
       } catch (const players::Interrupted&) {
         interrupted_ = true;  // a player stopped mid-round: this round's moves are not played
         break;
@@ -208,25 +210,6 @@ class Arena {
     return r;
   }
 
-  // Asks player `a` for the moves of the games in `group` (slots), in one call.
-  void act(std::size_t a, const std::vector<int>& group, std::vector<players::Decision<G>>& batch,
-           const std::vector<ScheduledGame>& schedule) {
-    batch.clear();
-    for (int slot : group) {
-      const auto s = static_cast<std::size_t>(slot);
-      const State& state = states_[s];
-      // A search is seeded by game, move and the player's place in the
-      // lineup, like the other random streams.
-      const uint64_t search_seed =
-          derive_seed(schedule[static_cast<std::size_t>(game_of_[s])].seed ^ (0x5EA4C4ULL + a),
-                      static_cast<uint64_t>(decisions_[s]));
-      batch.push_back({&state, state.current_player(), &rngs_[s], search_seed});
-    }
-    seated_[a]->act(batch.data(), static_cast<int>(batch.size()));
-    for (std::size_t k = 0; k < group.size(); ++k)
-      actions_[static_cast<std::size_t>(group[k])] = batch[k].action;
-  }
-
   std::shared_ptr<const Config> config_;
   int players_;
   std::vector<players::PlayerSpec> agents_;
@@ -236,6 +219,7 @@ class Arena {
   std::vector<int> game_of_, decisions_;
   std::vector<Action> actions_;
   std::vector<Rng> rngs_;
+  players::SeatRound<G> round_;
   std::vector<std::vector<Action>> slot_moves_;  // the moves of each slot's game so far, when kept
   const std::vector<Action> no_moves_;
   bool interrupted_ = false;

@@ -27,9 +27,34 @@
 
 namespace rocketgym::arena {
 
+const KeyTable<ArenaConfig>& ArenaConfig::keys() {
+  static const KeyTable<ArenaConfig> table = [] {
+    KeyTable<ArenaConfig> t;
+    t.whole("games", &ArenaConfig::games, 1, 10'000'000,
+            "seeds per lineup; each is played in every seat rotation")
+        .whole("seed", &ArenaConfig::seed, 0, 2'000'000'000, "the schedule's seed")
+        .whole("parallel", &ArenaConfig::parallel, 1, kMaxEnvs, "games played together (--envs)")
+        .whole("threads", &ArenaConfig::threads, 1, kMaxThreads, "CPU threads (agents and LibTorch)")
+        .choice<std::string>("device", &ArenaConfig::device, {{"cpu", "cpu"}, {"cuda", "cuda"}},
+                             "where the networks run")
+        .text("output", &ArenaConfig::output, "the folder of the results (never empty)")
+        .flag("plot", &ArenaConfig::plot,
+              "arena.png next to the tables (needs /usr/bin/python3 with matplotlib)")
+        .text("records", &ArenaConfig::records,
+              "a file for every game's record (envs/core/game_record.h); empty: none")
+        .flag("continue_records", &ArenaConfig::continue_records,
+              "records names an interrupted arena's file, whose games are kept")
+        .text("one_vs_each", &ArenaConfig::one_vs_each,
+              "an agent's name: only its games, against each other agent (schedule.h); empty: every lineup");
+    return t;
+  }();
+  return table;
+}
+
 ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
-  root.expect_keys({"game", "agents", "games", "seed", "parallel", "threads", "device", "output", "plot",
-                    "records", "continue_records", "one_vs_each"});
+  std::vector<std::string> names{"game", "agents"};
+  for (const std::string& key : keys().names()) names.push_back(key);
+  root.expect_keys(names);
   ArenaConfig c;
   c.game = GameSetup::from_yaml(root.child("game"));
   // No agents: the command line gives them (--agent).
@@ -44,19 +69,10 @@ ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
                                " (game: " + c.game.id + ", or the kind zoo of this arena's game)");
     }
   }
-  c.games = root.get_int("games", c.games, 1, 10'000'000);
-  c.seed = static_cast<uint64_t>(root.get_int("seed", 1, 0, 2'000'000'000));
-  c.parallel = root.get_int("parallel", c.parallel, 1, kMaxEnvs);
-  c.threads = root.get_int("threads", c.threads, 1, kMaxThreads);
-  c.device = root.get_choice("device", c.device, {"cpu", "cuda"});
-  c.output = root.get_string("output", c.output);
+  for (const auto& key : keys().keys()) key.read(root, c);
   if (c.output.empty()) root.fail_key("output", "must name a folder, not be empty");
-  c.plot = root.get_bool("plot", c.plot);
-  c.records = root.get_string("records", c.records);
-  c.continue_records = root.get_bool("continue_records", c.continue_records);
   if (c.continue_records && c.records.empty())
     root.fail_key("continue_records", "continues a records file: name it in records (--records FILE)");
-  c.one_vs_each = root.get_string("one_vs_each", c.one_vs_each);
   return c;
 }
 

@@ -4,15 +4,10 @@
 //   game: {id: launchpad23, players: 2}   # see training/game_setup.h
 //   agents: [...]                          # see training/players/player_spec.h
 //   games: 100        # seeds per lineup; each seed is played in every seat rotation
-//   seed: 1
-//   parallel: 64      # games in flight
-//   threads: 2        # CPU threads (agents and LibTorch)
-//   device: cpu       # cpu | cuda (networks)
 //   output: runs/arena/launchpad23
-//   plot: true        # arena.png next to the tables (needs /usr/bin/python3 with matplotlib)
-//   records: ""       # a file for every game's record (envs/core/game_record.h); "": none
-//   continue_records: false  # true: records names an interrupted arena's file, whose games are kept
-//   one_vs_each: ""   # an agent's name: only its games, against each other agent (schedule.h); "": all
+//   ...               # the other keys: ArenaConfig::keys() (arena_run.cpp), their
+//                     # ranges, defaults and docs in one table, which the
+//                     # command line's flags take their ranges from
 #pragma once
 
 #include <functional>
@@ -23,8 +18,10 @@
 
 #include "envs/core/files.h"
 #include "envs/core/game_record.h"
+#include "training/arena/arena.h"
 #include "training/arena/arena_ranks.h"
 #include "training/arena/results.h"
+#include "training/config_keys.h"
 #include "training/distributed/distributed.h"
 #include "training/game_setup.h"
 #include "training/players/player_spec.h"
@@ -37,7 +34,7 @@ struct ArenaConfig {
   std::vector<players::PlayerSpec> agents;
   int games = 100;
   uint64_t seed = 1;
-  int parallel = 64;
+  int parallel = kDefaultParallel;
   int threads = 2;
   std::string device = "cpu";
   std::string output = "runs/arena";
@@ -50,6 +47,8 @@ struct ArenaConfig {
   // Python agents), one flag per agent or none; their spec only names them.
   std::vector<bool> supplied;
 
+  // The keys besides game and agents: name, range, default, doc.
+  static const KeyTable<ArenaConfig>& keys();
   static ArenaConfig from_yaml(const ConfigNode& root);
   Json to_json() const;
   bool is_supplied(std::size_t agent) const { return agent < supplied.size() && supplied[agent]; }

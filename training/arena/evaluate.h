@@ -1,5 +1,5 @@
 // The quick evaluation both trainers run during training: the network played
-// greedily against a baseline (a player spec: random or heuristic) in the arena's schedule,
+// greedily against a baseline (a player kind without a file: random or heuristic) in the arena's schedule,
 // every seat rotation with the same seeds. In a distributed run every rank
 // calls it: the games are split over the ranks and every rank gets the
 // result.
@@ -19,11 +19,10 @@ namespace rocketgym::arena {
 // The network's share of wins (a shared first place counts as a fraction).
 template <class G>
 double evaluate_network(PolicyValueNet net, std::shared_ptr<const typename G::Config> config, int players,
-                        const std::string& opponent, int games, uint64_t seed, int threads,
-                        torch::Device device, const dist::Context& context = {}) {
+                        players::KindId opponent, int games, uint64_t seed, int threads, torch::Device device,
+                        const dist::Context& context = {}) {
   std::vector<players::PlayerSpec> agents{{"learner", players::Checkpoint{}, std::move(net)},
-                                          players::parse_player(opponent)};
-  agents[1].name = opponent;
+                                          players::default_player(opponent)};
   ArenaOptions options;
   options.parallel = std::min(games, 256);
   options.threads = threads;
@@ -32,7 +31,8 @@ double evaluate_network(PolicyValueNet net, std::shared_ptr<const typename G::Co
   const auto schedule = make_schedule(2, players, std::max(1, games / players), seed);
   const std::vector<GameRecord> records = play_on_ranks(arena, schedule, context);
   torch::Tensor win_rate = torch::zeros({1}, torch::kFloat64);
-  if (context.is_root()) win_rate[0] = analyze(records, {"learner", opponent}, players).agents[0].win_rate;
+  if (context.is_root())
+    win_rate[0] = analyze(records, {"learner", agents[1].name}, players).agents[0].win_rate;
   context.broadcast(win_rate, "sharing the evaluation's result");
   return win_rate.item<double>();
 }

@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "envs/core/json.h"
+#include "training/table_limits.h"
 
 namespace rocketgym::arena {
 
-constexpr int kMaxSeats = 8;
+using ::rocketgym::kMaxSeats;  // the most seats at a table (table_limits.h)
 
 struct GameRecord {
   int lineup = 0;    // index of the set of agents at the table

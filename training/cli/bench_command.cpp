@@ -23,6 +23,7 @@
 #include "generated/game_list.h"
 #include "training/cli/commands.h"
 #include "training/cli/options.h"
+#include "training/table_limits.h"
 
 namespace rocketgym::cli {
 namespace {
@@ -168,7 +169,8 @@ void add_bench_command(CLI::App& app) {
   auto opt = std::make_shared<BenchOptions>();
   auto* cmd = app.add_subcommand("bench", "Measure random-play and heuristic-bot throughput of a game");
   cmd->add_option("game", opt->game, "Game id")->required();
-  cmd->add_option("-p,--players", opt->players, "Number of players")->check(whole_number(1, 64));
+  cmd->add_option("-p,--players", opt->players, "Number of players")
+      ->check(whole_number(1, kLargestTableInput));
   cmd->add_option("--steps", opt->steps, "Steps per measurement")->check(whole_number(1, 1'000'000'000'000));
   cmd->add_option("--envs", opt->envs, "Games played together (envs in the vector env)")
       ->check(whole_number(1, kMaxEnvs));

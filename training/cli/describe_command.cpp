@@ -1,12 +1,15 @@
 // `rocketgym describe <game>`: a game's action id ranges, observation layout
 // and config keys (envs/core/describe.h). With --markdown it prints the
 // generated part of docs/games/<id>.md, which scripts/docs.sh writes there.
-// `rocketgym describe --config-keys ppo|alphazero|search`: every key of a
+// `rocketgym describe --config-keys ppo|alphazero|search|arena`: every key of a
 // training config or of the search, from the key tables (training/config_docs.h).
 // `rocketgym describe --zoo`: what zoo:<id> plays per table size, from the zoo's
 // files (training/players/zoo_table.h; the table of docs/agents.md).
 // `rocketgym describe --serve-limits`: the limits of `rocketgym serve`
 // (training/cli/serve_limits.h; the table of docs/browser.md).
+// `rocketgym describe --agent-kinds`: every kind of player, its command-line
+// form, YAML keys and help (training/players/kinds.h; the grammar table of
+// docs/agents.md).
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -18,6 +21,7 @@
 #endif
 #include "training/cli/commands.h"
 #include "training/cli/serve_limits.h"
+#include "training/players/kinds.h"
 
 namespace rocketgym::cli {
 namespace {
@@ -56,22 +60,29 @@ void add_describe_command(CLI::App& app) {
   auto config_keys = std::make_shared<std::string>();
   auto zoo = std::make_shared<bool>(false);
   auto serve_limits = std::make_shared<bool>(false);
+  auto agent_kinds = std::make_shared<bool>(false);
   cmd->add_option("game", *game, "Game id (rocketgym list)");
 #ifdef ROCKETGYM_WITH_TRAINING
   cmd->add_option("--config-keys", *config_keys,
-                  "Instead of a game: every key of a config, ppo, alphazero or search (the tables of "
-                  "docs/training.md and docs/search.md)");
+                  "Instead of a game: every key of a config, ppo, alphazero, search or arena (the tables of "
+                  "docs/training.md, docs/search.md and docs/agents.md)");
   cmd->add_flag("--zoo", *zoo,
                 "Instead of a game: what zoo:GAME plays at each table size, from models/zoo/ (or "
                 "$ROCKETGYM_ZOO_DIR); the table of docs/agents.md");
 #endif
   cmd->add_flag("--serve-limits", *serve_limits,
                 "Instead of a game: the limits of rocketgym serve (the table of docs/browser.md)");
+  cmd->add_flag("--agent-kinds", *agent_kinds,
+                "Instead of a game: every kind of player and its spec (the grammar table of docs/agents.md)");
   cmd->add_flag("--markdown", *markdown, "Markdown, as generated into docs/ (default: JSON)");
-  cmd->callback([game, markdown, config_keys, zoo, serve_limits] {
-    if (!game->empty() + !config_keys->empty() + *zoo + *serve_limits != 1)
-      throw CLI::ValidationError("describe",
-                                 "name a game, --config-keys, --zoo or --serve-limits (one of them)");
+  cmd->callback([game, markdown, config_keys, zoo, serve_limits, agent_kinds] {
+    if (!game->empty() + !config_keys->empty() + *zoo + *serve_limits + *agent_kinds != 1)
+      throw CLI::ValidationError(
+          "describe", "name a game, --config-keys, --zoo, --serve-limits or --agent-kinds (one of them)");
+    if (*agent_kinds) {
+      std::cout << (*markdown ? players::kinds_markdown() : players::kinds_json().dump(2) + "\n");
+      return;
+    }
     if (*serve_limits) {
       if (*markdown) {
         std::cout << serve::serve_limits_markdown();

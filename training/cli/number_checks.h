@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 namespace rocketgym::cli {
@@ -57,6 +58,27 @@ inline CLI::Validator number(double min, double max, const std::string& note = "
         return "";
       },
       "NUMBER in [" + detail::number_text(min) + ", " + detail::number_text(max) + "]");
+}
+
+// The checks of a flag that is another name of a config key: the key's range
+// from its key table (training/config_keys.h), never restated here. `Table`
+// is a KeyTable; whole_key() reads the flag as a whole number, number_key()
+// as any number (5e6 for a step count).
+template <class Table>
+const typename Table::Key& config_key(const Table& table, const std::string& name) {
+  const auto* key = table.find(name);
+  if (key == nullptr) throw std::logic_error("no config key '" + name + "' for a flag");
+  return *key;
+}
+template <class Table>
+CLI::Validator whole_key(const Table& table, const std::string& name, const std::string& note = "") {
+  const auto& key = config_key(table, name);
+  return whole_number(std::llround(key.min), std::llround(key.max), note);
+}
+template <class Table>
+CLI::Validator number_key(const Table& table, const std::string& name, const std::string& note = "") {
+  const auto& key = config_key(table, name);
+  return number(key.min, key.max, note);
 }
 
 }  // namespace rocketgym::cli

@@ -7,8 +7,12 @@
 #include "envs/core/files.h"
 #include "envs/core/game.h"
 #include "envs/core/rng.h"
+#include "generated/game_list.h"
 #include "training/cli/commands.h"
 #include "training/cli/options.h"
+#include "training/players/kinds.h"
+#include "training/players/player_base.h"
+#include "training/table_limits.h"
 
 namespace rocketgym::cli {
 namespace {
@@ -27,8 +31,9 @@ struct PlayOptions {
 std::vector<std::string> split_seats(const std::string& text, int players) {
   std::vector<std::string> seats;
   if (text.empty()) {
-    seats.push_back("human");
-    while (static_cast<int>(seats.size()) < players) seats.push_back("heuristic");
+    seats.push_back(players::kind_name(players::KindId::kHuman));
+    while (static_cast<int>(seats.size()) < players)
+      seats.push_back(players::kind_name(players::KindId::kHeuristic));
     return seats;
   }
   for (std::size_t start = 0;;) {
@@ -45,20 +50,29 @@ std::vector<std::string> split_seats(const std::string& text, int players) {
   return seats;
 }
 
-// The seats of a build without the training library (no player unit): the
-// two bots that need no network.
-SeatBot basic_seat_bot(const std::string& seat) {
-  if (seat == "random") {
-    return [](const AnyState& state, uint64_t seed) {
-      const auto legal = state.legal_actions();
-      Rng rng(seed);
-      return legal[rng.below(static_cast<uint32_t>(legal.size()))];
-    };
+// The seats of a build without the training library: the kinds that need no
+// network (kinds.h), played by the arena's own players (player_base.h), a
+// fresh one per move (serve may ask from several threads).
+SeatBot basic_seat_bot(const std::string& seat, const AnyGame& game) {
+  const players::KindInfo* kind = players::find_kind(seat);
+  if (kind == nullptr || !kind->agent || kind->network) {
+    std::string basic;
+    for (const players::KindInfo& k : players::player_kinds())
+      if (!k.network) basic += (basic.empty() ? "" : ", ") + std::string(k.name);
+    throw Error("unknown seat kind '" + seat + "' (" + basic + "; trained agents need the training build)");
   }
-  if (seat == "heuristic")
-    return [](const AnyState& state, uint64_t seed) { return state.heuristic_action(seed); };
-  throw Error("unknown seat kind '" + seat +
-              "' (human, random, heuristic; trained agents need the training build)");
+  const players::KindId id = kind->id;
+  return visit_game(game.info().id, [&](auto g) -> SeatBot {
+    using G = decltype(g);
+    return [id, who = "seat '" + seat + "'"](const AnyState& state, uint64_t seed) {
+      if (id == players::KindId::kRandom) {
+        players::detail::RandomPlayer<G> player(1);
+        return players::act_once(player, state, seed, who);
+      }
+      players::detail::HeuristicPlayer<G> player(1);
+      return players::act_once(player, state, seed, who);
+    };
+  });
 }
 
 }  // namespace
@@ -69,12 +83,12 @@ std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyG
                                const SeatBotFactory& make_bot) {
   std::vector<SeatBot> bots;
   for (const std::string& seat : seats) {
-    if (seat == "human")
+    if (players::is_human(seat))
       bots.emplace_back();
     else if (make_bot)
       bots.push_back(make_bot(seat, game, players));
     else
-      bots.push_back(basic_seat_bot(seat));
+      bots.push_back(basic_seat_bot(seat, game));
   }
   return bots;
 }
@@ -129,7 +143,7 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
   }
   int humans = 0, human_seat = -1;
   for (int p = 0; p < opt.players; ++p)
-    if (seats[p] == "human") ++humans, human_seat = p;
+    if (players::is_human(seats[p])) ++humans, human_seat = p;
   const uint64_t seed = opt.seed ? opt.seed : static_cast<uint64_t>(std::random_device{}());
   auto state = game->new_state(opt.players, seed);
   Rng rng(derive_seed(seed, 1));
@@ -137,7 +151,7 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
   while (!state->is_terminal()) {
     const int p = state->current_player();
     Action action;
-    if (seats[p] == "human") {
+    if (players::is_human(seats[p])) {
       // With one person at the table, show only what that seat may know.
       std::cout << "\n"
                 << files::printable(humans == 1 ? state->observation_string(human_seat) : state->to_string());
@@ -184,11 +198,12 @@ void add_play_command(CLI::App& app, SeatBotFactory make_bot) {
       "Play a game in the terminal against bots: your moves are read from stdin (a terminal or a pipe), "
       "one listed number a line; q or the end of stdin abandons the game");
   cmd->add_option("game", opt->game, "Game id (see `rocketgym list`)")->required();
-  cmd->add_option("-p,--players", opt->players, "Number of players")->check(whole_number(1, 64));
+  cmd->add_option("-p,--players", opt->players, "Number of players")
+      ->check(whole_number(1, kLargestTableInput));
   cmd->add_option("--seats", opt->seats,
-                  "Comma-separated seats: human, random, heuristic, or an arena agent such as zoo:GAME, "
-                  "search:PATH[:SIMS], checkpoint:PATH[:sample] or a checkpoint file PATH.ckpt "
-                  "(default: human then heuristic bots)");
+                  std::string("Comma-separated seats: ") + players::kind_name(players::KindId::kHuman) +
+                      " (you) or an agent, [NAME=]" + players::agent_grammar() +
+                      " (default: human then heuristic bots)");
   cmd->add_option("--seed", opt->seed, "Seed (0 = random)")
       ->check(whole_number(0, std::numeric_limits<int64_t>::max(), "0 = a random seed"));
   add_path_option(cmd, "--config", opt->config_file, "Game config YAML (default: configs/games/<game>.yaml)");

@@ -20,20 +20,12 @@ class TypedPlayer final : public AnyPlayer {
   int num_players() const override { return players_; }
 
   Action act(const AnyState& any, uint64_t seed) override {
-    const auto* model = dynamic_cast<const StateModel<G>*>(&any);
-    if (model == nullptr)
-      throw Error("agent '" + spec_.name + "': the state is not a " + G::info().id + " state");
-    if (model->num_players() != players_)
-      throw Error("agent '" + spec_.name + "' was loaded for " + std::to_string(players_) + " players, not " +
-                  std::to_string(model->num_players()));
-    const typename G::State& state = model->state();
-    if (state.is_terminal())
-      throw Error("agent '" + spec_.name + "': the game is over, there is no move to choose");
+    const std::string who = "agent '" + spec_.name + "'";
+    if (dynamic_cast<const StateModel<G>*>(&any) != nullptr && any.num_players() != players_)
+      throw Error(who + " was loaded for " + std::to_string(players_) + " players, not " +
+                  std::to_string(any.num_players()));
     const std::lock_guard<std::mutex> turn(busy_);
-    Rng rng(seed);
-    Decision<G> decision{&state, state.current_player(), &rng, seed};
-    player_->act(&decision, 1);
-    return decision.action;
+    return act_once(*player_, any, seed, who);
   }
 
   void evaluate(const float* observations, const uint8_t* masks, int count, float* probabilities,

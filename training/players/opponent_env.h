@@ -17,10 +17,12 @@
 // never waits for the other between two moves of a long turn. A row's result
 // does not depend on its group (policy_runner.h), so the moves are those the
 // network would choose asked in rounds.
-// The other opponents are asked like the arena asks them, in rounds: each
-// round gathers the envs whose player to move is one of them, groups them by
-// opponent and asks each opponent for its group's moves in one act() call, so
-// a network opponent runs one forward pass for all its envs. An answer is
+// The other opponents are asked like the arena asks them, in rounds (the
+// arena's seat loop, seat_round.h): each round gathers the envs whose player
+// to move is one of them, groups them by opponent and asks each opponent for
+// its group's moves in one act() call, so a network opponent runs one forward
+// pass for all its envs. Which way an opponent is played is its own answer
+// (Player::acts_alone, Player::group_rows). An answer is
 // checked before it is applied: an opponent's out-of-range or illegal action
 // is an Error naming it, and the games, stopped mid-turn, must be reset.
 //
@@ -41,7 +43,7 @@
 // Seeds: env i's game k starts from episode_seed(seed, i, k) (vector_env.h).
 // An opponent's random stream and search seed for a move derive from that
 // game seed and the move number (every seat's moves counted) exactly as the
-// arena derives them (arena.h), so a game does not depend on the number of
+// arena derives them (training/seed_streams.h), so a game does not depend on the number of
 // envs, the thread count or which envs share a batch.
 //
 // Stopping early: with an Interrupt (interrupt.h, set_interrupt), step() and
@@ -62,7 +64,9 @@
 #include "envs/core/vector_env.h"
 #include "training/players/interrupt.h"
 #include "training/players/player.h"
+#include "training/players/seat_round.h"
 #include "training/players/table.h"
+#include "training/seed_streams.h"
 
 namespace rocketgym::players {
 
@@ -113,9 +117,7 @@ class OpponentVectorEnv {
     if (names_.size() != opponents_.size()) throw Error("one name per opponent");
     for (const auto& opponent : opponents_) {
       plays_.push_back(how_it_plays(*opponent, num_envs));
-      networks_.push_back(plays_.back() == Plays::kNetwork
-                              ? static_cast<detail::NetworkPlayer<G>*>(opponent.get())
-                              : nullptr);
+      networks_.push_back(plays_.back() == Plays::kNetwork ? opponent.get() : nullptr);
     }
     any_batched_ = std::count(plays_.begin(), plays_.end(), Plays::kBatched) > 0;
     any_network_ = std::count(plays_.begin(), plays_.end(), Plays::kNetwork) > 0;
@@ -148,10 +150,7 @@ class OpponentVectorEnv {
     decisions_.assign(envs, {});
     move_rng_.assign(envs, Rng(0));
     action_rng_.assign(envs, Rng(0));
-    to_move_.assign(opponents_.size(), {});
-    asked_.assign(opponents_.size(), {});
-    for (auto& group : to_move_) group.reserve(envs);
-    for (auto& batch : asked_) batch.reserve(envs);
+    round_.reserve(opponents_.size(), envs);
     moving_.reserve(envs);
     states_.reserve(envs);
     for (int i = 0; i < n_; ++i) states_.emplace_back(*config_, players_, 0);
@@ -302,21 +301,14 @@ class OpponentVectorEnv {
   }
 
  private:
-  // Salts of the arena's streams (arena.h): an opponent's move here is drawn
-  // as the arena would draw it in the same game at the same move.
-  static constexpr uint64_t kMoveStream = 0xA2E4A5EEDULL;
-  static constexpr uint64_t kSearchStream = 0x5EA4C4ULL;
-  static constexpr uint64_t kSeatStream = 0x5EA7ULL;
-
-  // How an opponent's moves are played (see the top of the file).
-  enum class Plays : uint8_t { kBatched, kHeuristic, kRandom, kNetwork };
+  // How an opponent's moves are played (see the top of the file): asked
+  // in rounds, inline (Player::act_alone) or in groups of envs (Player::act_group).
+  enum class Plays : uint8_t { kBatched, kAlone, kNetwork };
 
   static Plays how_it_plays(const Player<G>& opponent, int num_envs) {
-    if (dynamic_cast<const detail::HeuristicPlayer<G>*>(&opponent)) return Plays::kHeuristic;
-    if (dynamic_cast<const detail::RandomPlayer<G>*>(&opponent)) return Plays::kRandom;
+    if (opponent.acts_alone()) return Plays::kAlone;
     // Its rows are the envs' (a slice's group uses the rows of its first envs).
-    const auto* network = dynamic_cast<const detail::NetworkPlayer<G>*>(&opponent);
-    if (network && network->acts_in_groups() && network->max_rows() >= num_envs) return Plays::kNetwork;
+    if (opponent.group_rows() >= num_envs) return Plays::kNetwork;
     return Plays::kBatched;
   }
 
@@ -402,9 +394,7 @@ class OpponentVectorEnv {
     const auto e = static_cast<std::size_t>(i);
     move_rng_[e].reseed(move_seed(e));
     asker_[e] = static_cast<int>(k);
-    const uint64_t search_seed =
-        derive_seed(game_seed_[e] ^ (kSearchStream + k), static_cast<uint64_t>(moves_[e]));
-    return {&states_[e], states_[e].current_player(), &move_rng_[e], search_seed};
+    return {&states_[e], states_[e].current_player(), &move_rng_[e], search_seed(e, k)};
   }
 
   void validate(const Action* actions) {
@@ -426,11 +416,10 @@ class OpponentVectorEnv {
     const auto e = static_cast<std::size_t>(i);
     game_seed_[e] = episode_seed(seed_, e, episode_[e]);
     states_[e] = State(*config_, players_, game_seed_[e]);
-    seats_[e] =
-        seat_ != kRandomSeat
-            ? seat_
-            : static_cast<int32_t>(
-                  Rng(derive_seed(game_seed_[e], kSeatStream)).below(static_cast<uint32_t>(players_)));
+    seats_[e] = seat_ != kRandomSeat
+                    ? seat_
+                    : static_cast<int32_t>(Rng(derive_seed(game_seed_[e], streams::kLearnerSeat))
+                                               .below(static_cast<uint32_t>(players_)));
     moves_[e] = 0;
     learner_steps_[e] = 0;
   }
@@ -463,26 +452,23 @@ class OpponentVectorEnv {
     }
   }
 
-  // Opponent k's move in env i, drawn as its Player would draw it (player.h):
-  // the same stream, the same move.
+  // Opponent k's move in env i, played inline (Player::act_alone): the
+  // stream act() would give it, the same move.
   void play_inline(int i, std::size_t k) {
     const auto e = static_cast<std::size_t>(i);
-    Rng& rng = move_rng_[e];
-    rng.reseed(move_seed(e));
-    if (plays_[k] == Plays::kHeuristic) {
-      answer_[e] = G::heuristic_action(states_[e], rng);
-    } else {
-      // The learner's mask row is free until the learner is to move (observe writes it then).
-      uint8_t* mask = &mask_[e * static_cast<std::size_t>(actions_)];
-      states_[e].legal_actions_mask(mask);
-      answer_[e] = random_legal_action(mask, actions_, rng);
-    }
+    move_rng_[e].reseed(move_seed(e));
+    const Decision<G> d{&states_[e], states_[e].current_player(), &move_rng_[e], search_seed(e, k)};
+    // The learner's mask row is free until the learner is to move (observe writes it then).
+    answer_[e] = opponents_[k]->act_alone(d, &mask_[e * static_cast<std::size_t>(actions_)]);
     asker_[e] = static_cast<int>(k);
     play_answer(i);
   }
 
   uint64_t move_seed(std::size_t e) const {
-    return derive_seed(game_seed_[e] ^ kMoveStream, static_cast<uint64_t>(moves_[e]));
+    return streams::move_seed(game_seed_[e], static_cast<uint64_t>(moves_[e]));
+  }
+  uint64_t search_seed(std::size_t e, std::size_t k) const {
+    return streams::search_seed(game_seed_[e], k, static_cast<uint64_t>(moves_[e]));
   }
 
   // Plays the batched opponents' moves, round by round, until the learner is
@@ -491,8 +477,7 @@ class OpponentVectorEnv {
     if (!any_batched_) return;  // settle() played every move already
     while (gather()) {
       if (interrupt_) interrupt_->check();
-      for (std::size_t k = 0; k < opponents_.size(); ++k)
-        if (!asked_[k].empty()) ask(k);
+      round_.ask(opponents_, [&](int i, Action a) { answer_[static_cast<std::size_t>(i)] = a; });
       parallel_for(static_cast<int>(moving_.size()), threads_, [&](int j) {
         const int i = moving_[static_cast<std::size_t>(j)];
         play_answer(i);
@@ -505,30 +490,17 @@ class OpponentVectorEnv {
   // Groups the envs where an opponent is to move by opponent; false if none.
   bool gather() {
     moving_.clear();
-    for (auto& batch : asked_) batch.clear();
-    for (auto& group : to_move_) group.clear();
+    round_.clear();
     for (int i = 0; i < n_; ++i) {
       const auto e = static_cast<std::size_t>(i);
       const int player = states_[e].current_player();
       if (player == seats_[e] || states_[e].is_terminal()) continue;
       const std::size_t k = opponent_of(e, player);
       if (plays_[k] != Plays::kBatched) continue;  // a network's: play_network_moves plays it
-      move_rng_[e].reseed(move_seed(e));
-      const uint64_t search_seed =
-          derive_seed(game_seed_[e] ^ (kSearchStream + k), static_cast<uint64_t>(moves_[e]));
-      asked_[k].push_back({&states_[e], player, &move_rng_[e], search_seed});
-      asker_[e] = static_cast<int>(k);
-      to_move_[k].push_back(i);
+      round_.add(k, i, decision(i, k));
       moving_.push_back(i);
     }
     return !moving_.empty();
-  }
-
-  void ask(std::size_t k) {
-    auto& batch = asked_[k];
-    opponents_[k]->act(batch.data(), static_cast<int>(batch.size()));
-    for (std::size_t j = 0; j < batch.size(); ++j)
-      answer_[static_cast<std::size_t>(to_move_[k][j])] = batch[j].action;
   }
 
   // Applies the opponent's answer in env i, checked first: an out-of-range or
@@ -590,8 +562,8 @@ class OpponentVectorEnv {
   Interrupt* interrupt_ = nullptr;
   std::vector<std::unique_ptr<Player<G>>> opponents_;
   std::vector<std::string> names_;
-  std::vector<Plays> plays_;                         // per opponent
-  std::vector<detail::NetworkPlayer<G>*> networks_;  // per opponent: the network played in groups, or null
+  std::vector<Plays> plays_;          // per opponent
+  std::vector<Player<G>*> networks_;  // per opponent: the network played in groups, or null
   bool any_batched_ = false, any_network_ = false;
   std::vector<State> states_;
   std::vector<float> obs_;
@@ -604,17 +576,16 @@ class OpponentVectorEnv {
   std::vector<float> final_returns_;
   std::vector<int32_t> final_scores_;
   std::vector<uint64_t> game_seed_, episode_;
-  std::vector<int> moves_;                       // every seat's moves in env i's current game
-  std::vector<uint64_t> played_;                 // every seat's moves in env i since construction
-  std::vector<Action> answer_;                   // the opponents' answers of the current round, per env
-  std::vector<int> asker_;                       // which opponent gave it
-  std::vector<Rng> move_rng_;                    // the opponent's stream for the current move, per env
-  std::vector<Rng> action_rng_;                  // the learner's random actions (sample_random_actions)
-  std::vector<std::vector<int>> to_move_;        // per opponent: the envs it is asked for this round
-  std::vector<std::vector<Decision<G>>> asked_;  // per opponent: its decisions this round
-  std::vector<int> moving_;                      // every env asked this round
-  std::vector<int> pending_;                     // per env slice: the envs waiting for a network's move
-  std::vector<Decision<G>> decisions_;           // per env slice: a group's decisions
+  std::vector<int> moves_;              // every seat's moves in env i's current game
+  std::vector<uint64_t> played_;        // every seat's moves in env i since construction
+  std::vector<Action> answer_;          // the opponents' answers of the current round, per env
+  std::vector<int> asker_;              // which opponent gave it
+  std::vector<Rng> move_rng_;           // the opponent's stream for the current move, per env
+  std::vector<Rng> action_rng_;         // the learner's random actions (sample_random_actions)
+  SeatRound<G> round_;                  // the batched opponents' decisions this round
+  std::vector<int> moving_;             // every env asked this round
+  std::vector<int> pending_;            // per env slice: the envs waiting for a network's move
+  std::vector<Decision<G>> decisions_;  // per env slice: a group's decisions
 };
 
 }  // namespace rocketgym::players

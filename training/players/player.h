@@ -1,3 +1,7 @@
+// The players of every kind for one concrete game type, and the one factory
+// (make_player). The interface, Player<G>, and the players that need no
+// network are in player_base.h.
+//
 // Player<G>: who picks the moves at a seat, for one concrete game type, asked
 // for the moves of many states at once.
 //
@@ -35,23 +39,11 @@
 #include "training/mcts/mcts.h"
 #include "training/mcts/network_evaluator.h"
 #include "training/players/interrupt.h"
+#include "training/players/player_base.h"
 #include "training/players/player_spec.h"
 #include "training/policy_runner.h"
 
 namespace rocketgym::players {
-
-template <class G>
-struct Decision {
-  const typename G::State* state = nullptr;  // not over
-  int seat = 0;                              // the player to move, whose move this is
-  Rng* rng = nullptr;                        // this move's random stream
-  uint64_t search_seed = 0;                  // seeds a search player's search for this move
-  // The state encoded for `seat` and its legal mask, when the caller has them
-  // already (a vector env's buffers); else the player computes what it needs.
-  const float* observation = nullptr;
-  const uint8_t* mask = nullptr;
-  Action action = -1;  // the answer
-};
 
 struct PlayerOptions {
   int threads = 1;     // OpenMP threads for the players that do not batch
@@ -64,64 +56,7 @@ struct PlayerOptions {
   Interrupt* interrupt = nullptr;
 };
 
-template <class G>
-class Player {
- public:
-  virtual ~Player() = default;
-  // Writes decisions[k].action for k < count. Not thread-safe: one call at a
-  // time (the player keeps scratch buffers, network rows and search trees).
-  virtual void act(Decision<G>* decisions, int count) = 0;
-  // Network players: the masked policy [count, num_actions] and the value per
-  // seat relative to the seat each row was encoded for [count, players], for
-  // rows of encoder observations and legal masks. Throws Error for others.
-  virtual void evaluate(const float* observations, const uint8_t* masks, int count, int players,
-                        float* probabilities, float* values) {
-    (void)observations, (void)masks, (void)count, (void)players, (void)probabilities, (void)values;
-    throw Error("player has no network to evaluate");
-  }
-};
-
 namespace detail {
-
-template <class G>
-class RandomPlayer final : public Player<G> {
- public:
-  explicit RandomPlayer(const PlayerOptions& o)
-      : threads_(std::max(1, o.threads)),
-        masks_(static_cast<std::size_t>(threads_) * G::info().num_actions) {}
-
-  void act(Decision<G>* d, int count) override {
-    const int actions = G::info().num_actions;
-#pragma omp parallel for schedule(static) num_threads(threads_)
-    for (int k = 0; k < count; ++k) {
-      const uint8_t* mask = d[k].mask;
-      if (mask == nullptr) {
-        uint8_t* scratch = &masks_[static_cast<std::size_t>(omp_get_thread_num()) * actions];
-        d[k].state->legal_actions_mask(scratch);
-        mask = scratch;
-      }
-      d[k].action = random_legal_action(mask, actions, *d[k].rng);
-    }
-  }
-
- private:
-  int threads_;
-  std::vector<uint8_t> masks_;  // one legal mask per thread
-};
-
-template <class G>
-class HeuristicPlayer final : public Player<G> {
- public:
-  explicit HeuristicPlayer(const PlayerOptions& o) : threads_(std::max(1, o.threads)) {}
-
-  void act(Decision<G>* d, int count) override {
-#pragma omp parallel for schedule(static) num_threads(threads_)
-    for (int k = 0; k < count; ++k) d[k].action = G::heuristic_action(*d[k].state, *d[k].rng);
-  }
-
- private:
-  int threads_;
-};
 
 // Copies rows into a runner and evaluates them, `max_batch` at a time.
 template <class G>
@@ -186,17 +121,10 @@ class NetworkPlayer final : public Player<G> {
     }
   }
 
-  // For a caller that plays the moves in its own parallel loop, a few rows
-  // at a time (the opponent env): whether the network runs in plain C++ (an
-  // mlp on the CPU), which act_group() needs, and how many rows it holds.
-  bool acts_in_groups() const { return runner_.lean(); }
-  int max_rows() const { return runner_.max_batch(); }
-  // Before the loop, from one thread.
-  void prepare_groups() { runner_.prepare_groups(); }
-  // Acts for `count` decisions (at most PolicyRunner::kGroupRows) on the
-  // calling thread, with the runner's rows [first_row, first_row + count):
-  // calls at the same time must use other rows. The same moves as act().
-  void act_group(Decision<G>* d, int count, int first_row) {
+  // Groups need the network in plain C++ (PolicyRunner::evaluate_group).
+  int group_rows() const override { return runner_.lean() ? runner_.max_batch() : 0; }
+  void prepare_groups() override { runner_.prepare_groups(); }
+  void act_group(Decision<G>* d, int count, int first_row) override {
     for (int k = 0; k < count; ++k) write(d[k], first_row + k);
     runner_.evaluate_group(first_row, count);
     for (int k = 0; k < count; ++k) d[k].action = runner_.choose(first_row + k, greedy_, *d[k].rng);
@@ -302,9 +230,9 @@ std::unique_ptr<Player<G>> make_player(const PlayerSpec& spec, const PlayerOptio
       [&](const auto& kind) -> std::unique_ptr<Player<G>> {
         using K = std::decay_t<decltype(kind)>;
         if constexpr (std::is_same_v<K, Random>) {
-          return std::make_unique<detail::RandomPlayer<G>>(options);
+          return std::make_unique<detail::RandomPlayer<G>>(options.threads);
         } else if constexpr (std::is_same_v<K, Heuristic>) {
-          return std::make_unique<detail::HeuristicPlayer<G>>(options);
+          return std::make_unique<detail::HeuristicPlayer<G>>(options.threads);
         } else if constexpr (std::is_same_v<K, Checkpoint>) {
           return std::make_unique<detail::NetworkPlayer<G>>(spec.net, kind.greedy, options);
         } else if constexpr (std::is_same_v<K, Ismcts>) {

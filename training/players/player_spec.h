@@ -1,7 +1,9 @@
 // What sits at a seat: the typed spec of a player, one alternative per kind
 // with only that kind's fields. This file (with player_spec.cpp) is the one
 // place that reads, checks, names and writes back a spec; nothing outside
-// training/players/ looks at the kind.
+// training/players/ looks at the kind. The kinds' names, command-line forms
+// and help lines are listed once, in kinds.h (an agent's grammar is
+// players::agent_grammar()).
 //
 //   random     a uniformly random legal action
 //   heuristic  the game's heuristic bot (G::heuristic_action)
@@ -53,6 +55,7 @@
 #include "envs/core/json.h"
 #include "models/policy_value_net.h"
 #include "training/mcts/mcts.h"
+#include "training/players/kinds.h"
 
 namespace rocketgym::players {
 
@@ -76,7 +79,10 @@ struct Zoo {
   int simulations = -1;  // -1: the zoo file's recommendation; 0: the raw network, greedy
 };
 
+// In KindId's order (kinds.h): kind.index() is the KindId of an agent.
 using Kind = std::variant<Random, Heuristic, Checkpoint, Ismcts, Search, Zoo>;
+static_assert(std::variant_size_v<Kind> == static_cast<std::size_t>(KindId::kHuman),
+              "one alternative per agent kind of kinds.h, in KindId order");
 
 struct PlayerSpec {
   std::string name;  // empty until name_players()
@@ -85,6 +91,7 @@ struct PlayerSpec {
   // under training, a snapshot of its pool).
   PolicyValueNet net{nullptr};
 
+  KindId kind_id() const { return static_cast<KindId>(kind.index()); }
   template <class K>
   bool is() const {
     return std::holds_alternative<K>(kind);
@@ -112,7 +119,12 @@ std::string to_yaml(const PlayerSpec& spec);
 // `search` spec stands for counts as ismcts, as it always did).
 Json to_json(const PlayerSpec& spec);
 
-// "random", "checkpoint", ... as written in a spec.
+// A player of kind `id` with the kind's defaults, named by its kind (for
+// random, heuristic and ismcts; the other kinds need a file or a game).
+// Throws Error for the human, who is no agent.
+PlayerSpec default_player(KindId id);
+
+// "random", "checkpoint", ... as written in a spec (kinds.h).
 std::string kind_name(const PlayerSpec& spec);
 // The kind that plays: search specs play as ismcts (zoo: once resolved).
 std::string playing_kind_name(const PlayerSpec& spec);
@@ -120,8 +132,12 @@ std::string playing_kind_name(const PlayerSpec& spec);
 // Gives players without a name one from their kind, and makes names unique.
 void name_players(std::vector<PlayerSpec>& players);
 
-// --- files ---------------------------------------------------------------------
+// --- files (player_files.cpp) ------------------------------------------------------
 
+// `id` when it names a game of this build by its id (letters, digits, '_';
+// never a path, which would make zoo_path() read outside the zoo folder), as
+// a zoo bot is named. Throws ConfigError naming it.
+const std::string& checked_zoo_id(const std::string& id);
 // The file that is a game's zoo bot, in $ROCKETGYM_ZOO_DIR, else in
 // models/zoo/ of the source tree (the first folder holding <id>.ckpt or
 // <id>.yaml): <id>.yaml when the folder holds it (a manifest, which may name

@@ -13,9 +13,9 @@ namespace rocketgym::players {
 // parse_player() at a table of game `game_id`, where a bare `zoo` (or
 // NAME=zoo) stands for that game's zoo bot, zoo:GAME_ID.
 inline PlayerSpec parse_player(const std::string& text, const std::string& game_id) {
-  const std::string bare = "=zoo";
-  const bool zoo = text == "zoo" || (text.size() > bare.size() &&
-                                     text.compare(text.size() - bare.size(), bare.size(), bare) == 0);
+  const std::string word = kind_name(KindId::kZoo), bare = "=" + word;
+  const bool zoo = text == word || (text.size() > bare.size() &&
+                                    text.compare(text.size() - bare.size(), bare.size(), bare) == 0);
   return parse_player(zoo ? text + ":" + game_id : text);
 }
 

@@ -1,5 +1,7 @@
 #include "training/ppo/gae.h"
 
+#include "training/table_limits.h"
+
 namespace rocketgym::ppo {
 
 void gae_single_seat(const float* values, const float* rewards, int count, float gamma, float lambda,
@@ -19,7 +21,6 @@ void gae_turn_based(const int* seats, const float* values, int count, const floa
                     const float* potentials, float shaping_weight) {
   // Walk backwards once, keeping each seat's running sums: the same recurrence
   // as gae_single_seat on the seat's subsequence.
-  constexpr int kMaxSeats = 16;
   const bool shaped = potentials != nullptr && shaping_weight != 0.0f;
   float next_value[kMaxSeats], running[kMaxSeats], next_potential[kMaxSeats];
   bool seen[kMaxSeats];

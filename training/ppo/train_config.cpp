@@ -4,6 +4,7 @@
 
 #include "envs/core/parallel.h"
 #include "training/config_yaml.h"
+#include "training/players/kinds.h"
 
 namespace rocketgym::ppo {
 
@@ -28,14 +29,21 @@ ConfigBlock<TrainConfig> ppo_block() {
   return b;
 }
 
+// The weight of a fixed opponent: a player kind (kinds.h) at every seat but
+// the learner's, the key named after the kind.
+void add_kind_weight(KeyTable<TrainConfig>& t, players::KindId kind, double TrainConfig::*field) {
+  const players::KindInfo& info = players::kind_info(kind);
+  t.number(info.name, field, 0.0, 1e6, ("weight: one learner seat, " + std::string(info.help)).c_str());
+}
+
 ConfigBlock<TrainConfig> opponents_block() {
   ConfigBlock<TrainConfig> b{"opponents", {}, false, nullptr, nullptr};
   b.keys.number("self_play", &TrainConfig::self_play, 0.0, 1e6, "weight: the current policy plays every seat")
       .number("pool", &TrainConfig::pool, 0.0, 1e6,
-              "weight: one learner seat, earlier snapshots at the others")
-      .number("random", &TrainConfig::random, 0.0, 1e6, "weight: one learner seat, uniformly random moves")
-      .number("heuristic", &TrainConfig::heuristic, 0.0, 1e6, "weight: one learner seat, the heuristic bot")
-      .whole("pool_size", &TrainConfig::pool_size, 1, 1000, "snapshots kept")
+              "weight: one learner seat, earlier snapshots at the others");
+  add_kind_weight(b.keys, players::KindId::kRandom, &TrainConfig::random);
+  add_kind_weight(b.keys, players::KindId::kHeuristic, &TrainConfig::heuristic);
+  b.keys.whole("pool_size", &TrainConfig::pool_size, 1, 1000, "snapshots kept")
       .whole("snapshot_every", &TrainConfig::snapshot_every, 1, 1 << 20, "updates between snapshots");
   b.check = [](const ConfigNode& node, const TrainConfig& c) {
     if (c.self_play + c.pool + c.random + c.heuristic <= 0.0)

@@ -57,11 +57,13 @@
 #include "training/distributed/distributed.h"
 #include "training/mixed_vector_env.h"
 #include "training/players/player.h"
+#include "training/players/seat_round.h"
 #include "training/policy_runner.h"
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
 #include "training/ppo/trajectory_store.h"
 #include "training/run/run_harness.h"
+#include "training/seed_streams.h"
 
 namespace rocketgym::ppo {
 
@@ -94,6 +96,10 @@ class Trainer : public run::Algorithm {
  private:
   // Who controls a seat during the current episode.
   static constexpr int kLearner = -1, kRandom = -2, kHeuristic = -3;  // >= 0: index into the pool
+  // The opponents besides the pool, by kind (kinds.h): kRandom's, kHeuristic's
+  // (the opponents: block's weights random and heuristic, train_config.cpp).
+  static constexpr std::array<players::KindId, 2> kFixedOpponents{players::KindId::kRandom,
+                                                                  players::KindId::kHeuristic};
   enum EpisodeKind { kSelfPlay, kVsPool, kVsRandom, kVsHeuristic, kKinds };
 
   std::string pool_dir() const { return run_.in_run_dir("checkpoints/pool"); }
@@ -259,11 +265,11 @@ class Trainer : public run::Algorithm {
       save_checkpoint(run_.in_run_dir(name), run_.meta(0.0, checkpoint_extra()), copy, nullptr);
     pool_.push_back(copy);
     pool_files_.push_back(name);
+    seated_.clear();  // the round's players follow the pool's: rebuilt on demand
     if (static_cast<int>(pool_.size()) > cfg_.pool_size) {
       pool_.erase(pool_.begin());
       dropped_files_.push_back(pool_files_.front());
       pool_files_.erase(pool_files_.begin());
-      pool_players_.clear();  // rebuilt on demand for the new pool
       // Episodes under way against a snapshot keep their (shifted) opponent;
       // those against the dropped one finish against the next oldest.
       for (auto& seats : seats_)
@@ -286,7 +292,7 @@ class Trainer : public run::Algorithm {
       env_rngs_.emplace_back(derive_seed(seed ^ 0x7EA7ULL, static_cast<uint64_t>(updates) * 65536 + i));
     seats_.assign(static_cast<std::size_t>(cfg_.envs), {});
     episode_kind_.assign(static_cast<std::size_t>(cfg_.envs), kSelfPlay);
-    table_rng_.reseed(derive_seed(seed ^ 0x7AB1EULL, static_cast<uint64_t>(updates)));
+    table_rng_.reseed(derive_seed(seed ^ streams::kPpoSeating, static_cast<uint64_t>(updates)));
     for (int i = 0; i < cfg_.envs; ++i) seat_players(i);
     torch::manual_seed(derive_seed(cfg_.seed, static_cast<uint64_t>(updates) + 1));
     if (warm_start && cfg_.imitation_steps > 0) imitate(verbose);
@@ -447,41 +453,36 @@ class Trainer : public run::Algorithm {
       std::memcpy(store.observation(slot), env.observation(i), sizeof(float) * obs_size_);
       std::memcpy(store.mask(slot), env.action_mask(i), static_cast<std::size_t>(num_actions_));
     }
-    // The opponents (players/player.h), each asked for all its moves at once:
-    // pool snapshots sample from their policy, like the learner.
-    auto let_act = [&](players::Player<G>& player, int who) {
-      group.clear();
-      decisions_.clear();
-      decisions_.reserve(static_cast<std::size_t>(cfg_.envs));  // allocates once
-      for (int i = 0; i < cfg_.envs; ++i) {
-        if (controller(i) != who) continue;
-        const auto e = static_cast<std::size_t>(i);
-        group.push_back(i);
-        decisions_.push_back(
-            {&env.state(i), env.current_player(i), &env_rngs_[e], 0, env.observation(i), env.action_mask(i)});
-      }
-      if (decisions_.empty()) return;
-      player.act(decisions_.data(), static_cast<int>(decisions_.size()));
-      for (std::size_t k = 0; k < group.size(); ++k)
-        actions[static_cast<std::size_t>(group[k])] = decisions_[k].action;
-    };
-    const players::PlayerOptions seating{1, cfg_.envs, device_};
-    pool_players_.resize(pool_.size());
-    for (std::size_t p = 0; p < pool_.size(); ++p) {
-      bool any = false;
-      for (int i = 0; i < cfg_.envs && !any; ++i) any = controller(i) == static_cast<int>(p);
-      if (!any) continue;
-      if (!pool_players_[p])
-        pool_players_[p] =
-            players::make_player<G>({"pool", players::Checkpoint{"", false}, pool_[p]}, seating);
-      let_act(*pool_players_[p], static_cast<int>(p));
+    // The opponents (players/player.h) in one round of the seat loop
+    // (players/seat_round.h), each asked for all its moves at once: the pool
+    // snapshots (round players 0 .., sampling from their policy like the
+    // learner), then the fixed opponents (random, heuristic).
+    const std::size_t fixed = pool_.size();  // the round's index of the first fixed opponent
+    round_.reserve(fixed + kFixedOpponents.size(), static_cast<std::size_t>(cfg_.envs));
+    round_.clear();
+    for (int i = 0; i < cfg_.envs; ++i) {
+      const int who = controller(i);
+      if (who == kLearner) continue;
+      const auto e = static_cast<std::size_t>(i);
+      const std::size_t p = who >= 0 ? static_cast<std::size_t>(who) : fixed + fixed_opponent(who);
+      round_.add(
+          p, i,
+          {&env.state(i), env.current_player(i), &env_rngs_[e], 0, env.observation(i), env.action_mask(i)});
     }
-    if (!random_player_) random_player_ = players::make_player<G>({"random", players::Random{}}, seating);
-    if (!heuristic_player_)
-      heuristic_player_ = players::make_player<G>({"heuristic", players::Heuristic{}}, seating);
-    let_act(*random_player_, kRandom);
-    let_act(*heuristic_player_, kHeuristic);
+    const players::PlayerOptions seating{1, cfg_.envs, device_};
+    seated_.resize(fixed + kFixedOpponents.size());
+    for (std::size_t p = 0; p < seated_.size(); ++p) {
+      if (seated_[p] || !round_.waits_for(p)) continue;  // made on demand, kept until the pool changes
+      seated_[p] = players::make_player<G>(
+          p < fixed ? players::PlayerSpec{"pool", players::Checkpoint{"", false}, pool_[p]}
+                    : players::default_player(kFixedOpponents[p - fixed]),
+          seating);
+    }
+    round_.ask(seated_, [&](int i, Action a) { actions[static_cast<std::size_t>(i)] = a; });
   }
+
+  // The index in kFixedOpponents of a seat's controller kRandom or kHeuristic.
+  static std::size_t fixed_opponent(int who) { return static_cast<std::size_t>(kRandom - who); }
 
   float potential(const State& state, int seat) const {
     if constexpr (HasShapingPotential<G>::value) {
@@ -574,10 +575,10 @@ class Trainer : public run::Algorithm {
   std::vector<PolicyValueNet> pool_;
   std::vector<std::string> pool_files_;     // relative to the run folder, as latest.ckpt lists them
   std::vector<std::string> dropped_files_;  // left the pool; deleted after the next save
-  // The opponents' seats: a player per pool snapshot (made on demand), random and heuristic.
-  std::vector<std::unique_ptr<players::Player<G>>> pool_players_;
-  std::unique_ptr<players::Player<G>> random_player_, heuristic_player_;
-  std::vector<players::Decision<G>> decisions_;  // scratch, one per env at most
+  // The opponents' players (made on demand): one per pool snapshot, then
+  // kFixedOpponents; and the round that asks them.
+  std::vector<std::unique_ptr<players::Player<G>>> seated_;
+  players::SeatRound<G> round_;
   std::vector<std::array<int, arena::kMaxSeats>> seats_;
   std::vector<EpisodeKind> episode_kind_;
   std::vector<Rng> env_rngs_;

@@ -39,21 +39,20 @@ void add_arena_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("arena", "Play agents against each other in every seat and rate them");
   add_path_option(cmd, "config", opts->config, "arena config, e.g. configs/arena/launchpad23.yaml (optional)",
                   true);
-  cmd->add_option(
-      "--agent", opts->agents,
-      "[NAME=]random | heuristic | checkpoint:PATH[:greedy|:sample] | PATH.ckpt | "
-      "ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS][:KEY=VALUE...]]] | search:PATH[:SIMULATIONS] | "
-      "zoo:GAME[:SIMULATIONS] (repeatable; replaces the config's agents)");
+  cmd->add_option("--agent", opts->agents,
+                  "[NAME=]" + players::agent_grammar() + " (repeatable; replaces the config's agents)");
   cmd->add_option("--game", opts->game, "game id (game.id)");
   cmd->add_option("--players", opts->players, "players per game (game.players)")
-      ->check(cli::whole_number(1, arena::kMaxSeats));
+      ->check(cli::whole_number(1, kMaxSeats));
+  // Each flag is another name of a key of the arena's table (ArenaConfig::keys): its range is the key's.
+  const auto& keys = arena::ArenaConfig::keys();
   cmd->add_option("--games", opts->games, "seeds per lineup; each is played in every seat rotation")
-      ->check(cli::whole_number(1, 10'000'000));
-  cmd->add_option("--seed", opts->seed, "seed")->check(cli::whole_number(0, 2'000'000'000));
+      ->check(cli::whole_key(keys, "games"));
+  cmd->add_option("--seed", opts->seed, "seed")->check(cli::whole_key(keys, "seed"));
   CLI::Option* envs = cmd->add_option("--envs", opts->parallel, "games played together (parallel)")
-                          ->check(cli::whole_number(1, kMaxEnvs));
-  add_old_name(cmd, envs, "--parallel", opts->parallel)->check(cli::whole_number(1, kMaxEnvs));
-  cmd->add_option("--threads", opts->threads, "CPU threads")->check(cli::whole_number(1, kMaxThreads));
+                          ->check(cli::whole_key(keys, "parallel"));
+  add_old_name(cmd, envs, "--parallel", opts->parallel)->check(cli::whole_key(keys, "parallel"));
+  cmd->add_option("--threads", opts->threads, "CPU threads")->check(cli::whole_key(keys, "threads"));
   cmd->add_option("--device", opts->device, "cpu or cuda");
   CLI::Option* output =
       add_path_option(cmd, "--output", opts->output, "folder for table.txt, report.json, CSVs and arena.png");

@@ -10,6 +10,7 @@
 #include "models/checkpoint.h"
 #include "training/cli/torch/training_commands.h"
 #include "training/mcts/mcts.h"
+#include "training/table_limits.h"
 
 namespace rocketgym::cli {
 
@@ -31,7 +32,7 @@ bool read_simulations_at(const std::string& text, std::pair<int, int>& out) {
   const char* end = text.data() + text.size();
   const auto [p_end, p_error] = std::from_chars(text.data(), mid, out.first);
   const auto [s_end, s_error] = std::from_chars(mid + 1, end, out.second);
-  return p_error == std::errc() && p_end == mid && out.first >= 1 && out.first <= 64 &&
+  return p_error == std::errc() && p_end == mid && out.first >= 1 && out.first <= kLargestTableInput &&
          s_error == std::errc() && s_end == end && out.second >= 0 &&
          out.second <= mcts::kSimulationsRange.max;
 }
@@ -85,8 +86,9 @@ void add_export_command(CLI::App& app) {
           [](std::string& text) -> std::string {
             std::pair<int, int> setting;
             if (read_simulations_at(text, setting)) return "";
-            return "must be PLAYERS=SIMULATIONS (players 1 to 64, simulations 0 to " +
-                   std::to_string(mcts::kSimulationsRange.max) + "), not '" + text + "'";
+            return "must be PLAYERS=SIMULATIONS (players 1 to " + std::to_string(kLargestTableInput) +
+                   ", simulations 0 to " + std::to_string(mcts::kSimulationsRange.max) + "), not '" + text +
+                   "'";
           },
           "PLAYERS=SIMULATIONS"));
   cmd->callback([opts] {

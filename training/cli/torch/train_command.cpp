@@ -33,6 +33,13 @@ struct TrainOptions {
   bool quiet = false;
 };
 
+// The keys of a block of the PPO config (train_config.cpp).
+const KeyTable<ppo::TrainConfig>& ppo_block_keys(const std::string& name) {
+  for (const auto& block : ppo::TrainConfig::schema().blocks())
+    if (block.name == name) return block.keys;
+  throw std::logic_error("no block '" + name + "' in the PPO config");
+}
+
 }  // namespace
 
 void add_train_command(CLI::App& app) {
@@ -45,16 +52,19 @@ void add_train_command(CLI::App& app) {
       ->required();
   cmd->add_option("--set", opts->overrides.sets, "override any config key: dotted.key=value (repeatable)");
   add_path_option(cmd, "--run-dir", opts->run_dir, "run folder (run.dir); an existing run there is resumed");
+  // Each flag is another name of a config key: its range is the key's (the
+  // key tables of config_yaml.cpp and train_config.cpp), checked again when
+  // the config is read.
+  const auto& budget = ppo_block_keys("budget");
   cmd->add_option("--minutes", opts->minutes, "wall-clock budget of this invocation (budget.minutes)")
-      ->check(cli::number(0, 1e7, "0 = no time limit"));
+      ->check(cli::number_key(budget, "minutes", "0 = no time limit"));
   cmd->add_option("--steps", opts->steps, "total learner decisions (budget.steps)")
-      ->check(cli::number(1, 1e15));
-  cmd->add_option("--seed", opts->seed, "run.seed")
-      ->check(cli::whole_number(0, std::numeric_limits<int>::max()));
+      ->check(cli::number_key(budget, "steps"));
+  cmd->add_option("--seed", opts->seed, "run.seed")->check(cli::whole_key(run_keys(), "seed"));
   cmd->add_option("--threads", opts->threads, "CPU threads for LibTorch and the envs (run.threads)")
-      ->check(cli::whole_number(1, kMaxThreads));
+      ->check(cli::whole_key(run_keys(), "threads"));
   cmd->add_option("--envs", opts->envs, "games played together (ppo.envs or selfplay.games)")
-      ->check(cli::whole_number(1, kMaxEnvs));
+      ->check(cli::whole_key(ppo_block_keys("ppo"), "envs"));
   cmd->add_option("--device", opts->device, "cpu or cuda (run.device)");
   cmd->add_flag("--quiet", opts->quiet,
                 "no progress (default: a status line updated in place on a terminal, one line per update "

@@ -163,11 +163,12 @@ class ZooAnalyst {
 
 cli::Analyst make_zoo_analyst(const AnyGame& game, int players, long max_work) {
   const std::string& id = game.info().id;
-  players::PlayerSpec spec = players::parse_player("zoo", id);
+  const std::string zoo = players::kind_name(players::KindId::kZoo);
+  players::PlayerSpec spec = players::parse_player(zoo, id);
   players::resolve(spec, id, players, game.observation_shape(players), game.info().num_actions, torch::kCPU);
   return visit_game(id, [&](auto g) -> cli::Analyst {
     using G = decltype(g);
-    auto analyst = std::make_shared<ZooAnalyst<G>>(std::move(spec), "zoo:" + id, max_work);
+    auto analyst = std::make_shared<ZooAnalyst<G>>(std::move(spec), zoo + ":" + id, max_work);
     return [analyst](const AnyState& state, uint64_t seed) { return analyst->analyze(state, seed); };
   });
 }
