@@ -2,9 +2,10 @@
 plays a whole game of every game against the heuristic bot by clicking the board and the bots'
 step button (with the last-move marker, a hint's analysis bars and every hand shown at the end),
 the page fits 1024 px, undoes a move, steps a recorded arena game forward and back beside the
-arena's table of its file, and goes through a replay by keys, slider and autoplay. Screenshots of
-each game's board and of the replay are saved (default <build>/browser-artifacts). Skipped, saying why, without chromium, chromium-driver or
-selenium (scripts/setup.sh installs them).
+arena's table of its file, goes through a replay by keys, slider and autoplay, and analyzes a
+replayed move from each seat's view. Screenshots of each game's board and of the replay are saved
+under $ROCKETGYM_ARTIFACTS (default <build>/browser-artifacts). Skipped, saying why, without
+chromium, chromium-driver or selenium (scripts/setup.sh installs them).
 
 Nothing here waits on a clock: each wait is one script that answers once the page shows what it
 waits for (until()), and clicks are the browser's own mouse events (click()), each one command
@@ -334,6 +335,43 @@ def test_a_replay_goes_by_keys_slider_and_autoplay_with_the_bots_analysis(browse
     until(browser, "return Number(document.body.dataset.move) >= 13;")
     browser.find_element(By.ID, "autoplay").click()
     assert body(browser, "autoplay") == ""
+
+
+@pytest.mark.xdist_group("records")
+def test_a_replay_is_analyzed_from_the_seat_its_view_shows(browser, watcher):
+    """Replay analysis was of the seat to move only. A finished game's replay shows every seat's
+    view, so the analysis follows the seat the View shows: the seat to move gets the bars of its
+    moves, another seat its own value from what it knew then (the decision is not its own)."""
+    watch_first_record(browser, watcher)
+    slider = browser.find_element(By.ID, "slider")
+    browser.execute_script("arguments[0].value = 10; arguments[0].dispatchEvent(new Event('input'))", slider)
+    wait_body(browser, move="10")
+    analyze = browser.find_element(By.ID, "replay-analysis")
+    analyze.click()  # the full board: the seat to move
+    until(browser, "return document.body.dataset.analysis || document.getElementById('analysis-note').textContent;")
+    to_move = body(browser, "analysis-seat")
+    assert to_move in ("0", "1"), browser.find_element(By.ID, "analysis-note").text
+    legal = int(body(browser, "analysis"))
+    assert legal > 0
+    other = "1" if to_move == "0" else "0"
+    for seat in [other, to_move]:
+        Select(browser.find_element(By.ID, "watch-seat")).select_by_value(seat)
+        wait_body(browser, viewer=seat, move="10")
+        assert body(browser, "analysis") is None, "a new view clears the analysis shown"
+        analyze.click()
+        until(browser, "return document.body.dataset.analysis || document.getElementById('analysis-note').textContent;")
+        note = browser.find_element(By.ID, "analysis-note").text
+        assert body(browser, "analysis-seat") == seat, note
+        assert f"for seat {seat}" in note, note
+        bars = len(browser.find_elements(By.CSS_SELECTOR, "#bars .bar-row"))
+        played = len(browser.find_elements(By.CSS_SELECTOR, "#bars .bar-row.played"))
+        if seat == to_move:
+            assert "the move played had" in note and "from what it knew" not in note, note
+            assert (int(body(browser, "analysis")), bars, played) == (legal, legal, 1)
+        else:
+            assert f"from what it knew; seat {to_move} is to move" in note, note
+            assert "the move played had" not in note, note
+            assert (body(browser, "analysis"), bars, played) == ("0", 0, 0)
 
 
 def moves_offered(browser):

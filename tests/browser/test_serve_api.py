@@ -720,3 +720,40 @@ def test_the_zoo_bots_analysis_of_a_seats_own_decision(server, game, kind):
     assert again["version"] == table["version"] and again["legal"] == table["legal"]
     assert server.call("POST", f"/api/tables/{tid}/analysis", {"seat": 0}, key=key(table))[0] == 405
 
+
+def test_a_replays_analysis_is_from_any_seats_knowledge(server, tmp_path):
+    """Replay analysis was for the seat to move only. A finished game's replay shows every seat's
+    view, so `seat` may name any seat at any move: the position as that seat knew it (a world dealt
+    again from its knowledge), with its value, and its moves where it is to move (another seat's
+    decision has none: in a world dealt for this seat, the seat to move may hold what it never
+    held). At a live table only the asking seat's own decision is analyzed, with its key (the test
+    above)."""
+    from conftest import record_a_game, start_server, stop_server
+    path = tmp_path / "records.jsonl"
+    path.write_text(record_a_game(server, "launchpad23") + "\n" + record_a_game(server, "last_blast") + "\n")
+    s = start_server("--records", str(path))
+    try:
+        for index in [0, 1]:
+            status, own = s.call("GET", f"/api/records/{index}/analysis?move=4")
+            assert status == 200, own
+            mover = own["seat"]
+            assert own["to_move"] == mover and own["moves"]
+            for seat in [1 - mover, mover]:
+                status, found = s.call("GET", f"/api/records/{index}/analysis?move=4&seat={seat}")
+                assert status == 200, found
+                assert found["seat"] == seat and found["to_move"] == mover and found["move"] == 4
+                assert found["by"] == own["by"] and found["played"]["action"] == own["played"]["action"]
+                assert isinstance(found["value"], float) and math.isfinite(found["value"])
+                if seat == mover:
+                    assert [m["action"] for m in found["moves"]] != [] and \
+                        {m["action"] for m in found["moves"]} == {m["action"] for m in own["moves"]}
+                    assert found["played"]["probability"] == next(
+                        m["probability"] for m in found["moves"] if m["action"] == found["played"]["action"])
+                    assert sum(m["probability"] for m in found["moves"]) == pytest.approx(1.0, abs=1e-3)
+                else:
+                    assert found["moves"] == [] and found["played"]["probability"] is None
+            for seat in ["2", "-1", "full", "x"]:
+                status, reply = s.call("GET", f"/api/records/{index}/analysis?move=4&seat={seat}")
+                assert status == 400 and "seat must be a whole number from 0 to 1" in reply["error"], reply
+    finally:
+        stop_server(s)
