@@ -76,15 +76,16 @@ scripts/build.sh
 # linked into its tests and into the libFuzzer targets) builds in the background at the lowest
 # priority while the tests of the tree above run: it takes only the CPU they leave idle (a test
 # waiting on a browser, the last test of a ctest -j run), then all of it once they end. Its
-# output goes to build-asan.log, shown if it fails; its CPU seconds count in the step that
+# output goes to build-asan/build.log, shown if it fails; its CPU seconds count in the step that
 # waits for it. clang: about twice as fast as GCC to compile with the sanitizers
 # (docs/building.md).
 asan_generator=(-G Ninja)
 [ -f build-asan/CMakeCache.txt ] && asan_generator=()  # a folder configured earlier keeps its generator
+mkdir -p build-asan
 setsid nice -n 19 bash -c 'cmake -S . -B build-asan "$@" -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCKETGYM_SANITIZE=ON -DROCKETGYM_FUZZ=ON \
   -DROCKETGYM_BUILD_TRAINING=OFF -DROCKETGYM_BUILD_CLI=OFF -DROCKETGYM_BUILD_PYTHON=OFF &&
-  cmake --build build-asan -j "$(nproc)"' asan-build "${asan_generator[@]}" >build-asan.log 2>&1 &
+  cmake --build build-asan -j "$(nproc)"' asan-build "${asan_generator[@]}" >build-asan/build.log 2>&1 &
 asan_build=$!
 
 step "C++ tests"
@@ -108,8 +109,8 @@ status=0
 wait "$asan_build" || status=$?
 asan_build=""
 if [ "$status" != 0 ]; then
-  tail -60 build-asan.log
-  echo "scripts/test.sh: the sanitized build failed (exit status $status; whole log: build-asan.log)" >&2
+  tail -60 build-asan/build.log
+  echo "scripts/test.sh: the sanitized build failed (exit status $status; whole log: build-asan/build.log)" >&2
   exit 1
 fi
 # Fewer random playouts: the sanitizers make each one several times slower. The
