@@ -7,6 +7,7 @@ KeyboardInterrupt) or from a Python agent raising KeyboardInterrupt at a fixed c
 """
 
 import json
+import signal
 
 import numpy as np
 import pytest
@@ -20,8 +21,13 @@ GAME = "lift_off"
 
 @pytest.fixture(autouse=True)
 def _hook_off():
+    # Python's own SIGINT handler, whatever this process inherited: a shell starts a background
+    # job (`scripts/test.sh &`) with SIGINT ignored, and Python then installs no handler, so the
+    # raised SIGINT would do nothing (as a real Ctrl-C would not reach such a process either).
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     agents._raise_sigint_at_poll(0)
+    signal.signal(signal.SIGINT, inherited)
 
 
 def _key(game):
