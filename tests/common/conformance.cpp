@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -179,6 +180,32 @@ struct Playout {
   bool knowledge_seen = false;  // some seat knew where some card was at a checked move
 };
 
+// The checks of one decision of a playout (the deep ones every k-th decision).
+void check_decision(const AnyGame& game, const AnyState& s, int players, uint64_t seed,
+                    const ConformanceOptions& opt, bool deep, Rng& check, Playout& out) {
+  REQUIRE(static_cast<int>(out.actions.size()) < game.info().max_decisions);
+  const int p = s.current_player();
+  REQUIRE(p >= 0);
+  REQUIRE(p < players);
+  REQUIRE_NOTHROW(s.check_invariants());
+  const auto obs = s.encode(p);
+  for (float x : obs)
+    if (!std::isfinite(x)) FAIL("observation holds a non-finite value");
+  // Playouts start their checks at different moves, so that with every k-th
+  // move checked, every move number is checked in some playout.
+  if (!deep || (out.actions.size() + seed) % static_cast<std::size_t>(opt.deep_check_every) != 0) return;
+  check_actions(s, check);
+  check_round_trips(game, s, check);
+  check_no_leak(s, p, check.next());
+  const int other = static_cast<int>(check.below(static_cast<uint32_t>(players)));
+  check_no_leak(s, other, check.next());
+  check_views_show_observations(game.info().id, s, {p, other});
+  const Action h = s.heuristic_action(check.next());
+  REQUIRE(s.is_legal(h));
+  for (int v = 0; v < players; ++v)
+    out.knowledge_seen = out.knowledge_seen || !s.known_card_places(v).empty();
+}
+
 Playout play_random(const AnyGame& game, int players, uint64_t seed, const ConformanceOptions& opt,
                     bool deep) {
   Rng rng(derive_seed(seed, 99));   // picks the playout's actions
@@ -187,30 +214,12 @@ Playout play_random(const AnyGame& game, int players, uint64_t seed, const Confo
   Playout out;
   const int limit = game.info().max_decisions;
   while (!s->is_terminal()) {
-    INFO(game.info().id << " players " << players << " seed " << seed << " move " << out.actions.size()
-                        << "\n"
-                        << s->to_string());
-    REQUIRE(static_cast<int>(out.actions.size()) < limit);
-    const int p = s->current_player();
-    REQUIRE(p >= 0);
-    REQUIRE(p < players);
-    REQUIRE_NOTHROW(s->check_invariants());
-    const auto obs = s->encode(p);
-    for (float x : obs)
-      if (!std::isfinite(x)) FAIL("observation holds a non-finite value");
-    // Playouts start their checks at different moves, so that with every k-th
-    // move checked, every move number is checked in some playout.
-    if (deep && (out.actions.size() + seed) % static_cast<std::size_t>(opt.deep_check_every) == 0) {
-      check_actions(*s, check);
-      check_round_trips(game, *s, check);
-      check_no_leak(*s, p, check.next());
-      const int other = static_cast<int>(check.below(static_cast<uint32_t>(players)));
-      check_no_leak(*s, other, check.next());
-      check_views_show_observations(game.info().id, *s, {p, other});
-      const Action h = s->heuristic_action(check.next());
-      REQUIRE(s->is_legal(h));
-      for (int v = 0; v < players; ++v)
-        out.knowledge_seen = out.knowledge_seen || !s->known_card_places(v).empty();
+    INFO(game.info().id << " players " << players << " seed " << seed << " move " << out.actions.size());
+    try {
+      check_decision(game, *s, players, seed, opt, deep, check, out);
+    } catch (...) {
+      report_state(*s);
+      throw;
     }
     const Action a = random_legal(*s, rng);
     s->apply(a);
@@ -232,34 +241,77 @@ Playout play_random(const AnyGame& game, int players, uint64_t seed, const Confo
 // The knowledge model (envs/core/knowledge.h): what `viewer` knows is true,
 // and a resample for `viewer` keeps it true and keeps it known. (Card
 // conservation is each game's own invariant, checked on the resample above.)
-void check_resampled_world(const AnyState& s, const AnyState& resampled, int viewer) {
+ViewerSight::ViewerSight(const AnyState& s, int v)
+    : viewer(v),
+      observation(s.encode(v)),
+      observation_text(s.observation_string(v)),
+      view(s.view_json(v)),
+      current_player(s.current_player()),
+      truth(s.card_places()),
+      known(s.known_card_places(v)) {
+  if (current_player == v) legal = s.legal_actions();
+  if (const CardPlace* bad = first_unsupported(known, truth))
+    FAIL("viewer " << v << " 'knows' " << describe(*bad) << ", which is not there");
+}
+
+void check_resampled_world(const ViewerSight& seen, const AnyState& resampled) {
+  const int viewer = seen.viewer;
   INFO("viewer " << viewer);
   REQUIRE_NOTHROW(resampled.check_invariants());
-  REQUIRE(resampled.encode(viewer) == s.encode(viewer));
-  REQUIRE(resampled.observation_string(viewer) == s.observation_string(viewer));
+  REQUIRE(resampled.encode(viewer) == seen.observation);
+  REQUIRE(resampled.observation_string(viewer) == seen.observation_text);
   // The browser's view (issue 32) shows the viewer no more than the observation.
-  REQUIRE(resampled.view_json(viewer) == s.view_json(viewer));
-  REQUIRE(resampled.current_player() == s.current_player());
-  if (s.current_player() == viewer) REQUIRE(resampled.legal_actions() == s.legal_actions());
-  CardPlaces truth = s.card_places();
-  CardPlaces known = s.known_card_places(viewer);
-  if (const CardPlace* bad = first_unsupported(known, truth))
-    FAIL("viewer " << viewer << " 'knows' " << describe(*bad) << ", which is not there");
+  REQUIRE(resampled.view_json(viewer) == seen.view);
+  REQUIRE(resampled.current_player() == seen.current_player);
+  if (seen.current_player == viewer) REQUIRE(resampled.legal_actions() == seen.legal);
   CardPlaces known_after = resampled.known_card_places(viewer);
   std::sort(known_after.begin(), known_after.end());
-  if (known_after != known) FAIL("redeterminize changed what viewer " << viewer << " knows about the cards");
+  if (known_after != seen.known)
+    FAIL("redeterminize changed what viewer " << viewer << " knows about the cards");
   CardPlaces truth_after = resampled.card_places();
-  if (const CardPlace* bad = first_unsupported(known, truth_after))
+  if (const CardPlace* bad = first_unsupported(known_after, truth_after))
     FAIL("redeterminize moved " << describe(*bad) << ", which viewer " << viewer << " knows to be there");
 }
 
+void check_resampled_world(const AnyState& s, const AnyState& resampled, int viewer) {
+  check_resampled_world(ViewerSight(s, viewer), resampled);
+}
+
+void report_state(const AnyState& s) {
+  std::string text;
+  try {
+    text = s.to_string();
+  } catch (const std::exception& e) {
+    text = std::string("(the state's text failed too: ") + e.what() + ")";
+  }
+  FAIL_CHECK("the state there:\n" << text);
+}
+
+namespace {
+
+// How many playouts of a run get the full checks: opt.deep_games, at most
+// ROCKETGYM_CONFORMANCE_DEEP_GAMES where that is set (scripts/test.sh sets it for
+// the sanitized tests, where the full checks' JSON documents cost most).
+int deep_games(const ConformanceOptions& opt) {
+  const char* text = std::getenv("ROCKETGYM_CONFORMANCE_DEEP_GAMES");
+  if (!text) return opt.deep_games;
+  char* end = nullptr;
+  const long n = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || n < 1 || n > 1'000'000)
+    FAIL("ROCKETGYM_CONFORMANCE_DEEP_GAMES must be a whole number from 1 to 1000000");
+  return std::min(opt.deep_games, static_cast<int>(n));
+}
+
+}  // namespace
+
 void run_conformance(const std::string& game_id, int players, const ConformanceOptions& opt) {
   auto game = load_game(game_id, "", opt.overrides);
+  const int deep = deep_games(opt);
   std::vector<std::string> finals;
   bool knowledge_seen = false;
   for (int g = 0; g < opt.num_games; ++g) {
     const uint64_t seed = derive_seed(opt.seed, static_cast<uint64_t>(g));
-    const Playout p = play_random(*game, players, seed, opt, /*deep=*/g < opt.deep_games);
+    const Playout p = play_random(*game, players, seed, opt, /*deep=*/g < deep);
     finals.push_back(p.final_json);
     knowledge_seen = knowledge_seen || p.knowledge_seen;
     if (g < 3) {  // same seed -> same game
@@ -270,7 +322,7 @@ void run_conformance(const std::string& game_id, int players, const ConformanceO
   }
   // A game with hidden information whose seats never know where any card is
   // has an empty knowledge model, and the knowledge checks above test nothing.
-  if (game->info().hidden_information && opt.deep_games > 0) REQUIRE(knowledge_seen);
+  if (game->info().hidden_information && deep > 0) REQUIRE(knowledge_seen);
   // Different seeds -> different games (all identical would mean the seed is ignored).
   if (finals.size() >= 2) {
     bool any_differ = false;

@@ -5,10 +5,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
-namespace rocketgym {
-class AnyState;
-}
+#include "envs/core/game.h"
+#include "envs/core/knowledge.h"
 
 namespace rocketgym::testing {
 
@@ -24,10 +24,33 @@ struct ConformanceOptions {
 // the game, seed and move on the first violation.
 void run_conformance(const std::string& game_id, int num_players, const ConformanceOptions& options);
 
+// What `viewer` sees of a state and knows of its cards: computed once, then
+// compared with each resample of that state (check_resampled_world below),
+// instead of once per resample.
+struct ViewerSight {
+  ViewerSight(const AnyState& s, int viewer);
+
+  int viewer;
+  std::vector<float> observation;
+  std::string observation_text;
+  std::string view;  // view_json, the browser's view
+  int current_player;
+  std::vector<Action> legal;  // on the viewer's turn only
+  CardPlaces truth;           // where every card is
+  CardPlaces known;           // where the viewer knows cards are
+};
+
 // The checks every resample passes: `world` (s redeterminized for `viewer`)
 // passes the invariants, shows `viewer` the same observation, text view,
 // browser view (view_json), current player and (on its turn) legal actions as `s`, and keeps every card
 // the knowledge model says `viewer` knows where it is.
+void check_resampled_world(const ViewerSight& seen, const AnyState& world);
 void check_resampled_world(const AnyState& s, const AnyState& world, int viewer);
+
+// For a check that failed at `s` (called from a catch block, which then
+// rethrows): adds the state's text to the failure. The loops render it only
+// then, not at every move: at every move it cost more than a plain playout's
+// checks (under the sanitizers most of all).
+void report_state(const AnyState& s);
 
 }  // namespace rocketgym::testing

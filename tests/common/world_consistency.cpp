@@ -44,12 +44,13 @@ void check_worlds(const AnyState& real, int viewer, const WorldObserver& observe
   if (!broken.empty())
     FAIL("the observer of viewer " << viewer
                                    << " records facts the real game breaks (test bug):" << lines(broken));
+  const ViewerSight seen(real, viewer);
   for (int w = 0; w < opt.worlds; ++w) {
     const uint64_t world_seed = rng.next();
     INFO("world seed " << world_seed);
     auto world = real.clone();
     world->redeterminize(viewer, world_seed);
-    check_resampled_world(real, *world, viewer);
+    check_resampled_world(seen, *world);
     broken.clear();
     observer.check(*world, broken);
     std::set<std::string> counted;  // a world counts once per kind of fact
@@ -80,12 +81,17 @@ void play_and_check(const AnyGame& game, std::unique_ptr<AnyState> s, uint64_t s
   int move = 0;
   while (!s->is_terminal()) {
     const std::string where = from + "seed " + std::to_string(seed) + " move " + std::to_string(move);
-    INFO(game.info().id << " players " << players << " " << where << "\n" << s->to_string());
+    INFO(game.info().id << " players " << players << " " << where);
     if (checks.below(static_cast<uint32_t>(opt.check_every)) == 0)
       news[checks.below(static_cast<uint32_t>(players))] = true;
-    for (int v = 0; v < players; ++v)
-      if (news[static_cast<std::size_t>(v)])
-        check_worlds(*s, v, *observers[static_cast<std::size_t>(v)], opt, checks, where, tallies);
+    try {
+      for (int v = 0; v < players; ++v)
+        if (news[static_cast<std::size_t>(v)])
+          check_worlds(*s, v, *observers[static_cast<std::size_t>(v)], opt, checks, where, tallies);
+    } catch (...) {
+      report_state(*s);
+      throw;
+    }
     const auto legal = s->legal_actions();
     const std::size_t k = static_cast<std::size_t>(move);
     if (k < opening.size() && !s->is_legal(opening[k]))

@@ -1,7 +1,9 @@
 // Every registered game, every player count: the generic conformance suite.
 // ROCKETGYM_CONFORMANCE_GAME=<id> limits the run to one game (ctest's
 // conformance_<id>, tests/CMakeLists.txt);
-// ROCKETGYM_CONFORMANCE_GAMES=<n> sets the number of playouts per count.
+// ROCKETGYM_CONFORMANCE_GAMES=<n> sets the number of playouts per count;
+// ROCKETGYM_CONFORMANCE_DEEP_GAMES=<n>, how many of them at most get the full
+// checks (tests/common/conformance.cpp).
 #include "tests/common/conformance.h"
 
 #include <catch2/catch.hpp>
