@@ -3,8 +3,9 @@
 // clicking it (a piece, card or die, then its target; the text list of legal
 // moves below as a fallback), the bots' moves one step at a time with the last
 // one marked on the board, the zoo bot's analysis as bars and a hint, and
-// recorded games replayed with keys, a slider and autoplay. Everything the
-// page shows comes from the server's reply for one seat (docs/browser.md).
+// recorded games replayed with keys, a slider and autoplay (replay.js).
+// Everything the page shows comes from the server's reply for one seat
+// (docs/browser.md).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -396,20 +397,6 @@ async function hint() {
   }
 }
 
-// The analysis of the next move from the seat the View shows (the full board: the seat to move).
-async function replayAnalysis() {
-  const asked = watching;
-  try {
-    const seat = asked.viewer === "full" ? "" : "&seat=" + asked.viewer;
-    const analysis = await api("GET", "/api/records/" + asked.record + "/analysis?move=" + asked.move + seat);
-    if (watching !== asked) return;
-    showBars(analysis, analysis.played);
-    document.body.dataset.analysis = String(analysis.moves.length);
-  } catch (error) {
-    $("analysis-note").textContent = String(error.message || error);
-  }
-}
-
 async function send(method, path, body, seat) {
   showError(null);
   const buttons = [...document.querySelectorAll("#moves button, #step, #undo")];
@@ -432,128 +419,12 @@ const undo = () =>
   send("POST", "/api/tables/" + table.table + "/undo", { seat: table.viewer, version: table.version }, table.viewer);
 const reload = (seat) => send("GET", "/api/tables/" + table.table + "?seat=" + seat, undefined, seat);
 
-// A recorded game, at one move, from one seat or the full board.
-function showRecord(reply) {
-  watching = reply;
-  table = null;
-  clearTimeout(autoTimer);
-  $("setup").hidden = true;
-  $("watch").hidden = true;
-  $("table").hidden = false;
-  $("replay").hidden = false;
-  $("controls").hidden = true;
-  $("moves").innerHTML = "";
-  document.body.dataset.mode = "watch";
-  document.body.dataset.move = String(reply.move);
-  document.body.dataset.viewer = String(reply.viewer);
-  document.body.dataset.game = reply.game;
-  const seat = $("watch-seat");
-  if (seat.options.length !== reply.seats.length + 1) {
-    seat.innerHTML = "";
-    seat.add(new Option("full board", "full"));
-    reply.seats.forEach((name, s) => seat.add(new Option("seat " + s + " (" + name + ")", String(s))));
-  }
-  seat.value = String(reply.viewer);
-  $("turn").textContent = reply.game + " — " + reply.source + " — " + reply.seats.join(" vs ");
-  $("move").textContent = "move " + reply.move + " of " + reply.moves;
-  $("back").disabled = reply.move === 0;
-  $("forward").disabled = reply.move === reply.moves;
-  $("slider").max = String(reply.moves);
-  $("slider").value = String(reply.move);
-  $("replay-analysis").disabled = reply.move === reply.moves;
-  clearAnalysis();
-  $("hint").hidden = true;
-  $("last-move").textContent = reply.log.length && reply.log[reply.log.length - 1].move === reply.move - 1
-    ? "Last move — seat " + reply.log[reply.log.length - 1].seat + ": " + reply.log[reply.log.length - 1].text : "";
-  drawBoard(reply.game, reply.view, reply.viewer);
-  $("text").textContent = reply.text;
-  const log = $("log");
-  log.innerHTML = "";
-  for (const entry of reply.log) {
-    const item = document.createElement("li");
-    item.value = entry.move + 1;
-    item.textContent = "seat " + entry.seat + " (" + reply.seats[entry.seat] + "): " + entry.text;
-    log.append(item);
-  }
-  $("result").textContent = reply.view.terminal ? resultText(reply.view, reply.seats) : "";
-  $("result").className = reply.view.terminal ? "over" : "";
-  $("log-box").open = true;
-  if (autoplaying) {
-    if (reply.move < reply.moves) autoTimer = setTimeout(() => watch(reply.record, reply.move + 1, reply.viewer), Number($("speed").value));
-    else setAutoplay(false);
-  }
-  showArena($("arena"), records[reply.record].arena);
-  $("arena").hidden = false;
-}
-
-// The arena's table of a records file (GET /api/arena, training/arena/results.h):
-// each agent's score share, the head-to-head score of each pair, the seats.
-function arenaTable(arena) {
-  const percent = (x) => (100 * x).toFixed(1) + "%";
-  const box = document.createElement("div");
-  function table(caption, head, rows) {
-    const t = document.createElement("table");
-    t.createCaption().textContent = caption;
-    const tr = t.createTHead().insertRow();
-    for (const h of head) tr.append(Object.assign(document.createElement("th"), { textContent: h }));
-    const tbody = t.createTBody();
-    for (const row of rows) {
-      const r = tbody.insertRow();
-      for (const cell of row) r.insertCell().textContent = cell;
-    }
-    box.append(t);
-    return t;
-  }
-  const agents = arena.agents;
-  table(
-    "Arena table: " + arena.source.split("/").pop() + " — " + arena.game + ", " + arena.num_players + " players, " + arena.games +
-      " games" + (arena.truncated ? " (" + arena.truncated + " cut short)" : ""),
-    ["agent", "games", "score", "score rate (95%)", "mean return", arena.rating_model + " rating"],
-    agents.map((a) => [a.name, a.games, a.wins.toFixed(1),
-                       percent(a.win_rate) + " [" + percent(a.win_rate_low) + ", " + percent(a.win_rate_high) + "]",
-                       a.mean_return.toFixed(2), a.rating.toFixed(0)]),
-  ).id = "arena-agents";
-  if (agents.length > 1)
-    table("Head to head: how often the row's agent finished ahead of the column's (a tie counts half)",
-          [""].concat(agents.map((a) => a.name)),
-          agents.map((a, i) => [a.name].concat(agents.map((b, j) =>
-            arena.head_to_head_count[i][j] ? percent(arena.head_to_head[i][j]) + " of " + arena.head_to_head_count[i][j]
-                                           : "—")))).id = "arena-pairs";
-  table("Seats: the score rate of whoever sat there", ["seat", "games", "score rate", "advantage"],
-        arena.seats.map((s) => ["seat " + s.seat, s.games, percent(s.win_rate), percent(s.advantage)]));
-  return box;
-}
-
-function showArena(where, index) {
-  where.innerHTML = "";
-  if (index !== undefined && arenaTables[index]) where.append(arenaTable(arenaTables[index]));
-}
-
-let autoplaying = false;
-function setAutoplay(on) {
-  autoplaying = on;
-  clearTimeout(autoTimer);
-  $("autoplay").textContent = on ? "❚❚ Pause" : "▶▶ Play";
-  document.body.dataset.autoplay = on ? "1" : "";
-  if (on && watching) watch(watching.record, Math.min(watching.move + 1, watching.moves), watching.viewer);
-}
-
-async function watch(record, move, seat) {
-  showError(null);
-  try {
-    showRecord(await api("GET", "/api/records/" + record + "?move=" + move + "&seat=" + seat));
-  } catch (error) {
-    showError(error);
-  }
-}
-
 async function init() {
   $("game").addEventListener("change", fillSetup);
   $("players").addEventListener("change", fillSeats);
   $("start").addEventListener("click", startTable);
   $("step").addEventListener("click", step);
   $("undo").addEventListener("click", undo);
-  $("record").addEventListener("change", () => showArena($("watch-arena"), records[$("record").value].arena));
   $("auto").addEventListener("change", () => table && table.waiting === "bot" && $("auto").checked && step());
   const backToSetup = () => {
     setAutoplay(false);
@@ -565,22 +436,9 @@ async function init() {
   };
   $("new").addEventListener("click", backToSetup);
   $("close").addEventListener("click", backToSetup);
-  $("watch-start").addEventListener("click", () => watch($("record").value, 0, "full"));
-  $("back").addEventListener("click", () => watch(watching.record, watching.move - 1, watching.viewer));
-  $("forward").addEventListener("click", () => watch(watching.record, watching.move + 1, watching.viewer));
-  $("watch-seat").addEventListener("change", () => watch(watching.record, watching.move, $("watch-seat").value));
-  $("slider").addEventListener("input", () => watch(watching.record, Number($("slider").value), watching.viewer));
-  $("autoplay").addEventListener("click", () => setAutoplay(!autoplaying));
-  $("replay-analysis").addEventListener("click", replayAnalysis);
   $("hint").addEventListener("click", hint);
   $("board").addEventListener("click", clickBoard);
-  document.addEventListener("keydown", (event) => {
-    if (!watching || $("table").hidden || event.target.matches("input, select, textarea")) return;
-    if (event.key === "ArrowLeft" && watching.move > 0) watch(watching.record, watching.move - 1, watching.viewer);
-    else if (event.key === "ArrowRight" && watching.move < watching.moves) watch(watching.record, watching.move + 1, watching.viewer);
-    else return;
-    event.preventDefault();
-  });
+  initReplay();
   try {
     games = await api("GET", "/api/games");
   } catch (error) {
@@ -589,13 +447,7 @@ async function init() {
   }
   for (const game of games) $("game").add(new Option(game.name + " (" + game.id + ")", game.id));
   fillSetup();
-  records = await api("GET", "/api/records");
-  arenaTables = await api("GET", "/api/arena");
-  for (const r of records)
-    $("record").add(new Option(r.game + ": " + r.players.join(" vs ") + ", " + r.moves + " moves (" + r.source + ")",
-                               String(r.index)));
-  $("watch").hidden = records.length === 0;
-  if (records.length) showArena($("watch-arena"), records[0].arena);
+  await loadRecords();
   await resume();
   document.body.dataset.ready = "1";
 }

@@ -1,5 +1,6 @@
 // Launch Pad rules: set-up, the six turn steps, every card's effect and scoring.
-// Serialization, text and invariants live in launch_pad_io.cpp.
+// JSON documents: launch_pad_json.cpp; text: launch_pad_text.cpp; invariants:
+// launch_pad_invariants.cpp; hidden information and redeterminize: launch_pad_knowledge.cpp.
 #include "envs/launch_pad/launch_pad.h"
 
 #include <algorithm>

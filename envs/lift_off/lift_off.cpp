@@ -1,5 +1,6 @@
 // Lift Off rules engine: set-up, the round loop, legality and effects.
-// Serialization, text, invariants and redeterminization are in lift_off_io.cpp.
+// JSON documents: lift_off_json.cpp; text: lift_off_text.cpp; invariants:
+// lift_off_invariants.cpp; the knowledge model and redeterminize: lift_off_knowledge.cpp.
 #include "envs/lift_off/lift_off.h"
 
 #include <algorithm>

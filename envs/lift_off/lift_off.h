@@ -446,7 +446,7 @@ class State {
   void read_legacy_knowledge(const Json& seats);
   std::array<int, may_be::kSpecialistPlaces> specialist_place_counts() const;
   std::array<int, may_be::kObjectivePlaces> objective_place_counts() const;
-  // validation (lift_off_io.cpp)
+  // validation (lift_off_invariants.cpp)
   int seat_at(int position) const;  // the seat that acts position-th in the current step's order
   int position_of(int seat) const;  // the inverse
   int total_specialists() const;    // in the game for this player count

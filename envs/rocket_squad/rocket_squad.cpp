@@ -1,5 +1,6 @@
 // Rocket Squad rules engine: legality, card effects, the reaction chain, launches and turns.
-// Serialization, printing and invariants live in rocket_squad_io.cpp.
+// JSON documents: rocket_squad_json.cpp; printing and action names: rocket_squad_text.cpp;
+// invariants: rocket_squad_invariants.cpp.
 #include "envs/rocket_squad/rocket_squad.h"
 
 #include <algorithm>

@@ -229,6 +229,7 @@ enum class Phase : uint8_t {
   kAcePass,     // a box passed by Ace: the receiving player chooses where to build it
   kGameOver
 };
+const char* phase_name(Phase p);  // "turn", "reaction", ... (as in JSON; rocket_squad_json.cpp)
 
 // One of a player's four booster locations, with the rocket built on it.
 struct Rocket {
@@ -329,7 +330,7 @@ struct JackieLook {  // the cards the turn player looks at (top first)
   std::array<uint8_t, kJackieLook> from_deck{};
 };
 
-struct DocumentFields;  // one object of a JSON document being read (rocket_squad_io.cpp)
+struct DocumentFields;  // one object of a JSON document being read (rocket_squad_json.cpp)
 struct ResampleSlots;   // the slots redeterminize fills (rocket_squad_knowledge.cpp)
 
 class State {
@@ -492,7 +493,7 @@ class State {
   void check_knowledge_invariants() const;
   void check_deck_invariants() const;
 
-  // Reading and checking a document (rocket_squad_io.cpp).
+  // Reading and checking a document (rocket_squad_json.cpp).
   void read_turn_fields(const DocumentFields& f);
   void read_card_fields(const DocumentFields& f);
   void read_rocket(const DocumentFields& f, Rocket& r) const;

@@ -1,6 +1,7 @@
 // PPO: the loss on hand-made numbers, the config, and a short smoke run that
 // is interrupted and resumed (training itself is not timed here).
 #include <unistd.h>  // getpid (LibTorch 2.x no longer includes it)
+#include <yaml-cpp/yaml.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -8,6 +9,9 @@
 #include <functional>
 #include <set>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "generated/source_tree.h"
 #include "models/checkpoint.h"
@@ -207,6 +211,64 @@ TEST_CASE("every training preset in configs/train loads", "[ppo]") {
   CHECK(loaded >= 1);
   // Every built game has a search-based preset too.
   for (const std::string& id : Registry::instance().ids()) CHECK(search_presets.count(id) == 1);
+}
+
+namespace {
+
+// The resolved config a training config stands for, as `rocketgym train` writes it (config.yaml).
+std::string resolved_training_config(const ConfigNode& root) {
+  if (alphazero::training_algorithm(root) == "alphazero")
+    return alphazero::AzConfig::from_yaml(root).to_yaml();
+  return TrainConfig::from_yaml(root).to_yaml();
+}
+
+}  // namespace
+
+TEST_CASE("training presets hold only what differs from the defaults", "[ppo]") {
+  // A key restates its default when the preset without it resolves to the same config: the
+  // trainers' key tables decide, with the defaults they derive (run.dir from the game, the
+  // search block's self-play defaults), not a list here. A key is a top-level scalar
+  // (algorithm) or a key of a block (model.hidden, run.snapshot_minutes).
+  const std::string dir = std::string(ROCKETGYM_SOURCE_DIR) + "/configs/train";
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string file = entry.path().string(), stem = entry.path().stem().string();
+    const std::string name = "configs/train/" + entry.path().filename().string();
+    try {
+      Registry::instance().find(stem.substr(0, stem.rfind('_')));  // <id>_ppo or <id>_az
+    } catch (const Error&) {
+      continue;  // a game not built in this configuration
+    }
+    const ConfigNode root = ConfigNode::load_file(file);
+    const std::string resolved = resolved_training_config(root);
+    std::vector<std::pair<std::string, std::string>> keys;  // (block, key); block "" at the top level
+    for (const auto& top : root.yaml()) {
+      const std::string top_key = top.first.as<std::string>();
+      if (top.second.IsMap()) {
+        for (const auto& key : top.second) keys.emplace_back(top_key, key.first.as<std::string>());
+      } else {
+        keys.emplace_back("", top_key);
+      }
+    }
+    for (const auto& [block, key] : keys) {
+      YAML::Node without = YAML::Clone(root.yaml());
+      if (block.empty())
+        without.remove(key);
+      else
+        without[block].remove(key);
+      std::string resolved_without;
+      try {
+        resolved_without = resolved_training_config(ConfigNode::parse(YAML::Dump(without), file));
+      } catch (const Error&) {
+        continue;  // the preset needs it (game.id)
+      }
+      if (resolved_without == resolved)
+        FAIL_CHECK(name << ": " << (block.empty() ? key : block + "." + key)
+                        << " restates its default: a preset holds only what differs from the defaults");
+    }
+    ++checked;
+  }
+  CHECK(checked >= 1);
 }
 
 TEST_CASE("a short training run writes its folder and resumes where it stopped", "[ppo][smoke]") {

@@ -15,6 +15,9 @@
 // socket and a few bytes, never a thread, and a stop closes every connection
 // still sending at once. With nothing to do, every thread waits without a
 // timeout (no CPU while idle).
+//
+// http_request.cpp reads requests (RequestReader, is_valid_utf8);
+// http_server.cpp serves them (HttpServer, the answers' bytes).
 #pragma once
 
 #include <atomic>

@@ -1,18 +1,16 @@
-// The tables of `rocketgym serve`: see table_server.h.
+// The live tables of `rocketgym serve`: see table_server.h (the recorded
+// games are in record_library.cpp, the analyses in table_analysis.cpp).
 #include "training/cli/table_server.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <limits>
 #include <random>
-#include <tuple>
 
 #include "envs/core/rng.h"
-#include "training/arena/results.h"
 #include "training/cli/http_server.h"
 #include "training/players/kinds.h"
 
@@ -35,9 +33,6 @@ int int_field(const json& request, const char* key) {
     throw ApiError(400, std::string("field '") + key + "' is out of range");
   return static_cast<int>(x);
 }
-
-// The file of a record's "file:line".
-std::string file_of(const LoadedRecord& r) { return r.source.substr(0, r.source.rfind(':')); }
 
 // 128 random bits in hex: a table's id, a seat's key.
 std::string random_hex() {
@@ -110,20 +105,6 @@ std::string overrides_of(const json& options, const std::string& game_id) {
     (*at)[key] = item.value();
   }
   return nested.dump();
-}
-
-// A whole number in [0, max] from a query parameter, or ApiError 400 naming it.
-int query_number(const std::string& name, const std::string& text, int max) {
-  std::size_t used = 0;
-  long value = -1;
-  try {
-    value = std::stol(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || value < 0 || value > max)
-    throw ApiError(400, name + " must be a whole number from 0 to " + std::to_string(max));
-  return static_cast<int>(value);
 }
 
 }  // namespace
@@ -498,263 +479,6 @@ void TableServer::settle(Table& t) {
     }
     apply(t, a);
   }
-}
-
-void TableServer::set_analyst(cli::AnalystFactory analyst) { make_analyst_ = std::move(analyst); }
-
-json TableServer::analyze(const std::string& game_id, const AnyGame& game, std::unique_ptr<AnyState> world,
-                          int seat) {
-  const int players = world->num_players();
-  const std::string zoo = "zoo:" + game_id;
-  if (!make_analyst_ || !kinds_.offers(game_id, players, zoo))
-    throw ApiError(404, "this server has no analysis of " + game_id + " at " + std::to_string(players) +
-                            " players (it comes from the zoo bot where the server offers it as a seat)");
-  // A turn among kMaxAnalysesAtOnce, and a free analyst of this game and size
-  // if there is one (else one is made below, outside the lock).
-  const std::pair<std::string, int> kind{game_id, players};
-  cli::Analyst analyst;
-  {
-    std::unique_lock<std::mutex> lock(mutex_);
-    ++analyses_waiting_;
-    analysis_turn_.wait(lock, [this] { return analyses_running_ < kMaxAnalysesAtOnce; });
-    --analyses_waiting_;
-    ++analyses_running_;
-    std::vector<cli::Analyst>& idle = idle_analysts_[kind];
-    if (!idle.empty()) {
-      analyst = std::move(idle.back());
-      idle.pop_back();
-    }
-  }
-  // The turn given back however this ends, with the analyst when it answered.
-  bool answered = false;
-  struct GiveBack {
-    TableServer& server;
-    const std::pair<std::string, int>& kind;
-    cli::Analyst& analyst;
-    const bool& answered;
-    ~GiveBack() {
-      {
-        std::lock_guard<std::mutex> lock(server.mutex_);
-        if (answered && analyst) server.idle_analysts_[kind].push_back(std::move(analyst));
-        --server.analyses_running_;
-      }
-      server.analysis_turn_.notify_one();
-    }
-  } give_back{*this, kind, analyst, answered};
-  if (!analyst) {
-    try {
-      analyst = make_analyst_(game, players, kMaxBotWorkPerMove);
-    } catch (const Error& e) {
-      std::cerr << "rocketgym serve: the analyst " << zoo << " failed to load: " << e.what() << std::endl;
-    }
-    if (!analyst) throw ApiError(500, "the analyst failed to load (the server's output says why)");
-  }
-  const int to_move = world->current_player();
-  // What the seat cannot see, dealt again: the analyst gets a world the seat
-  // finds as likely as the table's own, never the table's own.
-  world->redeterminize(seat, seeds_());
-  cli::PositionAnalysis found;
-  try {
-    found = analyst(*world, seat, seeds_());
-  } catch (const Error& e) {
-    std::cerr << "rocketgym serve: the analyst " << zoo << " failed: " << e.what() << std::endl;
-    throw ApiError(500, "the analysis failed (the server's output says why)");
-  }
-  // The moves only where the decision is the seat's own: in a world dealt
-  // again for another seat, the player to move holds what that seat imagines,
-  // and may have moves it never had.
-  json moves = json::array();
-  if (seat != to_move) found.moves.clear();
-  std::sort(found.moves.begin(), found.moves.end(), [](const cli::MoveScore& a, const cli::MoveScore& b) {
-    return std::tie(b.probability, a.action) < std::tie(a.probability, b.action);
-  });
-  for (const cli::MoveScore& m : found.moves) {
-    if (!world->is_legal(m.action) || !(m.probability >= 0.0f && m.probability <= 1.0f) || m.visits < 0) {
-      std::cerr << "rocketgym serve: the analyst " << zoo << " scored action " << m.action
-                << " (illegal, or its probability outside [0, 1])" << std::endl;
-      throw ApiError(500, "the analysis failed (the server's output says why)");
-    }
-    moves.push_back({{"action", m.action},
-                     {"text", world->action_to_string(m.action)},
-                     {"probability", m.probability},
-                     {"visits", m.visits}});
-  }
-  answered = true;
-  return {{"by", found.by},
-          {"how", found.how},
-          {"seat", seat},
-          {"to_move", to_move},
-          {"value", std::isfinite(found.value) ? json(found.value) : json(nullptr)},
-          {"moves", std::move(moves)}};
-}
-
-json TableServer::analysis(const std::string& id, const std::string& seat, const std::string& key,
-                           Clock::time_point now) {
-  const std::shared_ptr<Table> t = find(id, now);
-  std::unique_ptr<AnyState> world;
-  int viewer = 0;
-  {
-    std::lock_guard<std::mutex> lock(t->mutex);
-    const json s = json::parse(seat, nullptr, false);
-    if (seat.empty() || s.is_discarded() || !s.is_number_integer())
-      throw ApiError(400, "seat must be the number of the human seat whose decision is analyzed");
-    viewer = parse_viewer(*t, s, key);
-    if (t->state->is_terminal()) throw ApiError(409, "the game is over");
-    if (t->state->current_player() != viewer)
-      throw ApiError(409, "it is not that seat's turn: the analysis is of the seat's own decision");
-    world = t->state->clone();
-  }
-  // Outside the table's lock: the table's moves do not wait for it.
-  json out = analyze(t->game_id, *t->game, std::move(world), viewer);
-  out["table"] = id;
-  return out;
-}
-
-json TableServer::record_analysis(const std::string& index, const std::string& move,
-                                  const std::string& seat) {
-  std::unique_ptr<AnyState> world;
-  std::string game_id;
-  std::shared_ptr<AnyGame> game;
-  Action played = -1;
-  int number = 0, k = 0, viewer = 0;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (records_.empty()) throw ApiError(404, "no records: start rocketgym serve with --records FILE");
-    number = query_number("record", index, static_cast<int>(records_.size()) - 1);
-    const LoadedRecord& loaded = records_[static_cast<std::size_t>(number)];
-    const int moves = static_cast<int>(loaded.record.actions.size());
-    if (moves == 0) throw ApiError(409, "that record has no moves");
-    k = query_number("move", move, moves - 1);
-    // Any seat's knowledge: the game is over, and its replay shows every seat's view.
-    viewer = seat.empty() ? -1 : query_number("seat", seat, loaded.record.num_players - 1);
-    world = loaded.state_at(static_cast<std::size_t>(k));
-    if (viewer < 0) viewer = world->current_player();
-    played = loaded.record.actions[static_cast<std::size_t>(k)];
-    game_id = loaded.record.game;
-    game = loaded.game;
-  }
-  const std::string played_text = world->action_to_string(played);
-  json out = analyze(game_id, *game, std::move(world), viewer);
-  // The share the analysis gave the move played: of the player to move's own
-  // analysis only (another seat's has no moves, below).
-  json probability = out.at("seat") == out.at("to_move") ? json(0.0) : json(nullptr);
-  for (const json& m : out.at("moves"))
-    if (m.at("action") == played) probability = m.at("probability");
-  out["record"] = number;
-  out["move"] = k;
-  out["played"] = {{"action", played}, {"text", played_text}, {"probability", probability}};
-  return out;
-}
-
-void TableServer::add_records(std::vector<LoadedRecord> records) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (auto& r : records) records_.push_back(std::move(r));
-  // The arena tables again, over every record: one per file, game, config and player count.
-  using Key = std::tuple<std::string, std::string, std::string, int>;
-  std::vector<Key> keys;
-  std::vector<std::vector<const LoadedRecord*>> groups;
-  arena_of_record_.clear();
-  for (const LoadedRecord& r : records_) {
-    const Key key{file_of(r), r.record.game, r.record.config, r.record.num_players};
-    auto at = std::find(keys.begin(), keys.end(), key);
-    if (at == keys.end()) {
-      at = keys.insert(keys.end(), key);
-      groups.emplace_back();
-    }
-    const auto group = static_cast<std::size_t>(at - keys.begin());
-    groups[group].push_back(&r);
-    arena_of_record_.push_back(static_cast<int>(group));
-  }
-  arena_tables_.clear();
-  for (const auto& group : groups) arena_tables_.push_back(arena_table(group));
-}
-
-json TableServer::records() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  json out = json::array();
-  for (std::size_t i = 0; i < records_.size(); ++i) {
-    const RecordedGame& r = records_[i].record;
-    out.push_back({{"index", i},
-                   {"game", r.game},
-                   {"source", records_[i].source},
-                   {"players", r.players},
-                   {"moves", r.actions.size()},
-                   {"returns", r.returns},
-                   {"arena", arena_of_record_[i]}});
-  }
-  return out;
-}
-
-json TableServer::arena_tables() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return arena_tables_;
-}
-
-json arena_table(const std::vector<const LoadedRecord*>& games) {
-  if (games.empty()) throw Error("arena_table: no games");
-  const RecordedGame& first = games.front()->record;
-  std::vector<std::string> names;  // the agents, in order of first appearance
-  std::vector<arena::GameRecord> results;
-  for (const LoadedRecord* loaded : games) {
-    const RecordedGame& r = loaded->record;
-    if (r.game != first.game || r.num_players != first.num_players || r.config != first.config)
-      throw Error("arena_table: " + loaded->source + " is another game, config or player count");
-    if (r.num_players > arena::kMaxSeats)
-      throw Error(loaded->source + ": more than " + std::to_string(arena::kMaxSeats) + " seats");
-    arena::GameRecord g;
-    g.seed = r.seed;
-    g.num_players = r.num_players;
-    g.decisions = static_cast<int>(r.actions.size());
-    g.truncated = loaded->state_at(r.actions.size())->is_truncated();
-    for (int s = 0; s < r.num_players; ++s) {
-      const auto seat = static_cast<std::size_t>(s);
-      auto name = std::find(names.begin(), names.end(), r.players[seat]);
-      if (name == names.end()) name = names.insert(names.end(), r.players[seat]);
-      g.agent[seat] = static_cast<int>(name - names.begin());
-      g.returns[seat] = r.returns[seat];
-    }
-    results.push_back(g);
-  }
-  // The arena's own analysis and JSON, so that the page shows what `rocketgym arena` reports.
-  json table = json::parse(arena::report_to_json(arena::analyze(results, names, first.num_players)).dump());
-  table["source"] = file_of(*games.front());
-  table["game"] = first.game;
-  table["config"] = json::parse(first.config);
-  return table;
-}
-
-json TableServer::record(const std::string& index, const std::string& move, const std::string& seat) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (records_.empty()) throw ApiError(404, "no records: start rocketgym serve with --records FILE");
-  const int number = query_number("record", index, static_cast<int>(records_.size()) - 1);
-  const LoadedRecord& loaded = records_[static_cast<std::size_t>(number)];
-  const RecordedGame& r = loaded.record;
-  const int moves = static_cast<int>(r.actions.size());
-  const int k = move.empty() ? 0 : query_number("move", move, moves);
-  int viewer = kFullBoard;
-  if (!seat.empty() && seat != "full") viewer = query_number("seat", seat, r.num_players - 1);
-  // Replays to move k, keeping the moves the viewer sees.
-  auto s = loaded.game->new_state(r.num_players, r.seed);
-  json log = json::array();
-  for (int i = 0; i < k; ++i) {
-    const Action a = r.actions[static_cast<std::size_t>(i)];
-    const int p = s->current_player();
-    if (viewer == kFullBoard || p == viewer || s->is_public_action(a))
-      log.push_back({{"move", i}, {"seat", p}, {"action", a}, {"text", s->action_to_string(a)}});
-    s->apply(a);
-  }
-  json out;
-  out["record"] = number;
-  out["game"] = r.game;
-  out["source"] = loaded.source;
-  out["seats"] = r.players;
-  out["move"] = k;
-  out["moves"] = moves;
-  out["viewer"] = viewer == kFullBoard ? json("full") : json(viewer);
-  out["view"] = json::parse(s->view_json(viewer));
-  out["text"] = viewer == kFullBoard ? s->to_string() : s->observation_string(viewer);
-  out["log"] = std::move(log);
-  return out;
 }
 
 json TableServer::describe(const std::string& id, const Table& t, int viewer) const {

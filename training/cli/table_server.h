@@ -1,7 +1,9 @@
 // The tables of `rocketgym serve` (issue 32), without the HTTP: every request
 // of the JSON API is a method taking and returning JSON, so that the rules of
 // the API (who sees what, stale and illegal moves, limits, expiry) live in
-// one place and serve_app.cpp only carries them over HTTP.
+// one place and serve_app.cpp only carries them over HTTP. Its code is split
+// by job: table_server.cpp the live tables, record_library.cpp the recorded
+// games and their arena tables, table_analysis.cpp the zoo bot's analyses.
 //
 // A table is one game with a seat list: "human", or a bot from the server's
 // own list (SeatKinds: random, heuristic, the zoo bot at the sizes it serves,
@@ -230,5 +232,8 @@ nlohmann::json arena_table(const std::vector<const LoadedRecord*>& games);
 // object) without quoting it. The depth is checked before parsing, so that no
 // parse, dump or destructor recurses deeper than kMaxJsonDepth.
 nlohmann::json parse_request(const std::string& body);
+
+// A whole number in [0, max] from a query parameter `name`, or ApiError 400 naming it.
+int query_number(const std::string& name, const std::string& text, int max);
 
 }  // namespace rocketgym::serve
