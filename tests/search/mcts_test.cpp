@@ -1,6 +1,6 @@
 // Information-set MCTS on tiny games whose answers are known by hand
 // (tests/search/test_games.h).
-#include "training/mcts/mcts.h"
+#include "training/mcts/rollout.h"
 
 #include <array>
 #include <catch2/catch.hpp>

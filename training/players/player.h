@@ -36,7 +36,7 @@
 #include "envs/core/errors.h"
 #include "envs/core/game.h"
 #include "envs/core/rng.h"
-#include "training/mcts/mcts.h"
+#include "training/mcts/rollout.h"
 #include "training/mcts/network_evaluator.h"
 #include "training/players/interrupt.h"
 #include "training/players/player_base.h"

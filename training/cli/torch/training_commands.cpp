@@ -13,7 +13,7 @@
 #include "envs/core/game_model.h"
 #include "generated/game_list.h"
 #include "models/checkpoint.h"
-#include "training/mcts/mcts.h"
+#include "training/mcts/rollout.h"
 #include "training/mcts/network_evaluator.h"
 #include "training/players/any_player.h"
 #include "training/players/table.h"
