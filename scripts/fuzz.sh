@@ -17,6 +17,9 @@
 #                                      build-fuzz/fuzz/ (built elsewhere and copied here)
 #   FUZZ_PREBUILT=DIR scripts/fuzz.sh ...  the same with the binaries in DIR (scripts/test.sh:
 #                                      build-asan/fuzz, built with its sanitizer tests)
+#   FUZZ_JOBS=N scripts/fuzz.sh all SECONDS  N targets at a time (default 1; scripts/test.sh:
+#                                      one a core); a game's <game>_actions and
+#                                      <game>_actions_fast stay one after the other
 #   FUZZ_SANITIZE=0 scripts/fuzz.sh ...  the targets without ASan + UBSan, built in
 #                                      build-fuzz-nosan/ (its logs and plateau.md there),
 #                                      about three times faster: to grow the corpora in
@@ -96,6 +99,57 @@ if [ "$prebuilt" != 1 ]; then
     cmake --build "$build" -j "$(nproc)" --target "fuzz_$target"
   fi
   flock -u 9
+fi
+
+# FUZZ_JOBS > 1: the targets run N at a time, each group of twins (<game>_actions, then
+# <game>_actions_fast, which starts from its twin's corpus) in one job, each job this script
+# again on one target at a time with the binaries built above. A job's output is printed
+# whole when it ends.
+jobs_wanted="${FUZZ_JOBS:-1}"
+if ! [[ "$jobs_wanted" =~ ^[1-9][0-9]{0,2}$ ]]; then
+  echo "fuzz.sh: FUZZ_JOBS must be a whole number from 1 to 999, not '$jobs_wanted'" >&2
+  exit 2
+fi
+if [ "$jobs_wanted" -gt 1 ] && [ "$target" = all ] && [ "$plateau" = 0 ]; then
+  groups=$(for t in $targets; do echo "${t%_fast}"; done | sort -u)
+  mkdir -p "$build"
+  failed=()
+  pids=() names=()
+  # Waits for one job to end; records it as failed when it did.
+  reap() {
+    local i pid
+    while :; do
+      for i in "${!pids[@]}"; do
+        pid="${pids[$i]}"
+        if ! kill -0 "$pid" 2>/dev/null; then
+          wait "$pid" || failed+=("${names[$i]}")
+          cat "$build/job-${names[$i]}.log"
+          unset "pids[$i]" "names[$i]"
+          return
+        fi
+      done
+      wait -n 2>/dev/null || true
+    done
+  }
+  for g in $groups; do
+    [ "${#pids[@]}" -lt "$jobs_wanted" ] || reap
+    members=$(for t in $targets; do if [ "${t%_fast}" = "$g" ]; then echo "$t"; fi; done)
+    (
+      rc=0
+      for t in $members; do
+        FUZZ_JOBS=1 FUZZ_PREBUILT="$binaries" scripts/fuzz.sh "$t" "$seconds" || rc=1
+      done
+      exit "$rc"
+    ) >"$build/job-$g.log" 2>&1 &
+    pids+=($!) names+=("$g")
+  done
+  while [ "${#pids[@]}" -gt 0 ]; do reap; done
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "fuzz: FAILED: ${failed[*]} (inputs in $build/crashes/, logs in $build/*.log)"
+    exit 1
+  fi
+  echo "fuzz: every target ran clean"
+  exit 0
 fi
 
 source scripts/sanitizer_env.sh

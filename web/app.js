@@ -160,8 +160,7 @@ function show(reply) {
     log.append(item);
   }
   markLastMove(reply);
-  $("bars").innerHTML = "";
-  $("analysis-note").textContent = "";
+  clearAnalysis();
   $("hint").disabled = reply.waiting !== "you";
   document.body.dataset.revealed = "";
   const moves = $("moves");
@@ -345,12 +344,23 @@ function markLastMove(reply) {
 }
 
 // --- Analysis: the zoo bot's view of a decision --------------------------------
+function clearAnalysis() {
+  $("bars").innerHTML = "";
+  $("analysis-note").textContent = "";
+  delete document.body.dataset.analysis;
+  delete document.body.dataset.analysisSeat;
+}
+
 function showBars(analysis, played) {
   const bars = $("bars");
   bars.innerHTML = "";
+  // Another seat's analysis (a replay): its value from what it knew, and no moves (the decision is not its own).
+  const other = analysis.to_move !== undefined && analysis.to_move !== analysis.seat
+    ? " from what it knew; seat " + analysis.to_move + " is to move" : "";
   $("analysis-note").textContent = analysis.by + " (" + analysis.how + "), value " +
-    (analysis.value === null ? "—" : analysis.value.toFixed(2)) + " for seat " + analysis.seat +
-    (played ? "; the move played had " + (100 * played.probability).toFixed(1) + "%" : "");
+    (analysis.value === null ? "—" : analysis.value.toFixed(2)) + " for seat " + analysis.seat + other +
+    (played && played.probability !== null ? "; the move played had " + (100 * played.probability).toFixed(1) + "%" : "");
+  document.body.dataset.analysisSeat = String(analysis.seat);
   analysis.moves.forEach((m, k) => {
     const row = document.createElement("div");
     row.className = "bar-row" + (k === 0 ? " best" : "") + (played && played.action === m.action ? " played" : "");
@@ -386,9 +396,13 @@ async function hint() {
   }
 }
 
+// The analysis of the next move from the seat the View shows (the full board: the seat to move).
 async function replayAnalysis() {
+  const asked = watching;
   try {
-    const analysis = await api("GET", "/api/records/" + watching.record + "/analysis?move=" + watching.move);
+    const seat = asked.viewer === "full" ? "" : "&seat=" + asked.viewer;
+    const analysis = await api("GET", "/api/records/" + asked.record + "/analysis?move=" + asked.move + seat);
+    if (watching !== asked) return;
     showBars(analysis, analysis.played);
     document.body.dataset.analysis = String(analysis.moves.length);
   } catch (error) {
@@ -447,8 +461,7 @@ function showRecord(reply) {
   $("slider").max = String(reply.moves);
   $("slider").value = String(reply.move);
   $("replay-analysis").disabled = reply.move === reply.moves;
-  $("bars").innerHTML = "";
-  $("analysis-note").textContent = "";
+  clearAnalysis();
   $("hint").hidden = true;
   $("last-move").textContent = reply.log.length && reply.log[reply.log.length - 1].move === reply.move - 1
     ? "Last move — seat " + reply.log[reply.log.length - 1].seat + ": " + reply.log[reply.log.length - 1].text : "";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 namespace rocketgym::launch_pad {
 
@@ -9,9 +10,14 @@ std::vector<int> Encoder::shape(const Config&, int) { return {kSize}; }
 
 namespace {
 
-float* encode_rocket(const State& s, int seat, int slot, float* out) {
+// Writes one rocket slot (zeros stay as encode() cleared them) and adds its points and bonus
+// cards to the seat's sums, so that the seat's score and bonus count come from this one pass
+// over the slots (State::score and bonus_cards_in_play each made another).
+float* encode_rocket(const State& s, int seat, int slot, float* out, int& score, int& bonuses) {
   const Rocket& r = s.area(seat).rockets[static_cast<std::size_t>(slot)];
+  bonuses += r.num_bonuses();
   if (r.exists()) {
+    score += s.rocket_points(r);
     const RocketSpec& spec = s.config().rocket[static_cast<std::size_t>(r.kind)];
     out[0] = 1.0f;
     out[1 + r.kind] = 1.0f;
@@ -29,10 +35,9 @@ float* encode_rocket(const State& s, int seat, int slot, float* out) {
 
 float* encode_seat(const State& s, int seat, float* out) {
   const PlayerArea& p = s.area(seat);
+  float* const summary = out;
   out[0] = 1.0f;
   out[1] = static_cast<float>(p.hand_size) / 10.0f;
-  out[2] = static_cast<float>(s.score(seat)) / 50.0f;
-  out[3] = static_cast<float>(s.bonus_cards_in_play(seat)) / 10.0f;
   out[4] = seat == s.turn_player() ? 1.0f : 0.0f;
   out[5] = seat == s.current_player() ? 1.0f : 0.0f;
   out += 6;
@@ -41,14 +46,17 @@ float* encode_seat(const State& s, int seat, float* out) {
       out[p.expert[static_cast<std::size_t>(zone)] - kEngineer] = 1.0f;
   for (int zone = 0; zone < kNumZones; ++zone) *out++ = p.launch_pads[static_cast<std::size_t>(zone)];
   for (int k = 0; k < kNumSpecialtyTypes; ++k) *out++ = p.specialties[static_cast<std::size_t>(k)];
-  for (int slot = 0; slot < kMaxRocketSlots; ++slot) out = encode_rocket(s, seat, slot, out);
+  int score = s.score_without_rockets(seat), bonuses = 0;
+  for (int slot = 0; slot < kMaxRocketSlots; ++slot) out = encode_rocket(s, seat, slot, out, score, bonuses);
+  summary[2] = static_cast<float>(score) / 50.0f;    // State::score
+  summary[3] = static_cast<float>(bonuses) / 10.0f;  // State::bonus_cards_in_play
   return out;
 }
 
 }  // namespace
 
 void Encoder::encode(const State& s, int viewer, float* out) {
-  std::fill_n(out, kSize, 0.0f);
+  std::memset(out, 0, sizeof(float) * kSize);  // libc's memset: wider stores than an inlined fill
   const int n = s.num_players();
   for (int r = 0; r < kMaxPlayers; ++r) {
     if (r < n) encode_seat(s, (viewer + r) % n, out + r * kSeatFeatures);

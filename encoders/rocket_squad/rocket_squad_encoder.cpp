@@ -2,26 +2,47 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 namespace rocketgym::rocket_squad {
 namespace {
 
-// A cursor that writes consecutive features.
+// A cursor that writes consecutive features into an observation that encode()
+// cleared first: a field writes only its non-zero entries (one clear of the
+// whole observation is cheaper than a fill per block, and most entries are zero).
 struct Writer {
   float* out;
   int pos = 0;
   void put(float v) { out[pos++] = v; }
   void one_hot(int index, int size) {
-    for (int i = 0; i < size; ++i) out[pos + i] = i == index ? 1.0f : 0.0f;
+    if (index >= 0 && index < size) out[pos + index] = 1.0f;
     pos += size;
   }
-  float* block(int size) {
+  float* block(int size) {  // entries that stay zero unless the caller writes them
     float* start = out + pos;
-    std::fill(start, start + size, 0.0f);
     pos += size;
     return start;
   }
 };
+
+// `scale` per card cards[i], i < count, whose known_by[i] has the viewer's bit: the
+// known_by bytes are read eight at a time and words holding no card the viewer knows
+// are skipped (most cards of the draw pile are unknown to the viewer).
+template <std::size_t N>
+void known_cards(const std::array<CardType, N>& cards, const std::array<uint8_t, N>& known_by, int count,
+                 int viewer, float scale, float* out) {
+  const uint64_t lanes = 0x0101010101010101ULL << viewer;
+  int i = 0;
+  for (; i + 8 <= count; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, &known_by[static_cast<std::size_t>(i)], sizeof word);
+    for (uint64_t bits = word & lanes; bits != 0; bits &= bits - 1)
+      out[cards[static_cast<std::size_t>(i + __builtin_ctzll(bits) / 8)]] += scale;
+  }
+  for (; i < count; ++i)
+    if ((known_by[static_cast<std::size_t>(i)] >> viewer) & 1)
+      out[cards[static_cast<std::size_t>(i)]] += scale;
+}
 
 }  // namespace
 
@@ -31,6 +52,7 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   const int n = s.num_players();
   const auto rel = [&](int seat) { return (seat - viewer + n) % n; };
   const auto abs_seat = [&](int relative) { return (viewer + relative) % n; };
+  std::memset(out, 0, sizeof(float) * kSize);  // libc's memset: wider stores than an inlined fill
   Writer w{out};
 
   float* hand = w.block(kNumCardTypes);
@@ -41,12 +63,10 @@ void Encoder::encode(const State& s, int viewer, float* out) {
     float* known = w.block(kNumCardTypes);  // zero for a seat the table does not have
     if (r >= n) continue;
     const Hand& h = s.hand(abs_seat(r));
-    for (int i = 0; i < h.count; ++i)
-      if ((h.known_by[i] >> viewer) & 1) known[h.cards[i]] += 0.5f;
+    known_cards(h.cards, h.known_by, h.count, viewer, 0.5f, known);
   }
   float* bottom = w.block(kNumCardTypes);
-  for (int i = 0; i < s.draw_pile().count; ++i)
-    if ((s.draw_pile().known_by[i] >> viewer) & 1) bottom[s.draw_pile().cards[i]] += 0.5f;
+  known_cards(s.draw_pile().cards, s.draw_pile().known_by, s.draw_pile().count, viewer, 0.5f, bottom);
   const bool my_jackie = s.phase() == Phase::kJackieKeep && s.turn_player() == viewer;
   for (int i = 0; i < kJackieLook; ++i) {
     float* slot = w.block(kNumCardTypes);
@@ -69,9 +89,10 @@ void Encoder::encode(const State& s, int viewer, float* out) {
       w.put(rk.can_take(1));
     }
     w.put(s.hand(p).count / 8.0f);
-    w.put(s.launched_count(p) / 4.0f);
-    w.put(s.score(p) / 40.0f);
-    w.put(s.tallest_rocket(p) / 10.0f);
+    const State::LaunchTally tally = s.launch_tally(p);
+    w.put(tally.launched / 4.0f);
+    w.put(tally.score / 40.0f);
+    w.put(tally.tallest / 10.0f);
     w.put(s.turn_player() == p);
     w.put(s.owes_final_turn(p));
     w.put(s.end_triggered() && s.trigger_seat() == p);

@@ -26,6 +26,10 @@
 #include "envs/core/knowledge.h"
 #include "envs/core/rng.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace rocketgym {
 
 using Action = int32_t;
@@ -35,11 +39,48 @@ constexpr int kFullBoard = -1;
 
 namespace detail {
 
+constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
+
+// Bit 0 of each byte of the result: that byte of `word` is non-zero.
+inline uint64_t nonzero_lanes(uint64_t word) { return ((((word & kLow7) + kLow7) | word) & ~kLow7) >> 7; }
+
 // The number of non-zero bytes among the eight of `word`.
 inline int nonzero_bytes(uint64_t word) {
-  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
-  const uint64_t top = (((word & kLow7) + kLow7) | word) & ~kLow7;      // bit 7 of each non-zero byte
-  return static_cast<int>(((top >> 7) * 0x0101010101010101ULL) >> 56);  // their sum, in the top byte
+  return static_cast<int>((nonzero_lanes(word) * 0x0101010101010101ULL) >> 56);  // their sum, in the top byte
+}
+
+inline uint64_t word_at(const uint8_t* p) {
+  uint64_t word;
+  std::memcpy(&word, p, sizeof word);
+  return word;
+}
+
+// Masks are read in blocks of 64 entries: a block of zeros (most of a mask) costs an OR of
+// eight words.
+constexpr int kMaskBlock = 64;
+
+// The number of non-zero bytes among the 64 from `p`.
+inline int block_nonzero_bytes(const uint8_t* p) {
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+  const __m128i v2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 32));
+  const __m128i v3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 48));
+  const __m128i any = _mm_or_si128(_mm_or_si128(v0, v1), _mm_or_si128(v2, v3));
+  if (_mm_movemask_epi8(_mm_cmpeq_epi8(any, zero)) == 0xFFFF) return 0;
+  // Per byte lane, how many of the four vectors hold a zero there (each compare is -1 or 0).
+  __m128i zeros = _mm_sub_epi8(zero, _mm_cmpeq_epi8(v0, zero));
+  zeros = _mm_sub_epi8(zeros, _mm_cmpeq_epi8(v1, zero));
+  zeros = _mm_sub_epi8(zeros, _mm_cmpeq_epi8(v2, zero));
+  zeros = _mm_sub_epi8(zeros, _mm_cmpeq_epi8(v3, zero));
+  const __m128i sums = _mm_sad_epu8(zeros, zero);  // the lanes summed, per half
+  return kMaskBlock - (_mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4));
+#else
+  int count = 0;
+  for (int w = 0; w < kMaskBlock / 8; ++w) count += nonzero_bytes(word_at(p + 8 * w));
+  return count;
+#endif
 }
 
 }  // namespace detail
@@ -47,27 +88,31 @@ inline int nonzero_bytes(uint64_t word) {
 // A uniformly random legal action from a legal-actions mask of
 // `num_actions` entries (non-zero = legal); -1 when none is legal. The same
 // action as drawing an index into the list of legal actions: the mask is
-// read eight entries at a time and all-zero words are skipped, because masks
-// are mostly zeros and a byte-by-byte scan cost as much as a step in games
-// with ~1,000 action ids.
+// read 64 entries at a time, skipping blocks of zeros, then eight at a time,
+// because masks are mostly zeros and a byte-by-byte scan cost as much as a
+// step in games with ~1,000 action ids.
 inline Action random_legal_action(const uint8_t* mask, int num_actions, Rng& rng) {
+  const int blocks = num_actions / detail::kMaskBlock;
   const int words = num_actions / 8;
-  auto word_at = [mask](int w) {
-    uint64_t word;
-    std::memcpy(&word, mask + 8 * w, sizeof word);
-    return word;
-  };
+  const int block_words = blocks * (detail::kMaskBlock / 8);  // the words inside whole blocks
   int legal = 0;
-  for (int w = 0; w < words; ++w)
-    if (const uint64_t word = word_at(w)) legal += detail::nonzero_bytes(word);
+  for (int b = 0; b < blocks; ++b) legal += detail::block_nonzero_bytes(mask + detail::kMaskBlock * b);
+  for (int w = block_words; w < words; ++w) legal += detail::nonzero_bytes(detail::word_at(mask + 8 * w));
   for (int a = 8 * words; a < num_actions; ++a) legal += mask[a] != 0;
   if (legal == 0) return -1;
   int pick = static_cast<int>(rng.below(static_cast<uint32_t>(legal)));
+  int w = block_words;  // where the word-by-word search starts: the block holding the pick, or the tail
+  for (int b = 0; b < blocks; ++b) {
+    const int here = detail::block_nonzero_bytes(mask + detail::kMaskBlock * b);
+    if (pick < here) {
+      w = b * (detail::kMaskBlock / 8);
+      break;
+    }
+    pick -= here;
+  }
   int a = 8 * words;  // where the byte-by-byte search starts
-  for (int w = 0; w < words; ++w) {
-    const uint64_t word = word_at(w);
-    if (word == 0) continue;
-    const int here = detail::nonzero_bytes(word);
+  for (; w < words; ++w) {
+    const int here = detail::nonzero_bytes(detail::word_at(mask + 8 * w));
     if (pick < here) {
       a = 8 * w;
       break;

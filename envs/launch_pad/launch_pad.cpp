@@ -162,11 +162,6 @@ int State::hand_limit(int seat) const {
   return area(seat).has_specialty(kWarehouse) ? config_->warehouse_hand_limit : config_->hand_limit;
 }
 
-bool State::rocket_complete(const Rocket& r) const {
-  const RocketSpec& spec = config_->rocket[static_cast<std::size_t>(r.kind)];
-  return r.metal == spec.metal && r.fuel == spec.fuel;
-}
-
 bool State::rocket_protected(int owner, int slot, int by) const {
   // Ruling 12: Maximum Security always; Security System against opponents only.
   return rocket(owner, slot).has_bonus(kMaximumSecurity) ||
@@ -198,19 +193,26 @@ int State::launch_pads_in_draw_pile() const {
 
 // The scoring table: rockets by zone, Astronauts, Quality Certificates, and
 // -10 without a Mission Controller (a Jack of All Trades in the Launch Zone counts).
-int State::score(int seat) const {
-  const PlayerArea& p = area(seat);
+int State::score_without_rockets(int seat) const {
+  return area(seat).expert[kLaunchZone] < 0 ? config_->no_mission_controller : 0;
+}
+
+int State::rocket_points(const Rocket& r) const {
+  if (!r.exists()) return 0;
   const Config& c = *config_;
-  int total = p.expert[kLaunchZone] < 0 ? c.no_mission_controller : 0;
-  for (const Rocket& r : p.rockets) {
-    if (!r.exists()) continue;
-    const int points = c.rocket[static_cast<std::size_t>(r.kind)].points;
-    if (r.zone == kLaunchZone) total += points;
-    if (r.zone == kConstructionZone) total -= points;
-    if (r.has_bonus(kAstronaut))
-      total += r.has_bonus(kOxygen) ? c.astronaut_with_oxygen : c.astronaut_without_oxygen;
-    if (r.has_bonus(kQualityCertificate) && r.zone == kLaunchZone) total += c.certificate_in_launch_zone;
-  }
+  const int points = c.rocket[static_cast<std::size_t>(r.kind)].points;
+  int total = 0;
+  if (r.zone == kLaunchZone) total += points;
+  if (r.zone == kConstructionZone) total -= points;
+  if (r.has_bonus(kAstronaut))
+    total += r.has_bonus(kOxygen) ? c.astronaut_with_oxygen : c.astronaut_without_oxygen;
+  if (r.has_bonus(kQualityCertificate) && r.zone == kLaunchZone) total += c.certificate_in_launch_zone;
+  return total;
+}
+
+int State::score(int seat) const {
+  int total = score_without_rockets(seat);
+  for (const Rocket& r : area(seat).rockets) total += rocket_points(r);
   return total;
 }
 

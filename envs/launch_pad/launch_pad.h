@@ -189,8 +189,10 @@ class State {
   int seat_at(int offset) const { return (turn_player_ + offset) % num_players_; }
   const PlayerArea& area(int seat) const { return players_[static_cast<std::size_t>(seat)]; }
   int hand_limit(int seat) const;
-  int score(int seat) const;
-  int bonus_cards_in_play(int seat) const;  // the tie-break
+  int score(int seat) const;  // score_without_rockets + rocket_points of each rocket
+  int score_without_rockets(int seat) const;
+  int rocket_points(const Rocket& r) const;  // 0 for an empty slot
+  int bonus_cards_in_play(int seat) const;   // the tie-break
   int draw_pile_size() const { return draw_size_; }
   int draw_pile_card(int i) const { return draw_pile_[static_cast<std::size_t>(i)]; }  // 0 = bottom
   int discard_pile_size() const { return discard_size_; }
@@ -239,7 +241,10 @@ class State {
   int deck_fresh_in_hand(int viewer, int seat) const {
     return deck_fresh_in_hand_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(seat)];
   }
-  bool rocket_complete(const Rocket& r) const;
+  bool rocket_complete(const Rocket& r) const {
+    const RocketSpec& spec = config_->rocket[static_cast<std::size_t>(r.kind)];
+    return r.metal == spec.metal && r.fuel == spec.fuel;
+  }
   // True when `by` may not play Abort Mission, Sabotage or Vacuum on this rocket.
   bool rocket_protected(int owner, int slot, int by) const;
 

@@ -43,24 +43,15 @@ int State::hand_count(int p, CardType t) const {
   return n;
 }
 
-int State::launched_count(int p) const {
-  int n = 0;
-  for (const Rocket& r : rockets_[p]) n += r.launched;
-  return n;
-}
-
-int State::score(int p) const {
-  int points = 0;
+State::LaunchTally State::launch_tally(int p) const {
+  LaunchTally t;
   for (const Rocket& r : rockets_[p])
-    if (r.launched) points += r.need() + (r.crew ? config_->crew_bonus : 0);
-  return points;
-}
-
-int State::tallest_rocket(int p) const {
-  int tallest = 0;
-  for (const Rocket& r : rockets_[p])
-    if (r.launched) tallest = std::max(tallest, r.need());
-  return tallest;
+    if (r.launched) {
+      ++t.launched;
+      t.score += r.need() + (r.crew ? config_->crew_bonus : 0);
+      t.tallest = std::max(t.tallest, r.need());
+    }
+  return t;
 }
 
 bool State::targetable(int p, int location) const {
@@ -104,67 +95,119 @@ void State::legal_actions_mask(uint8_t* out) const {
 }
 
 // Marks the legal plays of the turn player's cards (boosters, boxes, Character and Item
-// cards) and says whether there is any. Only the id ranges of cards in hand are examined,
-// and of those only the ids that name seats at the table, which keeps the mask cheap; the
-// card is known to be in hand, so each id asks play_ok, not legal_turn_action.
+// cards) in a mask that is all zero, and says whether there is any. Only the id ranges of
+// cards in hand are examined, and within them only the ids that name seats at the table.
+// The conditions are play_ok's (targets_ok's), worked out once per location and seat and
+// written range by range, because asking play_ok id by id (192 Uncle ids, 125 Water
+// Balloons codes with 4 players) was most of the mask; the tests check that the mask and
+// is_legal agree on every id.
 bool State::card_plays_mask(uint8_t* out) const {
   using namespace action;
   const Hand& h = hands_[turn_player_];
   const auto& own = rockets_[turn_player_];
   const int opponents = num_players_ - 1;
+  // The facts the conditions are made of, per own location and per opponent offset.
+  std::array<uint8_t, kNumLocations> take1{}, take2{}, replace{}, joker{}, befriend{};
+  std::array<std::array<uint8_t, kNumLocations>, kMaxPlayers> target{};  // [offset][location]
+  std::array<uint8_t, kMaxPlayers> has_target{};
   bool any = false;
-  const auto mark = [&](int begin, int end) {
-    for (int a = begin; a < end; ++a) {
-      out[a] = play_ok(a);
-      any = any || out[a];
+  for (int loc = 0; loc < kNumLocations; ++loc) {
+    const Rocket& r = own[loc];
+    take1[loc] = r.can_take(1);
+    take2[loc] = r.can_take(2);
+    replace[loc] = !r.launched && r.num_boxes == 0;
+    joker[loc] = r.joker;
+    befriend[loc] = r.has_booster() && !r.launched && !r.friend_beside;
+  }
+  for (int offset = 1; offset <= opponents; ++offset)
+    for (int loc = 0; loc < kNumLocations; ++loc) {
+      target[offset][loc] = targetable(seat(offset), loc);
+      has_target[offset] |= target[offset][loc];
     }
+  const auto set = [&](int a, bool legal) {
+    out[a] = legal;
+    any = any || legal;
   };
   for (int i = 0; i < h.count; ++i) {
     const CardType t = h.cards[i];
     if (std::find(h.cards.begin(), h.cards.begin() + i, t) != h.cards.begin() + i) continue;  // seen
-    for (int loc = 0; loc < kNumLocations; ++loc) {
-      out[kBuildBox + t * kNumLocations + loc] = own[loc].can_take(1);
-      any = any || own[loc].can_take(1);
-    }
+    for (int loc = 0; loc < kNumLocations; ++loc) set(kBuildBox + t * kNumLocations + loc, take1[loc]);
     if (is_booster(t)) {
-      mark(kPlaceBooster + (t - kFirstBooster) * kNumLocations,
-           kPlaceBooster + (t - kFirstBooster + 1) * kNumLocations);
+      const int colour = booster_colour(t);
+      for (int loc = 0; loc < kNumLocations; ++loc)
+        set(kPlaceBooster + (t - kFirstBooster) * kNumLocations + loc,
+            (colour == kWild || colour == loc) && replace[loc]);
       continue;
     }
-    // The id range of the card's own effects; ids naming an opponent offset past the
-    // table (1..3) come last in each range and are never legal.
+    // Each card's ids: a targets_ok condition per range (see there).
     switch (t) {
-      case kDad:
-        mark(kPlayDad, kPlayDad + opponents * kNumLocations * kNumLocations);
+      case kDad:  // (offset - 1) * 16 + target location * 4 + own location
+        for (int offset = 1; offset <= opponents; ++offset)
+          for (int tl = 0; tl < kNumLocations; ++tl)
+            for (int ol = 0; ol < kNumLocations; ++ol)
+              set(kPlayDad + (offset - 1) * 16 + tl * 4 + ol, target[offset][tl] && take1[ol]);
         break;
       case kJack:
-        mark(kPlayJack, kPlayJack + opponents);
+        for (int offset = 1; offset <= opponents; ++offset)
+          set(kPlayJack + offset - 1, hands_[seat(offset)].count >= config_->jack_min_hand);
         break;
-      case kUncle:
-        mark(kPlayUncle, kPlayJackie);
+      case kUncle:  // from * 48 + to * 12 + count - 1: count boxes from one's rocket to another
+        for (int from = 0; from < kNumLocations; ++from) {
+          const Rocket& r = own[from];
+          if (!r.has_booster() || r.launched) continue;
+          for (int to = 0; to < kNumLocations; ++to) {
+            if (to == from || !take1[to]) continue;
+            const int most = std::min<int>(r.num_boxes, own[to].room());
+            for (int count = 1; count <= most; ++count)
+              set(kPlayUncle + from * 48 + to * kMaxValue + count - 1, true);
+          }
+        }
         break;
       case kJackie:
-        mark(kPlayJackie, kPlayJoker);
+        set(kPlayJackie, cards_available() >= 1);
         break;
       case kJoker:
-        mark(kPlayJoker, kPlayJoker + opponents * kNumLocations);
+        for (int offset = 1; offset <= opponents; ++offset)
+          for (int loc = 0; loc < kNumLocations; ++loc)
+            set(kPlayJoker + (offset - 1) * kNumLocations + loc,
+                target[offset][loc] && !rockets_[seat(offset)][loc].joker);
         break;
-      case kAce:
-        mark(kAceDog, kAceDog + opponents * kNumLocations * 2);
-        mark(kAceScare, kPlayFriend);
+      case kAce:  // (offset - 1) * 8 + location * 2 + direction, then Scare (own Joker)
+        for (int offset = 1; offset <= opponents; ++offset)
+          for (int loc = 0; loc < kNumLocations; ++loc)
+            for (int d = 0; d < 2; ++d) set(kAceDog + (offset - 1) * 8 + loc * 2 + d, target[offset][loc]);
+        for (int loc = 0; loc < kNumLocations; ++loc) set(kAceScare + loc, joker[loc]);
         break;
       case kImaginaryFriend:
-        mark(kPlayFriend, kPlayDuctTape);
+        for (int loc = 0; loc < kNumLocations; ++loc) set(kPlayFriend + loc, befriend[loc]);
         break;
       case kDuctTape:
-        mark(kPlayDuctTape, kPlayBalloons);
+        for (int loc = 0; loc < kNumLocations; ++loc)
+          set(kPlayDuctTape + loc, take2[loc] && cards_available() >= 2);
         break;
       case kWaterBalloons: {
-        // A Water Balloons code names kNoTarget (4) for every absent opponent, the
-        // highest base-5 digits: only the last 5^opponents codes can be legal.
-        int codes = 1;
-        for (int k = 0; k < opponents; ++k) codes *= 5;
-        mark(kBalloonsScare - codes, kNoBlock);
+        // A code names, per opponent offset 1..3 (base-5 digits, offset 1 lowest), one
+        // targetable rocket of every opponent that has one and kNoTarget for the others
+        // (and for absent seats): the legal codes are the products of those choices,
+        // provided some opponent has a target (legal_water_balloons).
+        for (int loc = 0; loc < kNumLocations; ++loc) set(kBalloonsScare + loc, joker[loc]);
+        bool some_target = false;
+        std::array<std::array<int, kNumLocations>, kMaxPlayers> digits{};  // [offset]: allowed digits
+        std::array<int, kMaxPlayers> choices{};
+        for (int offset = 1; offset < kMaxPlayers; ++offset) {
+          if (offset <= opponents && has_target[offset]) {
+            some_target = true;
+            for (int loc = 0; loc < kNumLocations; ++loc)
+              if (target[offset][loc]) digits[offset][choices[offset]++] = loc;
+          } else {
+            digits[offset][choices[offset]++] = kNoTarget;
+          }
+        }
+        if (!some_target) break;
+        for (int i1 = 0; i1 < choices[1]; ++i1)
+          for (int i2 = 0; i2 < choices[2]; ++i2)
+            for (int i3 = 0; i3 < choices[3]; ++i3)
+              set(kPlayBalloons + digits[1][i1] + 5 * digits[2][i2] + 25 * digits[3][i3], true);
         break;
       }
       default:

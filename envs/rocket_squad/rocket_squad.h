@@ -160,7 +160,15 @@ enum class CardColour { kOrange, kPurple, kGrey, kBooster };
 
 inline bool is_booster(CardType t) { return t >= kFirstBooster && t < kNumCardTypes; }
 inline int booster_colour(CardType t) { return (t - kFirstBooster) / kMaxValue; }
-inline int booster_value(CardType t) { return (t - kFirstBooster) % kMaxValue + 1; }
+// (t - kFirstBooster) % kMaxValue + 1, looked up: Rocket::need() asks it for every rocket the
+// rules and the encoder look at, and the division was a tenth of an observed step.
+inline constexpr std::array<int8_t, 256> kBoosterValue = [] {
+  std::array<int8_t, 256> value{};
+  for (int t = 0; t < 256; ++t)
+    value[static_cast<std::size_t>(t)] = static_cast<int8_t>((t - kFirstBooster) % kMaxValue + 1);
+  return value;
+}();
+inline int booster_value(CardType t) { return kBoosterValue[t]; }
 inline CardType booster_card(int colour, int value) {
   return static_cast<CardType>(kFirstBooster + colour * kMaxValue + value - 1);
 }
@@ -383,9 +391,18 @@ class State {
   bool redraw_used() const { return redraw_used_; }
   bool turn_start() const { return turn_start_; }  // the turn player has not acted yet this turn
   bool first_turn(int p) const { return !((had_turn_ >> p) & 1); }
-  int score(int p) const;
-  int tallest_rocket(int p) const;  // tie-break: most boxes on one launched rocket
-  int launched_count(int p) const;
+  // A seat's launched rockets: how many, their points, the tallest (one pass for the encoder).
+  struct LaunchTally {
+    int launched = 0;
+    int score = 0;
+    int tallest = 0;
+  };
+  LaunchTally launch_tally(int p) const;
+  int score(int p) const { return launch_tally(p).score; }
+  int tallest_rocket(int p) const {
+    return launch_tally(p).tallest;
+  }  // tie-break: most boxes on one launched rocket
+  int launched_count(int p) const { return launch_tally(p).launched; }
   int hand_count(int p, CardType t) const;
   int seat(int offset) const { return (turn_player_ + offset) % num_players_; }
   // Can rocket (p, location) be targeted by an Orange card of the turn player? (has a box,

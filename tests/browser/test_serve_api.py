@@ -261,25 +261,28 @@ def _score(line, name):
     return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
 
 
-def test_serve_help_says_how_to_open_it():
+@pytest.fixture(scope="module")
+def serve_help():
+    """`rocketgym serve --help`, run once for the tests that read it."""
     import subprocess
     from conftest import BINARY
     if not BINARY.exists():
         pytest.skip(f"no {BINARY}")
-    done = subprocess.run([str(BINARY), "serve", "--help"], capture_output=True, text=True, timeout=60)
+    return subprocess.run([str(BINARY), "serve", "--help"], capture_output=True, text=True, timeout=60)
+
+
+def test_serve_help_says_how_to_open_it(serve_help):
+    done = serve_help
     assert done.returncode == 0
     assert "open the address it prints" in done.stdout and "http://127.0.0.1:8023/" in done.stdout
     assert "browser" in done.stdout and "--port" in done.stdout and "--records" in done.stdout
 
 
-def test_every_serve_flag_and_limit_is_in_the_docs():
+def test_every_serve_flag_and_limit_is_in_the_docs(serve_help):
     """docs/browser.md names every flag of `rocketgym serve` and every limit of serve_limits.h."""
     import re
-    import subprocess
-    from conftest import BINARY, REPO
-    if not BINARY.exists():
-        pytest.skip(f"no {BINARY}")
-    help_text = subprocess.run([str(BINARY), "serve", "--help"], capture_output=True, text=True, timeout=60).stdout
+    from conftest import REPO
+    help_text = serve_help.stdout
     flags = set(re.findall(r"^\s+(--[a-z-]+)", help_text, re.M)) - {"--help"}
     assert {"--host", "--port", "--allow-agent", "--max-tables", "--idle-minutes", "--records", "--web"} <= flags
     docs = (REPO / "docs" / "browser.md").read_text()
@@ -505,24 +508,20 @@ def test_a_seat_is_a_kind_from_the_servers_list_never_a_spec_or_path(server, spe
     assert all(kinds[:3] == ["human", "random", "heuristic"] for g in games for kinds in g["seats"].values())
 
 
-def test_a_human_seat_needs_its_own_key():
+def test_a_human_seat_needs_its_own_key(server):
     """At a 2-human table either client read the other's hand and moved for it (the table id was the
     only secret)."""
-    from conftest import start_server, stop_server
-    s = start_server()
-    try:
-        table = new_table(s, game="launch_pad", seats=("human", "human"))
-        tid = table["table"]
-        move = {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]}
-        for other in [key(table, 1), None, "0" * 32]:
-            status, reply = s.call("GET", f"/api/tables/{tid}?seat=0", key=other)
-            assert status == 403 and "key" in reply["error"]
-            assert s.call("POST", f"/api/tables/{tid}/move", move, key=other)[0] == 403
-        status, seat1 = s.call("GET", f"/api/tables/{tid}", key=key(table, 1))
-        assert status == 200 and seat1["viewer"] == 1 and "hand" not in seat1["view"]["board"]["players"][0]
-        assert s.call("POST", f"/api/tables/{tid}/move", move, key=key(table, 0))[0] == 200
-    finally:
-        stop_server(s)
+    s = server
+    table = new_table(s, game="launch_pad", seats=("human", "human"))
+    tid = table["table"]
+    move = {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]}
+    for other in [key(table, 1), None, "0" * 32]:
+        status, reply = s.call("GET", f"/api/tables/{tid}?seat=0", key=other)
+        assert status == 403 and "key" in reply["error"]
+        assert s.call("POST", f"/api/tables/{tid}/move", move, key=other)[0] == 403
+    status, seat1 = s.call("GET", f"/api/tables/{tid}", key=key(table, 1))
+    assert status == 200 and seat1["viewer"] == 1 and "hand" not in seat1["view"]["board"]["players"][0]
+    assert s.call("POST", f"/api/tables/{tid}/move", move, key=key(table, 0))[0] == 200
 
 
 def test_no_undo_once_the_game_is_over(server):
@@ -665,15 +664,12 @@ def test_max_tables_is_bounded(tables):
     assert done.returncode != 0 and "--max-tables" in done.stderr and "1 to 128" in done.stderr
 
 
-def test_allow_agent_offers_an_agent_within_the_compute_cap(tmp_path):
+def test_allow_agent_offers_an_agent_within_the_compute_cap(tmp_path, serve_help):
     """--allow-agent names what players may seat besides the built-in list; above the per-move compute
     cap (kMaxBotWorkPerMove), or a file that is no checkpoint, the server does not start."""
     import subprocess
     from conftest import BINARY, start_server, stop_server
-    if not BINARY.exists():
-        pytest.skip(f"no {BINARY}")
-    help_text = subprocess.run([str(BINARY), "serve", "--help"], capture_output=True, text=True, timeout=60).stdout
-    if "--allow-agent" not in help_text:
+    if "--allow-agent" not in serve_help.stdout:
         pytest.fail("serve has no --allow-agent")
     for spec, message in [("ismcts:20000:heuristic:4", "above serve's cap of 4096"),
                           ("checkpoint:/etc/passwd", "it can sit at no table")]:
@@ -723,3 +719,41 @@ def test_the_zoo_bots_analysis_of_a_seats_own_decision(server, game, kind):
     status, again = server.call("GET", f"/api/tables/{tid}?seat=0", key=key(table))
     assert again["version"] == table["version"] and again["legal"] == table["legal"]
     assert server.call("POST", f"/api/tables/{tid}/analysis", {"seat": 0}, key=key(table))[0] == 405
+
+
+def test_a_replays_analysis_is_from_any_seats_knowledge(server, tmp_path):
+    """Replay analysis was for the seat to move only. A finished game's replay shows every seat's
+    view, so `seat` may name any seat at any move: the position as that seat knew it (a world dealt
+    again from its knowledge), with its value, and its moves where it is to move (another seat's
+    decision has none: in a world dealt for this seat, the seat to move may hold what it never
+    held). At a live table only the asking seat's own decision is analyzed, with its key (the test
+    above)."""
+    from conftest import record_a_game, start_server, stop_server
+    path = tmp_path / "records.jsonl"
+    path.write_text(record_a_game(server, "launchpad23") + "\n" + record_a_game(server, "last_blast") + "\n")
+    s = start_server("--records", str(path))
+    try:
+        for index in [0, 1]:
+            status, own = s.call("GET", f"/api/records/{index}/analysis?move=4")
+            assert status == 200, own
+            mover = own["seat"]
+            assert own["to_move"] == mover and own["moves"]
+            for seat in [1 - mover, mover]:
+                status, found = s.call("GET", f"/api/records/{index}/analysis?move=4&seat={seat}")
+                assert status == 200, found
+                assert found["seat"] == seat and found["to_move"] == mover and found["move"] == 4
+                assert found["by"] == own["by"] and found["played"]["action"] == own["played"]["action"]
+                assert isinstance(found["value"], float) and math.isfinite(found["value"])
+                if seat == mover:
+                    assert [m["action"] for m in found["moves"]] != [] and \
+                        {m["action"] for m in found["moves"]} == {m["action"] for m in own["moves"]}
+                    assert found["played"]["probability"] == next(
+                        m["probability"] for m in found["moves"] if m["action"] == found["played"]["action"])
+                    assert sum(m["probability"] for m in found["moves"]) == pytest.approx(1.0, abs=1e-3)
+                else:
+                    assert found["moves"] == [] and found["played"]["probability"] is None
+            for seat in ["2", "-1", "full", "x"]:
+                status, reply = s.call("GET", f"/api/records/{index}/analysis?move=4&seat={seat}")
+                assert status == 400 and "seat must be a whole number from 0 to 1" in reply["error"], reply
+    finally:
+        stop_server(s)

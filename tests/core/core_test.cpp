@@ -48,12 +48,13 @@ TEST_CASE("random_legal_action: the legal action of the drawn index, on any mask
   };
   Rng shape(5);
   for (int trial = 0; trial < 3000; ++trial) {
-    // Sizes around the 8-entry words, densities from empty to full, and
-    // non-zero entries other than 1 (every non-zero byte is legal).
-    std::vector<uint8_t> mask(shape.below(40) + (trial % 3 == 0 ? 400 : 0));
-    const uint32_t density = shape.below(101);
+    // Sizes around the 8-entry words and the 64-entry blocks (up to a 970-id mask), densities
+    // from empty to full and sparse ones like a game's (a few legal ids among ~1,000, so that
+    // whole blocks are zero), and non-zero entries other than 1 (every non-zero byte is legal).
+    std::vector<uint8_t> mask(shape.below(40) + (trial % 3 == 0 ? 400 : trial % 3 == 1 ? 940 : 0));
+    const uint32_t density = trial % 4 == 0 ? shape.below(31) : 10 * shape.below(101);  // per mille
     for (auto& m : mask)
-      m = shape.below(100) < density ? static_cast<uint8_t>(1 + shape.below(255) * (trial % 2)) : 0;
+      m = shape.below(1000) < density ? static_cast<uint8_t>(1 + shape.below(255) * (trial % 2)) : 0;
     Rng a(static_cast<uint64_t>(trial)), b(static_cast<uint64_t>(trial));
     INFO("trial " << trial << ", " << mask.size() << " actions");
     REQUIRE(random_legal_action(mask.data(), static_cast<int>(mask.size()), a) == listed(mask, b));

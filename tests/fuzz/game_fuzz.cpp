@@ -1,18 +1,19 @@
-// libFuzzer targets for one game (ROCKETGYM_FUZZ_GAME, e.g. "launch_pad"),
-// built twice by tests/fuzz/CMakeLists.txt through the type-erased AnyGame API:
+// The libFuzzer targets of the games, through the type-erased AnyGame API. Compiled
+// once; each target links it with game_fuzz_target.cpp, which names its game and kind
+// (GameTarget, tests/fuzz/game_fuzz.h) and defines libFuzzer's entry points:
 //
-//   <game>_position (ROCKETGYM_FUZZ_ACTIONS=0): the input is a JSON position
+//   <game>_position (GameTarget::actions false): the input is a JSON position
 //     for state_from_json. A document it refuses must be refused with a
 //     rocketgym::Error; a position it accepts must play to the end with random
 //     legal actions (seeded by the input's hash) within the game's
 //     max_decisions, passing check_position() after every action. Half its
 //     mutations edit the input as a JSON document (LLVMFuzzerCustomMutator below).
-//   <game>_actions (ROCKETGYM_FUZZ_ACTIONS=1): byte 0 picks the player count,
+//   <game>_actions (GameTarget::actions true): byte 0 picks the player count,
 //     byte 1 the config variant, bytes 2-9 the deal's seed; every further byte
 //     picks one of the legal actions (byte % number of legal actions) until
 //     the input or the game ends. check_position() after every action.
-//   <game>_actions_fast (also ROCKETGYM_FUZZ_EVERY_ACTION=0): the same game,
-//     checked only at its last position (kCheckEveryAction below).
+//   <game>_actions_fast (also GameTarget::check_every_action false): the same game,
+//     checked only at its last position (run_actions below).
 //
 // With ROCKETGYM_FUZZ_WRITE_SEEDS=<folder> either binary writes its seed
 // corpus there and exits: to_json() of random positions, and of the positions
@@ -20,6 +21,8 @@
 // short action strings and whole games for <game>_actions. With
 // ROCKETGYM_FUZZ_WRITE_DICT=<file> <game>_position writes its dictionary:
 // the keys and words of those positions' documents.
+#include "tests/fuzz/game_fuzz.h"
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -36,13 +39,6 @@
 #include "envs/core/game.h"
 #include "tests/fuzz/fuzz_support.h"
 #include "tests/fuzz/json_mutator.h"
-
-#ifndef ROCKETGYM_FUZZ_GAME
-#error "ROCKETGYM_FUZZ_GAME must name the game (tests/fuzz/CMakeLists.txt sets it)"
-#endif
-#ifndef ROCKETGYM_FUZZ_ACTIONS
-#error "ROCKETGYM_FUZZ_ACTIONS must be 0 (position target) or 1 (actions target)"
-#endif
 
 namespace rocketgym::fuzz {
 namespace {
@@ -74,8 +70,8 @@ struct Games {
 const Games& games() {
   static const Games g = [] {
     Games out;
-    for (const std::string& overrides : variant_overrides(ROCKETGYM_FUZZ_GAME))
-      out.variants.push_back(load_game(ROCKETGYM_FUZZ_GAME, "", overrides));
+    for (const std::string& overrides : variant_overrides(kGameTarget.game))
+      out.variants.push_back(load_game(kGameTarget.game, "", overrides));
     out.info = out.variants.front()->info();
     return out;
   }();
@@ -224,10 +220,6 @@ constexpr int kDeepEvery = 64;  // actions between deep checks
 // rules' rare corners sooner. Every action it plays must still apply without
 // an exception, within max_decisions. The thorough target stays the one that
 // checks each step.
-#ifndef ROCKETGYM_FUZZ_EVERY_ACTION
-#define ROCKETGYM_FUZZ_EVERY_ACTION 1
-#endif
-constexpr bool kCheckEveryAction = ROCKETGYM_FUZZ_EVERY_ACTION;
 
 void apply_checked(AnyState& s, Action a) {
   try {
@@ -282,7 +274,7 @@ void run_actions(const uint8_t* data, std::size_t size) {
     expect(!legal.empty(), "not terminal, yet no legal action", *s);
     apply_checked(*s, legal[data[pos] % legal.size()]);
     const bool last = pos + 1 == size || s->is_terminal();
-    if (kCheckEveryAction)
+    if (kGameTarget.check_every_action)
       checker.check(*s, step % kDeepEvery == 0 || last);
     else if (last)
       checker.check(*s, true);
@@ -422,20 +414,18 @@ void write_action_seeds(const std::string& folder) {
 }
 
 }  // namespace
-}  // namespace rocketgym::fuzz
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  using namespace rocketgym::fuzz;
+int initialize() {
   games();  // load the configs once, outside the measured runs
   const std::string dict = dict_file();
   if (!dict.empty()) {
     // An actions input is bytes, not words: no dictionary.
-    if (!ROCKETGYM_FUZZ_ACTIONS) write_position_dict(dict);
+    if (!kGameTarget.actions) write_position_dict(dict);
     std::exit(0);
   }
   const std::string folder = seed_folder();
   if (!folder.empty()) {
-    if (ROCKETGYM_FUZZ_ACTIONS)
+    if (kGameTarget.actions)
       write_action_seeds(folder);
     else
       write_position_seeds(folder);
@@ -444,10 +434,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
-  using namespace rocketgym::fuzz;
+int test_one_input(const uint8_t* data, std::size_t size) {
   try {
-    if (ROCKETGYM_FUZZ_ACTIONS)
+    if (kGameTarget.actions)
       run_actions(data, size);
     else
       run_position(data, size);
@@ -457,22 +446,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   return 0;
 }
 
-#if ROCKETGYM_FUZZ_LIBFUZZER && !ROCKETGYM_FUZZ_ACTIONS
-extern "C" std::size_t LLVMFuzzerMutate(uint8_t* data, std::size_t size, std::size_t max_size);
-
-// The position targets: half the mutations edit the document as JSON
-// (json_mutator.h: one field wrong, the rest well-formed), half its bytes
-// (libFuzzer's own mutations, with the dictionary).
-extern "C" std::size_t LLVMFuzzerCustomMutator(uint8_t* data, std::size_t size, std::size_t max_size,
-                                               unsigned int seed) {
-  if (seed % 2 == 0) {
-    const std::string out =
-        rocketgym::fuzz::mutate_json(std::string(reinterpret_cast<const char*>(data), size), seed / 2);
-    if (!out.empty() && out.size() <= max_size) {
-      std::memcpy(data, out.data(), out.size());
-      return out.size();
-    }
-  }
-  return LLVMFuzzerMutate(data, size, max_size);
+std::size_t mutate_position(uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed) {
+  const std::string out = mutate_json(std::string(reinterpret_cast<const char*>(data), size), seed);
+  if (out.empty() || out.size() > max_size) return 0;
+  std::memcpy(data, out.data(), out.size());
+  return out.size();
 }
-#endif
+
+}  // namespace rocketgym::fuzz

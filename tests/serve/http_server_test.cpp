@@ -141,6 +141,19 @@ TEST_CASE("bad path bytes, %00 included, and invalid UTF-8 are refused, never cu
   REQUIRE(*fine.request().param("seat") == "\xe2\x82\xac");
 }
 
+TEST_CASE("a query that names a parameter twice is refused", "[serve][http]") {
+  for (const char* target : {"/x?seat=1&seat=0", "/x?move=3&seat=1&move=4", "/x?a&a"}) {
+    INFO(target);
+    RequestReader reader = read_all(std::string("GET ") + target + " HTTP/1.1\r\nHost: h\r\n\r\n");
+    REQUIRE(reader.state() == State::kFailed);
+    REQUIRE(reader.error_status() == 400);
+    REQUIRE(reader.error_message() == "the query names a parameter twice");
+  }
+  RequestReader fine = read_all("GET /x?move=3&seat=1 HTTP/1.1\r\nHost: h\r\n\r\n");
+  REQUIRE(fine.state() == State::kDone);
+  REQUIRE(*fine.request().param("seat") == "1");
+}
+
 TEST_CASE("the request line and headers are checked and bounded", "[serve][http]") {
   REQUIRE(status_of("GET / HTTP/1.1\r\nHost: h\r\nX: " + std::string(serve::kMaxRequestHeadBytes, 'a') +
                     "\r\n\r\n") == 431);

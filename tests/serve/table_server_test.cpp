@@ -32,6 +32,11 @@ struct TableServerTestAccess {
     std::lock_guard<std::mutex> lock(server.mutex_);
     return server.tables_.at(id)->bases.back().state->to_json();
   }
+  // Analyses waiting for a turn (kMaxAnalysesAtOnce are running).
+  static int analyses_waiting(TableServer& server) {
+    std::lock_guard<std::mutex> lock(server.mutex_);
+    return server.analyses_waiting_;
+  }
 };
 }  // namespace rocketgym::serve
 
@@ -616,20 +621,23 @@ TEST_CASE("each records file, game and player count has its own arena table", "[
 namespace {
 
 // An analyst for the tests: it keeps what it was handed and scores every legal
-// move, the lowest action highest; `illegal` makes it score an illegal move.
+// move, the lowest action highest, and the position 0.25 + the seat asked
+// about; `illegal` makes it score an illegal move.
 struct TestAnalyst {
   std::vector<std::string> worlds;        // to_json of each world it was handed
-  std::vector<std::string> observations;  // observation_string of the player to move there
+  std::vector<std::string> observations;  // observation_string of the seat asked about there
+  std::vector<int> seats;                 // the seat asked about
   std::vector<long> max_work;             // as the factory was asked
   bool illegal = false;
 
   cli::AnalystFactory factory() {
     return [this](const AnyGame&, int, long work) -> cli::Analyst {
       max_work.push_back(work);
-      return [this](const AnyState& state, uint64_t) {
+      return [this](const AnyState& state, int seat, uint64_t) {
         worlds.push_back(state.to_json());
-        observations.push_back(state.observation_string(state.current_player()));
-        cli::PositionAnalysis out{"zoo:test", "test", 0.25f, {}};
+        observations.push_back(state.observation_string(seat));
+        seats.push_back(seat);
+        cli::PositionAnalysis out{"zoo:test", "test", 0.25f + static_cast<float>(seat), {}};
         std::vector<Action> legal = state.legal_actions();
         for (std::size_t i = 0; i < legal.size(); ++i)
           out.moves.push_back(
@@ -728,7 +736,7 @@ TEST_CASE("analysis of a recorded move: its player's decision and the probabilit
   server.set_analyst(analyst.factory());
   server.add_records(load_records(file.path));
   const int k = 3;
-  const json found = server.record_analysis("0", std::to_string(k));
+  const json found = server.record_analysis("0", std::to_string(k), "");
   auto state = load_game("last_blast", "", "")->new_state(2, 7);
   for (int i = 0; i < k; ++i) state->apply(game.actions[static_cast<std::size_t>(i)]);
   REQUIRE(found.at("seat") == state->current_player());
@@ -745,5 +753,159 @@ TEST_CASE("analysis of a recorded move: its player's decision and the probabilit
   REQUIRE(analyst.observations.back() == state->observation_string(state->current_player()));
   REQUIRE(analyst.worlds.back() != state->to_json());
   for (const char* move : {"", "-1", "x", "100000"})
-    REQUIRE(status_of([&] { server.record_analysis("0", move); }) == 400);
+    REQUIRE(status_of([&] { server.record_analysis("0", move, ""); }) == 400);
+}
+
+TEST_CASE("analysis of a recorded move from any seat's knowledge, with that seat's value", "[serve]") {
+  // A finished game's replay shows every seat's view, so any seat may be asked
+  // about at any move: the position in a world dealt again from what that
+  // seat knew then, with its value, and its moves where it is to move.
+  RecordsFile file("analysis_any_seat.jsonl");
+  const RecordedGame game = play_record("last_blast", {"a", "b"}, {"heuristic", "random"}, 7);
+  append_records(file.path, {game});
+  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
+  TestAnalyst analyst;
+  server.set_analyst(analyst.factory());
+  server.add_records(load_records(file.path));
+  auto state = load_game("last_blast", "", "")->new_state(2, 7);
+  int k = 0;
+  for (; state->current_player() != 0; ++k) state->apply(game.actions[static_cast<std::size_t>(k)]);
+  const Action played = game.actions[static_cast<std::size_t>(k)];
+  for (int seat : {1, 0}) {
+    INFO(seat);
+    const json found = server.record_analysis("0", std::to_string(k), std::to_string(seat));
+    REQUIRE(found.at("seat") == seat);
+    REQUIRE(found.at("to_move") == 0);
+    REQUIRE(found.at("value").get<double>() == Approx(0.25 + seat));
+    REQUIRE(analyst.seats.back() == seat);
+    // What that seat knew, in a world that is not the game's own.
+    REQUIRE(analyst.observations.back() == state->observation_string(seat));
+    REQUIRE(analyst.worlds.back() != state->to_json());
+    REQUIRE(found.at("played").at("action") == played);
+    if (seat == 0) {
+      // Its own decision: every legal move, with the share of the move made.
+      REQUIRE(found.at("moves").size() == state->legal_actions().size());
+      REQUIRE(found.at("played").at("probability").get<double>() > 0.0);
+    } else {
+      // Not its decision: in a world dealt for seat 1, seat 0 may hold what it
+      // never held, so no moves are given, nor the share of the move made.
+      REQUIRE(found.at("moves").empty());
+      REQUIRE(found.at("played").at("probability").is_null());
+    }
+  }
+  // Without a seat: the player to move's own knowledge, as before.
+  REQUIRE(server.record_analysis("0", std::to_string(k), "").at("seat") == 0);
+  REQUIRE(analyst.seats.back() == 0);
+  for (const char* seat : {"2", "-1", "full", "x"}) {
+    INFO(seat);
+    std::string message;
+    REQUIRE(status_of([&] { server.record_analysis("0", std::to_string(k), seat); }, &message) == 400);
+    REQUIRE_THAT(message, Catch::Contains("seat must be a whole number from 0 to 1"));
+  }
+}
+
+namespace {
+
+// Analysts that stay inside an analysis until `open`, counting how many were
+// made and how many analyses are inside one. One analyst's calls take turns,
+// as the zoo bot's do (cli::Analyst).
+struct GatedAnalysts {
+  std::mutex mutex;
+  std::condition_variable changed;
+  int made = 0, inside = 0, entered = 0;
+  bool open = false;
+
+  cli::AnalystFactory factory() {
+    return [this](const AnyGame&, int, long) -> cli::Analyst {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        ++made;
+      }
+      auto turns = std::make_shared<std::mutex>();
+      return [this, turns](const AnyState& state, int, uint64_t) {
+        const std::lock_guard<std::mutex> turn(*turns);
+        std::unique_lock<std::mutex> lock(mutex);
+        ++inside;
+        ++entered;
+        changed.notify_all();
+        changed.wait(lock, [this] { return open; });
+        --inside;
+        cli::PositionAnalysis out{"zoo:test", "test", 0.0f, {}};
+        for (Action a : state.legal_actions()) out.moves.push_back({a, 0.0f, 0});
+        return out;
+      };
+    };
+  }
+  // Whether `done` came true; the wait ends only to keep a broken server from
+  // hanging the test (nothing is timed: the calls it waits for need no time).
+  bool wait_until(const std::function<bool()>& done) {
+    std::unique_lock<std::mutex> lock(mutex);
+    return changed.wait_for(lock, std::chrono::seconds(60), done);
+  }
+  void open_all() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      open = true;
+    }
+    changed.notify_all();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("analyses of different tables run at once, up to kMaxAnalysesAtOnce; more wait their turn",
+          "[serve]") {
+  // One zoo analyst per game and table size made two hints of one game wait
+  // for each other. Here kMaxAnalysesAtOnce analyses of tables of one game
+  // are all inside their analyst at the same time; one more waits for a turn.
+  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
+  GatedAnalysts analysts;
+  server.set_analyst(analysts.factory());
+  const int n = serve::kMaxAnalysesAtOnce;
+  std::vector<Held> tables;
+  for (int i = 0; i <= n; ++i)
+    tables.push_back(create(server, table_request("last_blast", {"human", "heuristic"})));
+  // A first analysis, let through at once: its analyst is kept for the next.
+  analysts.open_all();
+  REQUIRE(server.analysis(tables[0].id, "0", tables[0].key(0), {}).at("seat") == 0);
+  {
+    std::lock_guard<std::mutex> lock(analysts.mutex);
+    REQUIRE(analysts.made == 1);
+    analysts.open = false;
+    analysts.entered = 0;
+  }
+  const auto analyze = [&server](const Held& t) {
+    return std::async(std::launch::async, [&server, t] { return server.analysis(t.id, "0", t.key(0), {}); });
+  };
+  std::vector<std::future<json>> running;
+  bool at_once = true;
+  for (int i = 0; i < n && at_once; ++i) {
+    running.push_back(analyze(tables[static_cast<std::size_t>(i)]));
+    at_once = analysts.wait_until([&] { return analysts.inside == i + 1; });
+  }
+  bool waited = false;
+  int inside = 0, made = 0;
+  if (at_once) {
+    running.push_back(analyze(tables.back()));
+    for (long spin = 0; spin < 100'000'000 && !waited; ++spin) {
+      waited = TableServerTestAccess::analyses_waiting(server) == 1;
+      if (!waited) std::this_thread::yield();
+    }
+    std::lock_guard<std::mutex> lock(analysts.mutex);
+    inside = analysts.inside;
+    made = analysts.made;
+  }
+  analysts.open_all();
+  for (std::size_t i = 0; i < running.size(); ++i) {
+    const json found = running[i].get();
+    REQUIRE(found.at("table") == tables[i].id);
+    REQUIRE(found.at("moves").size() == tables[i].reply.at("legal").size());
+  }
+  REQUIRE(at_once);
+  REQUIRE(waited);
+  REQUIRE(inside == n);  // the one waiting is in no analyst
+  REQUIRE(made == n);    // the kept one, and one more for each analysis beside it
+  REQUIRE(analysts.entered == n + 1);
+  REQUIRE(analysts.made == n);  // it took an analyst given back: none is made beyond the cap
+  REQUIRE(TableServerTestAccess::analyses_waiting(server) == 0);
 }

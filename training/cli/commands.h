@@ -35,17 +35,22 @@ struct MoveScore {
 struct PositionAnalysis {
   std::string by;                // the bot, as a seat kind ("zoo:last_blast")
   std::string how;               // what it ran ("network", "search, 200 simulations")
-  float value = 0;               // its value of the position for the player to move, on the returns' scale
-  std::vector<MoveScore> moves;  // legal moves; the others are left out
+  float value = 0;               // its value of the position for the seat asked about, on the returns' scale
+  std::vector<MoveScore> moves;  // the legal moves of the player to move; the others are left out
 };
-// Analyzes the decision of the player to move in `state`, which is not over.
-// It may look at all of `state`: serve hands it a world dealt again from what
-// that player knows (AnyState::redeterminize), never the table's own. Safe to
-// call from several threads (the calls take turns).
-using Analyst = std::function<PositionAnalysis(const AnyState& state, uint64_t seed)>;
+// Analyzes the decision of the player to move in `state`, which is not over,
+// and the value of the position for `seat` (any seat of a replay; the player
+// to move, at a live table; serve shows the moves only when `seat` is to
+// move). It may look at all of `state`: serve hands it a world dealt
+// again from what `seat` knows (AnyState::redeterminize), never the table's
+// own. Safe to call from several threads (the calls take turns); serve gives
+// each analysis running at once its own analyst (kMaxAnalysesAtOnce in
+// training/cli/serve_limits.h), so that they do not wait for each other.
+using Analyst = std::function<PositionAnalysis(const AnyState& state, int seat, uint64_t seed)>;
 // The analyst of a game at a table size, its search work per analysis at most
 // `max_work` (simulations times playouts per leaf). Serve asks for it only
-// where it offers the zoo bot as a seat. Throws Error when it fails to load.
+// where it offers the zoo bot as a seat. Each call makes a new analyst, with
+// its own buffers and search tree. Throws Error when it fails to load.
 using AnalystFactory = std::function<Analyst(const AnyGame& game, int players, long max_work)>;
 
 // What `rocketgym serve` needs to seat the training library's bots (the zoo,
@@ -84,8 +89,9 @@ cli::SeatBot make_seat_bot(const std::string& spec, const AnyGame& game, int pla
 // (a zoo bot that does not serve the size, a checkpoint of another game or size).
 long seat_bot_work(const std::string& spec, const AnyGame& game, int players);
 // The game's zoo bot at that table size as an analyst (cli::AnalystFactory):
-// a network reads the player's own observation (its policy and value); a
-// search reports its visits, at most `max_work` search work.
+// a network reads the observation of the player to move (its policy, and its
+// value for the seat asked about); a search reports its visits and its root's
+// value for that seat, at most `max_work` search work.
 cli::Analyst make_zoo_analyst(const AnyGame& game, int players, long max_work);
 
 }  // namespace rocketgym

@@ -291,6 +291,9 @@ RequestReader::State RequestReader::parse_head(std::string_view head) {
         return fail(400,
                     "the query holds a bad percent escape, a control character (such as %00), a backslash "
                     "or invalid UTF-8");
+      // A parameter named twice is refused, not read as one of its values (`seat=1&seat=0`).
+      for (const auto& [seen, ignored] : request_.query)
+        if (!part.empty() && seen == key) return fail(400, "the query names a parameter twice");
       if (!part.empty()) request_.query.emplace_back(std::move(key), std::move(value));
       if (amp == std::string_view::npos) break;
       query.remove_prefix(amp + 1);

@@ -216,7 +216,7 @@ HttpResponse ServeApp::api(const HttpRequest& request, Clock::time_point now) co
   }
   if (n == 4 && parts[1] == "records" && parts[3] == "analysis") {
     only("GET");
-    return json_response(tables_.record_analysis(parts[2], param("move")));
+    return json_response(tables_.record_analysis(parts[2], param("move"), param("seat")));
   }
   if (n == 2 && parts[1] == "tables") {
     only("POST");

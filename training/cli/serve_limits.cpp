@@ -44,6 +44,8 @@ std::vector<LimitRow> serve_limit_rows() {
       {"kMaxBotWorkPerMove", std::to_string(kMaxBotWorkPerMove),
        "search work of one bot move or one analysis (simulations x playouts per leaf); a seat kind above it "
        "is not offered, an analysis searches less"},
+      {"kMaxAnalysesAtOnce", std::to_string(kMaxAnalysesAtOnce),
+       "analyses computed at once over all tables, each with its own copy of the zoo bot; more wait"},
       {"kBotReplyTick", time(kBotReplyTick),
        "at a table of humans and a bot that searches (zoo, --allow-agent), answers that may run bots are "
        "sent a whole number of these after the request"},

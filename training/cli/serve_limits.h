@@ -62,6 +62,13 @@ inline constexpr int kMaxIdleMinutes = 7 * 24 * 60;  // the highest --idle-minut
 // seat kind above it is not offered (a zoo bot at that size) or refused at
 // start (--allow-agent); an analysis (the page's hint) searches at most this.
 inline constexpr long kMaxBotWorkPerMove = 4'096;
+// Analyses (the page's hint, a replay's "Analyze this move") computed at once,
+// over every table: each has its own copy of the zoo bot (its network, its
+// search tree), made when none is free, so that one table's analysis never
+// waits for another's up to this count; more wait for one to end. Fewer than
+// kWorkerThreads, so that moves are still answered while they run.
+inline constexpr int kMaxAnalysesAtOnce = 2;
+static_assert(kMaxAnalysesAtOnce >= 1 && kMaxAnalysesAtOnce < kWorkerThreads);
 // At a table of humans and bots, every answer to a new table, a move, a bot
 // step or an undo is sent a whole number of ticks after its request came (at
 // least one): so that the time an answer takes does not tell whether a bot

@@ -14,6 +14,7 @@
 #include "envs/core/rng.h"
 #include "training/arena/results.h"
 #include "training/cli/http_server.h"
+#include "training/players/kinds.h"
 
 namespace rocketgym::serve {
 
@@ -161,7 +162,8 @@ SeatKinds SeatKinds::basic() {
   for (const std::string& id : Registry::instance().ids()) {
     const GameInfo& info = Registry::instance().find(id).info;
     for (int n = info.min_players; n <= info.max_players; ++n)
-      for (const char* spec : {"random", "heuristic"}) kinds.add(id, n, spec);
+      for (const players::KindId kind : {players::KindId::kRandom, players::KindId::kHeuristic})
+        kinds.add(id, n, players::kind_name(kind));
   }
   return kinds;
 }
@@ -196,7 +198,7 @@ json TableServer::games() const {
     const GameInfo& info = Registry::instance().find(id).info;
     json seats = json::object();
     for (int n = info.min_players; n <= info.max_players; ++n) {
-      json kinds = json::array({"human"});
+      json kinds = json::array({players::kind_name(players::KindId::kHuman)});
       for (const std::string& spec : kinds_.bots(id, n)) kinds.push_back(spec);
       seats[std::to_string(n)] = std::move(kinds);
     }
@@ -260,18 +262,20 @@ TableReply TableServer::create_table(const json& request, Clock::time_point now)
   const std::vector<std::string>& bots = kinds_.bots(t->game_id, players);
   for (std::size_t s = 0; s < seats.size(); ++s) {
     const json& seat = seats[s];
-    if (!seat.is_string() ||
-        (seat != "human" && !kinds_.offers(t->game_id, players, seat.get<std::string>())))
+    if (!seat.is_string() || (!players::is_human(seat.get<std::string>()) &&
+                              !kinds_.offers(t->game_id, players, seat.get<std::string>())))
       throw ApiError(400, "seat " + std::to_string(s) + " must be human or a bot this server offers for " +
                               t->game_id + " at " + std::to_string(players) + " players: " + joined(bots));
     t->seats.push_back(seat.get<std::string>());
-    t->keys.push_back(t->seats.back() == "human" ? random_hex() : "");
-    t->humans += t->seats.back() == "human";
+    t->keys.push_back(players::is_human(t->seats.back()) ? random_hex() : "");
+    t->humans += players::is_human(t->seats.back());
   }
   // The reply schedule, from the seats (public): none without a human or without a bot.
   if (t->humans > 0 && t->humans < players) {
     const bool quick = std::all_of(t->seats.begin(), t->seats.end(), [](const std::string& s) {
-      return s == "human" || s == "random" || s == "heuristic";
+      using players::KindId;
+      return players::is_human(s) || s == players::kind_name(KindId::kRandom) ||
+             s == players::kind_name(KindId::kHeuristic);
     });
     t->tick = std::chrono::duration_cast<Clock::duration>(quick ? kQuickBotReplyTick : kBotReplyTick);
   }
@@ -340,7 +344,8 @@ int TableServer::parse_viewer(const Table& t, const json& seat, const std::strin
   if (!seat.is_number_integer() || seat.get<int64_t>() < 0 || seat.get<int64_t>() >= players)
     throw ApiError(400, "seat must be a seat number 0.." + std::to_string(players - 1) + " or \"full\"");
   const auto s = static_cast<std::size_t>(seat.get<int>());
-  if (t.seats[s] != "human") throw ApiError(400, "that seat is a bot's: only a human seat's view is shown");
+  if (!players::is_human(t.seats[s]))
+    throw ApiError(400, "that seat is a bot's: only a human seat's view is shown");
   if (!same_key(t.keys[s], key))
     throw ApiError(403,
                    "that seat's key is missing or wrong (header X-Seat-Key, given when the table was made)");
@@ -350,9 +355,9 @@ int TableServer::parse_viewer(const Table& t, const json& seat, const std::strin
 // The human seat to move, else the first human seat, else the full board.
 int TableServer::default_viewer(const Table& t) const {
   const int p = t.state->current_player();
-  if (p >= 0 && t.seats[static_cast<std::size_t>(p)] == "human") return p;
+  if (p >= 0 && players::is_human(t.seats[static_cast<std::size_t>(p)])) return p;
   for (std::size_t s = 0; s < t.seats.size(); ++s)
-    if (t.seats[s] == "human") return static_cast<int>(s);
+    if (players::is_human(t.seats[s])) return static_cast<int>(s);
   return kFullBoard;
 }
 
@@ -480,7 +485,7 @@ void TableServer::settle(Table& t) {
   t.pending.reset();
   for (;;) {
     const int p = t.state->current_player();
-    if (p < 0 || t.seats[static_cast<std::size_t>(p)] == "human") return;
+    if (p < 0 || players::is_human(t.seats[static_cast<std::size_t>(p)])) return;
     const Action a = t.bots[static_cast<std::size_t>(p)](*t.state, derive_seed(t.seed, t.log.size()));
     if (!t.state->is_legal(a)) {
       std::cerr << "rocketgym serve: the bot " << t.seats[static_cast<std::size_t>(p)]
@@ -497,48 +502,75 @@ void TableServer::settle(Table& t) {
 
 void TableServer::set_analyst(cli::AnalystFactory analyst) { make_analyst_ = std::move(analyst); }
 
-cli::Analyst TableServer::analyst_of(const std::string& game_id, const AnyGame& game, int players) {
+json TableServer::analyze(const std::string& game_id, const AnyGame& game, std::unique_ptr<AnyState> world,
+                          int seat) {
+  const int players = world->num_players();
   const std::string zoo = "zoo:" + game_id;
   if (!make_analyst_ || !kinds_.offers(game_id, players, zoo))
     throw ApiError(404, "this server has no analysis of " + game_id + " at " + std::to_string(players) +
                             " players (it comes from the zoo bot where the server offers it as a seat)");
+  // A turn among kMaxAnalysesAtOnce, and a free analyst of this game and size
+  // if there is one (else one is made below, outside the lock).
+  const std::pair<std::string, int> kind{game_id, players};
+  cli::Analyst analyst;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = analysts_.find({game_id, players});
-    if (it != analysts_.end()) return it->second;
+    std::unique_lock<std::mutex> lock(mutex_);
+    ++analyses_waiting_;
+    analysis_turn_.wait(lock, [this] { return analyses_running_ < kMaxAnalysesAtOnce; });
+    --analyses_waiting_;
+    ++analyses_running_;
+    std::vector<cli::Analyst>& idle = idle_analysts_[kind];
+    if (!idle.empty()) {
+      analyst = std::move(idle.back());
+      idle.pop_back();
+    }
   }
-  cli::Analyst analyst;  // loaded outside the lock (a network); two first calls may both load it
-  try {
-    analyst = make_analyst_(game, players, kMaxBotWorkPerMove);
-  } catch (const Error& e) {
-    std::cerr << "rocketgym serve: the analyst " << zoo << " failed to load: " << e.what() << std::endl;
+  // The turn given back however this ends, with the analyst when it answered.
+  bool answered = false;
+  struct GiveBack {
+    TableServer& server;
+    const std::pair<std::string, int>& kind;
+    cli::Analyst& analyst;
+    const bool& answered;
+    ~GiveBack() {
+      {
+        std::lock_guard<std::mutex> lock(server.mutex_);
+        if (answered && analyst) server.idle_analysts_[kind].push_back(std::move(analyst));
+        --server.analyses_running_;
+      }
+      server.analysis_turn_.notify_one();
+    }
+  } give_back{*this, kind, analyst, answered};
+  if (!analyst) {
+    try {
+      analyst = make_analyst_(game, players, kMaxBotWorkPerMove);
+    } catch (const Error& e) {
+      std::cerr << "rocketgym serve: the analyst " << zoo << " failed to load: " << e.what() << std::endl;
+    }
+    if (!analyst) throw ApiError(500, "the analyst failed to load (the server's output says why)");
   }
-  if (!analyst) throw ApiError(500, "the analyst failed to load (the server's output says why)");
-  std::lock_guard<std::mutex> lock(mutex_);
-  return analysts_.emplace(std::make_pair(game_id, players), std::move(analyst)).first->second;
-}
-
-json TableServer::analyze(const std::string& game_id, const AnyGame& game, std::unique_ptr<AnyState> world) {
-  const int seat = world->current_player();
-  const cli::Analyst analyst = analyst_of(game_id, game, world->num_players());
+  const int to_move = world->current_player();
   // What the seat cannot see, dealt again: the analyst gets a world the seat
   // finds as likely as the table's own, never the table's own.
   world->redeterminize(seat, seeds_());
   cli::PositionAnalysis found;
   try {
-    found = analyst(*world, seeds_());
+    found = analyst(*world, seat, seeds_());
   } catch (const Error& e) {
-    std::cerr << "rocketgym serve: the analyst "
-              << "zoo:" << game_id << " failed: " << e.what() << std::endl;
+    std::cerr << "rocketgym serve: the analyst " << zoo << " failed: " << e.what() << std::endl;
     throw ApiError(500, "the analysis failed (the server's output says why)");
   }
+  // The moves only where the decision is the seat's own: in a world dealt
+  // again for another seat, the player to move holds what that seat imagines,
+  // and may have moves it never had.
   json moves = json::array();
+  if (seat != to_move) found.moves.clear();
   std::sort(found.moves.begin(), found.moves.end(), [](const cli::MoveScore& a, const cli::MoveScore& b) {
     return std::tie(b.probability, a.action) < std::tie(a.probability, b.action);
   });
   for (const cli::MoveScore& m : found.moves) {
     if (!world->is_legal(m.action) || !(m.probability >= 0.0f && m.probability <= 1.0f) || m.visits < 0) {
-      std::cerr << "rocketgym serve: the analyst zoo:" << game_id << " scored action " << m.action
+      std::cerr << "rocketgym serve: the analyst " << zoo << " scored action " << m.action
                 << " (illegal, or its probability outside [0, 1])" << std::endl;
       throw ApiError(500, "the analysis failed (the server's output says why)");
     }
@@ -547,9 +579,11 @@ json TableServer::analyze(const std::string& game_id, const AnyGame& game, std::
                      {"probability", m.probability},
                      {"visits", m.visits}});
   }
+  answered = true;
   return {{"by", found.by},
           {"how", found.how},
           {"seat", seat},
+          {"to_move", to_move},
           {"value", std::isfinite(found.value) ? json(found.value) : json(nullptr)},
           {"moves", std::move(moves)}};
 }
@@ -558,29 +592,31 @@ json TableServer::analysis(const std::string& id, const std::string& seat, const
                            Clock::time_point now) {
   const std::shared_ptr<Table> t = find(id, now);
   std::unique_ptr<AnyState> world;
+  int viewer = 0;
   {
     std::lock_guard<std::mutex> lock(t->mutex);
     const json s = json::parse(seat, nullptr, false);
     if (seat.empty() || s.is_discarded() || !s.is_number_integer())
       throw ApiError(400, "seat must be the number of the human seat whose decision is analyzed");
-    const int viewer = parse_viewer(*t, s, key);
+    viewer = parse_viewer(*t, s, key);
     if (t->state->is_terminal()) throw ApiError(409, "the game is over");
     if (t->state->current_player() != viewer)
       throw ApiError(409, "it is not that seat's turn: the analysis is of the seat's own decision");
     world = t->state->clone();
   }
   // Outside the table's lock: the table's moves do not wait for it.
-  json out = analyze(t->game_id, *t->game, std::move(world));
+  json out = analyze(t->game_id, *t->game, std::move(world), viewer);
   out["table"] = id;
   return out;
 }
 
-json TableServer::record_analysis(const std::string& index, const std::string& move) {
+json TableServer::record_analysis(const std::string& index, const std::string& move,
+                                  const std::string& seat) {
   std::unique_ptr<AnyState> world;
   std::string game_id;
   std::shared_ptr<AnyGame> game;
   Action played = -1;
-  int number = 0, k = 0;
+  int number = 0, k = 0, viewer = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (records_.empty()) throw ApiError(404, "no records: start rocketgym serve with --records FILE");
@@ -589,14 +625,19 @@ json TableServer::record_analysis(const std::string& index, const std::string& m
     const int moves = static_cast<int>(loaded.record.actions.size());
     if (moves == 0) throw ApiError(409, "that record has no moves");
     k = query_number("move", move, moves - 1);
+    // Any seat's knowledge: the game is over, and its replay shows every seat's view.
+    viewer = seat.empty() ? -1 : query_number("seat", seat, loaded.record.num_players - 1);
     world = loaded.state_at(static_cast<std::size_t>(k));
+    if (viewer < 0) viewer = world->current_player();
     played = loaded.record.actions[static_cast<std::size_t>(k)];
     game_id = loaded.record.game;
     game = loaded.game;
   }
   const std::string played_text = world->action_to_string(played);
-  json out = analyze(game_id, *game, std::move(world));
-  json probability = 0.0;
+  json out = analyze(game_id, *game, std::move(world), viewer);
+  // The share the analysis gave the move played: of the player to move's own
+  // analysis only (another seat's has no moves, below).
+  json probability = out.at("seat") == out.at("to_move") ? json(0.0) : json(nullptr);
   for (const json& m : out.at("moves"))
     if (m.at("action") == played) probability = m.at("probability");
   out["record"] = number;
@@ -731,12 +772,12 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
   // or another human seat's (hot-seat: the page passes the screen on).
   if (s.is_terminal()) {
     out["waiting"] = "over";
-  } else if (t.seats[static_cast<std::size_t>(p)] != "human") {
+  } else if (!players::is_human(t.seats[static_cast<std::size_t>(p)])) {
     out["waiting"] = "bot";
   } else if (p == viewer) {
     out["waiting"] = "you";
   } else {
-    out["waiting"] = "human";
+    out["waiting"] = players::kind_name(players::KindId::kHuman);
     out["human_seat"] = p;
   }
   json legal = json::array();
@@ -750,7 +791,7 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
       log.push_back({{"seat", e.seat},
                      {"action", e.action},
                      {"text", e.text},
-                     {"bot", t.seats[static_cast<std::size_t>(e.seat)] != "human"}});
+                     {"bot", !players::is_human(t.seats[static_cast<std::size_t>(e.seat)])}});
   }
   out["log"] = std::move(log);
   out["can_undo"] = t.humans == 1 && viewer >= 0 && !s.is_terminal() && last_move_of(t, viewer).has_value();

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -116,6 +117,9 @@ class TableServer {
 
   // The analyst of each game and table size (the zoo bot, where the server
   // offers it as a seat; ServeBots::analyst). Without one, analysis answers 404.
+  // At most kMaxAnalysesAtOnce analyses run at once, over all tables, each
+  // with its own analyst (made when none of that game and size is free, kept
+  // for the next); more wait for one to end.
   void set_analyst(cli::AnalystFactory analyst);
   // GET /api/tables/<id>/analysis?seat=S with seat S's key, S to move: what
   // the analyst makes of S's decision (analyze below). Computed outside the
@@ -134,10 +138,12 @@ class TableServer {
   // GET /api/records/<n>?move=K&seat=S|full: the position before move K as
   // that seat sees it (any seat of a replay, or the full board, the default).
   nlohmann::json record(const std::string& index, const std::string& move, const std::string& seat) const;
-  // GET /api/records/<n>/analysis?move=K: what the analyst makes of the
-  // decision of move K, as its player knew it, with `played`: the move made
-  // and the probability the analyst gave it.
-  nlohmann::json record_analysis(const std::string& index, const std::string& move);
+  // GET /api/records/<n>/analysis?move=K&seat=S: what the analyst makes of
+  // the position before move K as seat S knew the game then (any seat: a
+  // finished game's replay shows every seat's view; empty `seat`: the player
+  // to move): S's value, S's moves where S is to move, and `played`: the move
+  // made and the probability the analysis gave it (null for another seat).
+  nlohmann::json record_analysis(const std::string& index, const std::string& move, const std::string& seat);
 
  private:
   friend struct TableServerTestAccess;  // tests/serve/table_server_test.cpp
@@ -181,13 +187,14 @@ class TableServer {
   void settle(Table& t);
   TableReply reply(const Table& t, nlohmann::json body, Clock::time_point now) const;
   nlohmann::json describe(const std::string& id, const Table& t, int viewer) const;
-  // The analysis of the decision of the player to move in `world`, a copy
-  // dealt again from that player's knowledge (redeterminize), so that the
-  // analyst never sees what the player cannot: {"by", "how", "seat",
-  // "value", "moves": [{"action", "text", "probability", "visits"}]}, the
-  // moves by probability, highest first. ApiError 404 without an analyst.
-  nlohmann::json analyze(const std::string& game_id, const AnyGame& game, std::unique_ptr<AnyState> world);
-  cli::Analyst analyst_of(const std::string& game_id, const AnyGame& game, int players);
+  // The analysis of `world` for `seat`, in a copy dealt again from that
+  // seat's knowledge (redeterminize), so that the analyst never sees what the
+  // seat cannot: {"by", "how", "seat", "to_move", "value" (for `seat`),
+  // "moves": [{"action", "text", "probability", "visits"}]}, the moves (of
+  // the seat's own decision; none when another seat is to move) by
+  // probability, highest first. ApiError 404 without an analyst.
+  nlohmann::json analyze(const std::string& game_id, const AnyGame& game, std::unique_ptr<AnyState> world,
+                         int seat);
 
   cli::SeatBotFactory make_bot_;
   SeatKinds kinds_;
@@ -202,7 +209,13 @@ class TableServer {
   std::vector<nlohmann::json> arena_tables_;  // of records_, made by add_records
   std::vector<int> arena_of_record_;          // records_[i] is counted in arena_tables_[arena_of_record_[i]]
   cli::AnalystFactory make_analyst_;          // set once, before serving
-  std::map<std::pair<std::string, int>, cli::Analyst> analysts_;  // loaded on first use, under mutex_
+  // The analysts not in use, by game and table size (made on demand, at most
+  // kMaxAnalysesAtOnce of each), and the analyses running or waiting for a
+  // turn; under mutex_.
+  std::map<std::pair<std::string, int>, std::vector<cli::Analyst>> idle_analysts_;
+  int analyses_running_ = 0;
+  int analyses_waiting_ = 0;
+  std::condition_variable analysis_turn_;  // an analysis ended
 };
 
 // The arena's table of recorded games of one game, config and player count

@@ -117,11 +117,13 @@ class ZooAnalyst {
     }
   }
 
-  cli::PositionAnalysis analyze(const AnyState& any, uint64_t seed) {
+  cli::PositionAnalysis analyze(const AnyState& any, int seat, uint64_t seed) {
     const auto* model = dynamic_cast<const StateModel<G>*>(&any);
     if (model == nullptr) throw Error("analysis: the state is not a " + G::info().id + " state");
     const typename G::State& state = model->state();
     if (state.is_terminal()) throw Error("analysis: the game is over");
+    const int players = state.num_players();
+    if (seat < 0 || seat >= players) throw Error("analysis: no seat " + std::to_string(seat));
     const std::lock_guard<std::mutex> turn(busy_);
     const int me = state.current_player(), actions = G::info().num_actions;
     std::vector<uint8_t> legal(static_cast<std::size_t>(actions));
@@ -138,14 +140,15 @@ class ZooAnalyst {
       for (Action a = 0; a < actions; ++a)
         if (legal[static_cast<std::size_t>(a)])
           out.moves.push_back({a, policy[static_cast<std::size_t>(a)], search_->child_visits(a)});
-      out.value = search_->root_value(me);
+      out.value = search_->root_value(seat);
     } else {
       G::Encoder::encode(state, me, runner_->observation_row(0));
       std::copy(legal.begin(), legal.end(), runner_->mask_row(0));
       runner_->evaluate(1);
       for (Action a = 0; a < actions; ++a)
         if (legal[static_cast<std::size_t>(a)]) out.moves.push_back({a, runner_->probabilities(0)[a], 0});
-      out.value = runner_->values(0)[0];  // relative to the seat encoded for: the player to move
+      // Relative to the seat encoded for (the player to move): seat me + j at j.
+      out.value = runner_->values(0)[(seat - me + players) % players];
     }
     return out;
   }
@@ -169,7 +172,9 @@ cli::Analyst make_zoo_analyst(const AnyGame& game, int players, long max_work) {
   return visit_game(id, [&](auto g) -> cli::Analyst {
     using G = decltype(g);
     auto analyst = std::make_shared<ZooAnalyst<G>>(std::move(spec), zoo + ":" + id, max_work);
-    return [analyst](const AnyState& state, uint64_t seed) { return analyst->analyze(state, seed); };
+    return [analyst](const AnyState& state, int seat, uint64_t seed) {
+      return analyst->analyze(state, seat, seed);
+    };
   });
 }
 
