@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "tests/search/test_games.h"
-#include "training/mcts/mcts.h"
+#include "training/mcts/rollout.h"
 
 using namespace rocketgym;
 using namespace rocketgym::mcts;

@@ -10,7 +10,7 @@
 #include <new>
 
 #include "tests/search/test_games.h"
-#include "training/mcts/mcts.h"
+#include "training/mcts/rollout.h"
 
 namespace {
 std::atomic<bool> counting{false};

@@ -9,7 +9,7 @@
 #include "envs/core/game.h"
 #include "envs/core/game_model.h"
 #include "games/launchpad23/launchpad23_game.h"
-#include "training/mcts/mcts.h"
+#include "training/mcts/rollout.h"
 
 using namespace rocketgym;
 using namespace rocketgym::mcts;

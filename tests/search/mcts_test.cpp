@@ -1,7 +1,5 @@
 // Information-set MCTS on tiny games whose answers are known by hand
 // (tests/search/test_games.h).
-#include "training/mcts/mcts.h"
-
 #include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -10,6 +8,7 @@
 
 #include "envs/core/config.h"
 #include "tests/search/test_games.h"
+#include "training/mcts/rollout.h"
 
 using namespace rocketgym;
 using namespace rocketgym::mcts;

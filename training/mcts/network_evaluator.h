@@ -17,7 +17,7 @@
 #include <cmath>
 #include <vector>
 
-#include "training/mcts/mcts.h"
+#include "training/mcts/rollout.h"
 #include "training/policy_runner.h"
 
 namespace rocketgym::mcts {
