@@ -1,6 +1,8 @@
 """Batched environments: ``rocketgym.make_vec(game_id, num_envs, ...)``.
 
-N games run in C++ and are stepped together (OpenMP over ``num_threads``)
+N games run in C++ and are stepped together (on ``num_threads`` threads, the
+caller's among them, each taking its share of the envs and then what is left of
+the others', so that no thread waits for a descheduled one: envs/core/worker_pool.h)
 with the GIL released. The arrays this class returns are **read-only views
 of C++ buffers**: ``step()`` and ``reset()`` overwrite them in place and
 return the very same objects, so nothing is copied per step. Copy what you
@@ -92,8 +94,7 @@ _READ_BACK = ("action_masks", "episode_steps")
 
 
 def _check_num_threads(n: Any) -> int:
-    """``n`` threads, refused (``rocketgym.Error``) beyond ``max_threads()``: OpenMP ends the process when
-    it cannot start the threads it is asked for."""
+    """``n`` threads, refused (``rocketgym.Error``) beyond ``max_threads()``, rocketgym's one thread limit."""
     n = check_int(n, "num_threads")
     if not 1 <= n <= _core.max_threads():
         raise _core.Error(f"num_threads must be in [1, {_core.max_threads()}] (rocketgym.max_threads()), got {n}")
@@ -227,7 +228,7 @@ class VectorEnv(_VectorBase):
 
     @property
     def num_threads(self) -> int:
-        """The OpenMP threads that step the envs (settable, at most ``rocketgym.max_threads()``)."""
+        """The threads that step the envs, the caller's included (settable, at most ``rocketgym.max_threads()``)."""
         return self._env.num_threads
 
     @num_threads.setter

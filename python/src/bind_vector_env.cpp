@@ -79,9 +79,9 @@ const Action* checked_actions(VectorEnvHandle& h, const py::handle& arg) {
   return copy_checked_actions(arg, h.env->num_envs(), h.env->num_actions(), h.actions);
 }
 
-// OpenMP cannot be asked for any number of threads: libgomp ends the process
-// when it fails to start them. The limit is rocketgym's one thread limit
-// (kMaxThreads, envs/core/parallel.h), as for the arena and training.
+// A thread count is refused above rocketgym's one thread limit (kMaxThreads,
+// envs/core/parallel.h), as for the arena and training (whose OpenMP ends the
+// process when it fails to start the threads it is asked for).
 int max_threads() { return kMaxThreads; }
 
 int checked_num_threads(int n) {
@@ -185,10 +185,10 @@ void bind_vector_env(py::module_& m) {
   m.def(
       "max_threads", &max_threads,
       "The largest num_threads a vector env accepts: rocketgym's one thread limit (as the arena's threads).");
-  py::class_<H>(
-      m, "VectorEnv",
-      "N games of one game stepped together in C++ (OpenMP), with auto-reset. The array properties are "
-      "read-only views of C++ buffers, overwritten in place by every step()/reset().")
+  py::class_<H>(m, "VectorEnv",
+                "N games of one game stepped together in C++ (threads of its own), with auto-reset. The "
+                "array properties are read-only views of C++ buffers, overwritten in place by every "
+                "step()/reset().")
       .def(py::init(&make_vector_env), py::arg("game"), py::arg("num_envs"), py::arg("num_players"),
            py::arg("seed") = 0, py::arg("num_threads") = 1)
       .def_property_readonly("game", [](const H& h) { return h.game; })

@@ -1,10 +1,14 @@
 #include "envs/core/vector_env.h"
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "envs/core/game.h"
+#include "envs/core/worker_pool.h"
 
 using namespace rocketgym;
 
@@ -129,5 +133,52 @@ TEST_CASE("vector env: auto-reset reports the final returns once", "[vector]") {
       env->step(action.data());
       REQUIRE(env->terminated()[0] + env->truncated()[0] <= 1);
     }
+  }
+}
+
+// ---- The threads of the vector envs (envs/core/worker_pool.h) ----
+
+TEST_CASE("worker pool: every index runs once, whatever the threads", "[vector]") {
+  for (int threads : {1, 2, 3, 5}) {
+    WorkerPool pool(threads);
+    for (int n : {1, 2, 7, 64, 1000}) {
+      std::vector<std::atomic<int>> runs(static_cast<std::size_t>(n));
+      for (int round = 0; round < 3; ++round)
+        pool.run(n, [&](int i) { ++runs[static_cast<std::size_t>(i)]; });
+      for (int i = 0; i < n; ++i) REQUIRE(runs[static_cast<std::size_t>(i)].load() == 3);
+    }
+  }
+}
+
+TEST_CASE("worker pool: run() does not wait for a worker that never runs", "[vector]") {
+  // Workers not started are what a descheduled thread looks like to the
+  // others: an OpenMP barrier would wait for them for ever. The caller takes
+  // their shares and returns; started later, they join in.
+  WorkerPool pool(3, /*start=*/false);
+  std::vector<std::thread::id> ran_on(100);
+  pool.run(100, [&](int i) { ran_on[static_cast<std::size_t>(i)] = std::this_thread::get_id(); });
+  for (const auto& id : ran_on) REQUIRE(id == std::this_thread::get_id());
+  pool.start_workers();
+  std::vector<int> runs(100, 0);
+  for (int round = 0; round < 5; ++round) pool.run(100, [&](int i) { ++runs[static_cast<std::size_t>(i)]; });
+  for (int r : runs) REQUIRE(r == 5);
+}
+
+TEST_CASE("worker pool: the exception of the lowest index reaches the caller, after every index ran",
+          "[vector]") {
+  for (int threads : {1, 2}) {
+    WorkerPool pool(threads);
+    std::vector<int> runs(50, 0);
+    try {
+      pool.run(50, [&](int i) {
+        ++runs[static_cast<std::size_t>(i)];
+        if (i == 7 || i == 40) throw Error("index " + std::to_string(i));
+      });
+      FAIL("no exception");
+    } catch (const Error& e) {
+      REQUIRE(std::string(e.what()) == "index 7");
+    }
+    for (int r : runs) REQUIRE(r == 1);
+    REQUIRE_NOTHROW(pool.run(50, [&](int i) { ++runs[static_cast<std::size_t>(i)]; }));
   }
 }
