@@ -9,6 +9,7 @@
 #   single_obs  the same with the current player's observation encoded each step
 #   vector_1    vector env of 256 envs writing observations + masks, 1 thread
 #   vector_2    the same, 2 threads
+#   async_2     async vector env of 256 envs in batches of 128 (recv, random actions, send), 2 threads
 #   heuristic   the game's heuristic bot on every seat (decisions/s, its step included)
 # Each figure is the fastest of REPEAT runs of STEPS steps (wall clock: on a
 # shared machine the slower runs measure the other load). The file records the
@@ -57,7 +58,7 @@ print(games[sys.argv[1]]["min_players"], games[sys.argv[1]]["max_players"])' "$g
     if ((players < lo || players > hi)); then continue; fi
     echo "== $game, $players players" >&2
     "$CLI" bench "$game" --players "$players" --steps "$STEPS" --repeat "$REPEAT" --json \
-      --modes single,single_obs,vector_1,vector_2 >"$work/$game.$players.env.json"
+      --modes single,single_obs,vector_1,vector_2,async_2 >"$work/$game.$players.env.json"
     "$CLI" bench "$game" --players "$players" --steps "$HEURISTIC_STEPS" --repeat "$REPEAT" --json \
       --modes heuristic >"$work/$game.$players.bot.json"
   done
@@ -76,6 +77,7 @@ import glob, json, os, sys
 work, out, commit, date, machine, load_before, load_after, note, steps, bot_steps, repeat = sys.argv[1:]
 modes = {"single_steps_per_s": "single", "single_encoded_steps_per_s": "single_obs",
          "vector_1_thread_steps_per_s": "vector_1", "vector_2_threads_steps_per_s": "vector_2",
+         "async_2_threads_steps_per_s": "async_2",
          "heuristic_decisions_per_s": "heuristic"}
 figures = []
 for path in sorted(glob.glob(os.path.join(work, "*.json"))):

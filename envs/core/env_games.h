@@ -1,5 +1,5 @@
 // EnvGames<G>: the games of a vector env, one per env, and what a step of
-// one of them writes (envs/core/vector_env.h).
+// one of them writes (envs/core/vector_env.h, envs/core/async_vector_env.h).
 //
 // Env i's episode k is seeded with episode_seed(seed, i, k) and its random
 // actions come from its own stream, so its games depend only on the seed and

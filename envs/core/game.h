@@ -241,6 +241,46 @@ class AnyVectorEnv {
   }
 };
 
+// One batch of an async vector env (envs/core/async_vector_env.h): rows
+// [batch_size, ...] of one block of its ring, read-only for callers.
+struct AsyncBatch {
+  int32_t* env_ids;              // [K], the env of each row
+  float* observations;           // [K, obs_size]
+  uint8_t* action_masks;         // [K, num_actions]
+  int32_t* current_players;      // [K]
+  float* rewards;                // [K, P], non-zero only on the final step
+  uint8_t* terminated;           // [K]
+  uint8_t* truncated;            // [K]
+  int32_t* episode_steps;        // [K]
+  float* final_observations;     // [K, P, obs_size], valid where terminated or truncated
+  int32_t* final_episode_steps;  // [K], the same
+};
+
+// N games stepped by threads that never wait for each other; recv() gives
+// the first batch_size that are ready, send() their actions.
+class AnyAsyncVectorEnv {
+ public:
+  virtual ~AnyAsyncVectorEnv() = default;
+  virtual int num_envs() const = 0;
+  virtual int batch_size() const = 0;
+  virtual int num_players() const = 0;
+  virtual int num_actions() const = 0;
+  virtual std::vector<int> observation_shape() const = 0;
+  virtual int observation_size() const = 0;
+  virtual int num_threads() const = 0;
+  virtual uint64_t seed() const = 0;
+  virtual void reset(uint64_t seed) = 0;
+  virtual int recv() = 0;  // the block of the batch (see batch())
+  virtual void send(const Action* actions, const int32_t* env_ids, int count) = 0;
+  virtual void sample_random_actions(Action* out) = 0;  // [batch_size], for the batch's envs
+  virtual void heuristic_actions(Action* out) = 0;
+  virtual int num_blocks() const = 0;
+  virtual int block() const = 0;            // the batch's block, -1 before the first recv()
+  virtual AsyncBatch batch(int block) = 0;  // 0 <= block < num_blocks(); stable addresses
+  virtual std::unique_ptr<AnyState> state(int env) const = 0;  // only while env awaits an action
+  virtual void shutdown() = 0;                                 // ends the worker threads
+};
+
 // A game with its configuration loaded: the factory for states and envs.
 class AnyGame {
  public:
@@ -251,6 +291,9 @@ class AnyGame {
   virtual std::unique_ptr<AnyState> state_from_json(const std::string& json) const = 0;
   virtual std::unique_ptr<AnyVectorEnv> new_vector_env(int num_envs, int num_players, uint64_t seed,
                                                        int num_threads) const = 0;
+  virtual std::unique_ptr<AnyAsyncVectorEnv> new_async_vector_env(int num_envs, int num_players,
+                                                                  uint64_t seed, int num_threads,
+                                                                  int batch_size) const = 0;
   void check_players(int num_players) const;  // throws Error when out of range
 };
 

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "envs/core/async_vector_env.h"
 #include "envs/core/game.h"
 #include "envs/core/json.h"
 #include "envs/core/vector_env.h"
@@ -229,6 +230,47 @@ class VectorEnvModel final : public AnyVectorEnv {
 };
 
 template <class G>
+class AsyncVectorEnvModel final : public AnyAsyncVectorEnv {
+ public:
+  AsyncVectorEnvModel(std::shared_ptr<const typename G::Config> config, int n, int players, uint64_t seed,
+                      int threads, int batch_size)
+      : env_(std::move(config), n, players, seed, threads, batch_size) {}
+  int num_envs() const override { return env_.num_envs(); }
+  int batch_size() const override { return env_.batch_size(); }
+  int num_players() const override { return env_.num_players(); }
+  int num_actions() const override { return env_.num_actions(); }
+  std::vector<int> observation_shape() const override {
+    return G::Encoder::shape(*env_.config(), env_.num_players());
+  }
+  int observation_size() const override { return env_.observation_size(); }
+  int num_threads() const override { return env_.num_threads(); }
+  uint64_t seed() const override { return env_.seed(); }
+  void reset(uint64_t seed) override { env_.reset(seed); }
+  int recv() override { return env_.recv(); }
+  void send(const Action* actions, const int32_t* env_ids, int count) override {
+    env_.send(actions, env_ids, count);
+  }
+  void sample_random_actions(Action* out) override { env_.sample_random_actions(out); }
+  void heuristic_actions(Action* out) override { env_.heuristic_actions(out); }
+  int num_blocks() const override { return env_.num_blocks(); }
+  int block() const override { return env_.block(); }
+  AsyncBatch batch(int b) override {
+    if (b < 0 || b >= env_.num_blocks())
+      throw Error("block " + std::to_string(b) + " out of range [0, " +
+                  std::to_string(env_.num_blocks() - 1) + "]");
+    return env_.batch(b);
+  }
+  std::unique_ptr<AnyState> state(int i) const override {
+    return std::make_unique<StateModel<G>>(env_.config(), env_.state(i));
+  }
+  void shutdown() override { env_.shutdown(); }
+  AsyncVectorEnv<G>& env() { return env_; }
+
+ private:
+  AsyncVectorEnv<G> env_;
+};
+
+template <class G>
 class GameModel final : public AnyGame {
  public:
   using Config = typename G::Config;
@@ -267,6 +309,11 @@ class GameModel final : public AnyGame {
                                                int threads) const override {
     check_players(players);
     return std::make_unique<VectorEnvModel<G>>(config_, n, players, seed, threads);
+  }
+  std::unique_ptr<AnyAsyncVectorEnv> new_async_vector_env(int n, int players, uint64_t seed, int threads,
+                                                          int batch_size) const override {
+    check_players(players);
+    return std::make_unique<AsyncVectorEnvModel<G>>(config_, n, players, seed, threads, batch_size);
   }
   const std::shared_ptr<const Config>& config() const { return config_; }
 

@@ -10,7 +10,7 @@
 // auto-reset); those rows are valid only where terminated or truncated is set.
 // Env i's episode k is seeded with episode_seed(seed, i, k), so any game can
 // be replayed alone and results do not depend on the number of threads
-// (envs/core/env_games.h).
+// (envs/core/env_games.h, shared with AsyncVectorEnv).
 // An encoder that declares `Written` (Launchpad 23's) brings each row up to
 // date instead of writing it whole: the rows are the env's, callers only read them.
 #pragma once

@@ -15,10 +15,13 @@
 //   vector env     10,000 env steps of VectorEnv<G> (4 envs, 1 and 2 threads):
 //                  sample_random_actions and step, which validate, apply,
 //                  encode every env's observation and mask, encode every
-//                  seat's final observation and auto-reset finished games.
-// Constructing a state or a vector env may allocate (the config, the buffers):
-// that happens before the window opens, and so does a first warm-up step of the
-// vector env (OpenMP starts its worker threads on the first parallel loop).
+//                  seat's final observation and auto-reset finished games;
+//   async env      10,000 env steps of AsyncVectorEnv<G> (4 envs, batches of 2,
+//                  1 and 2 threads): recv, sample_random_actions and send, the
+//                  workers' steps into the ring of batches included.
+// Constructing a state or a vector env may allocate (the config, the buffers,
+// the worker threads): that happens before the window opens, and so does a
+// first warm-up step of the vector envs.
 // Not covered: the text views, JSON, redeterminize and the knowledge model's
 // card_places lists, which build strings or vectors by design and are not
 // called per step by an env loop.
@@ -29,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "envs/core/async_vector_env.h"
 #include "envs/core/game_model.h"
 #include "envs/core/observation_size.h"
 #include "envs/core/vector_env.h"
@@ -170,7 +174,7 @@ Played play_vector_env(std::shared_ptr<const typename G::Config> config, int pla
   constexpr int kEnvs = 4;  // 2,500 steps each: every game finishes at least once
   VectorEnv<G> env(std::move(config), kEnvs, players, 13, threads);
   std::vector<Action> actions(kEnvs);
-  env.sample_random_actions(actions.data());  // warm-up: OpenMP starts its threads
+  env.sample_random_actions(actions.data());  // warm-up
   env.step(actions.data());
   Played played;
   {
@@ -185,12 +189,35 @@ Played play_vector_env(std::shared_ptr<const typename G::Config> config, int pla
   return played;
 }
 
+template <class G>
+Played play_async_vector_env(std::shared_ptr<const typename G::Config> config, int players, int threads) {
+  constexpr int kEnvs = 4, kBatch = 2;
+  AsyncVectorEnv<G> env(std::move(config), kEnvs, players, 14, threads, kBatch);
+  std::vector<Action> actions(kBatch);
+  auto step = [&] {
+    const AsyncBatch batch = env.batch(env.recv());
+    env.sample_random_actions(actions.data());
+    env.send(actions.data(), batch.env_ids, kBatch);
+    long finished = 0;
+    for (int j = 0; j < kBatch; ++j) finished += batch.terminated[j] + batch.truncated[j];
+    return finished;
+  };
+  step();  // warm-up
+  Played played;
+  {
+    CountAllocations window;
+    for (long batch = 0; batch < kSteps / kBatch; ++batch) played.games_finished += step();
+    played.allocations = window.count();
+  }
+  return played;
+}
+
 }  // namespace
 }  // namespace rocketgym
 
 using namespace rocketgym;
 
-TEST_CASE("no allocation per step: single env, heuristic bot and vector env of every game", "[alloc]") {
+TEST_CASE("no allocation per step: single env, heuristic bot and vector envs of every game", "[alloc]") {
   for (const auto& id : Registry::instance().ids()) {
     auto any = load_game(id);
     const int most = std::min(4, any->info().max_players);
@@ -203,15 +230,21 @@ TEST_CASE("no allocation per step: single env, heuristic bot and vector env of e
           const Played bot = play_heuristic_bot<G>(*config, players);
           const Played vec1 = play_vector_env<G>(config, players, 1);
           const Played vec2 = play_vector_env<G>(config, players, 2);
+          const Played async1 = play_async_vector_env<G>(config, players, 1);
+          const Played async2 = play_async_vector_env<G>(config, players, 2);
           // Each window must have seen resets too, or it proved nothing about them.
           CHECK(single.games_finished > 0);
           CHECK(bot.games_finished > 0);
           CHECK(vec1.games_finished > 0);
           CHECK(vec2.games_finished > 0);
+          CHECK(async1.games_finished > 0);
+          CHECK(async2.games_finished > 0);
           CHECK(single.allocations == 0);
           CHECK(bot.allocations == 0);
           CHECK(vec1.allocations == 0);
           CHECK(vec2.allocations == 0);
+          CHECK(async1.allocations == 0);
+          CHECK(async2.allocations == 0);
           return 0;
         });
       }

@@ -6,6 +6,9 @@
 //   single_obs      the same, and the current player's observation encoded after each step
 //   vector_1        VectorEnv<G> of --envs envs (observations + masks), 1 thread
 //   vector_2        the same with 2 threads
+//   async_1         AsyncVectorEnv<G> of --envs envs in batches of half of them: recv, random
+//                   legal actions of the batch, send; 1 thread (the caller steps every env)
+//   async_2         the same with 2 threads (a worker and the caller)
 //   heuristic       one state played by the game's heuristic bot on every seat: its decision and the step
 // scripts/bench.sh runs these for every game into JSON, scripts/bench_compare.sh compares two runs.
 #include <algorithm>
@@ -16,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "envs/core/async_vector_env.h"
 #include "envs/core/game_model.h"
 #include "envs/core/observation_size.h"
 #include "envs/core/parallel.h"
@@ -39,6 +43,8 @@ const Mode kModes[] = {
     {"single_obs", "single_encoded_steps_per_s", "single env, 1 thread, with observation"},
     {"vector_1", "vector_1_thread_steps_per_s", "vector env (obs + mask), 1 thread"},
     {"vector_2", "vector_2_threads_steps_per_s", "vector env (obs + mask), 2 threads"},
+    {"async_1", "async_1_thread_steps_per_s", "async env (batches of envs/2), 1 thread"},
+    {"async_2", "async_2_threads_steps_per_s", "async env (batches of envs/2), 2 threads"},
     {"heuristic", "heuristic_decisions_per_s", "heuristic bot on every seat, 1 thread"},
 };
 
@@ -58,6 +64,13 @@ struct BenchOptions {
     return modes.empty() || std::find(modes.begin(), modes.end(), m.name) != modes.end();
   }
 };
+
+// kModes' entry of that name.
+const Mode& mode(const std::string& name) {
+  for (const Mode& m : kModes)
+    if (name == m.name) return m;
+  throw Error("no bench mode " + name);
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -105,6 +118,27 @@ template <class G>
   return static_cast<double>(batches * opt.envs) / seconds_since(start);
 }
 
+// The async env's loop: the batch of the first envs/2 ready envs, their random
+// legal actions, send. Counts the steps received (not the restarts of the start).
+template <class G>
+[[gnu::noinline]] double async_env_steps_per_second(std::shared_ptr<const typename G::Config> config,
+                                                    const BenchOptions& opt, int threads) {
+  const int batch = std::max(1, opt.envs / 2);
+  AsyncVectorEnv<G> env(std::move(config), opt.envs, opt.players, opt.seed, threads, batch);
+  std::vector<Action> actions(static_cast<std::size_t>(batch));
+  // The first envs / batch recv()s return the restarts: the steps received are the rest.
+  const long restarts = (opt.envs + batch - 1) / batch;
+  const long batches = restarts + std::max(1L, opt.steps / batch);
+  const auto start = Clock::now();
+  for (long b = 0; b < batches; ++b) {
+    const AsyncBatch ready = env.batch(env.recv());
+    env.sample_random_actions(actions.data());
+    env.send(actions.data(), ready.env_ids, batch);
+  }
+  const long steps = batches * batch - opt.envs;
+  return static_cast<double>(steps) / seconds_since(start);
+}
+
 // The game's heuristic bot plays every seat; each decision is the bot's choice and its step.
 template <class G>
 [[gnu::noinline]] double heuristic_decisions_per_second(const typename G::Config& config,
@@ -141,11 +175,13 @@ void bench(const BenchOptions& opt) {
     auto measure = [&](const Mode& m, auto run) {
       if (opt.wants(m)) result[m.key] = best_of(opt.repeat, run);
     };
-    measure(kModes[0], [&] { return single_env_steps_per_second<G>(*config, opt, false); });
-    measure(kModes[1], [&] { return single_env_steps_per_second<G>(*config, opt, true); });
-    measure(kModes[2], [&] { return vector_env_steps_per_second<G>(config, opt, 1); });
-    measure(kModes[3], [&] { return vector_env_steps_per_second<G>(config, opt, 2); });
-    measure(kModes[4], [&] { return heuristic_decisions_per_second<G>(*config, opt); });
+    measure(mode("single"), [&] { return single_env_steps_per_second<G>(*config, opt, false); });
+    measure(mode("single_obs"), [&] { return single_env_steps_per_second<G>(*config, opt, true); });
+    measure(mode("vector_1"), [&] { return vector_env_steps_per_second<G>(config, opt, 1); });
+    measure(mode("vector_2"), [&] { return vector_env_steps_per_second<G>(config, opt, 2); });
+    measure(mode("async_1"), [&] { return async_env_steps_per_second<G>(config, opt, 1); });
+    measure(mode("async_2"), [&] { return async_env_steps_per_second<G>(config, opt, 2); });
+    measure(mode("heuristic"), [&] { return heuristic_decisions_per_second<G>(*config, opt); });
     return 0;
   });
   if (opt.json) {
@@ -157,8 +193,10 @@ void bench(const BenchOptions& opt) {
   for (const Mode& m : kModes) {
     if (!result.contains(m.key)) continue;
     std::string label = m.label;
-    if (std::string(m.name).rfind("vector", 0) == 0) label += ", " + std::to_string(opt.envs) + " envs";
-    std::cout << "  " << std::left << std::setw(48) << label << std::right << std::setw(14) << std::fixed
+    const std::string name = m.name;
+    if (name.rfind("vector", 0) == 0 || name.rfind("async", 0) == 0)
+      label += ", " + std::to_string(opt.envs) + " envs";
+    std::cout << "  " << std::left << std::setw(52) << label << std::right << std::setw(14) << std::fixed
               << std::setprecision(0) << result[m.key].get<double>() << " steps/s\n";
   }
 }
