@@ -5,6 +5,7 @@
     env = rg.make("launchpad23", num_players=2, seed=0)        # Gymnasium conventions
     aec = rg.aec_env("launchpad23", num_players=3)             # PettingZoo AEC conventions
     vec = rg.make_vec("launchpad23", num_envs=256, num_threads=2, seed=0)   # batched, zero-copy
+    fast = rg.make_vec("launchpad23", num_envs=256, num_threads=2, batch_size=128)   # async: recv/send
 
 For search written in Python, ``rg.load_game(id).new_state(n, seed)`` gives a
 ``State`` with ``legal_actions()``, ``apply()``, ``clone()``, ``to_json()``,
@@ -48,6 +49,7 @@ from ._rocketgym import (ConfigError, Error, Game, GameInfo, IllegalAction, Inva
 from .aec import USING_PETTINGZOO, RocketAECEnv
 from ._registration import register_games
 from .arena import ArenaInterrupted, ArenaReport, arena, load_records
+from .async_vector import AsyncVectorEnv
 from .env import RocketEnv
 from .opponents import OpponentEnv, OpponentVectorEnv, TorchAgent
 from .spaces import USING_GYMNASIUM
@@ -64,7 +66,7 @@ if os.path.isdir(_PACKAGED_ZOO):
 __version__ = "0.1.0"
 
 __all__ = [
-    "ArenaInterrupted", "ArenaReport", "ConfigError", "Error", "Game", "GameInfo", "IllegalAction",
+    "ArenaInterrupted", "ArenaReport", "AsyncVectorEnv", "ConfigError", "Error", "Game", "GameInfo", "IllegalAction",
     "InvariantViolation",
     "OpponentEnv", "OpponentVectorEnv", "RocketAECEnv", "RocketEnv", "SerializationError", "State", "TorchAgent",
     "USING_GYMNASIUM", "USING_PETTINGZOO", "VectorEnv",
@@ -106,7 +108,7 @@ def aec_env(game_id: str, num_players: int = 2, seed: Optional[int] = None, conf
 
 def make_vec(game_id: str, num_envs: int, num_players: int = 2, num_threads: int = 1,
              seed: Optional[int] = None, config: ConfigArg = None, opponents: Optional[Sequence[Any]] = None,
-             seat: Any = 0, render_mode: Optional[str] = None):
+             seat: Any = 0, render_mode: Optional[str] = None, batch_size: Optional[int] = None):
     """``num_envs`` games stepped together in C++ with zero-copy numpy outputs (see ``rocketgym.vector``).
 
     ``num_threads`` is at most ``max_threads()`` (256, every thread count's limit) and ``num_envs`` at most 65,536.
@@ -117,7 +119,18 @@ def make_vec(game_id: str, num_envs: int, num_players: int = 2, num_threads: int
     opponents' moves played in C++ (batched across the envs), learner-only observations and rewards.
     Both auto-reset in Gymnasium's SAME_STEP mode; rewards are ``[N, num_players]`` without opponents
     (every seat's), ``[N]`` with them (the learner's).
+
+    With ``batch_size`` (1 to ``num_envs``), an ``AsyncVectorEnv`` (see ``rocketgym.async_vector``):
+    threads that never wait for each other step the envs; ``recv()`` returns the first ``batch_size``
+    ready ones, ``send(actions, env_ids)`` their actions.
     """
+    if batch_size is not None:
+        if opponents is not None:
+            raise Error("batch_size= (the async vector env) cannot be combined with opponents=")
+        if seat != 0:
+            raise Error("seat= needs opponents= (without opponents the env plays every seat)")
+        return AsyncVectorEnv(game_id, num_envs, batch_size, num_players=num_players, num_threads=num_threads,
+                              seed=seed, config=config, render_mode=render_mode)
     if opponents is not None:
         return OpponentVectorEnv(game_id, num_envs, opponents, seat=seat, num_players=num_players,
                                  num_threads=num_threads, seed=seed, config=config, render_mode=render_mode)

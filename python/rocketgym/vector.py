@@ -3,7 +3,8 @@
 N games run in C++ and are stepped together (on ``num_threads`` threads, the
 caller's among them, each taking its share of the envs and then what is left of
 the others', so that no thread waits for a descheduled one: envs/core/worker_pool.h)
-with the GIL released. The arrays this class returns are **read-only views
+with the GIL released. ``make_vec(..., batch_size=K)`` gives the async form
+(``rocketgym.async_vector``). The arrays this class returns are **read-only views
 of C++ buffers**: ``step()`` and ``reset()`` overwrite them in place and
 return the very same objects, so nothing is copied per step. Copy what you
 want to keep (``arr.copy()``).
@@ -101,6 +102,19 @@ def _check_num_threads(n: Any) -> int:
     return n
 
 
+def _reset_seed(env: Any, seed: Optional[int], options: Optional[Dict[str, Any]]) -> int:
+    """The C++ seed of a vector env's ``reset(seed, options)``: ``seed`` starts a new sequence; without
+    one, the env's sequence goes on (``env._seed``, ``env._resets``)."""
+    if options is not None and "state" in options:
+        raise ValueError(f"{type(env).__name__}.reset cannot start from a given state; use rocketgym.make for that")
+    if seed is not None:
+        env._seed = check_seed(seed)
+        env._resets = 0
+        return env._seed
+    env._resets += 1
+    return _core.derive_seed(env._seed, env._resets)
+
+
 def _torch_views(env: Any, names, read_back) -> Dict[str, Any]:
     """torch.from_numpy of each of ``env``'s arrays in ``names`` but ``read_back``, without the warning on
     read-only arrays (torch has no read-only tensors; these buffers may be written: see torch_views)."""
@@ -170,16 +184,7 @@ class VectorEnv(_VectorBase):
         (shared arrays). ``options`` keys are ignored, except ``"state"``, which only the single envs
         take.
         """
-        if options is not None and "state" in options:
-            raise ValueError("VectorEnv.reset cannot start from a given state; use rocketgym.make for that")
-        if seed is not None:
-            self._seed = check_seed(seed)
-            self._resets = 0
-            episode_seed = self._seed
-        else:
-            self._resets += 1
-            episode_seed = _core.derive_seed(self._seed, self._resets)
-        self._env.reset(episode_seed)
+        self._env.reset(_reset_seed(self, seed, options))
         return self._obs, dict(self._info)
 
     def step(self, actions) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:

@@ -31,9 +31,10 @@ inline std::string shape_string(const pybind11::array& a) {
 // `arg` (an integer array or sequence of `n` actions) into `into` (n ints,
 // allocated once by the caller). TypeError for a non-integer dtype,
 // ValueError for another shape, IllegalAction for an id outside
-// [0, num_actions); the engine checks legality before stepping.
+// [0, num_actions) naming the env (action i's is env_of[i], or i); the engine
+// checks legality before stepping.
 inline const Action* copy_checked_actions(const pybind11::handle& arg, int n, int num_actions,
-                                          std::vector<Action>& into) {
+                                          std::vector<Action>& into, const int32_t* env_of = nullptr) {
   namespace py = pybind11;
   py::object owner = py::reinterpret_borrow<py::object>(arg);
   if (!py::isinstance<py::array>(arg)) owner = py::module_::import("numpy").attr("asarray")(arg);
@@ -58,11 +59,39 @@ inline const Action* copy_checked_actions(const pybind11::handle& arg, int n, in
   for (int i = 0; i < n; ++i) {
     const int64_t a = wide.at(i);
     if (a < 0 || a >= num_actions)
-      throw IllegalAction("env " + std::to_string(i) + ": action " + std::to_string(a) +
+      throw IllegalAction("env " + std::to_string(env_of ? env_of[i] : i) + ": action " + std::to_string(a) +
                           " out of range [0, " + std::to_string(num_actions - 1) + "]; no env was stepped");
     into[static_cast<std::size_t>(i)] = static_cast<Action>(a);
   }
   return into.data();
+}
+
+// `arg` (an integer array or sequence of env ids, one-dimensional, at most
+// `most` of them) into `into`; returns how many. TypeError for a non-integer
+// dtype, ValueError for another shape, Error for an id that is no env
+// (below 0 or from `num_envs` on); the async env checks the rest.
+inline int copy_checked_env_ids(const pybind11::handle& arg, int num_envs, std::vector<int32_t>& into) {
+  namespace py = pybind11;
+  py::object owner = py::reinterpret_borrow<py::object>(arg);
+  if (!py::isinstance<py::array>(arg)) owner = py::module_::import("numpy").attr("asarray")(arg);
+  const auto ids = py::reinterpret_borrow<py::array>(owner);
+  const char kind = ids.dtype().kind();
+  if (kind != 'i' && kind != 'u')
+    throw py::type_error("env_ids must be an integer array, got dtype " + std::string(py::str(ids.dtype())));
+  if (ids.ndim() != 1 || ids.shape(0) > num_envs)
+    throw py::value_error("env_ids must have shape (k,) with k at most num_envs (" +
+                          std::to_string(num_envs) + "), got " + shape_string(ids));
+  const auto wide = py::array_t<int64_t, py::array::forcecast>::ensure(ids);
+  if (!wide) throw py::error_already_set();
+  const int count = static_cast<int>(ids.shape(0));
+  for (int j = 0; j < count; ++j) {
+    const int64_t id = wide.at(j);
+    if (id < 0 || id >= num_envs)
+      throw Error("env_ids: env " + std::to_string(id) + " out of range [0, " + std::to_string(num_envs - 1) +
+                  "]");
+    into[static_cast<std::size_t>(j)] = static_cast<int32_t>(id);
+  }
+  return count;
 }
 
 }  // namespace rocketgym::python

@@ -19,7 +19,8 @@ namespace py = pybind11;
 void bind_errors(py::module_& m);
 void bind_game(py::module_& m);
 void bind_vector_env(py::module_& m);
-void bind_records(py::module_& m);  // bind_records.cpp: load_records, Record
+void bind_async_vector_env(py::module_& m);  // bind_async_vector_env.cpp
+void bind_records(py::module_& m);           // bind_records.cpp: load_records, Record
 
 // A Python integer (int, numpy integer, 0-d integer array) as an action id.
 // Raises TypeError for anything that is not an integer (floats and bools

@@ -6,5 +6,6 @@ PYBIND11_MODULE(_rocketgym, m) {
   rocketgym::python::bind_errors(m);
   rocketgym::python::bind_game(m);
   rocketgym::python::bind_vector_env(m);
+  rocketgym::python::bind_async_vector_env(m);
   rocketgym::python::bind_records(m);
 }
