@@ -29,7 +29,7 @@ if [ "${1:-}" = --game ]; then
     exit 2
   fi
   scripts/build.sh  # incremental: the edited files, then every target relinked against them
-  (cd build && ctest --output-on-failure -j "$jobs" -R "^(${game}|conformance_${game})\$")
+  (cd build && ctest --output-on-failure -j "$jobs" -R "^(${game}|${game}_variants|conformance_${game})\$")
   # The Python tests whose name holds the game's id: those parametrized over the games, for this one.
   ROCKETGYM_BUILD_DIR="$PWD/build" /usr/bin/python3 -m pytest -q -n "$jobs" --dist loadgroup tests/python -k "$game"
   exit 0
