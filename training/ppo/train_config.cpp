@@ -4,7 +4,8 @@
 
 #include "envs/core/parallel.h"
 #include "training/config_yaml.h"
-#include "training/players/kinds.h"
+#include "training/players/kinds/heuristic.h"
+#include "training/players/kinds/random.h"
 
 namespace rocketgym::ppo {
 
@@ -31,8 +32,7 @@ ConfigBlock<TrainConfig> ppo_block() {
 
 // The weight of a fixed opponent: a player kind (kinds.h) at every seat but
 // the learner's, the key named after the kind.
-void add_kind_weight(KeyTable<TrainConfig>& t, players::KindId kind, double TrainConfig::*field) {
-  const players::KindInfo& info = players::kind_info(kind);
+void add_kind_weight(KeyTable<TrainConfig>& t, const players::KindInfo& info, double TrainConfig::*field) {
   t.number(info.name, field, 0.0, 1e6, ("weight: one learner seat, " + std::string(info.help)).c_str());
 }
 
@@ -41,8 +41,8 @@ ConfigBlock<TrainConfig> opponents_block() {
   b.keys.number("self_play", &TrainConfig::self_play, 0.0, 1e6, "weight: the current policy plays every seat")
       .number("pool", &TrainConfig::pool, 0.0, 1e6,
               "weight: one learner seat, earlier snapshots at the others");
-  add_kind_weight(b.keys, players::KindId::kRandom, &TrainConfig::random);
-  add_kind_weight(b.keys, players::KindId::kHeuristic, &TrainConfig::heuristic);
+  add_kind_weight(b.keys, players::Random::row(), &TrainConfig::random);
+  add_kind_weight(b.keys, players::Heuristic::row(), &TrainConfig::heuristic);
   b.keys.whole("pool_size", &TrainConfig::pool_size, 1, 1000, "snapshots kept")
       .whole("snapshot_every", &TrainConfig::snapshot_every, 1, 1 << 20, "updates between snapshots");
   b.check = [](const ConfigNode& node, const TrainConfig& c) {

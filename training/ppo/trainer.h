@@ -96,10 +96,13 @@ class Trainer : public run::Algorithm {
  private:
   // Who controls a seat during the current episode.
   static constexpr int kLearner = -1, kRandom = -2, kHeuristic = -3;  // >= 0: index into the pool
-  // The opponents besides the pool, by kind (kinds.h): kRandom's, kHeuristic's
-  // (the opponents: block's weights random and heuristic, train_config.cpp).
-  static constexpr std::array<players::KindId, 2> kFixedOpponents{players::KindId::kRandom,
-                                                                  players::KindId::kHeuristic};
+  // The opponents besides the pool: kRandom's, kHeuristic's (the opponents:
+  // block's weights random and heuristic, train_config.cpp).
+  static constexpr std::size_t kFixedOpponents = 2;
+  static players::PlayerSpec fixed_opponent_spec(std::size_t index) {
+    return index == 0 ? players::default_player<players::Random>()
+                      : players::default_player<players::Heuristic>();
+  }
   enum EpisodeKind { kSelfPlay, kVsPool, kVsRandom, kVsHeuristic, kKinds };
 
   std::string pool_dir() const { return run_.in_run_dir("checkpoints/pool"); }
@@ -458,7 +461,7 @@ class Trainer : public run::Algorithm {
     // snapshots (round players 0 .., sampling from their policy like the
     // learner), then the fixed opponents (random, heuristic).
     const std::size_t fixed = pool_.size();  // the round's index of the first fixed opponent
-    round_.reserve(fixed + kFixedOpponents.size(), static_cast<std::size_t>(cfg_.envs));
+    round_.reserve(fixed + kFixedOpponents, static_cast<std::size_t>(cfg_.envs));
     round_.clear();
     for (int i = 0; i < cfg_.envs; ++i) {
       const int who = controller(i);
@@ -470,18 +473,18 @@ class Trainer : public run::Algorithm {
           {&env.state(i), env.current_player(i), &env_rngs_[e], 0, env.observation(i), env.action_mask(i)});
     }
     const players::PlayerOptions seating{1, cfg_.envs, device_};
-    seated_.resize(fixed + kFixedOpponents.size());
+    seated_.resize(fixed + kFixedOpponents);
     for (std::size_t p = 0; p < seated_.size(); ++p) {
       if (seated_[p] || !round_.waits_for(p)) continue;  // made on demand, kept until the pool changes
       seated_[p] = players::make_player<G>(
           p < fixed ? players::PlayerSpec{"pool", players::Checkpoint{"", false}, pool_[p]}
-                    : players::default_player(kFixedOpponents[p - fixed]),
+                    : fixed_opponent_spec(p - fixed),
           seating);
     }
     round_.ask(seated_, [&](int i, Action a) { actions[static_cast<std::size_t>(i)] = a; });
   }
 
-  // The index in kFixedOpponents of a seat's controller kRandom or kHeuristic.
+  // The index among the fixed opponents of a seat's controller kRandom or kHeuristic.
   static std::size_t fixed_opponent(int who) { return static_cast<std::size_t>(kRandom - who); }
 
   float potential(const State& state, int seat) const {
