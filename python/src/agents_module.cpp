@@ -173,16 +173,7 @@ PYBIND11_MODULE(_agents, m) {
   m.def("load_agent", &load_agent, py::arg("spec"), py::arg("game") = nullptr, py::arg("num_players") = 2,
         load_doc.c_str());
   m.def(
-      "agent_kinds",
-      [] {
-        py::list kinds;
-        for (const players::KindInfo& k : players::player_kinds())
-          kinds.append(py::dict(py::arg("name") = k.name, py::arg("form") = k.form,
-                                py::arg("alias") = k.alias, py::arg("yaml") = k.yaml,
-                                py::arg("help") = k.help, py::arg("agent") = k.agent,
-                                py::arg("network") = k.network));
-        return kinds;
-      },
+      "agent_kinds", [] { return py::module_::import("json").attr("loads")(players::kinds_json().dump()); },
       "Every kind of player (training/players/kinds.h), one dict each: name, form (its command-line form), "
       "alias, yaml (its YAML keys), help, agent (False for a seat only a person plays) and network.");
   m.def(

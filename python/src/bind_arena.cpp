@@ -84,8 +84,8 @@ AgentArg agent_arg(const std::string& name, const py::object& value, const arena
                   std::to_string(config.game.players) + " players");
     out.spec = *spec;
   } else {
-    python_agent_callable(value, name);  // refuses what cannot act, naming the agent
-    out.spec = players::default_player(players::KindId::kRandom);  // only its name is used
+    python_agent_callable(value, name);                     // refuses what cannot act, naming the agent
+    out.spec = players::default_player<players::Random>();  // only its name is used
     out.python = value;
   }
   if (!name.empty()) out.spec.name = name;

@@ -186,7 +186,7 @@ std::unique_ptr<players::Player<G>> make_opponent(const py::handle& entry, std::
     players::name_players(one);
     players::PlayerSpec& spec = one.front();
     name = spec.name;
-    const std::string own = spec.is<players::Zoo>() ? spec.as<players::Zoo>().game : "";
+    const std::string own = spec.kind->own_game();  // a zoo bot's (a checkpoint's is checked on loading)
     if (!own.empty() && own != game.info().id)
       throw Error("it is the zoo bot of " + own + ", not of " + game.info().id);
     py::gil_scoped_release release;  // loading a network takes a while

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,15 @@ struct ConformanceOptions {
   std::string overrides;  // YAML merged onto the game's config
 };
 
+// How many random playouts a run of the suites plays: ROCKETGYM_CONFORMANCE_GAMES
+// where that is set, else `otherwise`.
+int playout_count(int otherwise);
+
+// How many playouts of a run get the full checks: `wanted`, at most
+// ROCKETGYM_CONFORMANCE_DEEP_GAMES where that is set (scripts/test.sh sets it for
+// the sanitized tests, where the full checks' JSON documents cost most).
+int full_check_games(int wanted);
+
 // Runs every check; fails the current Catch2 test case with a message naming
 // the game, seed and move on the first violation.
 void run_conformance(const std::string& game_id, int num_players, const ConformanceOptions& options);
@@ -28,12 +38,14 @@ void run_conformance(const std::string& game_id, int num_players, const Conforma
 // compared with each resample of that state (check_resampled_world below),
 // instead of once per resample.
 struct ViewerSight {
-  ViewerSight(const AnyState& s, int viewer);
+  // with_view: the browser's view is compared too (the JSON document is most of the
+  // check's cost under the sanitizers: the callers with a full-check budget say when).
+  ViewerSight(const AnyState& s, int viewer, bool with_view = true);
 
   int viewer;
   std::vector<float> observation;
   std::string observation_text;
-  std::string view;  // view_json, the browser's view
+  std::optional<std::string> view;  // view_json, the browser's view (none: not compared)
   int current_player;
   std::vector<Action> legal;  // on the viewer's turn only
   CardPlaces truth;           // where every card is

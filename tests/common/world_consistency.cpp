@@ -36,7 +36,7 @@ using Tallies = std::map<std::string, Tally>;
 
 // Draws `worlds` resamples of `real` for `viewer` and checks each.
 void check_worlds(const AnyState& real, int viewer, const WorldObserver& observer, const WorldOptions& opt,
-                  Rng& rng, const std::string& where, Tallies& tallies) {
+                  bool with_view, Rng& rng, const std::string& where, Tallies& tallies) {
   // The observer's facts are true in the real game, or the observer is wrong
   // (a test bug, not an engine bug).
   std::vector<BrokenFact> broken;
@@ -44,7 +44,7 @@ void check_worlds(const AnyState& real, int viewer, const WorldObserver& observe
   if (!broken.empty())
     FAIL("the observer of viewer " << viewer
                                    << " records facts the real game breaks (test bug):" << lines(broken));
-  const ViewerSight seen(real, viewer);
+  const ViewerSight seen(real, viewer, with_view);
   for (int w = 0; w < opt.worlds; ++w) {
     const uint64_t world_seed = rng.next();
     INFO("world seed " << world_seed);
@@ -65,10 +65,11 @@ void check_worlds(const AnyState& real, int viewer, const WorldObserver& observe
 }
 
 // Plays one game from `s` (the start, or a registered position: `from` names
-// it) and checks the worlds; `opening`: the first moves, then random ones.
+// it) and checks the worlds; `opening`: the first moves, then random ones;
+// `with_view`: the worlds' browser views are compared too.
 void play_and_check(const AnyGame& game, std::unique_ptr<AnyState> s, uint64_t seed, const std::string& from,
                     const std::vector<Action>& opening, WorldObserverFactory make, const WorldOptions& opt,
-                    Tallies& tallies) {
+                    bool with_view, Tallies& tallies) {
   const int players = s->num_players();
   Rng actions(derive_seed(seed, 99));
   Rng checks(derive_seed(seed, 29));
@@ -87,7 +88,8 @@ void play_and_check(const AnyGame& game, std::unique_ptr<AnyState> s, uint64_t s
     try {
       for (int v = 0; v < players; ++v)
         if (news[static_cast<std::size_t>(v)])
-          check_worlds(*s, v, *observers[static_cast<std::size_t>(v)], opt, checks, where, tallies);
+          check_worlds(*s, v, *observers[static_cast<std::size_t>(v)], opt, with_view, checks, where,
+                       tallies);
     } catch (...) {
       report_state(*s);
       throw;
@@ -125,9 +127,11 @@ void run_world_consistency(const std::string& game_id, int players, const WorldO
                                         << "_world.cpp");
   auto game = load_game(game_id);
   Tallies tallies;
+  const int view_games = full_check_games(opt.view_games);
   for (int g = 0; g < opt.num_games; ++g) {
     const uint64_t seed = derive_seed(opt.seed, static_cast<uint64_t>(g));
-    play_and_check(*game, game->new_state(players, seed), seed, "", {}, found->second, opt, tallies);
+    play_and_check(*game, game->new_state(players, seed), seed, "", {}, found->second, opt, g < view_games,
+                   tallies);
   }
   // The registered positions of this player count, each from a few playouts.
   if (const auto listed = position_registry().find(game_id); listed != position_registry().end())
@@ -142,7 +146,7 @@ void run_world_consistency(const std::string& game_id, int players, const WorldO
           FAIL("position '" << p.name << "' does not load (test bug): " << e.what());
         }
         play_and_check(*game, std::move(start), seed, "position '" + p.name + "', ", p.opening, found->second,
-                       opt, tallies);
+                       opt, g < view_games, tallies);
       }
     }
   if (tallies.empty()) return;

@@ -73,6 +73,8 @@ bool register_world_positions(const std::string& game_id, std::vector<WorldPosit
 
 struct WorldOptions {
   int num_games = 25;       // seeded random playouts
+  int view_games = 25;      // of which this many also compare the worlds' browser views
+                            // (at most ROCKETGYM_CONFORMANCE_DEEP_GAMES: full_check_games)
   int worlds = 4;           // resampled worlds per check
   int check_every = 4;      // on average, one check every this many decisions
   int position_games = 12;  // playouts from each registered position

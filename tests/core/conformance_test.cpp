@@ -30,7 +30,7 @@ const char* only_game() {
 TEST_CASE("every registered game passes the conformance suite", "[conformance]") {
   const char* only = only_game();
   testing::ConformanceOptions options;
-  if (const char* n = std::getenv("ROCKETGYM_CONFORMANCE_GAMES")) options.num_games = std::atoi(n);
+  options.num_games = testing::playout_count(options.num_games);
   const auto ids = Registry::instance().ids();
   REQUIRE(!ids.empty());
   for (const auto& id : ids) {
@@ -49,7 +49,7 @@ TEST_CASE("every registered game passes the conformance suite", "[conformance]")
 TEST_CASE("resampled worlds keep what the viewer has seen", "[conformance][worlds]") {
   const char* only = only_game();
   testing::WorldOptions options;
-  if (const char* n = std::getenv("ROCKETGYM_CONFORMANCE_GAMES")) options.num_games = std::atoi(n);
+  options.num_games = testing::playout_count(options.num_games);
   for (const auto& id : Registry::instance().ids()) {
     if (only && id != only) continue;
     const GameInfo& info = Registry::instance().find(id).info;

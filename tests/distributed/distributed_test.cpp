@@ -106,7 +106,7 @@ fs::path write_ppo_config(const fs::path& dir, int64_t steps) {
       << "game: {id: launchpad23, players: 2}\n"
          "model: {kind: mlp, hidden: 32, blocks: 1}\n"
          "ppo: {envs: 6, steps_per_update: 64, epochs: 2, minibatch: 32, shaping: 0.05}\n"
-         "opponents: {self_play: 1, pool: 1, random: 1, heuristic: 1, snapshot_every: 1, "
+         "opponents: {self_play: 1, pool: 1, agents: {random: 1, heuristic: 1}, snapshot_every: 1, "
          "pool_size: 2}\n"
          "imitation: {steps: 64}\n"
          "budget: {steps: "

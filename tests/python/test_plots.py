@@ -51,6 +51,30 @@ def test_learning_curve_plot_skips_empty_cells(tmp_path):
     assert (tmp_path / "curve.png").stat().st_size > 0
 
 
+def test_learning_curve_plots_a_line_per_opponent_column(tmp_path):
+    # PPO's training columns are named after its opponents (the pool and each
+    # agent of opponents.agents): each gets its line, whatever the names.
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("rocketgym_plot", PLOT)
+    plot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plot)
+    header = ("update,step,env_steps,episodes,elapsed_s,samples_per_s,policy_loss,value_loss,entropy,"
+              "approx_kl,clip_fraction,train_win_vs_pool,train_win_vs_zoo:launch_pad,train_win_vs_ismcts4,"
+              "eval_win_vs_random,eval_win_vs_heuristic")
+    assert plot.win_rate_series(header.split(",")) == [
+        ("eval_win_vs_random", "greedy vs random"),
+        ("eval_win_vs_heuristic", "greedy vs heuristic"),
+        ("train_win_vs_pool", "training vs pool"),
+        ("train_win_vs_zoo:launch_pad", "training vs zoo:launch_pad"),
+        ("train_win_vs_ismcts4", "training vs ismcts4"),
+    ]
+    source = tmp_path / "metrics.csv"
+    source.write_text(header + "\n1,100,50,2,1.0,100,0.1,0.5,1.2,0.01,0.1,,0.25,0.5,,\n")
+    result = run_plot("curve", source, tmp_path / "curve.png")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "curve.png").stat().st_size > 0
+
+
 def test_plot_script_usage_error():
     result = run_plot("pie", "a", "b")
     assert result.returncode == 2

@@ -21,6 +21,7 @@
 #include "training/arena/arena_run.h"
 #include "training/arena/schedule.h"
 #include "training/players/any_player.h"
+#include "training/players/kinds/torch/zoo.h"
 
 using namespace rocketgym;
 using namespace rocketgym::arena;

@@ -237,7 +237,8 @@ TEST_CASE("PPO on tables of 2, 3 and 4 players trains a network that serves all 
       "game: {id: launch_pad, players: {2: 0.5, 3: 0.25, 4: 0.25}}\n"
       "model: {hidden: 16, blocks: 1}\n"
       "ppo: {envs: 8, steps_per_update: 64, epochs: 1, minibatch: 64}\n"
-      "opponents: {self_play: 1, pool: 1, random: 1, heuristic: 1, snapshot_every: 1, pool_size: 2}\n"
+      "opponents: {self_play: 1, pool: 1, agents: {random: 1, heuristic: 1}, snapshot_every: 1, pool_size: "
+      "2}\n"
       "imitation: {steps: 64}\n"
       "budget: {steps: 1, minutes: 0}\n"
       "run: {dir: \"" +

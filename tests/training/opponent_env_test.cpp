@@ -303,8 +303,8 @@ TEST_CASE("a network opponent played in groups inside the env plays the games it
   INFO((greedy ? "greedy" : "sampled") << ", " << players << " players");
   const PolicyValueNet net = small_network(players);
   auto network = [&](int threads, int rows) -> std::unique_ptr<players::Player<G>> {
-    return std::make_unique<players::detail::NetworkPlayer<G>>(net, greedy,
-                                                               players::PlayerOptions{threads, rows});
+    return players::make_player<G>(players::PlayerSpec{"net", players::Checkpoint{"", greedy}, net},
+                                   players::PlayerOptions{threads, rows});
   };
   // With 3 players the second seat is the heuristic bot's, played inline between the network's moves.
   auto opponents = [&](int threads, int rows) {

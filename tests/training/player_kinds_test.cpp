@@ -1,7 +1,7 @@
-// The kinds of player are listed once (training/players/kinds.h): the spec
-// reader, its errors and the generated docs follow the list; the human is a
-// kind but no agent. The seat loop (seat_round.h) asks each player once per
-// round, and the arena's keys are one table (ArenaConfig::keys).
+// The kinds of player are one registry (training/players/kinds.h), each kind
+// one file (kinds/<kind>.cpp): the spec reader, its errors and the generated
+// docs follow the registry; the human is a kind but no agent. The seat loop (seat_round.h) asks each player
+// once per round, and the arena's keys are one table (ArenaConfig::keys).
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
@@ -14,7 +14,6 @@
 #include "training/players/seat_round.h"
 
 using namespace rocketgym;
-using players::KindId;
 using G = launchpad23::Game;
 
 namespace {
@@ -26,18 +25,20 @@ players::PlayerSpec agent_yaml(const std::string& text) {
 }  // namespace
 
 TEST_CASE("every agent kind of the list is read, named and written by its name", "[players][kinds]") {
-  int agents = 0;
-  for (const players::KindInfo& k : players::player_kinds()) {
+  std::string agents;
+  for (const players::PlayerKind* kind : players::player_kinds()) {
+    const players::KindInfo& k = kind->info();
     INFO(k.name);
-    CHECK(players::find_kind(k.name) == &k);
-    CHECK(players::kind_name(k.id) == std::string(k.name));
+    CHECK(players::find_kind(k.name) == kind);
     if (k.agent)
       CHECK_THAT(players::agent_grammar(), Catch::Contains(k.form));
     else
       CHECK_THAT(players::agent_grammar(), !Catch::Contains(k.form));
     CHECK_THAT(players::kinds_markdown(), Catch::Contains(k.name));
     if (!k.agent) continue;
-    ++agents;
+    agents += (agents.empty() ? "" : ", ") + std::string(k.name);
+    // Every YAML key of the kind is an agent key (the mapping's allowed keys).
+    for (const std::string& key : k.keys) CHECK_THAT(players::agent_keys(), Catch::VectorContains(key));
     // The YAML form's kind word is the kind's name; the error for a wrong
     // word lists exactly the agent kinds.
     std::string read;
@@ -49,24 +50,44 @@ TEST_CASE("every agent kind of the list is read, named and written by its name",
     }
     CHECK(read == k.name);
   }
-  CHECK(agents == static_cast<int>(std::variant_size_v<players::Kind>));
+  CHECK(agents == players::agent_kind_names());
+  for (const char* name : {"random", "heuristic", "checkpoint", "ismcts", "search", "zoo"})
+    CHECK_THAT(agents, Catch::Contains(name));
   CHECK_THROWS_WITH(agent_yaml("{kind: nobody}"), Catch::Contains(players::agent_kind_names()));
   // The command line's error shows the grammar, from the same list.
   CHECK_THROWS_WITH(players::parse_player("nobody"), Catch::Contains(players::agent_grammar()));
-  for (KindId id : {KindId::kRandom, KindId::kHeuristic, KindId::kIsmcts}) {
-    const players::PlayerSpec spec = players::default_player(id);
-    CHECK(spec.kind_id() == id);
-    CHECK(spec.name == players::kind_name(id));
+  for (const players::PlayerSpec& spec :
+       {players::default_player<players::Random>(), players::default_player<players::Heuristic>(),
+        players::default_player<players::Ismcts>()}) {
+    CHECK(spec.name == players::kind_name(spec));
     CHECK(players::to_string(spec) == players::to_string(players::parse_player(players::to_string(spec))));
   }
+  CHECK(players::default_player<players::Random>().is<players::Random>());
+}
+
+TEST_CASE("a kind's settings are copied with the spec, and only its own kind reads them",
+          "[players][kinds]") {
+  players::PlayerSpec spec = players::parse_player("search:a.ckpt:12");
+  players::PlayerSpec copy = spec;
+  spec.as<players::Search>().path = "b.ckpt";  // the copy keeps its own settings
+  CHECK(copy.as<players::Search>().path == "a.ckpt");
+  CHECK(copy.get_if<players::Ismcts>() == nullptr);
+  CHECK_THROWS_WITH(copy.as<players::Checkpoint>(), Catch::Contains("not of the kind checkpoint"));
+  // A search spec plays as the ismcts player it stands for.
+  players::resolve_kind(copy, 2);
+  REQUIRE(copy.is<players::Ismcts>());
+  CHECK(copy.as<players::Ismcts>().network == "a.ckpt");
+  CHECK(players::playing_kind_name(spec) == players::kind_name<players::Ismcts>());
 }
 
 TEST_CASE("the human is a kind of seat, not an agent", "[players][kinds]") {
-  const players::KindInfo* human = players::find_kind("human");
+  const players::PlayerKind* human = players::find_kind("human");
   REQUIRE(human != nullptr);
-  CHECK_FALSE(human->agent);
-  CHECK(players::is_human("human"));
-  CHECK_FALSE(players::is_human("heuristic"));
+  CHECK_FALSE(human->info().agent);
+  CHECK(players::is_person_seat("human"));
+  CHECK_FALSE(players::is_person_seat("heuristic"));
+  CHECK_FALSE(players::is_person_seat("me=human"));
+  CHECK(players::person_kinds() == std::vector<std::string>{"human"});
   // Where an agent is read (the arena, Python, the opponents), a human seat is
   // refused saying why, never as an unknown kind.
   CHECK_THROWS_WITH(players::parse_player("human"), Catch::Contains("agent 'human'") &&
@@ -74,7 +95,6 @@ TEST_CASE("the human is a kind of seat, not an agent", "[players][kinds]") {
                                                         !Catch::Contains("unknown kind"));
   CHECK_THROWS_WITH(players::parse_player("me=human"), Catch::Contains("a person"));
   CHECK_THROWS_WITH(agent_yaml("{kind: human}"), Catch::Contains("is not one of"));
-  CHECK_THROWS_AS(players::default_player(KindId::kHuman), Error);
 }
 
 namespace {

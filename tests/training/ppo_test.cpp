@@ -144,7 +144,7 @@ TEST_CASE("training configs fill defaults and reject bad keys and values", "[ppo
       ConfigError);
   CHECK_THROWS_AS(
       TrainConfig::from_yaml(ConfigNode::parse(
-          "game: {id: launchpad23}\nopponents: {self_play: 0, pool: 0, random: 0, heuristic: 0}\n",
+          "game: {id: launchpad23}\nopponents: {self_play: 0, pool: 0, agents: {random: 0, heuristic: 0}}\n",
           "t.yaml")),
       ConfigError);
 }
@@ -280,7 +280,8 @@ TEST_CASE("a short training run writes its folder and resumes where it stopped",
       "game: {id: launchpad23, players: 2}\n"
       "model: {hidden: 32, blocks: 1, channels: 8}\n"
       "ppo: {envs: 8, steps_per_update: 64, epochs: 2, minibatch: 64, shaping: 0.05}\n"
-      "opponents: {self_play: 1, pool: 1, random: 1, heuristic: 1, snapshot_every: 1, pool_size: 2}\n"
+      "opponents: {self_play: 1, pool: 1, agents: {random: 1, heuristic: 1}, snapshot_every: 1, pool_size: "
+      "2}\n"
       "imitation: {steps: 64}\n"
       "budget: {steps: 1, minutes: 0}\n"
       "run: {dir: " +
@@ -369,7 +370,8 @@ TrainConfig pool_run_config(const std::filesystem::path& dir) {
       "game: {id: launchpad23, players: 2}\n"
       "model: {hidden: 16, blocks: 1, channels: 4}\n"
       "ppo: {envs: 8, steps_per_update: 32, epochs: 1, minibatch: 32}\n"
-      "opponents: {self_play: 1, pool: 1, random: 0, heuristic: 0, snapshot_every: 1, pool_size: 2}\n"
+      "opponents: {self_play: 1, pool: 1, agents: {random: 0, heuristic: 0}, snapshot_every: 1, pool_size: "
+      "2}\n"
       "budget: {steps: 1, minutes: 0}\n"
       "run: {dir: \"" +
       dir.string() + "\", threads: 1, checkpoint_every: 1, eval_every: 0, plot: false}\n";

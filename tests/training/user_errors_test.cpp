@@ -15,6 +15,7 @@
 
 #include "envs/core/config.h"
 #include "envs/core/errors.h"
+#include "training/players/kinds/torch/zoo.h"
 #include "training/players/player_spec.h"
 #include "training/run_support.h"
 
@@ -64,26 +65,26 @@ TEST_CASE("an agent in YAML is a mapping of a known kind", "[players][errors]") 
 }
 
 TEST_CASE("an agent in YAML refuses the keys of another kind, naming whose they are", "[players][errors]") {
-  // game and simulations: zoo agents' (and simulations: search agents' too).
-  CHECK_THROWS_WITH(
-      agent_from("{kind: random, game: launchpad23}"),
-      Catch::Contains("agents.yaml:2") &&
-          Catch::Contains("'game' belongs to zoo agents, 'simulations' to zoo and search agents"));
+  // Each kind names the keys it takes, and the kinds a foreign key belongs to
+  // (from the kinds' rows, training/players/kinds/).
+  CHECK_THROWS_WITH(agent_from("{kind: random, game: launchpad23}"),
+                    Catch::Contains("agents.yaml:2") &&
+                        Catch::Contains("a random agent takes only 'name' and 'kind': 'game' belongs to zoo "
+                                        "agents"));
   CHECK_THROWS_WITH(agent_from("{kind: checkpoint, path: a.ckpt, simulations: 8}"),
-                    Catch::Contains("'simulations' to zoo and search agents"));
+                    Catch::Contains("a checkpoint agent takes only 'path' and 'mode': 'simulations' belongs "
+                                    "to search and zoo agents"));
   CHECK_THROWS_WITH(agent_from("{kind: search, path: a.ckpt, game: launchpad23}"),
                     Catch::Contains("'game' belongs to zoo agents"));
-  // path and mode: checkpoint agents'.
   CHECK_THROWS_WITH(agent_from("{kind: heuristic, path: a.ckpt}"),
-                    Catch::Contains("'path' and 'mode' belong to checkpoint agents"));
+                    Catch::Contains("'path' belongs to checkpoint and search agents"));
   CHECK_THROWS_WITH(agent_from("{kind: ismcts, mode: sample}"),
-                    Catch::Contains("'path' and 'mode' belong to checkpoint agents"));
-  // mcts and checkpoint: ismcts agents'.
+                    Catch::Contains("an ismcts agent takes only 'mcts' and 'checkpoint': 'mode' belongs to "
+                                    "checkpoint agents"));
   CHECK_THROWS_WITH(agent_from("{kind: checkpoint, path: a.ckpt, mcts: {simulations: 8}}"),
-                    Catch::Contains("'mcts' and 'checkpoint' belong to ismcts agents"));
+                    Catch::Contains("'mcts' belongs to ismcts agents"));
   CHECK_THROWS_WITH(agent_from("{kind: random, checkpoint: a.ckpt}"),
-                    Catch::Contains("'mcts' and 'checkpoint' belong to ismcts agents"));
-  // Search and zoo agents name the keys they take.
+                    Catch::Contains("'checkpoint' belongs to ismcts agents"));
   CHECK_THROWS_WITH(agent_from("{kind: search, path: a.ckpt, mode: greedy}"),
                     Catch::Contains("agents.yaml:2") &&
                         Catch::Contains("a search agent takes only 'path' and 'simulations'"));

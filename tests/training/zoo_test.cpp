@@ -1,5 +1,7 @@
 // The zoo (models/zoo/, training/players/player_spec.h): what `zoo:<id>`
 // plays at each table size, the files that say it, and what they may not say.
+#include "training/players/kinds/torch/zoo.h"
+
 #include <unistd.h>
 
 #include <algorithm>

@@ -22,6 +22,7 @@
 #include "models/checkpoint.h"
 #include "training/arena/arena.h"
 #include "training/arena/arena_ranks.h"
+#include "training/players/kinds/torch/zoo.h"
 #include "training/progress_line.h"
 #include "training/run_support.h"
 
@@ -64,7 +65,7 @@ ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
     for (const ConfigNode& a : agents.items()) {
       c.agents.push_back(players::parse_player(a));
       // Said here with the file and line: a zoo bot of another game cannot take a seat.
-      if (const auto* zoo = std::get_if<players::Zoo>(&c.agents.back().kind); zoo && zoo->game != c.game.id)
+      if (const auto* zoo = c.agents.back().get_if<players::Zoo>(); zoo && zoo->game != c.game.id)
         a.fail_key("game", "'" + zoo->game + "': the zoo bot of " + zoo->game + " cannot play " + c.game.id +
                                " (game: " + c.game.id + ", or the kind zoo of this arena's game)");
     }

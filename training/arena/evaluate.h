@@ -19,10 +19,9 @@ namespace rocketgym::arena {
 // The network's share of wins (a shared first place counts as a fraction).
 template <class G>
 double evaluate_network(PolicyValueNet net, std::shared_ptr<const typename G::Config> config, int players,
-                        players::KindId opponent, int games, uint64_t seed, int threads, torch::Device device,
-                        const dist::Context& context = {}) {
-  std::vector<players::PlayerSpec> agents{{"learner", players::Checkpoint{}, std::move(net)},
-                                          players::default_player(opponent)};
+                        const players::PlayerSpec& opponent, int games, uint64_t seed, int threads,
+                        torch::Device device, const dist::Context& context = {}) {
+  std::vector<players::PlayerSpec> agents{{"learner", players::Checkpoint{}, std::move(net)}, opponent};
   ArenaOptions options;
   options.parallel = std::min(games, 256);
   options.threads = threads;

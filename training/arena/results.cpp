@@ -11,7 +11,7 @@
 
 #include "envs/core/files.h"
 #include "training/csv_writer.h"
-#include "training/players/kinds.h"
+#include "training/players/kinds/random.h"
 
 namespace rocketgym::arena {
 
@@ -151,7 +151,7 @@ ArenaReport analyze(const std::vector<GameRecord>& games, const std::vector<std:
   // Anchor the scale at the random agent when there is one: "Elo above random".
   double anchor = 0.0;
   for (std::size_t a = 0; a < k; ++a)
-    if (names[a] == players::kind_name(players::KindId::kRandom)) anchor = ratings[a];
+    if (names[a] == players::kind_name<players::Random>()) anchor = ratings[a];
   for (std::size_t a = 0; a < k; ++a) {
     AgentSummary& s = r.agents[a];
     s.win_rate = s.games ? s.wins / s.games : 0.0;
@@ -242,7 +242,7 @@ std::string format_table(const ArenaReport& r) {
   }
   out << "\nratings: " << r.rating_model << " on the Elo scale"
       << (std::any_of(r.agents.begin(), r.agents.end(),
-                      [](const auto& a) { return a.name == players::kind_name(players::KindId::kRandom); })
+                      [](const auto& a) { return a.name == players::kind_name<players::Random>(); })
               ? ", random = 0"
               : ", mean 0")
       << "\n";

@@ -19,8 +19,9 @@ using SeatBot = std::function<Action(const AnyState& state, uint64_t seed)>;
 // random and heuristic seats exist.
 using SeatBotFactory = std::function<SeatBot(const std::string& spec, const AnyGame& game, int players)>;
 
-// The bot of each seat (an empty function for "human"): random and heuristic
-// here, every other spec through `make_bot` (play_command.cpp; also used by serve).
+// The bot of each seat (an empty function for a person's, human): every spec
+// through `make_bot`; without it (no training library), the kinds that play no
+// network, made by their kind (play_command.cpp; also used by serve).
 std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyGame& game, int players,
                                const SeatBotFactory& make_bot);
 
@@ -64,6 +65,8 @@ struct ServeBots {
   std::function<long(const std::string& spec, const AnyGame& game, int players)> work;
   // The zoo bot as the analyst of a position (GET /api/tables/ID/analysis).
   AnalystFactory analyst;
+  // The seat spec of a game's zoo bot ("zoo:<game>"), offered where it serves.
+  std::function<std::string(const std::string& game)> zoo;
 };
 // `rocketgym serve`: the browser table (serve_command.cpp, table_server.h).
 void add_serve_command(CLI::App& app, ServeBots bots = {});
@@ -93,5 +96,7 @@ long seat_bot_work(const std::string& spec, const AnyGame& game, int players);
 // value for the seat asked about); a search reports its visits and its root's
 // value for that seat, at most `max_work` search work.
 cli::Analyst make_zoo_analyst(const AnyGame& game, int players, long max_work);
+// The seat spec of a game's zoo bot (cli::ServeBots::zoo).
+std::string zoo_seat(const std::string& game);
 
 }  // namespace rocketgym

@@ -15,8 +15,8 @@ int main(int argc, char** argv) {
   rocketgym::cli::add_list_command(app);
 #ifdef ROCKETGYM_WITH_TRAINING
   rocketgym::cli::add_play_command(app, rocketgym::make_seat_bot);
-  rocketgym::cli::add_serve_command(
-      app, {rocketgym::make_seat_bot, rocketgym::seat_bot_work, rocketgym::make_zoo_analyst});
+  rocketgym::cli::add_serve_command(app, {rocketgym::make_seat_bot, rocketgym::seat_bot_work,
+                                          rocketgym::make_zoo_analyst, rocketgym::zoo_seat});
 #else
   rocketgym::cli::add_play_command(app);
   rocketgym::cli::add_serve_command(app);

@@ -11,6 +11,8 @@
 #include "training/cli/commands.h"
 #include "training/cli/options.h"
 #include "training/players/kinds.h"
+#include "training/players/kinds/heuristic.h"
+#include "training/players/kinds/human.h"
 #include "training/players/player_base.h"
 #include "training/table_limits.h"
 
@@ -31,9 +33,9 @@ struct PlayOptions {
 std::vector<std::string> split_seats(const std::string& text, int players) {
   std::vector<std::string> seats;
   if (text.empty()) {
-    seats.push_back(players::kind_name(players::KindId::kHuman));
+    seats.push_back(players::kind_name<players::Human>());
     while (static_cast<int>(seats.size()) < players)
-      seats.push_back(players::kind_name(players::KindId::kHeuristic));
+      seats.push_back(players::kind_name<players::Heuristic>());
     return seats;
   }
   for (std::size_t start = 0;;) {
@@ -51,39 +53,38 @@ std::vector<std::string> split_seats(const std::string& text, int players) {
 }
 
 // The seats of a build without the training library: the kinds that need no
-// network (kinds.h), played by the arena's own players (player_base.h), a
-// fresh one per move (serve may ask from several threads).
+// network (kinds.h), made by their kind's factory, a fresh player per move
+// (serve may ask from several threads).
 SeatBot basic_seat_bot(const std::string& seat, const AnyGame& game) {
-  const players::KindInfo* kind = players::find_kind(seat);
-  if (kind == nullptr || !kind->agent || kind->network) {
+  const players::PlayerKind* kind = players::find_kind(seat);
+  if (kind == nullptr || !kind->info().agent || kind->info().network) {
     std::string basic;
-    for (const players::KindInfo& k : players::player_kinds())
-      if (!k.network) basic += (basic.empty() ? "" : ", ") + std::string(k.name);
+    for (const players::PlayerKind* k : players::player_kinds())
+      if (!k->info().network) basic += (basic.empty() ? "" : ", ") + std::string(k->info().name);
     throw Error("unknown seat kind '" + seat + "' (" + basic + "; trained agents need the training build)");
   }
-  const players::KindId id = kind->id;
+  const std::vector<std::string> words{seat};
+  std::shared_ptr<const players::PlayerKind> settings = kind->read_text({seat, words});
   return visit_game(game.info().id, [&](auto g) -> SeatBot {
     using G = decltype(g);
-    return [id, who = "seat '" + seat + "'"](const AnyState& state, uint64_t seed) {
-      if (id == players::KindId::kRandom) {
-        players::detail::RandomPlayer<G> player(1);
-        return players::act_once(player, state, seed, who);
-      }
-      players::detail::HeuristicPlayer<G> player(1);
-      return players::act_once(player, state, seed, who);
-    };
+    return
+        [settings, id = game.info().id, who = "seat '" + seat + "'"](const AnyState& state, uint64_t seed) {
+          std::unique_ptr<players::UntypedPlayer> made = settings->make_player({id, 1, nullptr, nullptr});
+          auto& player = dynamic_cast<players::Player<G>&>(*made);
+          return players::act_once(player, state, seed, who);
+        };
   });
 }
 
 }  // namespace
 
-// The bot of each seat that is not "human" (an empty function there). With
+// The bot of each seat that is not a person's (an empty function there). With
 // the training library, every bot comes from its player unit (make_bot).
 std::vector<SeatBot> make_bots(const std::vector<std::string>& seats, const AnyGame& game, int players,
                                const SeatBotFactory& make_bot) {
   std::vector<SeatBot> bots;
   for (const std::string& seat : seats) {
-    if (players::is_human(seat))
+    if (players::is_person_seat(seat))
       bots.emplace_back();
     else if (make_bot)
       bots.push_back(make_bot(seat, game, players));
@@ -143,7 +144,7 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
   }
   int humans = 0, human_seat = -1;
   for (int p = 0; p < opt.players; ++p)
-    if (players::is_human(seats[p])) ++humans, human_seat = p;
+    if (players::is_person_seat(seats[p])) ++humans, human_seat = p;
   const uint64_t seed = opt.seed ? opt.seed : static_cast<uint64_t>(std::random_device{}());
   auto state = game->new_state(opt.players, seed);
   Rng rng(derive_seed(seed, 1));
@@ -151,7 +152,7 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
   while (!state->is_terminal()) {
     const int p = state->current_player();
     Action action;
-    if (players::is_human(seats[p])) {
+    if (players::is_person_seat(seats[p])) {
       // With one person at the table, show only what that seat may know.
       std::cout << "\n"
                 << files::printable(humans == 1 ? state->observation_string(human_seat) : state->to_string());
@@ -201,7 +202,7 @@ void add_play_command(CLI::App& app, SeatBotFactory make_bot) {
   cmd->add_option("-p,--players", opt->players, "Number of players")
       ->check(whole_number(1, kLargestTableInput));
   cmd->add_option("--seats", opt->seats,
-                  std::string("Comma-separated seats: ") + players::kind_name(players::KindId::kHuman) +
+                  std::string("Comma-separated seats: ") + players::kind_name<players::Human>() +
                       " (you) or an agent, [NAME=]" + players::agent_grammar() +
                       " (default: human then heuristic bots)");
   cmd->add_option("--seed", opt->seed, "Seed (0 = random)")

@@ -57,7 +57,8 @@ serve::SeatKinds seat_kinds(const ServeOptions& opt, const ServeBots& bots) {
     const auto game = load_game(id);
     for (int n = game->info().min_players; n <= game->info().max_players; ++n) {
       try {
-        if (bots.work("zoo", *game, n) <= serve::kMaxBotWorkPerMove) kinds.add(id, n, "zoo:" + id);
+        const std::string zoo = bots.zoo(id);
+        if (bots.work(zoo, *game, n) <= serve::kMaxBotWorkPerMove) kinds.add(id, n, zoo);
       } catch (const Error&) {
         // no zoo file for the game, or not for this size: not offered
       }

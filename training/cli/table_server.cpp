@@ -143,8 +143,8 @@ SeatKinds SeatKinds::basic() {
   for (const std::string& id : Registry::instance().ids()) {
     const GameInfo& info = Registry::instance().find(id).info;
     for (int n = info.min_players; n <= info.max_players; ++n)
-      for (const players::KindId kind : {players::KindId::kRandom, players::KindId::kHeuristic})
-        kinds.add(id, n, players::kind_name(kind));
+      for (const players::PlayerKind* kind : players::player_kinds())
+        if (kind->info().agent && !kind->info().network) kinds.add(id, n, kind->info().name);
   }
   return kinds;
 }
@@ -179,7 +179,7 @@ json TableServer::games() const {
     const GameInfo& info = Registry::instance().find(id).info;
     json seats = json::object();
     for (int n = info.min_players; n <= info.max_players; ++n) {
-      json kinds = json::array({players::kind_name(players::KindId::kHuman)});
+      json kinds = players::person_kinds();
       for (const std::string& spec : kinds_.bots(id, n)) kinds.push_back(spec);
       seats[std::to_string(n)] = std::move(kinds);
     }
@@ -243,20 +243,19 @@ TableReply TableServer::create_table(const json& request, Clock::time_point now)
   const std::vector<std::string>& bots = kinds_.bots(t->game_id, players);
   for (std::size_t s = 0; s < seats.size(); ++s) {
     const json& seat = seats[s];
-    if (!seat.is_string() || (!players::is_human(seat.get<std::string>()) &&
+    if (!seat.is_string() || (!players::is_person_seat(seat.get<std::string>()) &&
                               !kinds_.offers(t->game_id, players, seat.get<std::string>())))
       throw ApiError(400, "seat " + std::to_string(s) + " must be human or a bot this server offers for " +
                               t->game_id + " at " + std::to_string(players) + " players: " + joined(bots));
     t->seats.push_back(seat.get<std::string>());
-    t->keys.push_back(players::is_human(t->seats.back()) ? random_hex() : "");
-    t->humans += players::is_human(t->seats.back());
+    t->keys.push_back(players::is_person_seat(t->seats.back()) ? random_hex() : "");
+    t->humans += players::is_person_seat(t->seats.back());
   }
   // The reply schedule, from the seats (public): none without a human or without a bot.
   if (t->humans > 0 && t->humans < players) {
     const bool quick = std::all_of(t->seats.begin(), t->seats.end(), [](const std::string& s) {
-      using players::KindId;
-      return players::is_human(s) || s == players::kind_name(KindId::kRandom) ||
-             s == players::kind_name(KindId::kHeuristic);
+      const players::PlayerKind* kind = players::find_kind(s);  // a person, or a bot without a network
+      return kind != nullptr && !kind->info().network;
     });
     t->tick = std::chrono::duration_cast<Clock::duration>(quick ? kQuickBotReplyTick : kBotReplyTick);
   }
@@ -325,7 +324,7 @@ int TableServer::parse_viewer(const Table& t, const json& seat, const std::strin
   if (!seat.is_number_integer() || seat.get<int64_t>() < 0 || seat.get<int64_t>() >= players)
     throw ApiError(400, "seat must be a seat number 0.." + std::to_string(players - 1) + " or \"full\"");
   const auto s = static_cast<std::size_t>(seat.get<int>());
-  if (!players::is_human(t.seats[s]))
+  if (!players::is_person_seat(t.seats[s]))
     throw ApiError(400, "that seat is a bot's: only a human seat's view is shown");
   if (!same_key(t.keys[s], key))
     throw ApiError(403,
@@ -336,9 +335,9 @@ int TableServer::parse_viewer(const Table& t, const json& seat, const std::strin
 // The human seat to move, else the first human seat, else the full board.
 int TableServer::default_viewer(const Table& t) const {
   const int p = t.state->current_player();
-  if (p >= 0 && players::is_human(t.seats[static_cast<std::size_t>(p)])) return p;
+  if (p >= 0 && players::is_person_seat(t.seats[static_cast<std::size_t>(p)])) return p;
   for (std::size_t s = 0; s < t.seats.size(); ++s)
-    if (players::is_human(t.seats[s])) return static_cast<int>(s);
+    if (players::is_person_seat(t.seats[s])) return static_cast<int>(s);
   return kFullBoard;
 }
 
@@ -466,7 +465,7 @@ void TableServer::settle(Table& t) {
   t.pending.reset();
   for (;;) {
     const int p = t.state->current_player();
-    if (p < 0 || players::is_human(t.seats[static_cast<std::size_t>(p)])) return;
+    if (p < 0 || players::is_person_seat(t.seats[static_cast<std::size_t>(p)])) return;
     const Action a = t.bots[static_cast<std::size_t>(p)](*t.state, derive_seed(t.seed, t.log.size()));
     if (!t.state->is_legal(a)) {
       std::cerr << "rocketgym serve: the bot " << t.seats[static_cast<std::size_t>(p)]
@@ -496,12 +495,12 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
   // or another human seat's (hot-seat: the page passes the screen on).
   if (s.is_terminal()) {
     out["waiting"] = "over";
-  } else if (!players::is_human(t.seats[static_cast<std::size_t>(p)])) {
+  } else if (!players::is_person_seat(t.seats[static_cast<std::size_t>(p)])) {
     out["waiting"] = "bot";
   } else if (p == viewer) {
     out["waiting"] = "you";
   } else {
-    out["waiting"] = players::kind_name(players::KindId::kHuman);
+    out["waiting"] = t.seats[static_cast<std::size_t>(p)];  // the kind of the person to move
     out["human_seat"] = p;
   }
   json legal = json::array();
@@ -515,7 +514,7 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
       log.push_back({{"seat", e.seat},
                      {"action", e.action},
                      {"text", e.text},
-                     {"bot", !players::is_human(t.seats[static_cast<std::size_t>(e.seat)])}});
+                     {"bot", !players::is_person_seat(t.seats[static_cast<std::size_t>(e.seat)])}});
   }
   out["log"] = std::move(log);
   out["can_undo"] = t.humans == 1 && viewer >= 0 && !s.is_terminal() && last_move_of(t, viewer).has_value();

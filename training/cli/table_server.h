@@ -55,10 +55,12 @@ struct TableLimits {
 };
 
 // The bots a seat may be, by game and player count: the server's list, the
-// only specs a table is ever made with ("human" is always offered besides).
+// only specs a table is ever made with (the kinds a person plays, human, are
+// always offered besides: players::person_kinds()).
 class SeatKinds {
  public:
-  // random and heuristic, at every player count of every game.
+  // The agent kinds that play no network (random, heuristic), at every
+  // player count of every game.
   static SeatKinds basic();
   void add(const std::string& game, int players, const std::string& spec);
   // The bot specs offered there (empty when none).

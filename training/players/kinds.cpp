@@ -1,42 +1,90 @@
 #include "training/players/kinds.h"
 
+#include <algorithm>
+
+#include "training/players/player_base.h"
+
 namespace rocketgym::players {
 
-namespace {
+// Each kind's default player, defined in its file (kinds/<kind>.cpp).
+const PlayerKind& random_kind();
+const PlayerKind& heuristic_kind();
+const PlayerKind& checkpoint_kind();
+const PlayerKind& ismcts_kind();
+const PlayerKind& search_kind();
+const PlayerKind& zoo_kind();
+const PlayerKind& human_kind();
 
-// Each kind's row: the one place its name, forms and help are written.
-const std::vector<KindInfo> kKinds = {
-    {KindId::kRandom, "random", "random", "", "", "a uniformly random legal action", true, false},
-    {KindId::kHeuristic, "heuristic", "heuristic", "", "", "the game's hand-written heuristic bot", true,
-     false},
-    {KindId::kCheckpoint, "checkpoint", "checkpoint:PATH[:greedy|:sample]", "PATH.ckpt", "path, mode",
-     "a trained network: the most probable legal action (default) or a draw from its masked policy; a "
-     "bare path ending in `.ckpt` is `checkpoint:PATH`",
-     true, true},
-    {KindId::kIsmcts, "ismcts", "ismcts[:SIMULATIONS[:PATH|:heuristic[:PLAYOUTS][:KEY=VALUE...]]]", "",
-     "mcts, checkpoint",
-     "information-set MCTS ([Search](search.md)): random playouts by default; `:heuristic` plays them by the "
-     "heuristic bot with half the prior on its move (`:heuristic:4` averages 4 playouts per leaf; any other "
-     "[search key](search.md#options-yaml-keys-all-optional) follows as `:KEY=VALUE`, read and refused as in "
-     "YAML: Launchpad 23's strongest bot is `ismcts:1600:heuristic:c_puct=0.75:rollout_depth=8`; a key given "
-     "twice, or one the short form already says (`simulations`, `rollout_policy`, and `rollouts` after "
-     "PLAYOUTS: `ismcts:10:heuristic:simulations=20`), is refused naming it); `:PATH` uses a checkpoint's "
-     "priors and values",
-     true, true},
-    {KindId::kSearch, "search", "search:PATH[:SIMULATIONS]", "", "path, simulations",
-     "a search-trained network with the Gumbel-root search it was trained with, without noise", true, true},
-    {KindId::kZoo, "zoo", "zoo:GAME[:SIMULATIONS]", "", "game, simulations",
-     "the project's best bot for GAME at this table size ([the zoo](#the-zoo-exported-bots-and-bots-"
-     "elsewhere)): its network (`models/zoo/GAME.ckpt`) at the simulations its file recommends for the size "
-     "(0 = the raw network, greedy), or the agent its manifest (`models/zoo/GAME.yaml`) names for the size, "
-     "that network or a search over no network; `:SIMULATIONS` plays that agent at SIMULATIONS; `zoo` alone "
-     "is this game's (`--seats human,zoo`, Python)",
-     true, true},
-    {KindId::kHuman, "human", "human", "", "",
-     "a person: at the terminal (`rocketgym play --seats`) or in the browser (`rocketgym serve`); not an "
-     "agent, so not a seat of the arena, an opponent or Python's load_agent",
-     false, false},
-};
+const std::vector<const PlayerKind*>& player_kinds() {
+  // The one list of kinds, in the order of the docs' table: a new kind is
+  // its declaration above and its line here. The kinds that may play a
+  // network (kinds/torch/) are in the training library only, which compiles
+  // this file with ROCKETGYM_WITH_TRAINING (training/CMakeLists.txt).
+  static const std::vector<const PlayerKind*> kinds{
+      &random_kind(),     // kinds/random.cpp
+      &heuristic_kind(),  // kinds/heuristic.cpp
+#ifdef ROCKETGYM_WITH_TRAINING
+      &checkpoint_kind(),  // kinds/torch/checkpoint.cpp
+      &ismcts_kind(),      // kinds/torch/ismcts.cpp
+      &search_kind(),      // kinds/torch/search.cpp
+      &zoo_kind(),         // kinds/torch/zoo.cpp
+#endif
+      &human_kind(),  // kinds/human.cpp
+  };
+  return kinds;
+}
+
+// --- what a kind does unless it says otherwise -----------------------------------
+
+std::unique_ptr<PlayerKind> PlayerKind::read_text(const SpecWords& in) const {
+  in.at_most(1);
+  return clone();
+}
+
+std::unique_ptr<PlayerKind> PlayerKind::read_yaml(const ConfigNode& node) const {
+  (void)node;
+  return clone();
+}
+
+std::unique_ptr<PlayerKind> PlayerKind::read_alias(const std::string& text) const {
+  (void)text;
+  return nullptr;
+}
+
+std::string PlayerKind::at_table(const std::string& game) const {
+  (void)game;
+  return info().name;
+}
+
+std::string PlayerKind::text() const { return info().name; }
+
+void PlayerKind::write_yaml(YAML::Node& mapping) const { (void)mapping; }
+
+std::string PlayerKind::default_name() const { return info().name; }
+
+PlayedAs PlayerKind::played_as() const { return {info().name, "", true, 0}; }
+
+std::string* PlayerKind::checkpoint_file() { return nullptr; }
+
+std::string PlayerKind::own_game() const { return ""; }
+
+bool PlayerKind::needs_network() const { return false; }
+
+void PlayerKind::prepare(PlayerSpec& spec, const PlayerTable& table) const { (void)spec, (void)table; }
+
+std::unique_ptr<PlayerKind> PlayerKind::plays_as(int num_players) const {
+  (void)num_players;
+  return nullptr;
+}
+
+std::unique_ptr<UntypedPlayer> PlayerKind::make_player(const PlayerSetup& setup) const {
+  (void)setup;
+  return nullptr;
+}
+
+// --- the registry -------------------------------------------------------------------
+
+namespace {
 
 std::string escaped_cell(const std::string& text) {
   std::string out;
@@ -44,23 +92,24 @@ std::string escaped_cell(const std::string& text) {
   return out;
 }
 
+std::string joined_keys(const KindInfo& k) {
+  std::string out;
+  for (const std::string& key : k.keys) out += (out.empty() ? "" : ", ") + key;
+  return out;
+}
+
 }  // namespace
 
-const std::vector<KindInfo>& player_kinds() { return kKinds; }
-
-const KindInfo& kind_info(KindId id) { return kKinds.at(static_cast<std::size_t>(id)); }
-
-const char* kind_name(KindId id) { return kind_info(id).name; }
-
-const KindInfo* find_kind(const std::string& name) {
-  for (const KindInfo& k : kKinds)
-    if (name == k.name) return &k;
+const PlayerKind* find_kind(const std::string& name) {
+  for (const PlayerKind* k : player_kinds())
+    if (name == k->info().name) return k;
   return nullptr;
 }
 
 std::string agent_grammar(const std::string& separator) {
   std::string out;
-  for (const KindInfo& k : kKinds) {
+  for (const PlayerKind* kind : player_kinds()) {
+    const KindInfo& k = kind->info();
     if (!k.agent) continue;
     out += (out.empty() ? "" : separator) + k.form;
     if (*k.alias) out += separator + k.alias;
@@ -70,19 +119,39 @@ std::string agent_grammar(const std::string& separator) {
 
 std::string agent_kind_names() {
   std::string out;
-  for (const KindInfo& k : kKinds)
-    if (k.agent) out += (out.empty() ? "" : ", ") + std::string(k.name);
+  for (const PlayerKind* k : player_kinds())
+    if (k->info().agent) out += (out.empty() ? "" : ", ") + std::string(k->info().name);
   return out;
 }
 
-bool is_human(const std::string& seat) { return seat == kind_name(KindId::kHuman); }
+std::vector<std::string> agent_keys() {
+  std::vector<std::string> keys;
+  for (const PlayerKind* k : player_kinds())
+    if (k->info().agent)
+      for (const std::string& key : k->info().keys)
+        if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  return keys;
+}
+
+bool is_person_seat(const std::string& seat) {
+  const PlayerKind* kind = find_kind(seat);
+  return kind != nullptr && !kind->info().agent;
+}
+
+std::vector<std::string> person_kinds() {
+  std::vector<std::string> names;
+  for (const PlayerKind* k : player_kinds())
+    if (!k->info().agent) names.emplace_back(k->info().name);
+  return names;
+}
 
 std::string kinds_markdown() {
   std::string out = "| spec | YAML keys | who plays |\n| --- | --- | --- |\n";
-  for (const KindInfo& k : kKinds) {
+  for (const PlayerKind* kind : player_kinds()) {
+    const KindInfo& k = kind->info();
     std::string spec = "`" + escaped_cell(k.form) + "`";
     if (*k.alias) spec += ", `" + escaped_cell(k.alias) + "`";
-    const std::string keys = *k.yaml ? "`" + std::string(k.yaml) + "`" : (k.agent ? "" : "(no YAML form)");
+    const std::string keys = !k.keys.empty() ? "`" + joined_keys(k) + "`" : (k.agent ? "" : "(no YAML form)");
     out += "| " + spec + " | " + keys + " | " + escaped_cell(k.help) + " |\n";
   }
   return out;
@@ -90,14 +159,16 @@ std::string kinds_markdown() {
 
 Json kinds_json() {
   Json rows = Json::array();
-  for (const KindInfo& k : kKinds)
+  for (const PlayerKind* kind : player_kinds()) {
+    const KindInfo& k = kind->info();
     rows.push_back(Json{{"name", k.name},
                         {"form", k.form},
                         {"alias", k.alias},
-                        {"yaml", k.yaml},
+                        {"yaml", joined_keys(k)},
                         {"help", k.help},
                         {"agent", k.agent},
                         {"network", k.network}});
+  }
   return rows;
 }
 

@@ -1,16 +1,12 @@
-// Player<G>, the interface of every player (player.h: the players of every
-// kind and the factory), its Decision<G>, and the two players that need no
-// network: random play and the game's heuristic bot. No LibTorch here, so
-// that the command line built without the training library seats the same
-// random and heuristic players (act_once()).
+// Player<G>, the interface of every player (each kind's players are in its
+// file, training/players/kinds/; the factory is make_player<G> in player.h),
+// and its Decision<G>. No LibTorch here, so that the command line built
+// without the training library seats the players of the kinds that need none
+// (act_once()).
 #pragma once
 
-#include <omp.h>
-
-#include <algorithm>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "envs/core/errors.h"
 #include "envs/core/game.h"
@@ -32,10 +28,16 @@ struct Decision {
   Action action = -1;  // the answer
 };
 
-template <class G>
-class Player {
+// A Player<G> of some game G, as a kind's factory returns it
+// (PlayerKind::make_player, kinds.h): make_player<G> casts it back.
+class UntypedPlayer {
  public:
-  virtual ~Player() = default;
+  virtual ~UntypedPlayer() = default;
+};
+
+template <class G>
+class Player : public UntypedPlayer {
+ public:
   // Writes decisions[k].action for k < count. Not thread-safe: one call at a
   // time (the player keeps scratch buffers, network rows and search trees).
   virtual void act(Decision<G>* decisions, int count) = 0;
@@ -75,54 +77,6 @@ class Player {
     throw Error("player does not act in groups");
   }
 };
-
-namespace detail {
-
-template <class G>
-class RandomPlayer final : public Player<G> {
- public:
-  explicit RandomPlayer(int threads)
-      : threads_(std::max(1, threads)), masks_(static_cast<std::size_t>(threads_) * G::info().num_actions) {}
-
-  void act(Decision<G>* d, int count) override {
-    const auto actions = static_cast<std::size_t>(G::info().num_actions);
-#pragma omp parallel for schedule(static) num_threads(threads_)
-    for (int k = 0; k < count; ++k)
-      d[k].action = act_alone(d[k], &masks_[static_cast<std::size_t>(omp_get_thread_num()) * actions]);
-  }
-
-  bool acts_alone() const override { return true; }
-  Action act_alone(const Decision<G>& d, uint8_t* mask) const override {
-    if (d.mask == nullptr) d.state->legal_actions_mask(mask);
-    return random_legal_action(d.mask ? d.mask : mask, G::info().num_actions, *d.rng);
-  }
-
- private:
-  int threads_;
-  std::vector<uint8_t> masks_;  // one legal mask per thread
-};
-
-template <class G>
-class HeuristicPlayer final : public Player<G> {
- public:
-  explicit HeuristicPlayer(int threads) : threads_(std::max(1, threads)) {}
-
-  void act(Decision<G>* d, int count) override {
-#pragma omp parallel for schedule(static) num_threads(threads_)
-    for (int k = 0; k < count; ++k) d[k].action = act_alone(d[k], nullptr);
-  }
-
-  bool acts_alone() const override { return true; }
-  Action act_alone(const Decision<G>& d, uint8_t* mask) const override {
-    (void)mask;
-    return G::heuristic_action(*d.state, *d.rng);
-  }
-
- private:
-  int threads_;
-};
-
-}  // namespace detail
 
 // One decision, the move of the player to move in `any` (a state of G, not
 // over), asked of `player` with the random stream and search seed `seed`:

@@ -1,3 +1,7 @@
+// A spec read, written, named and resolved the same way for every kind: the
+// NAME=, the YAML mapping's name, kind and foreign keys, the round trip of the
+// command-line form. What a kind says after its name is its own file's
+// (kinds/<kind>.cpp, through PlayerKind).
 #include "training/players/player_spec.h"
 
 #include <yaml-cpp/yaml.h>
@@ -5,39 +9,13 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <filesystem>
 #include <sstream>
 
-#include "envs/core/game.h"
 #include "models/checkpoint.h"
 
 namespace rocketgym::players {
 
 namespace {
-
-// Sets `kind` to the default-constructed alternative of the agent kind named
-// `word` (kinds.h); false if no agent kind has that name.
-template <std::size_t I = 0>
-bool kind_from_id(KindId id, Kind& kind) {
-  if constexpr (I == std::variant_size_v<Kind>) {
-    return false;
-  } else {
-    if (static_cast<std::size_t>(id) != I) return kind_from_id<I + 1>(id, kind);
-    kind.emplace<I>();
-    return true;
-  }
-}
-bool kind_from_name(const std::string& word, Kind& kind) {
-  const KindInfo* info = find_kind(word);
-  return info && info->agent && kind_from_id(info->id, kind);
-}
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
 
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> parts;
@@ -48,18 +26,6 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
-// A count typed in a spec, in the range the YAML keys take (the table in
-// training/mcts/mcts.h).
-int parse_count(const std::string& text, const mcts::CountRange& range, const std::string& spec,
-                const std::string& label = "") {
-  long long value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || error != std::errc() || stop != end || !range.contains(value))
-    throw ConfigError("agent '" + spec + "': " + range.rule(label) + ", not '" + text + "'");
-  return static_cast<int>(value);
-}
-
 bool is_plain_name(const std::string& text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '+' ||
@@ -67,201 +33,39 @@ bool is_plain_name(const std::string& text) {
   });
 }
 
-bool ends_with(const std::string& text, const std::string& tail) {
-  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+// The agent kind named `word`, or null.
+const PlayerKind* find_agent_kind(const std::string& word) {
+  const PlayerKind* kind = find_kind(word);
+  return kind && kind->info().agent ? kind : nullptr;
 }
 
-// A path the operating system reads as written: a NUL (YAML's "\0" escape) would
-// cut it short.
-void check_path(const ConfigNode& node, const char* key, const std::string& path) {
-  if (path.find('\0') != std::string::npos) node.fail_key(key, "the path contains a NUL character");
+// `'a', 'b' and 'c'`.
+std::string quoted_list(const std::vector<std::string>& words) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + ("'" + words[i] + "'");
+  return out;
 }
 
-// The ismcts options the short form `ismcts:SIMULATIONS:heuristic[:PLAYOUTS]` stands for.
-mcts::Options heuristic_playouts(int simulations, int playouts) {
-  mcts::Options o;
-  o.simulations = simulations;
-  // Playouts by the game's heuristic bot, half the prior on its move: the
-  // setting measured for Launchpad 23 (configs/arena/launchpad23_search.yaml).
-  o.rollout_policy = mcts::RolloutPolicy::kHeuristic;
-  o.heuristic_prior = 0.5;
-  o.rollouts = playouts;
-  return o;
-}
-
-// --- the command-line form, kind by kind ---------------------------------------
-
-struct TextArgs {
-  const std::string& text;                // the whole spec, for messages
-  const std::vector<std::string>& parts;  // parts[0] is the kind
-
-  void at_most(std::size_t n) const {
-    if (parts.size() > n) throw ConfigError("agent '" + text + "': too many ':' arguments for " + parts[0]);
+// A key of the mapping that the kind does not take, refused naming what the
+// kind takes and which kinds the key belongs to.
+void check_foreign_keys(const ConfigNode& node, const KindInfo& kind) {
+  for (const std::string& key : node.keys()) {
+    if (key == "name" || key == "kind") continue;
+    if (std::find(kind.keys.begin(), kind.keys.end(), key) != kind.keys.end()) continue;
+    std::vector<std::string> owners;
+    for (const PlayerKind* other : player_kinds())
+      if (other->info().agent &&
+          std::find(other->info().keys.begin(), other->info().keys.end(), key) != other->info().keys.end())
+        owners.emplace_back(other->info().name);
+    std::string owned;
+    for (std::size_t i = 0; i < owners.size(); ++i)
+      owned += (i == 0 ? "" : i + 1 == owners.size() ? " and " : ", ") + owners[i];
+    const std::string article = std::string("aeiou").find(kind.name[0]) != std::string::npos ? "an " : "a ";
+    node.fail(article + kind.name + " agent takes only " +
+              (kind.keys.empty() ? "'name' and 'kind'" : quoted_list(kind.keys)) + ": '" + key +
+              "' belongs to " + owned + " agents");
   }
-  const std::string& required(std::size_t k, const char* what) const {
-    if (parts.size() <= k || parts[k].empty()) throw ConfigError("agent '" + text + "': " + what);
-    return parts[k];
-  }
-};
-
-void read_args(const TextArgs& in, Random&) { in.at_most(1); }
-void read_args(const TextArgs& in, Heuristic&) { in.at_most(1); }
-
-void read_args(const TextArgs& in, Checkpoint& c) {
-  in.at_most(3);
-  c.path = in.required(1, "checkpoint needs a path");
-  if (in.parts.size() == 3) {
-    const std::string& mode = in.parts[2];
-    if (mode != "greedy" && mode != "sample")
-      throw ConfigError("agent '" + in.text + "': mode '" + mode + "' is not greedy or sample");
-    c.greedy = mode == "greedy";
-  }
-}
-
-// The search keys after `ismcts:SIMULATIONS:heuristic[:PLAYOUTS]`, each
-// `:KEY=VALUE` (e.g. :rollout_depth=8:c_puct=0.75), read by the key table
-// over the short form's options: the ranges and refusals of the YAML keys.
-// A key may be said once: neither twice as KEY=VALUE (which would win is not
-// for the order to decide) nor as KEY=VALUE over what the short form says by
-// position (`said`: SIMULATIONS, the word heuristic, PLAYOUTS when given).
-mcts::Options read_search_settings(const TextArgs& in, std::size_t first, const mcts::Options& short_form,
-                                   const std::vector<std::pair<std::string, std::string>>& said) {
-  std::vector<std::string> settings(in.parts.begin() + static_cast<std::ptrdiff_t>(first), in.parts.end());
-  if (settings.empty()) return short_form;
-  for (std::size_t i = 0; i < settings.size(); ++i) {
-    const std::string& setting = settings[i];
-    const auto eq = setting.find('=');
-    if (eq == std::string::npos)
-      throw ConfigError(
-          "agent '" + in.text + "': '" + setting +
-          "' is not a search setting KEY=VALUE (ismcts:SIMULATIONS:heuristic[:PLAYOUTS][:KEY=VALUE...])");
-    const std::string key = setting.substr(0, eq);
-    for (std::size_t j = 0; j < i; ++j)
-      if (settings[j].substr(0, settings[j].find('=')) == key)
-        throw ConfigError("agent '" + in.text + "': search key '" + key + "' is given twice ('" +
-                          settings[j] + "' and '" + setting + "'): give it once");
-    for (const auto& [name, how] : said)
-      if (key == name)
-        throw ConfigError("agent '" + in.text + "': search key '" + key +
-                          "' is given twice: by the short form (" + how + ") and as '" + setting +
-                          "'; give it once");
-  }
-  std::vector<ConfigNode::Setting> labelled;
-  for (const std::string& setting : settings) labelled.push_back({setting, setting});
-  const ConfigNode node = ConfigNode::from_labelled_settings(labelled, "agent '" + in.text + "'");
-  mcts::Options o = mcts::parse_options(node, short_form);
-  mcts::check_unused_keys(node, o, false);
-  return o;
-}
-
-void read_args(const TextArgs& in, Ismcts& s) {
-  const auto& parts = in.parts;
-  const bool heuristic = parts.size() >= 3 && parts[2] == "heuristic";
-  if (!heuristic) in.at_most(3);
-  if (parts.size() >= 2) s.mcts.simulations = parse_count(parts[1], mcts::kSimulationsRange, in.text);
-  if (heuristic) {
-    const bool playouts = parts.size() >= 4 && parts[3].find('=') == std::string::npos;
-    s.mcts = heuristic_playouts(
-        s.mcts.simulations,
-        playouts ? parse_count(parts[3], mcts::kRolloutsRange, in.text, "playouts per leaf (rollouts)") : 1);
-    std::vector<std::pair<std::string, std::string>> said{
-        {mcts::kSimulationsRange.name, "SIMULATIONS " + parts[1]}, {"rollout_policy", "the word heuristic"}};
-    if (playouts) said.push_back({mcts::kRolloutsRange.name, "PLAYOUTS " + parts[3]});
-    s.mcts = read_search_settings(in, playouts ? 4 : 3, s.mcts, said);
-  } else if (parts.size() == 3) {
-    s.network = parts[2];  // a checkpoint as evaluator (./heuristic for a file of that name)
-  }
-}
-
-void read_args(const TextArgs& in, Search& s) {
-  in.at_most(3);
-  s.path = in.required(1, "search needs a path");
-  if (in.parts.size() == 3) s.simulations = parse_count(in.parts[2], mcts::kSimulationsRange, in.text);
-}
-
-void read_args(const TextArgs& in, Zoo& z) {
-  in.at_most(3);
-  z.game = checked_zoo_id(in.required(1, "zoo needs a game id"));
-  if (in.parts.size() == 3)
-    z.simulations = in.parts[2] == "0" ? 0 : parse_count(in.parts[2], mcts::kSimulationsRange, in.text);
-}
-
-// --- the YAML form, kind by kind -------------------------------------------------
-
-// Keys every kind may have; the rest belong to one kind or two.
-bool has_any(const ConfigNode& node, std::initializer_list<const char*> keys) {
-  return std::any_of(keys.begin(), keys.end(), [&](const char* key) { return node.has(key); });
-}
-
-void read_node(const ConfigNode& node, Random&) { (void)node; }
-void read_node(const ConfigNode& node, Heuristic&) { (void)node; }
-
-void read_node(const ConfigNode& node, Checkpoint& c) {
-  c.path = node.get_string("path");
-  c.greedy = node.get_choice("mode", "greedy", {"greedy", "sample"}) == "greedy";
-  check_path(node, "path", c.path);
-}
-
-void read_node(const ConfigNode& node, Ismcts& s) {
-  try {
-    s.mcts = mcts::parse_options(node.child_or_empty("mcts"));
-    s.mcts.validate();
-  } catch (const ConfigError&) {
-    throw;
-  } catch (const Error& e) {
-    node.fail_key("mcts", e.what());
-  }
-  s.network = node.get_string("checkpoint", "");
-  check_path(node, "checkpoint", s.network);
-  if (node.has("mcts")) mcts::check_unused_keys(node.child("mcts"), s.mcts, !s.network.empty());
-}
-
-void read_node(const ConfigNode& node, Search& s) {
-  if (has_any(node, {"mode", "mcts", "checkpoint"}))
-    node.fail("a search agent takes only 'path' and 'simulations'");
-  s.path = node.get_string("path");
-  s.simulations = mcts::get_count(node, mcts::kSimulationsRange, Search::kDefaultSimulations);
-  check_path(node, "path", s.path);
-}
-
-void read_node(const ConfigNode& node, Zoo& z) {
-  if (has_any(node, {"path", "mode", "mcts", "checkpoint"}))
-    node.fail("a zoo agent takes only 'game' and 'simulations'");
-  const std::string game = node.get_string("game");
-  try {
-    z.game = checked_zoo_id(game);
-  } catch (const Error& e) {
-    node.fail_key("game", e.what());
-  }
-  z.simulations = node.get_int("simulations", -1, 0, mcts::kSimulationsRange.max);  // 0: the raw network
-}
-
-// The keys of a kind that others must not carry (checked before the kind's own reader).
-void check_foreign_keys(const ConfigNode& node, const Kind& kind) {
-  const bool zoo = std::holds_alternative<Zoo>(kind), search = std::holds_alternative<Search>(kind);
-  if ((node.has("game") && !zoo) || (node.has("simulations") && !zoo && !search))
-    node.fail("'game' belongs to zoo agents, 'simulations' to zoo and search agents");
-  if (zoo || search) return;  // their readers name what they take
-  if (!std::holds_alternative<Checkpoint>(kind) && has_any(node, {"path", "mode"}))
-    node.fail("'path' and 'mode' belong to checkpoint agents");
-  if (!std::holds_alternative<Ismcts>(kind) && has_any(node, {"mcts", "checkpoint"}))
-    node.fail("'mcts' and 'checkpoint' belong to ismcts agents");
-}
-
-// The search options that differ from mcts::Options{} as a YAML mapping
-// (the YAML reader starts from those defaults). The seed is never written:
-// the reader refuses it (every search is reseeded per game and move).
-YAML::Node changed_mcts_keys(const mcts::Options& o) {
-  static const mcts::Options defaults;
-  YAML::Node m(YAML::NodeType::Map);
-  for (const auto& key : mcts::search_keys().keys())
-    if (key.text(o) != key.text(defaults)) key.write(m, o);
-  return m;
-}
-
-bool same_options(const mcts::Options& a, const mcts::Options& b) {
-  return changed_mcts_keys(a).size() == changed_mcts_keys(b).size() &&
-         YAML::Dump(changed_mcts_keys(a)) == YAML::Dump(changed_mcts_keys(b));
 }
 
 }  // namespace
@@ -280,83 +84,66 @@ PlayerSpec parse_player(const std::string& text) {
     spec.name = text.substr(0, eq);
     body = text.substr(eq + 1);
   }
-  const auto parts = split(body, ':');
-  if (parts.empty() || parts[0].empty()) throw ConfigError("agent '" + text + "': missing kind");
-  if (!kind_from_name(parts[0], spec.kind)) {
-    if (is_human(body)) throw ConfigError("agent '" + text + "': " + kind_info(KindId::kHuman).help);
-    if (!ends_with(body, ".ckpt"))
-      throw ConfigError("agent '" + text + "': unknown kind '" + parts[0] + "' (" + agent_grammar() + ")");
-    spec.kind = Checkpoint{body, true};  // a bare checkpoint path: checkpoint:PATH, greedy
-    return spec;
+  const auto words = split(body, ':');
+  if (words.empty() || words[0].empty()) throw ConfigError("agent '" + text + "': missing kind");
+  const PlayerKind* kind = find_agent_kind(words[0]);
+  if (kind == nullptr) {
+    if (const PlayerKind* person = find_kind(body); person && !person->info().agent)
+      throw ConfigError("agent '" + text + "': " + person->info().help);
+    for (const PlayerKind* other : player_kinds())
+      if (std::unique_ptr<PlayerKind> aliased = other->read_alias(body)) {
+        spec.kind = Kind(std::move(aliased));
+        return spec;
+      }
+    throw ConfigError("agent '" + text + "': unknown kind '" + words[0] + "' (" + agent_grammar() + ")");
   }
-  const TextArgs args{text, parts};
-  std::visit([&](auto& kind) { read_args(args, kind); }, spec.kind);
+  spec.kind = Kind(kind->read_text(SpecWords{text, words}));
   return spec;
 }
 
 PlayerSpec parse_player(const ConfigNode& node) {
   if (!node.is_map()) node.fail("an agent is a mapping with at least 'kind'");
-  node.expect_keys({"name", "kind", "path", "mode", "mcts", "checkpoint", "game", "simulations"});
+  std::vector<std::string> allowed{"name", "kind"};
+  for (const std::string& key : agent_keys()) allowed.push_back(key);
+  node.expect_keys(allowed);
   PlayerSpec spec;
   spec.name = node.get_string("name", "");
-  if (const std::string word = node.get_string("kind", ""); !kind_from_name(word, spec.kind))
-    node.fail_key("kind", "'" + word + "' is not one of: " + agent_kind_names());
-  check_foreign_keys(node, spec.kind);
-  std::visit([&](auto& kind) { read_node(node, kind); }, spec.kind);
+  const std::string word = node.get_string("kind", "");
+  const PlayerKind* kind = find_agent_kind(word);
+  if (kind == nullptr) node.fail_key("kind", "'" + word + "' is not one of: " + agent_kind_names());
+  check_foreign_keys(node, kind->info());
+  spec.kind = Kind(kind->read_yaml(node));
   return spec;
+}
+
+int read_count(const SpecWords& in, std::size_t k, const mcts::CountRange& range, const std::string& label) {
+  const std::string& text = in.words.at(k);
+  long long value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end || !range.contains(value))
+    in.fail(range.rule(label) + ", not '" + text + "'");
+  return static_cast<int>(value);
+}
+
+void check_path(const ConfigNode& node, const char* key, const std::string& path) {
+  if (path.find('\0') != std::string::npos) node.fail_key(key, "the path contains a NUL character");
 }
 
 // --- writing ---------------------------------------------------------------------
 
-PlayerSpec default_player(KindId id) {
-  PlayerSpec spec;
-  if (!kind_from_id(id, spec.kind)) throw Error(std::string(kind_name(id)) + " is not an agent kind");
-  spec.name = kind_name(id);
-  return spec;
-}
+std::string kind_name(const PlayerSpec& spec) { return spec.kind->info().name; }
 
-std::string kind_name(const PlayerSpec& spec) { return kind_name(spec.kind_id()); }
-
-std::string playing_kind_name(const PlayerSpec& spec) {
-  return kind_name(spec.is<Search>() ? KindId::kIsmcts : spec.kind_id());
-}
+std::string playing_kind_name(const PlayerSpec& spec) { return spec.kind->played_as().kind; }
 
 std::string to_string(const PlayerSpec& spec) {
-  const std::string kind = kind_name(spec);
-  const std::string body = std::visit(
-      Overloaded{
-          [&](const Random&) { return kind; },
-          [&](const Heuristic&) { return kind; },
-          [&](const Checkpoint& c) { return kind + ":" + c.path + (c.greedy ? "" : ":sample"); },
-          [&](const Ismcts& s) {
-            const std::string count = kind + ":" + std::to_string(s.mcts.simulations);
-            mcts::Options plain;
-            plain.simulations = s.mcts.simulations;
-            if (s.network.empty() && same_options(s.mcts, plain)) return count;
-            if (!s.network.empty() && same_options(s.mcts, plain)) return count + ":" + s.network;
-            if (s.network.empty() && s.mcts.rollout_policy == mcts::RolloutPolicy::kHeuristic) {
-              // The short form, then `:KEY=VALUE` for each key it does not say.
-              const mcts::Options short_form = heuristic_playouts(s.mcts.simulations, s.mcts.rollouts);
-              std::string text =
-                  count + ":heuristic" + (s.mcts.rollouts == 1 ? "" : ":" + std::to_string(s.mcts.rollouts));
-              for (const auto& key : mcts::search_keys().keys())
-                if (key.text(s.mcts) != key.text(short_form)) text += ":" + key.name + "=" + key.text(s.mcts);
-              return text;
-            }
-            throw Error("player '" + spec.name +
-                        "': its search options have no command-line form; write it in YAML (" +
-                        to_yaml(spec) + ")");
-          },
-          [&](const Search& s) { return kind + ":" + s.path + ":" + std::to_string(s.simulations); },
-          [&](const Zoo& z) {
-            return kind + ":" + z.game + (z.simulations >= 0 ? ":" + std::to_string(z.simulations) : "");
-          },
-      },
-      spec.kind);
-  std::string text = (spec.name.empty() ? "" : spec.name + "=") + body;
-  // A path holding ':' reads back only as a bare PATH.ckpt (greedy).
-  if (const auto* c = std::get_if<Checkpoint>(&spec.kind); c && c->path.find(':') != std::string::npos)
-    text = (spec.name.empty() ? "" : spec.name + "=") + c->path;
+  std::string body;
+  try {
+    body = spec.kind->text();
+  } catch (const Error& e) {
+    throw Error("player '" + spec.name + "': " + e.what() + "; write it in YAML (" + to_yaml(spec) + ")");
+  }
+  const std::string text = (spec.name.empty() ? "" : spec.name + "=") + body;
   // Some names and paths have no short form (a name with a space, a path
   // with ':' or a leading "x="): checked by reading the text back.
   bool same = false;
@@ -375,28 +162,7 @@ std::string to_yaml(const PlayerSpec& spec) {
   YAML::Node m(YAML::NodeType::Map);
   if (!spec.name.empty()) m["name"] = spec.name;
   m["kind"] = kind_name(spec);
-  std::visit(Overloaded{
-                 [](const Random&) {},
-                 [](const Heuristic&) {},
-                 [&](const Checkpoint& c) {
-                   m["path"] = c.path;
-                   m["mode"] = c.greedy ? "greedy" : "sample";
-                 },
-                 [&](const Ismcts& s) {
-                   if (!s.network.empty()) m["checkpoint"] = s.network;
-                   if (const YAML::Node changed = changed_mcts_keys(s.mcts); changed.size() > 0)
-                     m["mcts"] = changed;
-                 },
-                 [&](const Search& s) {
-                   m["path"] = s.path;
-                   m["simulations"] = s.simulations;
-                 },
-                 [&](const Zoo& z) {
-                   m["game"] = z.game;
-                   if (z.simulations >= 0) m["simulations"] = z.simulations;
-                 },
-             },
-             spec.kind);
+  spec.kind->write_yaml(m);
   YAML::Emitter out;
   out.SetMapFormat(YAML::Flow);
   out << m;
@@ -404,55 +170,61 @@ std::string to_yaml(const PlayerSpec& spec) {
 }
 
 Json to_json(const PlayerSpec& spec) {
-  PlayerSpec played = spec;
-  if (played.is<Search>()) resolve_kind(played, 0);  // no file to read, no table size needed
-  const auto* checkpoint = std::get_if<Checkpoint>(&played.kind);
-  const auto* ismcts = std::get_if<Ismcts>(&played.kind);
-  std::string path = checkpoint ? checkpoint->path : ismcts ? ismcts->network : "";
+  const PlayedAs played = spec.kind->played_as();
   return Json{{"name", spec.name},
-              {"kind", kind_name(played)},
-              {"path", path},
-              {"mode", checkpoint && !checkpoint->greedy ? "sample" : "greedy"},
-              {"simulations", ismcts ? ismcts->mcts.simulations : 0}};
+              {"kind", played.kind},
+              {"path", played.path},
+              {"mode", played.greedy ? "greedy" : "sample"},
+              {"simulations", played.simulations}};
 }
 
 void name_players(std::vector<PlayerSpec>& players) {
-  for (auto& p : players) {
-    if (!p.name.empty()) continue;
-    const std::string kind = kind_name(p);
-    p.name = std::visit(Overloaded{
-                            [&](const Checkpoint& c) {
-                              std::string name = std::filesystem::path(c.path).stem().string();
-                              // runs/<run>/checkpoints/latest.ckpt reads better as the run's name
-                              const auto parent = std::filesystem::path(c.path).parent_path();
-                              if (parent.filename() == "checkpoints" && parent.has_parent_path())
-                                name = parent.parent_path().filename().string() + "/" + name;
-                              return name + (c.greedy ? "" : ":sample");
-                            },
-                            [&](const Ismcts& s) {
-                              const std::string sims = std::to_string(s.mcts.simulations);
-                              if (s.mcts.root == mcts::RootSelection::kGumbel && !s.network.empty())
-                                return kind_name(KindId::kSearch) + sims + "+" +
-                                       std::filesystem::path(s.network).stem().string();
-                              return kind + sims + (s.network.empty() ? "" : "+net");
-                            },
-                            [&](const Search& s) {
-                              return kind + std::to_string(s.simulations) + "+" +
-                                     std::filesystem::path(s.path).stem().string();
-                            },
-                            [&](const Zoo& z) {
-                              return kind + ":" + z.game +
-                                     (z.simulations >= 0 ? ":" + std::to_string(z.simulations) : "");
-                            },
-                            [&](const auto&) { return kind; },
-                        },
-                        p.kind);
-  }
+  for (auto& p : players)
+    if (p.name.empty()) p.name = p.kind->default_name();
   for (std::size_t i = 0; i < players.size(); ++i) {
     int copies = 1;
     for (std::size_t j = i + 1; j < players.size(); ++j)
       if (players[j].name == players[i].name) players[j].name += "#" + std::to_string(++copies);
   }
+}
+
+// --- files, resolving ----------------------------------------------------------------
+
+std::string* checkpoint_file(PlayerSpec& spec) { return spec.kind->checkpoint_file(); }
+
+std::string own_game(const PlayerSpec& spec) {
+  if (std::string game = spec.kind->own_game(); !game.empty()) return game;
+  PlayerSpec copy = spec;
+  if (const std::string* path = checkpoint_file(copy)) return read_checkpoint_meta(*path).game;
+  return "";
+}
+
+void resolve_kind(PlayerSpec& spec, int num_players) {
+  while (std::unique_ptr<PlayerKind> next = spec.kind->plays_as(num_players))
+    spec.kind = Kind(std::move(next));
+}
+
+bool uses_network(const PlayerSpec& spec) {
+  // A kind that may play a network plays the one set (the learner, a pool snapshot) besides its own.
+  return spec.kind->needs_network() || (spec.net && spec.kind->info().network);
+}
+
+LoadedCheckpoint load_for_table(const std::string& path, const PlayerTable& table) {
+  LoadedCheckpoint loaded = load_checkpoint(path, table.device);
+  check_checkpoint_matches(loaded.meta, path, table.game_id, table.num_players, table.observation_shape,
+                           table.num_actions);
+  loaded.net->eval();
+  return loaded;
+}
+
+void resolve(PlayerSpec& spec, const std::string& game_id, int num_players,
+             const std::vector<int>& observation_shape, int num_actions, torch::Device device) {
+  const PlayerTable table{game_id, num_players, observation_shape, num_actions, device};
+  const Kind kind = spec.kind;  // a copy: prepare() may replace spec.kind
+  kind->prepare(spec, table);
+  resolve_kind(spec, num_players);  // a manifest's agent (its network too); a search player's ismcts
+  if (spec.net) return;
+  if (const std::string* path = checkpoint_file(spec)) spec.net = load_for_table(*path, table).net;
 }
 
 }  // namespace rocketgym::players

@@ -10,13 +10,16 @@
 
 namespace rocketgym::players {
 
-// parse_player() at a table of game `game_id`, where a bare `zoo` (or
-// NAME=zoo) stands for that game's zoo bot, zoo:GAME_ID.
+// parse_player() at a table of game `game_id`, where a kind's name alone (or
+// NAME=KIND) stands for what the kind says it is there
+// (PlayerKind::at_table): a bare `zoo` is that game's zoo bot, zoo:GAME_ID.
 inline PlayerSpec parse_player(const std::string& text, const std::string& game_id) {
-  const std::string word = kind_name(KindId::kZoo), bare = "=" + word;
-  const bool zoo = text == word || (text.size() > bare.size() &&
-                                    text.compare(text.size() - bare.size(), bare.size(), bare) == 0);
-  return parse_player(zoo ? text + ":" + game_id : text);
+  const auto eq = text.rfind('=');
+  if (eq == 0) return parse_player(text);  // no NAME before the '='
+  const std::string word = eq == std::string::npos ? text : text.substr(eq + 1);
+  const PlayerKind* kind = find_kind(word);
+  if (kind == nullptr || !kind->info().agent) return parse_player(text);
+  return parse_player(text.substr(0, text.size() - word.size()) + kind->at_table(game_id));
 }
 
 // Why `a` cannot be played in `state` ("out of range [0, 419]", "'take 3' is

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "envs/core/game.h"
-#include "training/players/player_spec.h"
+#include "training/players/kinds/torch/zoo.h"
 
 namespace rocketgym::players {
 

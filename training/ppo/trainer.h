@@ -1,10 +1,10 @@
 // Trainer<G>: PPO self-play for one concrete game type.
 //
 // One shared policy acts for every learner seat. Each episode of each env
-// draws who sits at the table (TrainConfig opponents): the learner at every
-// seat (self-play), or the learner at one random seat and a single opponent
-// (an earlier snapshot from the pool, random play or the heuristic bot) at the
-// others. Only learner decisions are trained on. Rollouts step a
+// draws who sits at the table (TrainConfig opponents, ppo/opponents.h): the
+// learner at every seat (self-play), or the learner at one random seat and a
+// single opponent (an earlier snapshot from the pool, or an agent of
+// opponents.agents) at the others. Only learner decisions are trained on. Rollouts step a
 // MixedVectorEnv<G> (one VectorEnv per table size of game.players, the envs
 // split over the sizes by weight; no allocation per step); per step, envs are
 // grouped by who is to move and each network runs one batched forward pass
@@ -21,7 +21,9 @@
 // Starting a run whose folder already has checkpoints/latest.ckpt resumes
 // it: weights, optimizer, counters and the opponent pool come back; the env
 // streams are re-seeded from (seed, update), and metrics rows after the
-// checkpoint are dropped. latest.ckpt lists the pool by paths relative to
+// checkpoint are dropped. The agents' weights may change on a resume, the
+// list of their names may not (metrics.csv has a column per name: the resume
+// is refused naming both lists). latest.ckpt lists the pool by paths relative to
 // the run folder, so a run folder can be moved; every snapshot is checked
 // like latest.ckpt (game, players, shapes). After each save the pool folder
 // holds exactly the listed snapshots: dropped ones are deleted once a saved
@@ -56,9 +58,8 @@
 #include "models/checkpoint.h"
 #include "training/distributed/distributed.h"
 #include "training/mixed_vector_env.h"
-#include "training/players/player.h"
-#include "training/players/seat_round.h"
 #include "training/policy_runner.h"
+#include "training/ppo/opponents.h"
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
 #include "training/ppo/trajectory_store.h"
@@ -82,10 +83,12 @@ class Trainer : public run::Algorithm {
  public:
   using State = typename G::State;
 
+  // Resolves the opponents' agents (their networks loaded once, here).
   Trainer(const TrainConfig& config, std::shared_ptr<AnyGame> game, dist::Context context = {})
       : cfg_(config),
         run_("ppo", cfg_, cfg_.net, {cfg_.total_steps, cfg_.minutes}, cfg_.game.resolved_config_text(),
-             std::move(game), config.game.player_counts(), std::move(context)) {
+             std::move(game), config.game.player_counts(), std::move(context)),
+        opponents_(cfg_, run_.player_counts(), run_.spec().observation_shape, run_.device(), run_.ctx()) {
     if (cfg_.shaping != 0.0 && !HasShapingPotential<G>::value)
       throw ConfigError("ppo.shaping: " + G::info().id +
                         " defines no shaping_potential; set ppo.shaping to 0 for this game");
@@ -94,13 +97,7 @@ class Trainer : public run::Algorithm {
   TrainSummary run(bool verbose) { return run_.run(*this, verbose); }
 
  private:
-  // Who controls a seat during the current episode.
-  static constexpr int kLearner = -1, kRandom = -2, kHeuristic = -3;  // >= 0: index into the pool
-  // The opponents besides the pool, by kind (kinds.h): kRandom's, kHeuristic's
-  // (the opponents: block's weights random and heuristic, train_config.cpp).
-  static constexpr std::array<players::KindId, 2> kFixedOpponents{players::KindId::kRandom,
-                                                                  players::KindId::kHeuristic};
-  enum EpisodeKind { kSelfPlay, kVsPool, kVsRandom, kVsHeuristic, kKinds };
+  static constexpr int kLearner = Opponents<G>::kLearner;
 
   std::string pool_dir() const { return run_.in_run_dir("checkpoints/pool"); }
 
@@ -117,11 +114,37 @@ class Trainer : public run::Algorithm {
   void resume(const CheckpointMeta& saved, bool verbose) override {
     episodes_ = saved.extra_count("episodes", 0);
     env_steps_ = saved.extra_count("env_steps", 0);
+    check_agents(saved);
     load_pool(saved.extra_texts("pool"));
     if (verbose && ctx_.is_root())
       std::fprintf(stderr, "resuming %s at update %lld, %lld learner steps, %zu snapshots in the pool\n",
                    run_.latest_path().c_str(), static_cast<long long>(run_.iteration()),
-                   static_cast<long long>(run_.steps()), pool_.size());
+                   static_cast<long long>(run_.steps()), opponents_.pool_size());
+  }
+
+  // The names of opponents.agents, in order: metrics.csv's train_win_vs_<name>
+  // columns, so a resume keeps them (the weights may change; a weight of 0
+  // stops playing an agent). Checkpoints written before they were recorded
+  // are not checked.
+  std::vector<std::string> agent_names() const {
+    std::vector<std::string> names = opponents_.names();
+    names.erase(names.begin());  // the pool's
+    return names;
+  }
+  void check_agents(const CheckpointMeta& saved) const {
+    if (!saved.extra.contains("agents")) return;
+    const std::vector<std::string> before = saved.extra_texts("agents"), now = agent_names();
+    if (before == now) return;
+    auto list = [](const std::vector<std::string>& names) {
+      std::string text;
+      for (const std::string& name : names) text += (text.empty() ? "" : ", ") + files::printable(name);
+      return names.empty() ? std::string("none") : text;
+    };
+    throw CheckpointError("'" + run_.latest_path() + "' was trained against the agents " + list(before) +
+                          " (opponents.agents, in this order) and the config gives " + list(now) +
+                          ". metrics.csv has a column for each; a resumed run keeps them (their weights may "
+                          "change, 0 stops playing one). Start a new run in another run.dir, or give "
+                          "opponents.agents those agents again");
   }
 
   // The snapshots latest.ckpt lists, newest pool_size of them (the config
@@ -152,7 +175,7 @@ class Trainer : public run::Algorithm {
                          file.c_str(), run_.latest_path().c_str());
           continue;
         }
-        pool_.push_back(snapshot->net);
+        opponents_.add_snapshot(snapshot->net);
         pool_files_.push_back(relative);
       } catch (const CheckpointError& e) {
         throw CheckpointError(std::string("opponent snapshot of this run's pool: ") + e.what() +
@@ -195,7 +218,8 @@ class Trainer : public run::Algorithm {
   }
 
   Json checkpoint_extra() const override {
-    return Json{{"episodes", episodes_}, {"env_steps", env_steps_}, {"pool", pool_files_}};
+    return Json{
+        {"episodes", episodes_}, {"env_steps", env_steps_}, {"pool", pool_files_}, {"agents", agent_names()}};
   }
 
   // Snapshots dropped from the pool are deleted only once latest.ckpt no
@@ -235,15 +259,11 @@ class Trainer : public run::Algorithm {
     if (ctx_.single()) return;
     std::vector<double> counts{static_cast<double>(episodes_ - episodes_summed_),
                                static_cast<double>(env_steps_ - env_steps_summed_)};
-    counts.insert(counts.end(), train_wins_.begin(), train_wins_.end());
-    counts.insert(counts.end(), train_games_.begin(), train_games_.end());
+    opponents_.append_counts(counts);
     ctx_.all_reduce_sum(counts, "summing the ranks' counters");
     episodes_ = episodes_summed_ += static_cast<int64_t>(counts[0] + 0.5);
     env_steps_ = env_steps_summed_ += static_cast<int64_t>(counts[1] + 0.5);
-    for (int k = 0; k < kKinds; ++k) {
-      train_wins_[k] = counts[static_cast<std::size_t>(2 + k)];
-      train_games_[k] = counts[static_cast<std::size_t>(2 + kKinds + k)];
-    }
+    opponents_.set_counts(counts.data() + 2);
   }
 
   // A frozen copy of the current network joins the opponent pool (and its
@@ -263,18 +283,10 @@ class Trainer : public run::Algorithm {
                   static_cast<long long>(run_.iteration()));
     if (ctx_.is_root())
       save_checkpoint(run_.in_run_dir(name), run_.meta(0.0, checkpoint_extra()), copy, nullptr);
-    pool_.push_back(copy);
     pool_files_.push_back(name);
-    seated_.clear();  // the round's players follow the pool's: rebuilt on demand
-    if (static_cast<int>(pool_.size()) > cfg_.pool_size) {
-      pool_.erase(pool_.begin());
+    if (opponents_.add_snapshot(copy)) {  // the oldest left the pool
       dropped_files_.push_back(pool_files_.front());
       pool_files_.erase(pool_files_.begin());
-      // Episodes under way against a snapshot keep their (shifted) opponent;
-      // those against the dropped one finish against the next oldest.
-      for (auto& seats : seats_)
-        for (int& who : seats)
-          if (who > 0) --who;
     }
   }
 
@@ -290,10 +302,7 @@ class Trainer : public run::Algorithm {
     env_rngs_.clear();
     for (int i = 0; i < cfg_.envs; ++i)
       env_rngs_.emplace_back(derive_seed(seed ^ 0x7EA7ULL, static_cast<uint64_t>(updates) * 65536 + i));
-    seats_.assign(static_cast<std::size_t>(cfg_.envs), {});
-    episode_kind_.assign(static_cast<std::size_t>(cfg_.envs), kSelfPlay);
-    table_rng_.reseed(derive_seed(seed ^ streams::kPpoSeating, static_cast<uint64_t>(updates)));
-    for (int i = 0; i < cfg_.envs; ++i) seat_players(i);
+    opponents_.begin(*env_, cfg_.envs, seed, updates);
     torch::manual_seed(derive_seed(cfg_.seed, static_cast<uint64_t>(updates) + 1));
     if (warm_start && cfg_.imitation_steps > 0) imitate(verbose);
     episodes_at_start_ = episodes_summed_ = episodes_;
@@ -383,32 +392,6 @@ class Trainer : public run::Algorithm {
 
   // --- rollouts -------------------------------------------------------------
 
-  // Draws this episode's table for env i.
-  void seat_players(int i) {
-    auto& seats = seats_[static_cast<std::size_t>(i)];
-    const double pool_weight = pool_.empty() ? 0.0 : cfg_.pool;
-    const double total = cfg_.self_play + pool_weight + cfg_.random + cfg_.heuristic;
-    double u = table_rng_.uniform01() * total;
-    EpisodeKind kind = kVsHeuristic;
-    if ((u -= cfg_.self_play) < 0)
-      kind = kSelfPlay;
-    else if ((u -= pool_weight) < 0)
-      kind = kVsPool;
-    else if ((u -= cfg_.random) < 0)
-      kind = kVsRandom;
-    episode_kind_[static_cast<std::size_t>(i)] = kind;
-    if (kind == kSelfPlay) {
-      seats.fill(kLearner);
-      return;
-    }
-    const int opponent = kind == kVsPool
-                             ? static_cast<int>(table_rng_.below(static_cast<uint32_t>(pool_.size())))
-                         : kind == kVsRandom ? kRandom
-                                             : kHeuristic;
-    seats.fill(opponent);
-    seats[table_rng_.below(static_cast<uint32_t>(env_->players(i)))] = kLearner;
-  }
-
   // The envs of every table size of game.players (mixed_vector_env.h).
   std::unique_ptr<MixedVectorEnv<G>> make_env(uint64_t seed) const {
     return std::make_unique<MixedVectorEnv<G>>(typed_config<G>(*run_.game()), cfg_.game.tables, cfg_.envs,
@@ -426,23 +409,7 @@ class Trainer : public run::Algorithm {
 
   void choose_actions(MixedVectorEnv<G>& env, TrajectoryStore& store, PolicyRunner& learner,
                       std::vector<Action>& actions, std::vector<int>& group) {
-    auto controller = [&](int i) {
-      return seats_[static_cast<std::size_t>(i)][static_cast<std::size_t>(env.current_player(i))];
-    };
-    auto gather = [&](PolicyRunner& runner, int who) {
-      group.clear();
-      for (int i = 0; i < cfg_.envs; ++i)
-        if (controller(i) == who) group.push_back(i);
-      for (std::size_t k = 0; k < group.size(); ++k) {
-        std::memcpy(runner.observation_row(static_cast<int>(k)), env.observation(group[k]),
-                    sizeof(float) * obs_size_);
-        std::memcpy(runner.mask_row(static_cast<int>(k)), env.action_mask(group[k]),
-                    static_cast<std::size_t>(num_actions_));
-      }
-      runner.evaluate(static_cast<int>(group.size()));
-    };
-
-    gather(learner, kLearner);
+    gather_learner(env, learner, group);
     for (std::size_t k = 0; k < group.size(); ++k) {
       const int i = group[k];
       const Action a = learner.choose(static_cast<int>(k), false, env_rngs_[static_cast<std::size_t>(i)]);
@@ -453,36 +420,23 @@ class Trainer : public run::Algorithm {
       std::memcpy(store.observation(slot), env.observation(i), sizeof(float) * obs_size_);
       std::memcpy(store.mask(slot), env.action_mask(i), static_cast<std::size_t>(num_actions_));
     }
-    // The opponents (players/player.h) in one round of the seat loop
-    // (players/seat_round.h), each asked for all its moves at once: the pool
-    // snapshots (round players 0 .., sampling from their policy like the
-    // learner), then the fixed opponents (random, heuristic).
-    const std::size_t fixed = pool_.size();  // the round's index of the first fixed opponent
-    round_.reserve(fixed + kFixedOpponents.size(), static_cast<std::size_t>(cfg_.envs));
-    round_.clear();
-    for (int i = 0; i < cfg_.envs; ++i) {
-      const int who = controller(i);
-      if (who == kLearner) continue;
-      const auto e = static_cast<std::size_t>(i);
-      const std::size_t p = who >= 0 ? static_cast<std::size_t>(who) : fixed + fixed_opponent(who);
-      round_.add(
-          p, i,
-          {&env.state(i), env.current_player(i), &env_rngs_[e], 0, env.observation(i), env.action_mask(i)});
-    }
-    const players::PlayerOptions seating{1, cfg_.envs, device_};
-    seated_.resize(fixed + kFixedOpponents.size());
-    for (std::size_t p = 0; p < seated_.size(); ++p) {
-      if (seated_[p] || !round_.waits_for(p)) continue;  // made on demand, kept until the pool changes
-      seated_[p] = players::make_player<G>(
-          p < fixed ? players::PlayerSpec{"pool", players::Checkpoint{"", false}, pool_[p]}
-                    : players::default_player(kFixedOpponents[p - fixed]),
-          seating);
-    }
-    round_.ask(seated_, [&](int i, Action a) { actions[static_cast<std::size_t>(i)] = a; });
+    // The opponents, in one round of the seat loop (ppo/opponents.h).
+    opponents_.act(env, env_rngs_, env_steps_, actions);
   }
 
-  // The index in kFixedOpponents of a seat's controller kRandom or kHeuristic.
-  static std::size_t fixed_opponent(int who) { return static_cast<std::size_t>(kRandom - who); }
+  // The envs where the learner is to move, their rows evaluated in one batch.
+  void gather_learner(MixedVectorEnv<G>& env, PolicyRunner& learner, std::vector<int>& group) {
+    group.clear();
+    for (int i = 0; i < cfg_.envs; ++i)
+      if (opponents_.controller(i, env.current_player(i)) == kLearner) group.push_back(i);
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      std::memcpy(learner.observation_row(static_cast<int>(k)), env.observation(group[k]),
+                  sizeof(float) * obs_size_);
+      std::memcpy(learner.mask_row(static_cast<int>(k)), env.action_mask(group[k]),
+                  static_cast<std::size_t>(num_actions_));
+    }
+    learner.evaluate(static_cast<int>(group.size()));
+  }
 
   float potential(const State& state, int seat) const {
     if constexpr (HasShapingPotential<G>::value) {
@@ -498,68 +452,67 @@ class Trainer : public run::Algorithm {
     store.finish_episode(i, returns, static_cast<float>(cfg_.gamma), static_cast<float>(cfg_.gae_lambda),
                          static_cast<float>(cfg_.shaping));
     ++episodes_;
-    const auto kind = episode_kind_[static_cast<std::size_t>(i)];
-    if (kind != kSelfPlay) {
-      // The learner's share of the win, as the arena counts it.
-      const auto& seats = seats_[static_cast<std::size_t>(i)];
-      arena::GameRecord r;
-      r.num_players = players;
-      std::copy_n(returns, players, r.returns.begin());
-      for (int s = 0; s < players; ++s)
-        if (seats[static_cast<std::size_t>(s)] == kLearner) train_wins_[kind] += arena::win_share(r, s);
-      train_games_[kind] += 1;
-    }
-    seat_players(i);
+    opponents_.count(i, returns, players);
+    opponents_.seat(i, players);
   }
 
   // --- metrics, progress ------------------------------------------------------
 
+  // The columns train_win_vs_<name>: the pool's, then each agent's.
   std::string metrics_header() const override {
-    return "update,step,env_steps,episodes,elapsed_s,samples_per_s,policy_loss,value_loss,entropy,approx_kl,"
-           "clip_fraction,train_win_vs_pool,train_win_vs_random,train_win_vs_heuristic,eval_win_vs_random,"
-           "eval_win_vs_heuristic";
+    CsvWriter header;
+    for (const char* column : {"update", "step", "env_steps", "episodes", "elapsed_s", "samples_per_s",
+                               "policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction"})
+      header << column;
+    for (const std::string& name : opponents_.names()) header << "train_win_vs_" + name;
+    header << "eval_win_vs_random"
+           << "eval_win_vs_heuristic";
+    header.end_row();
+    std::string text = header.str();
+    text.pop_back();  // the harness ends the line
+    return text;
   }
 
   // Rank 0 writes the row; every rank starts counting the next update's games.
   void write_metrics_row(CsvWriter* out, const run::IterationReport& r) override {
-    auto rate_of = [&](int kind) -> std::string {
-      if (train_games_[kind] == 0) return "";
-      return std::to_string(train_wins_[kind] / train_games_[kind]);
-    };
     const UpdateStats& s = last_update_;
-    if (out)
-      out->row(r.iteration, r.steps, env_steps_, episodes_, r.elapsed_seconds, r.rate, s.policy_loss,
-               s.value_loss, s.entropy, s.approx_kl, s.clip_fraction, rate_of(kVsPool), rate_of(kVsRandom),
-               rate_of(kVsHeuristic), r.evaluated ? std::to_string(run_.eval_vs_random()) : "",
-               r.evaluated ? std::to_string(run_.eval_vs_heuristic()) : "");
-    for (int k = 0; k < kKinds; ++k)
-      last_train_rate_[k] = train_games_[k] ? train_wins_[k] / train_games_[k] : -1.0;
-    train_wins_.fill(0.0);
-    train_games_.fill(0.0);
+    if (out) {
+      *out << r.iteration << r.steps << env_steps_ << episodes_ << r.elapsed_seconds << r.rate
+           << s.policy_loss << s.value_loss << s.entropy << s.approx_kl << s.clip_fraction;
+      for (std::size_t c = 0; c < opponents_.columns(); ++c) *out << opponents_.rate_text(c);
+      *out << (r.evaluated ? std::to_string(run_.eval_vs_random()) : "")
+           << (r.evaluated ? std::to_string(run_.eval_vs_heuristic()) : "");
+      out->end_row();
+    }
+    opponents_.close_update();
   }
 
+  // "train vs <agent> 40% ... pool 55%": the agents in order, then the pool.
   std::string progress_text(const run::IterationReport& r) const override {
     const double games_per_second = (episodes_ - episodes_at_start_) / std::max(r.session_seconds, 1e-9);
-    char text[400];
-    std::snprintf(
-        text, sizeof(text),
-        "update %lld | %.2fM/%.2fM steps | %.0f samples/s | %.1f games/s | entropy %.2f | train vs "
-        "random %s heuristic %s pool %s | eval (greedy, update %lld) vs random %s heuristic %s",
-        static_cast<long long>(r.iteration), r.steps / 1e6, cfg_.total_steps / 1e6, r.rate, games_per_second,
-        last_update_.entropy, run::percent(last_train_rate_[kVsRandom]).c_str(),
-        run::percent(last_train_rate_[kVsHeuristic]).c_str(), run::percent(last_train_rate_[kVsPool]).c_str(),
-        static_cast<long long>(run_.last_eval_iteration()), run::percent(run_.eval_vs_random()).c_str(),
-        run::percent(run_.eval_vs_heuristic()).c_str());
-    return text;
+    char text[200];
+    std::snprintf(text, sizeof(text),
+                  "update %lld | %.2fM/%.2fM steps | %.0f samples/s | %.1f games/s | entropy %.2f",
+                  static_cast<long long>(r.iteration), r.steps / 1e6, cfg_.total_steps / 1e6, r.rate,
+                  games_per_second, last_update_.entropy);
+    std::string line = std::string(text) + " | train vs";
+    const std::vector<std::string> names = opponents_.names();
+    for (std::size_t c = 1; c <= names.size(); ++c) {
+      const std::size_t column = c % names.size();  // the agents (1..), then the pool (0)
+      line += " " + files::printable(names[column]) + " " + run::percent(opponents_.last_rate(column));
+    }
+    return line + " | eval (greedy, update " + std::to_string(run_.last_eval_iteration()) + ") vs random " +
+           run::percent(run_.eval_vs_random()) + " heuristic " + run::percent(run_.eval_vs_heuristic());
   }
 
   void finish(TrainSummary& summary) const override {
     summary.episodes = episodes_;
-    summary.pool_snapshots = static_cast<int>(pool_.size());
+    summary.pool_snapshots = static_cast<int>(opponents_.pool_size());
   }
 
   TrainConfig cfg_;
   run::RunHarness<G> run_;
+  Opponents<G> opponents_;
   const dist::Context& ctx_ = run_.ctx();
   const torch::Device& device_ = run_.device();
   const int num_actions_ = run_.num_actions(), obs_size_ = run_.obs_size();
@@ -572,20 +525,11 @@ class Trainer : public run::Algorithm {
   std::vector<Action> actions_;
   std::vector<int> group_;
   UpdateStats last_update_;
-  std::vector<PolicyValueNet> pool_;
   std::vector<std::string> pool_files_;     // relative to the run folder, as latest.ckpt lists them
   std::vector<std::string> dropped_files_;  // left the pool; deleted after the next save
-  // The opponents' players (made on demand): one per pool snapshot, then
-  // kFixedOpponents; and the round that asks them.
-  std::vector<std::unique_ptr<players::Player<G>>> seated_;
-  players::SeatRound<G> round_;
-  std::vector<std::array<int, arena::kMaxSeats>> seats_;
-  std::vector<EpisodeKind> episode_kind_;
   std::vector<Rng> env_rngs_;
-  Rng table_rng_;
   int64_t episodes_ = 0, env_steps_ = 0, episodes_at_start_ = 0;
   int64_t episodes_summed_ = 0, env_steps_summed_ = 0;  // counters as last summed over the ranks
-  std::array<double, kKinds> train_wins_{}, train_games_{}, last_train_rate_{-1, -1, -1, -1};
 };
 
 // Loads the game and runs Trainer<G> for the configured game, as one rank of

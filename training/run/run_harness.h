@@ -383,15 +383,15 @@ class RunHarness {
     torch::NoGradGuard no_grad;
     const auto config = typed_config<G>(*game_);
     const uint64_t seed = derive_seed(settings_.seed ^ 0xE7A1ULL, 0);
-    auto win_rate = [&](players::KindId opponent) {
+    auto win_rate = [&](const players::PlayerSpec& opponent) {
       double sum = 0.0;
       for (int players : players_)
         sum += arena::evaluate_network<G>(net_, config, players, opponent, settings_.eval_games, seed,
                                           settings_.threads, device_, ctx_);
       return sum / static_cast<double>(players_.size());
     };
-    eval_random_ = win_rate(players::KindId::kRandom);
-    eval_heuristic_ = win_rate(players::KindId::kHeuristic);
+    eval_random_ = win_rate(players::default_player<players::Random>());
+    eval_heuristic_ = win_rate(players::default_player<players::Heuristic>());
     last_eval_iteration_ = iteration_;
   }
 

@@ -16,6 +16,7 @@
 #include "training/mcts/network_evaluator.h"
 #include "training/mcts/rollout.h"
 #include "training/players/any_player.h"
+#include "training/players/kinds/torch/zoo.h"
 #include "training/players/table.h"
 #include "training/policy_runner.h"
 
@@ -81,7 +82,7 @@ long seat_bot_work(const std::string& text, const AnyGame& game, int players) {
     if (std::find(served.begin(), served.end(), players) == served.end())
       throw Error("'" + text + "' does not play " + std::to_string(players) + " players");
   }
-  if (const auto* search = std::get_if<players::Ismcts>(&spec.kind))
+  if (const auto* search = spec.get_if<players::Ismcts>())
     return static_cast<long>(search->mcts.simulations) *
            (search->network.empty() ? search->mcts.rollouts : 1);
   return 1;
@@ -96,7 +97,7 @@ template <class G>
 class ZooAnalyst {
  public:
   ZooAnalyst(players::PlayerSpec spec, std::string by, long max_work) : by_(std::move(by)) {
-    if (const auto* search = std::get_if<players::Ismcts>(&spec.kind)) {
+    if (const auto* search = spec.get_if<players::Ismcts>()) {
       mcts::Options options = search->mcts;
       const long playouts = spec.net ? 1 : std::max(1, options.rollouts);
       options.simulations = static_cast<int>(std::clamp<long>(max_work / playouts, 1, options.simulations));
@@ -166,7 +167,7 @@ class ZooAnalyst {
 
 cli::Analyst make_zoo_analyst(const AnyGame& game, int players, long max_work) {
   const std::string& id = game.info().id;
-  const std::string zoo = players::kind_name(players::KindId::kZoo);
+  const std::string zoo = players::kind_name<players::Zoo>();
   players::PlayerSpec spec = players::parse_player(zoo, id);
   players::resolve(spec, id, players, game.observation_shape(players), game.info().num_actions, torch::kCPU);
   return visit_game(id, [&](auto g) -> cli::Analyst {
@@ -177,6 +178,8 @@ cli::Analyst make_zoo_analyst(const AnyGame& game, int players, long max_work) {
     };
   });
 }
+
+std::string zoo_seat(const std::string& game) { return players::Zoo(game).text(); }
 
 void add_training_commands(CLI::App& app) {
   cli::add_train_command(app);

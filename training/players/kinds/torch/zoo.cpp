@@ -1,6 +1,10 @@
-// The files a player reads: the zoo's files (a game's zoo bot, its manifest)
-// and the networks a spec resolves to (player_spec.h, "files"). Reading and
-// writing specs is player_spec.cpp's.
+// zoo: the project's best bot for GAME at this table size: its network
+// (models/zoo/GAME.ckpt) at the simulations its file recommends for the size
+// (0: the raw network, greedy), or the agent its manifest
+// (models/zoo/GAME.yaml) names for the size. Also the zoo's files: where a
+// game's bot lies, its manifest, the table sizes it serves.
+#include "training/players/kinds/torch/zoo.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -15,7 +19,6 @@
 #include "envs/core/game.h"
 #include "generated/source_tree.h"
 #include "models/checkpoint.h"
-#include "training/players/player_spec.h"
 #include "training/table_limits.h"
 
 namespace rocketgym::players {
@@ -96,8 +99,9 @@ namespace {
 constexpr const char* kNetworkWord = "network";
 
 // A zoo network played at `simulations`: 0 is the raw network, greedy.
-Kind network_at(const std::string& path, int simulations) {
-  return simulations == 0 ? Kind{Checkpoint{path, true}} : Kind{Search{path, simulations}};
+std::unique_ptr<PlayerKind> network_at(const std::string& path, int simulations) {
+  if (simulations == 0) return std::make_unique<Checkpoint>(path, true);
+  return std::make_unique<Search>(path, simulations);
 }
 
 bool is_network(const PlayerSpec& agent) { return agent.is<Checkpoint>() || agent.is<Search>(); }
@@ -123,12 +127,11 @@ PlayerSpec file_free_agent(const ConfigNode& table, const std::string& key, cons
     if (entry.is_map()) throw;  // already names the file and line
     table.fail_key(key, e.what());
   }
-  const auto* search = std::get_if<Ismcts>(&agent.kind);
   if (!agent.name.empty()) table.fail_key(key, "a zoo agent takes its name from the zoo; drop the name");
-  if (!(agent.is<Random>() || agent.is<Heuristic>() || (search && search->network.empty())))
+  if (uses_network(agent))
     table.fail_key(key, "a manifest's agent is `network` (" + game_id +
-                            ".ckpt beside it) or reads no file: random, heuristic or ismcts without a "
-                            "checkpoint, not " +
+                            ".ckpt beside it) or reads no file (random, heuristic or ismcts without a "
+                            "checkpoint, say), not " +
                             kind_name(agent));
   return agent;
 }
@@ -196,7 +199,10 @@ std::vector<int> zoo_served_players(const std::string& game_id) {
   return served;
 }
 
-Kind zoo_agent(const Zoo& zoo, int num_players) {
+namespace {
+
+// The agent of zoo_agent().
+std::unique_ptr<PlayerKind> zoo_agent_kind(const Zoo& zoo, int num_players) {
   const std::string path = zoo_path(zoo.game);
   if (!is_zoo_manifest(path))
     return network_at(path, zoo.simulations >= 0
@@ -207,11 +213,11 @@ Kind zoo_agent(const Zoo& zoo, int num_players) {
   for (const auto& [players, agent] : manifest.players) {
     served.push_back(players);
     if (players != num_players) continue;
-    if (zoo.simulations < 0) return agent.kind;
+    if (zoo.simulations < 0) return agent.kind->clone();
     if (is_network(agent)) return network_at(manifest.network, zoo.simulations);
     // The manifest's search at the simulations asked for (zoo:GAME:SIMULATIONS).
-    Kind kind = agent.kind;
-    auto* search = std::get_if<Ismcts>(&kind);
+    std::unique_ptr<PlayerKind> kind = agent.kind->clone();
+    auto* search = dynamic_cast<Ismcts*>(kind.get());
     if (zoo.simulations == 0 || !search)
       throw ConfigError("zoo bot '" + zoo.game + "' (" + path + ") plays " + kind_name(agent) +
                         " over no network at " + std::to_string(num_players) + " players: " +
@@ -224,61 +230,86 @@ Kind zoo_agent(const Zoo& zoo, int num_players) {
               std::to_string(num_players));
 }
 
-std::string* checkpoint_file(PlayerSpec& spec) {
-  if (auto* c = std::get_if<Checkpoint>(&spec.kind)) return &c->path;
-  if (auto* s = std::get_if<Search>(&spec.kind)) return &s->path;
-  if (auto* s = std::get_if<Ismcts>(&spec.kind); s && !s->network.empty()) return &s->network;
-  return nullptr;
+}  // namespace
+
+Kind zoo_agent(const Zoo& zoo, int num_players) { return Kind(zoo_agent_kind(zoo, num_players)); }
+
+// --- the kind ------------------------------------------------------------------------
+
+const KindInfo& Zoo::row() {
+  static const KindInfo row{
+      "zoo",
+      "zoo:GAME[:SIMULATIONS]",
+      "",
+      {"game", "simulations"},
+      "the project's best bot for GAME at this table size ([the zoo](#the-zoo-exported-bots-and-bots-"
+      "elsewhere)): its network (`models/zoo/GAME.ckpt`) at the simulations its file recommends for the size "
+      "(0 = the raw network, greedy), or the agent its manifest (`models/zoo/GAME.yaml`) names for the size, "
+      "that network or a search over no network; `:SIMULATIONS` plays that agent at SIMULATIONS; `zoo` alone "
+      "is this game's (`--seats human,zoo`, Python)",
+      true,
+      true};
+  return row;
 }
 
-std::string own_game(const PlayerSpec& spec) {
-  if (const auto* z = std::get_if<Zoo>(&spec.kind)) return z->game;
-  PlayerSpec copy = spec;
-  if (const std::string* path = checkpoint_file(copy)) return read_checkpoint_meta(*path).game;
-  return "";
+std::unique_ptr<PlayerKind> Zoo::read_text(const SpecWords& in) const {
+  in.at_most(3);
+  auto z = std::make_unique<Zoo>(checked_zoo_id(in.required(1, "zoo needs a game id")));
+  if (in.words.size() == 3)
+    z->simulations = in.words[2] == "0" ? 0 : read_count(in, 2, mcts::kSimulationsRange);
+  return z;
 }
 
-mcts::Options play_search_options(int simulations) {
-  mcts::Options o;
-  o.root = mcts::RootSelection::kGumbel;
-  o.gumbel_scale = 0.0;
-  o.simulations = simulations;
-  return o;
-}
-
-void resolve_kind(PlayerSpec& spec, int num_players) {
-  if (const auto* z = std::get_if<Zoo>(&spec.kind)) spec.kind = zoo_agent(*z, num_players);
-  if (const auto* s = std::get_if<Search>(&spec.kind))
-    spec.kind = Ismcts{play_search_options(s->simulations), s->path};
-}
-
-bool uses_network(const PlayerSpec& spec) {
-  if (const auto* s = std::get_if<Ismcts>(&spec.kind)) return !s->network.empty() || spec.net;
-  return spec.is<Checkpoint>() || spec.is<Search>() || spec.is<Zoo>();
-}
-
-void resolve(PlayerSpec& spec, const std::string& game_id, int num_players,
-             const std::vector<int>& observation_shape, int num_actions, torch::Device device) {
-  auto load = [&](const std::string& path) {
-    LoadedCheckpoint loaded = load_checkpoint(path, device);
-    check_checkpoint_matches(loaded.meta, path, game_id, num_players, observation_shape, num_actions);
-    loaded.net->eval();
-    return loaded;
-  };
-  if (const auto* z = std::get_if<Zoo>(&spec.kind); z && z->game != game_id)
-    throw Error("it is the zoo bot of " + z->game + ", not of " + game_id);
-  if (const auto* z = std::get_if<Zoo>(&spec.kind); z && !spec.net) {
-    // A network's zoo file is read once: its network and its recommended simulations.
-    if (const std::string path = zoo_path(z->game); !is_zoo_manifest(path)) {
-      LoadedCheckpoint loaded = load(path);
-      spec.kind =
-          network_at(path, z->simulations >= 0 ? z->simulations : loaded.meta.zoo_simulations(num_players));
-      spec.net = loaded.net;
-    }
+std::unique_ptr<PlayerKind> Zoo::read_yaml(const ConfigNode& node) const {
+  auto z = std::make_unique<Zoo>();
+  const std::string id = node.get_string("game");
+  try {
+    z->game = checked_zoo_id(id);
+  } catch (const Error& e) {
+    node.fail_key("game", e.what());
   }
-  resolve_kind(spec, num_players);  // a manifest's agent (its network too); a search player's ismcts
+  z->simulations = node.get_int("simulations", -1, 0, mcts::kSimulationsRange.max);  // 0: the raw network
+  return z;
+}
+
+std::string Zoo::at_table(const std::string& game_id) const {
+  return std::string(row().name) + ":" + game_id;
+}
+
+std::string Zoo::text() const {
+  return std::string(row().name) + ":" + game + (simulations >= 0 ? ":" + std::to_string(simulations) : "");
+}
+
+void Zoo::write_yaml(YAML::Node& mapping) const {
+  mapping["game"] = game;
+  if (simulations >= 0) mapping["simulations"] = simulations;
+}
+
+std::string Zoo::default_name() const { return text(); }
+
+std::string Zoo::own_game() const { return game; }
+
+bool Zoo::needs_network() const { return true; }
+
+void Zoo::prepare(PlayerSpec& spec, const PlayerTable& table) const {
+  if (game != table.game_id) throw Error("it is the zoo bot of " + game + ", not of " + table.game_id);
   if (spec.net) return;
-  if (const std::string* path = checkpoint_file(spec)) spec.net = load(*path).net;
+  // A network's zoo file is read once: its network and its recommended simulations.
+  if (const std::string path = zoo_path(game); !is_zoo_manifest(path)) {
+    LoadedCheckpoint loaded = load_for_table(path, table);
+    spec.kind = Kind(
+        network_at(path, simulations >= 0 ? simulations : loaded.meta.zoo_simulations(table.num_players)));
+    spec.net = loaded.net;
+  }
+}
+
+std::unique_ptr<PlayerKind> Zoo::plays_as(int num_players) const {
+  return zoo_agent_kind(*this, num_players);
+}
+
+const PlayerKind& zoo_kind() {
+  static const Zoo kind;
+  return kind;
 }
 
 }  // namespace rocketgym::players

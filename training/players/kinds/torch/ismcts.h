@@ -1,0 +1,32 @@
+// The ismcts kind: information-set MCTS over playouts or a network (ismcts.cpp).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "training/mcts/search_options.h"
+#include "training/players/kinds.h"
+
+namespace rocketgym::players {
+
+class Ismcts final : public KindOf<Ismcts> {
+ public:
+  static const KindInfo& row();
+  Ismcts(mcts::Options mcts = {}, std::string network = "")  // NOLINT
+      : mcts(std::move(mcts)), network(std::move(network)) {}
+
+  mcts::Options mcts;
+  std::string network;  // a checkpoint as evaluator; empty: playouts (mcts.rollouts per leaf)
+
+  std::unique_ptr<PlayerKind> read_text(const SpecWords& in) const override;
+  std::unique_ptr<PlayerKind> read_yaml(const ConfigNode& node) const override;
+  std::string text() const override;
+  void write_yaml(YAML::Node& mapping) const override;
+  std::string default_name() const override;
+  PlayedAs played_as() const override;
+  std::string* checkpoint_file() override;
+  bool needs_network() const override;
+  std::unique_ptr<UntypedPlayer> make_player(const PlayerSetup& setup) const override;
+};
+
+}  // namespace rocketgym::players
