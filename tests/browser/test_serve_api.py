@@ -182,7 +182,8 @@ def test_hot_seat_passes_the_screen_between_humans(server):
     status, table = server.call("POST", f"/api/tables/{tid}/move",
                                 {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]},
                                 key=keys["0"])
-    assert status == 200 and table["waiting"] == "human" and table["human_seat"] == 1
+    assert status == 200 and table["waiting"] == "person" and table["person_seat"] == 1
+    assert table["people"] == [True, True]
     assert table["legal"] == [] and "size" in table["view"]["board"]["setup"][0]
     status, other = server.call("GET", f"/api/tables/{tid}?seat=1", key=keys["1"])
     assert status == 200 and other["waiting"] == "you" and other["legal"]

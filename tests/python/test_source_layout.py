@@ -124,3 +124,17 @@ def test_the_game_tables_name_games():
     source = (ROOT / "scripts/callgrind_split.py").read_text(encoding="utf-8")
     named = set(re.findall(r'^\s+"(\w+)": r"', source, re.MULTILINE))
     assert named and named <= ids, named - ids
+
+
+def test_the_web_page_names_no_kind_of_player():
+    # The page learns the kinds from the server (GET /api/games: the seats offered and the lineup it
+    # starts with; a table's `people` and `waiting`), so no kind's name is a string in its code.
+    import rocketgym as rg
+
+    names = [kind["name"] for kind in rg.agent_kinds()]
+    assert "human" in names
+    literal = re.compile(r"""(["'`])(%s)\1""" % "|".join(map(re.escape, names)))
+    naming = [f"{path.relative_to(ROOT)}:{text[:m.start()].count(chr(10)) + 1}: {m.group(0)}"
+              for path in tracked_files() if path.relative_to(ROOT).parts[0] == "web" and path.suffix == ".js"
+              for text in [path.read_text(encoding="utf-8")] for m in literal.finditer(text)]
+    assert not naming, "the web page names a kind of player (ask the server): " + ", ".join(naming)

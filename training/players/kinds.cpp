@@ -145,6 +145,12 @@ std::vector<std::string> person_kinds() {
   return names;
 }
 
+std::vector<std::string> default_seats(int players) {
+  std::vector<std::string> seats{human_kind().info().name};
+  while (static_cast<int>(seats.size()) < players) seats.emplace_back(heuristic_kind().info().name);
+  return seats;
+}
+
 std::string kinds_markdown() {
   std::string out = "| spec | YAML keys | who plays |\n| --- | --- | --- |\n";
   for (const PlayerKind* kind : player_kinds()) {

@@ -217,6 +217,9 @@ std::vector<std::string> agent_keys();
 bool is_person_seat(const std::string& seat);
 // The names of the kinds a person plays ("human").
 std::vector<std::string> person_kinds();
+// The seats of a table of `players` when none are chosen: a person at seat 0,
+// the heuristic bot at the others (`rocketgym play`, serve's page).
+std::vector<std::string> default_seats(int players);
 
 // docs/agents.md's grammar table and rocketgym.agent_kinds(): one row per kind.
 std::string kinds_markdown();
