@@ -30,6 +30,8 @@ def test_games_lists_every_game_with_options(server):
     assert ids == registry_games()  # every game of the registry (`rocketgym list`), in its order
     launch_pad = next(g for g in games if g["id"] == "launch_pad")
     assert {"key": "variants.short_game", "default": False} in launch_pad["options"]
+    # The seats the page starts with (players::default_seats): a person, then the heuristic bot.
+    assert launch_pad["lineup"] == {str(n): ["human"] + ["heuristic"] * (n - 1) for n in range(2, 5)}
 
 
 def test_a_human_plays_a_whole_game_against_the_heuristic(server):
