@@ -138,3 +138,80 @@ def test_the_web_page_names_no_kind_of_player():
               for path in tracked_files() if path.relative_to(ROOT).parts[0] == "web" and path.suffix == ".js"
               for text in [path.read_text(encoding="utf-8")] for m in literal.finditer(text)]
     assert not naming, "the web page names a kind of player (ask the server): " + ", ".join(naming)
+
+
+# The layers of docs/architecture.md ("Layers"), lowest first: a file includes only files of its own
+# folder or of a lower layer, never of a higher one nor of another folder of its own layer. A folder
+# is the longest one listed that holds the file (training/players/kinds/ is training/players;
+# training/cli/torch/ is training/cli). This is a check of the #include lines, not of CMake targets:
+# most of the code above models/ is templates in headers, which a link cannot check, and one library
+# keeps the build to one precompiled torch/torch.h and its unity batches (docs/building.md).
+LAYERS = [
+    ("envs/core",),  # (the generated registry, generated/, is outside the layers: CMake writes it from games/)
+    ("envs",),  # a game's rules, envs/<id>/
+    ("encoders",),
+    ("games",),
+    ("models",),
+    ("training",),  # what the training side shares: configs, the policy runner, seeds, limits
+    ("training/distributed", "training/mcts"),
+    ("training/players",),
+    ("training/arena",),
+    ("training/run",),
+    ("training/ppo", "training/alphazero"),
+    ("training/cli",),
+]
+LAYER_OF = {folder: rank for rank, folders in enumerate(LAYERS) for folder in folders}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
+
+
+def layer_folder(path):
+    """The folder of LAYERS holding `path` (a path from the repository root), or None."""
+    parts = path.split("/")
+    for n in range(len(parts) - 1, 0, -1):
+        if "/".join(parts[:n]) in LAYER_OF:
+            return "/".join(parts[:n])
+    return None
+
+
+def upward_includes(sources):
+    """`FILE:LINE includes INCLUDED` for each include of `sources` ({path: text}) against the layers."""
+    wrong = []
+    for path, text in sources.items():
+        here = layer_folder(path)
+        if here is None:
+            continue
+        for match in INCLUDE.finditer(text):
+            there = layer_folder(match.group(1))
+            if there is None or there == here:
+                continue
+            if LAYER_OF[there] >= LAYER_OF[here]:
+                line = text[:match.start()].count("\n") + 1
+                wrong.append(f"{path}:{line} ({here}) includes {match.group(1)} ({there})")
+    return wrong
+
+
+def test_each_layer_includes_only_the_layers_below_it():
+    sources = {}
+    for path in tracked_files():
+        relative = path.relative_to(ROOT).as_posix()
+        if path.suffix in {".cpp", ".h"} and layer_folder(relative) is not None:
+            sources[relative] = path.read_text(encoding="utf-8")
+    assert len(sources) > 100
+    wrong = upward_includes(sources)
+    assert not wrong, "an include against the layers of docs/architecture.md: " + "; ".join(wrong)
+
+
+def test_the_layer_rule_finds_an_include_upward_or_sideways():
+    assert layer_folder("training/players/kinds/torch/zoo.cpp") == "training/players"
+    assert layer_folder("training/cli/torch/train_command.cpp") == "training/cli"
+    assert layer_folder("envs/lift_off/lift_off.h") == "envs" and layer_folder("python/x.cpp") is None
+    ok = {"training/arena/arena.h": '#include "training/players/player.h"\n#include "envs/core/game.h"\n',
+          "training/mcts/tree.h": '#include "training/mcts/node.h"\n#include <vector>\n'}
+    assert upward_includes(ok) == []
+    up = {"training/mcts/tree.h": '// x\n#include "training/players/player.h"\n'}
+    assert upward_includes(up) == ["training/mcts/tree.h:2 (training/mcts) includes training/players/player.h "
+                                   "(training/players)"]
+    sideways = {"training/ppo/x.cpp": '#include "training/alphazero/trainer.h"\n'}
+    assert len(upward_includes(sideways)) == 1
+    below = {"models/net.cpp": '#include "training/policy_runner.h"\n'}
+    assert len(upward_includes(below)) == 1

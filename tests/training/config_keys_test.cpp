@@ -8,7 +8,7 @@
 
 #include "tests/key_table_checks.h"
 #include "training/alphazero/train_config.h"
-#include "training/config_docs.h"
+#include "training/cli/torch/config_docs.h"
 #include "training/ppo/train_config.h"
 
 using namespace rocketgym;

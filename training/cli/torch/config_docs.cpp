@@ -1,4 +1,4 @@
-#include "training/config_docs.h"
+#include "training/cli/torch/config_docs.h"
 
 #include <utility>
 
