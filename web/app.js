@@ -68,7 +68,7 @@ function fillSeats() {
     const select = document.createElement("select");
     select.id = "seat" + s;
     for (const kind of kinds) select.add(new Option(kind, kind));
-    const wanted = before[s] || (s === 0 ? "human" : "heuristic");
+    const wanted = before[s] || game.lineup[$("players").value][s];
     select.value = kinds.includes(wanted) ? wanted : kinds[0];
     label.append("Seat " + s + " ", select);
     seats.append(label);
@@ -123,8 +123,7 @@ async function resume() {
 }
 
 function seatName(seat) {
-  const kind = table.seats[seat];
-  return "seat " + seat + (kind === "human" ? "" : " (" + kind + ")");
+  return "seat " + seat + (table.people[seat] ? "" : " (" + table.seats[seat] + ")");
 }
 
 function show(reply) {
@@ -146,7 +145,7 @@ function show(reply) {
   const waiting = {
     you: "Your move (" + viewer + ")",
     bot: "A bot is to move",
-    human: "Seat " + reply.human_seat + " (human) is to move: pass the screen",
+    person: "Seat " + reply.person_seat + " (" + reply.seats[reply.person_seat] + ") is to move: pass the screen",
     over: "Game over",
   }[reply.waiting];
   $("turn").textContent = reply.game + " — " + viewer + " — " + waiting;
@@ -178,11 +177,11 @@ function show(reply) {
   $("step").disabled = false;
   $("undo").disabled = !reply.can_undo;
   $("arena").hidden = true;
-  if (reply.waiting === "human") {
+  if (reply.waiting === "person") {
     const pass = document.createElement("button");
     pass.id = "pass";
-    pass.textContent = "Show seat " + reply.human_seat;
-    pass.addEventListener("click", () => reload(reply.human_seat));
+    pass.textContent = "Show seat " + reply.person_seat;
+    pass.addEventListener("click", () => reload(reply.person_seat));
     moves.append(pass);
   }
   $("result").textContent = reply.waiting === "over" ? resultText(reply.view, undefined, reply.viewer) : "";

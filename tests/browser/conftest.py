@@ -19,6 +19,15 @@ BUILD = pathlib.Path(os.environ.get("ROCKETGYM_BUILD_DIR", REPO / "build"))
 BINARY = BUILD / "rocketgym"
 
 
+def registry_games():
+    """The ids of the games the binary was built with (`rocketgym list --json`: the game registry),
+    or [] without a binary (the tests that use them are then skipped, saying why)."""
+    if not BINARY.exists():
+        return []
+    done = subprocess.run([str(BINARY), "list", "--json"], capture_output=True, text=True, check=True)
+    return [game["id"] for game in json.loads(done.stdout)]
+
+
 class Server:
     """A running `rocketgym serve`; `call` returns (HTTP status, decoded JSON body). `key`: a human
     seat's key (header X-Seat-Key); `headers` replace or add to Content-Type: application/json."""

@@ -19,7 +19,7 @@ import subprocess
 
 import pytest
 
-from conftest import BINARY, BUILD, start_server, stop_server
+from conftest import BINARY, BUILD, registry_games, start_server, stop_server
 
 selenium = pytest.importorskip("selenium", reason="python3-selenium is not installed (scripts/setup.sh)")
 from selenium import webdriver  # noqa: E402
@@ -33,9 +33,9 @@ DRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(not CHROMIUM or not DRIVER,
                                 reason="chromium and chromium-driver are not installed (scripts/setup.sh)")
 ARTIFACTS = pathlib.Path(os.environ.get("ROCKETGYM_ARTIFACTS", BUILD / "browser-artifacts"))
-GAMES = ["launchpad23", "launch_pad", "rocket_squad", "last_blast", "lift_off"]
+GAMES = registry_games()
 # Clicks into the game (default 20) after which the hint is asked and the screenshot taken: a board
-# in mid-game.
+# in mid-game. Its games are registered ones (test_the_tables_by_game_name_registered_games).
 SCREENSHOT_AT = {"last_blast": 16, "launch_pad": 40, "lift_off": 40}
 
 
@@ -162,6 +162,12 @@ def start_table(browser, server, game, players=None, seed=None):
         browser.find_element(By.ID, "seed").send_keys(str(seed))
 
 
+def test_the_tables_by_game_name_registered_games():
+    if not GAMES:
+        pytest.skip(f"no {BINARY}: build the rocketgym target first")
+    assert set(SCREENSHOT_AT) <= set(GAMES), sorted(set(SCREENSHOT_AT) - set(GAMES))
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_person_plays_a_whole_game_by_clicking_the_board(server, browser, game):
     """A whole game against the heuristic bot, played by clicking the board (never the text list):
@@ -172,6 +178,8 @@ def test_a_person_plays_a_whole_game_by_clicking_the_board(server, browser, game
     assert browser.find_element(By.ID, "seat1").get_attribute("value") == "heuristic"
     browser.find_element(By.ID, "start").click()
     until(browser, "const d = document.body.dataset; return d.version !== undefined && d.game === args[0];", game)
+    # The game's own drawing (boards.js keeps one per game), not the JSON shown for a game without one.
+    assert browser.find_elements(By.CSS_SELECTOR, "#board > svg"), f"web/boards.js draws no board for {game}"
     step = browser.find_element(By.ID, "step")
     rng = random.Random(game)
     clicks = board_clicks = marked = 0

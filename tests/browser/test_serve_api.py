@@ -8,6 +8,8 @@ import socket
 
 import pytest
 
+from conftest import registry_games
+
 
 def new_table(server, game="last_blast", seats=("human", "heuristic"), **extra):
     status, reply = server.call("POST", "/api/tables", {"game": game, "players": len(seats), "seats": list(seats),
@@ -25,9 +27,11 @@ def test_games_lists_every_game_with_options(server):
     status, games = server.call("GET", "/api/games")
     assert status == 200
     ids = [g["id"] for g in games]
-    assert sorted(ids) == ["last_blast", "launch_pad", "launchpad23", "lift_off", "rocket_squad"]
+    assert ids == registry_games()  # every game of the registry (`rocketgym list`), in its order
     launch_pad = next(g for g in games if g["id"] == "launch_pad")
     assert {"key": "variants.short_game", "default": False} in launch_pad["options"]
+    # The seats the page starts with (players::default_seats): a person, then the heuristic bot.
+    assert launch_pad["lineup"] == {str(n): ["human"] + ["heuristic"] * (n - 1) for n in range(2, 5)}
 
 
 def test_a_human_plays_a_whole_game_against_the_heuristic(server):
@@ -180,7 +184,8 @@ def test_hot_seat_passes_the_screen_between_humans(server):
     status, table = server.call("POST", f"/api/tables/{tid}/move",
                                 {"seat": 0, "action": table["legal"][0]["id"], "version": table["version"]},
                                 key=keys["0"])
-    assert status == 200 and table["waiting"] == "human" and table["human_seat"] == 1
+    assert status == 200 and table["waiting"] == "person" and table["person_seat"] == 1
+    assert table["people"] == [True, True]
     assert table["legal"] == [] and "size" in table["view"]["board"]["setup"][0]
     status, other = server.call("GET", f"/api/tables/{tid}?seat=1", key=keys["1"])
     assert status == 200 and other["waiting"] == "you" and other["legal"]

@@ -110,8 +110,9 @@ TEST_CASE("heuristic bots: the same decisions as recorded", "[bot-digest]") {
   };
   const bool print = std::getenv("ROCKETGYM_PRINT_DIGESTS") != nullptr;
   std::vector<Table> tables;
-  for (const std::string id : {"last_blast", "launch_pad", "lift_off", "rocket_squad"})
-    for (int players = 2; players <= 4; ++players) tables.push_back({id, players, ""});
+  for (const auto& id : Registry::instance().ids())  // every game of the registry, each with a digest
+    if (id != "launchpad23")                         // (but Launchpad 23: see the top of this file)
+      for (int players = 2; players <= 4; ++players) tables.push_back({id, players, ""});
   // The variants a bot reads: Launch Pad's values Specialty cards by super_powers.
   for (int players = 2; players <= 4; ++players)
     tables.push_back({"launch_pad", players, "variants: {super_powers: true, negotiations: true}"});

@@ -3,6 +3,7 @@
 // table says, and recording changes nothing the loader sees.
 #include "envs/core/config_record.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "envs/core/describe.h"
@@ -126,13 +127,18 @@ TEST_CASE("every game's key table gives ranges and defaults from its loader", "[
 
 TEST_CASE("recording the keys leaves loading and its errors as they were", "[config][describe]") {
   // One mistake of each kind a loader refuses: a range of its getter, a range it
-  // checks itself, a bound set by another key, a required key, an unknown key.
+  // checks itself, a bound set by another key, a required key, an unknown key;
+  // at least one for every game of the registry (checked below).
   const std::vector<std::pair<std::string, std::string>> mistakes = {
       {"rocket_squad", "hand_size: 9"},         {"rocket_squad", "boosters: {blue: {values: [0]}}"},
       {"lift_off", "tracks: {income_max: 3}"},  {"lift_off", "setup: {score_start_by_seat: [1, 2, 3, 9999]}"},
       {"launch_pad", "cards: {launch_pad: 0}"}, {"launch_pad", "cards: {no_such_card: 1}"},
-      {"last_blast", "symbols: [{name: a}]"},
+      {"last_blast", "symbols: [{name: a}]"},   {"launchpad23", "max_turns: 0"},
   };
+  for (const auto& id : Registry::instance().ids()) {
+    INFO("a mistake in " << id << "'s config");
+    CHECK(std::any_of(mistakes.begin(), mistakes.end(), [&](const auto& m) { return m.first == id; }));
+  }
   std::vector<std::string> plain;
   for (const auto& [id, overrides] : mistakes) plain.push_back(load_error(id, overrides));
   CHECK(plain[0] == "<overrides>:1: key 'hand_size': value 9 out of range [1, 6]");

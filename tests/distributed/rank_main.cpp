@@ -19,7 +19,7 @@
 
 #include "envs/core/rng.h"
 #include "models/checkpoint.h"
-#include "training/alphazero/az_config.h"
+#include "training/alphazero/train_config.h"
 #include "training/cli/torch/training_commands.h"
 #include "training/distributed/distributed.h"
 #include "training/game_setup.h"
@@ -162,7 +162,7 @@ int capacity(int argc, char** argv) {
     NetConfig net;
     int64_t collectives = 0;
     if (alphazero::training_algorithm(root) == "alphazero") {
-      const auto c = alphazero::AzConfig::from_yaml(root);
+      const auto c = alphazero::TrainConfig::from_yaml(root);
       game = c.game;
       net = c.net;
       collectives = c.train_steps_per_iteration();

@@ -249,7 +249,16 @@ def test_launchpad23_zoo_search_serves_every_table_size(players, monkeypatch):
         rg.load_agent("zoo:launchpad23:0", num_players=players)
 
 
-@pytest.mark.parametrize("game", ["last_blast", "rocket_squad", "launch_pad"])
+def network_then_search_zoo():
+    """The games whose zoo manifest (models/zoo/<game>.yaml) plays its network at 2 players and a search
+    at 3 and 4, as the manifest says."""
+    zoo = pathlib.Path(__file__).resolve().parents[2] / "models" / "zoo"
+    shapes = {"2: network", "3: ismcts:", "4: ismcts:"}
+    return [game for game in rg.list_games() if (zoo / f"{game}.ckpt").exists() and (zoo / f"{game}.yaml").exists()
+            and all(shape in (zoo / f"{game}.yaml").read_text() for shape in shapes)]
+
+
+@pytest.mark.parametrize("game", network_then_search_zoo())
 def test_a_zoo_entry_plays_its_network_at_2_players_and_a_search_at_3_and_4(game, monkeypatch):
     # models/zoo/<game>.yaml names the network beside it (<game>.ckpt) at 2 players and the search whose
     # playouts are the heuristic bot, over no network, at 3 and 4 (docs/agents.md, "The zoo").

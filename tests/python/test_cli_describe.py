@@ -11,7 +11,17 @@ import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 BINARY = pathlib.Path(os.environ.get("ROCKETGYM_BUILD_DIR", REPO / "build")) / "rocketgym"
-GAMES = ["last_blast", "launch_pad", "launchpad23", "lift_off", "rocket_squad"]
+
+
+def registry_games():
+    """The games the binary was built with (`rocketgym list --json`: the game registry); [] without it."""
+    if not BINARY.exists():
+        return []
+    done = subprocess.run([str(BINARY), "list", "--json"], capture_output=True, text=True, check=True)
+    return [game["id"] for game in json.loads(done.stdout)]
+
+
+GAMES = registry_games()
 
 
 def describe(*args):

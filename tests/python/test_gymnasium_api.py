@@ -27,6 +27,7 @@ def test_every_game_is_registered_under_its_camel_case_name():
     registered = sorted(k for k in gymnasium.registry if k.startswith("rocketgym/"))
     assert registered == sorted(i for entry in gymnasium_ids() for i in [entry.id, *entry.deprecated])
     assert [entry.id for entry in gymnasium_ids()] == [rg.gymnasium_id(g) for g in rg.list_games()]
+    assert sorted(NAMES) == sorted(rg.list_games()), "NAMES has a name for each game of the registry"
     for game_id, name in NAMES.items():
         assert rg.gymnasium_id(game_id) == f"rocketgym/{name}-v{rg.game_info(game_id).version}"
 

@@ -10,12 +10,12 @@
 
 #include "games/launchpad23/launchpad23_game.h"
 #include "models/checkpoint.h"
-#include "training/alphazero/az_config.h"
-#include "training/alphazero/az_trainer.h"
-#include "training/alphazero/az_update.h"
+#include "training/alphazero/alphazero_update.h"
 #include "training/alphazero/replay_buffer.h"
 #include "training/alphazero/search_bench.h"
 #include "training/alphazero/self_play.h"
+#include "training/alphazero/train_config.h"
+#include "training/alphazero/trainer.h"
 #include "training/mcts/network_evaluator.h"
 #include "training/ppo/trainer.h"
 
@@ -31,7 +31,7 @@ std::vector<std::string> lines_of(const std::string& file) {
   return lines;
 }
 
-AzConfig tiny_config(const std::string& dir) {
+TrainConfig tiny_config(const std::string& dir) {
   const std::string yaml =
       "algorithm: alphazero\n"
       "game: {id: launchpad23, players: 2}\n"
@@ -44,18 +44,18 @@ AzConfig tiny_config(const std::string& dir) {
       "budget: {steps: 1, minutes: 0}\n"
       "run: {dir: " +
       dir + ", threads: 1, checkpoint_every: 1, eval_every: 1, eval_games: 4, plot: false}\n";
-  return AzConfig::from_yaml(ConfigNode::parse(yaml, "az.yaml"));
+  return TrainConfig::from_yaml(ConfigNode::parse(yaml, "az.yaml"));
 }
 
 // A search-based config for Launchpad 23 with `rest` after its first two
 // lines (so an error in `rest` is on line 3 of a.yaml or later).
-AzConfig az_config_with(const std::string& rest) {
-  return AzConfig::from_yaml(
+TrainConfig az_config_with(const std::string& rest) {
+  return TrainConfig::from_yaml(
       ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n" + rest, "a.yaml"));
 }
 
 // The network of `cfg` for two-player games of `game`.
-NetSpec two_player_spec(const AzConfig& cfg, const AnyGame& game) {
+NetSpec two_player_spec(const TrainConfig& cfg, const AnyGame& game) {
   NetSpec spec;
   spec.config = cfg.net;
   spec.observation_shape = game.observation_shape(2);
@@ -105,7 +105,7 @@ TEST_CASE("the AlphaZero loss: cross-entropy to the target policy plus the value
   const auto masks = torch::tensor({{1, 1, 0}, {1, 1, 1}}, torch::kUInt8);
   const auto policies = torch::tensor({{1.0f, 0.0f, 0.0f}, {0.5f, 0.25f, 0.25f}});
   const auto values = torch::tensor({{1.0f, -1.0f}, {0.0f, 1.0f}});
-  const AzLossTerms t = az_loss(out, masks, policies, values, 2.0);
+  const LossTerms t = az_loss(out, masks, policies, values, 2.0);
   // Row 1: -log(1/2); row 2: -log(1/3).
   CHECK(t.policy_loss.item<float>() == Approx((std::log(2.0f) + std::log(3.0f)) / 2));
   // Squared errors summed over seats: (0.25 + 0.25) and (0 + 1); mean 0.75.
@@ -114,28 +114,28 @@ TEST_CASE("the AlphaZero loss: cross-entropy to the target policy plus the value
 }
 
 TEST_CASE("AlphaZero config: defaults, round trip and clear errors", "[alphazero]") {
-  const AzConfig c =
-      AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n", "a.yaml"));
+  const TrainConfig c =
+      TrainConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n", "a.yaml"));
   CHECK(c.search.root == mcts::RootSelection::kGumbel);
   CHECK(c.search.simulations == 32);
-  CHECK(c.run_dir == "runs/launchpad23_az");
-  const AzConfig again = AzConfig::from_yaml(ConfigNode::parse(c.to_yaml(), "resolved.yaml"));
+  CHECK(c.run_dir == "runs/launchpad23_alphazero");
+  const TrainConfig again = TrainConfig::from_yaml(ConfigNode::parse(c.to_yaml(), "resolved.yaml"));
   CHECK(again.to_yaml() == c.to_yaml());
   CHECK(c.train_steps_per_iteration() == static_cast<int>(4.0 * 2048 / 256));
-  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
-                                                          "replay: {capacity: 10, min_samples: 20}\n",
-                                                          "a.yaml")),
+  CHECK_THROWS_WITH(TrainConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
+                                                             "replay: {capacity: 10, min_samples: 20}\n",
+                                                             "a.yaml")),
                     Catch::Contains("min_samples"));
-  CHECK_THROWS_WITH(AzConfig::from_yaml(ConfigNode::parse(
+  CHECK_THROWS_WITH(TrainConfig::from_yaml(ConfigNode::parse(
                         "algorithm: alphazero\ngame: {id: launchpad23}\nselfplay: {gamez: 3}\n", "a.yaml")),
                     Catch::Contains("a.yaml:3") && Catch::Contains("gamez"));
   CHECK_THROWS_WITH(
-      AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
-                                            "search: {root: gumbel, dirichlet_fraction: 0.25}\n",
-                                            "a.yaml")),
+      TrainConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
+                                               "search: {root: gumbel, dirichlet_fraction: 0.25}\n",
+                                               "a.yaml")),
       Catch::Contains("dirichlet_fraction"));
   CHECK_THROWS_WITH(
-      AzConfig::from_yaml(ConfigNode::parse("algorithm: zero\ngame: {id: launchpad23}\n", "a.yaml")),
+      TrainConfig::from_yaml(ConfigNode::parse("algorithm: zero\ngame: {id: launchpad23}\n", "a.yaml")),
       Catch::Contains("algorithm"));
   CHECK(training_algorithm(ConfigNode::parse("game: {id: launchpad23}\n", "a.yaml")) == "ppo");
 }
@@ -143,11 +143,11 @@ TEST_CASE("AlphaZero config: defaults, round trip and clear errors", "[alphazero
 TEST_CASE("AlphaZero config: the resolved config keeps the search's playout and heuristic keys",
           "[alphazero]") {
   // config.yaml must repeat the run: these keys were once dropped from it.
-  const AzConfig c = az_config_with(
+  const TrainConfig c = az_config_with(
       "search: {rollout_policy: heuristic, rollouts: 2, rollout_epsilon: 0.1,\n"
       "         heuristic_prior: 0.5, playout_weight: 0.25, search_forced_moves: true,\n"
       "         prior_temperature: 3}\n");
-  const AzConfig again = AzConfig::from_yaml(ConfigNode::parse(c.to_yaml(), "resolved.yaml"));
+  const TrainConfig again = TrainConfig::from_yaml(ConfigNode::parse(c.to_yaml(), "resolved.yaml"));
   CHECK(again.search.search_forced_moves);
   CHECK(again.search.rollout_policy == mcts::RolloutPolicy::kHeuristic);
   CHECK(again.search.rollouts == 2);
@@ -192,15 +192,16 @@ TEST_CASE("AlphaZero config: self-play keys that would do nothing are refused, o
   // Without playout cap randomization the unused default does not bind the search's size.
   CHECK(az_config_with("search: {simulations: 4}\n").search.simulations == 4);
   // The resolved config (every key written) loads back.
-  const AzConfig puct = az_config_with("search: {root: puct}\n");
-  CHECK(AzConfig::from_yaml(ConfigNode::parse(puct.to_yaml(), "resolved.yaml")).to_yaml() == puct.to_yaml());
+  const TrainConfig puct = az_config_with("search: {root: puct}\n");
+  CHECK(TrainConfig::from_yaml(ConfigNode::parse(puct.to_yaml(), "resolved.yaml")).to_yaml() ==
+        puct.to_yaml());
 }
 
 TEST_CASE("self-play records the search's policy and, at the game's end, every seat's outcome",
           "[alphazero]") {
   using G = launchpad23::Game;
   const auto dir = std::filesystem::temp_directory_path() / ("rocketgym_az_sp_" + std::to_string(::getpid()));
-  AzConfig cfg = tiny_config(dir.string());
+  TrainConfig cfg = tiny_config(dir.string());
   auto game = cfg.game.load();
   const NetSpec spec = two_player_spec(cfg, *game);
   torch::manual_seed(3);
@@ -261,7 +262,7 @@ TEST_CASE("a network evaluator mixes in the heuristic: playouts into values, its
           "[alphazero]") {
   using G = launchpad23::Game;
   const auto dir = std::filesystem::temp_directory_path() / "rocketgym_az_mix";
-  AzConfig cfg = tiny_config(dir.string());
+  TrainConfig cfg = tiny_config(dir.string());
   auto game = cfg.game.load();
   const NetSpec spec = two_player_spec(cfg, *game);
   torch::manual_seed(5);
@@ -344,7 +345,7 @@ TEST_CASE("a network evaluator mixes in the heuristic: playouts into values, its
 
 TEST_CASE("playout cap randomization records only the fully searched decisions", "[alphazero]") {
   using G = launchpad23::Game;
-  AzConfig cfg = tiny_config("/nonexistent/never_written");
+  TrainConfig cfg = tiny_config("/nonexistent/never_written");
   cfg.full_search_share = 0.25;
   cfg.fast_simulations = 2;
   auto game = cfg.game.load();
@@ -362,16 +363,16 @@ TEST_CASE("playout cap randomization records only the fully searched decisions",
   // Fast searches spend fewer simulations than full ones would.
   CHECK(stats.simulations < stats.decisions * cfg.search.simulations / 2);
   CHECK_THROWS_WITH(
-      AzConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
-                                            "search: {simulations: 8}\nselfplay: {fast_simulations: 9}\n",
-                                            "a.yaml")),
+      TrainConfig::from_yaml(ConfigNode::parse("algorithm: alphazero\ngame: {id: launchpad23}\n"
+                                               "search: {simulations: 8}\nselfplay: {fast_simulations: 9}\n",
+                                               "a.yaml")),
       Catch::Contains("fast_simulations"));
 }
 
 TEST_CASE("a short AlphaZero run writes its folder and resumes where it stopped", "[alphazero][smoke]") {
   const auto dir = std::filesystem::temp_directory_path() / ("rocketgym_az_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  AzConfig config = tiny_config(dir.string());
+  TrainConfig config = tiny_config(dir.string());
   config.snapshot_minutes = {1e-6};  // written at the first iteration
   const TrainSummary first = alphazero::run_alphazero(config, false);
   CHECK_FALSE(first.resumed);
@@ -399,7 +400,7 @@ TEST_CASE("a short AlphaZero run writes its folder and resumes where it stopped"
   CHECK(lines_of((dir / "metrics.csv").string()).size() == 3);
 
   // A run folder holding a checkpoint for another player count is refused.
-  AzConfig other = config;
+  TrainConfig other = config;
   other.game.players = 3;
   other.game.tables = {{3, 1.0}};
   CHECK_THROWS_AS(alphazero::run_alphazero(other, false), CheckpointError);
@@ -411,7 +412,7 @@ TEST_CASE("an AlphaZero run refuses a run folder another training holds", "[alph
       std::filesystem::temp_directory_path() / ("rocketgym_az_lock_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  const AzConfig config = tiny_config(dir.string());
+  const TrainConfig config = tiny_config(dir.string());
   {
     const RunFolderLock held(dir.string());
     CHECK_THROWS_WITH(alphazero::run_alphazero(config, false),
@@ -423,7 +424,7 @@ TEST_CASE("an AlphaZero run refuses a run folder another training holds", "[alph
 }
 
 TEST_CASE("bench-search reports the self-play it ran", "[alphazero]") {
-  const AzConfig config = tiny_config("unused");
+  const TrainConfig config = tiny_config("unused");
   const alphazero::SearchBenchResult r = alphazero::bench_search(config, "", 0.3, 0.0);
   REQUIRE(r.seconds >= 0.3);
   CHECK(r.decisions > 0);
@@ -443,7 +444,7 @@ TEST_CASE("each trainer refuses the other's run folder, naming the run's trainer
   const auto dir =
       std::filesystem::temp_directory_path() / ("rocketgym_az_other_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  const AzConfig search_based = tiny_config(dir.string());
+  const TrainConfig search_based = tiny_config(dir.string());
   alphazero::run_alphazero(search_based, false);
   const ppo::TrainConfig ppo_config = ppo::TrainConfig::from_yaml(ConfigNode::parse(
       "game: {id: launchpad23, players: 2}\nmodel: {hidden: 32, blocks: 1, channels: 8}\n"

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "tests/key_table_checks.h"
-#include "training/alphazero/az_config.h"
-#include "training/config_docs.h"
+#include "training/alphazero/train_config.h"
+#include "training/cli/torch/config_docs.h"
 #include "training/ppo/train_config.h"
 
 using namespace rocketgym;
@@ -94,14 +94,14 @@ TEST_CASE("PPO config: every key of every block round-trips, refuses what it mus
   check_resolved_has_every_key(defaults);
   // The shared blocks are the same table in both configs.
   CHECK(ppo::TrainConfig::schema().blocks().back().keys.names() ==
-        alphazero::AzConfig::schema().blocks().back().keys.names());
+        alphazero::TrainConfig::schema().blocks().back().keys.names());
 }
 
 TEST_CASE("search-based config: every key of every block round-trips, refuses what it must",
           "[keys][alphazero]") {
-  const alphazero::AzConfig defaults = alphazero::AzConfig::from_yaml(
+  const alphazero::TrainConfig defaults = alphazero::TrainConfig::from_yaml(
       ConfigNode::parse(std::string("algorithm: alphazero\n") + kGame, "t.yaml"));
-  check_schema(alphazero::AzConfig::schema(), defaults, "algorithm: alphazero\n");
+  check_schema(alphazero::TrainConfig::schema(), defaults, "algorithm: alphazero\n");
   check_resolved_has_every_key(defaults);
   // Every search key is written under search: and the trainer's defaults are the table's.
   const YAML::Node written = YAML::Load(defaults.to_yaml());

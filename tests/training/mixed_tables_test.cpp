@@ -12,9 +12,9 @@
 #include "generated/game_list.h"
 #include "models/checkpoint.h"
 #include "tests/common/temp_dir.h"
-#include "training/alphazero/az_config.h"
-#include "training/alphazero/az_trainer.h"
 #include "training/alphazero/self_play.h"
+#include "training/alphazero/train_config.h"
+#include "training/alphazero/trainer.h"
 #include "training/game_setup.h"
 #include "training/mixed_vector_env.h"
 #include "training/ppo/ppo_update.h"
@@ -285,7 +285,7 @@ TEST_CASE("search-based self-play draws each game's table size from its seed", "
   CHECK(std::abs(drawn[4] - 1000) < 4 * 28);
   CHECK(draw_table_size({{3, 1.0}}, 12345) == 3);
 
-  const auto dir = fresh_dir("mixed_az");
+  const auto dir = fresh_dir("mixed_alphazero");
   const std::string yaml =
       "algorithm: alphazero\n"
       "game: {id: launch_pad, players: [2, 3, 4]}\n"
@@ -298,7 +298,7 @@ TEST_CASE("search-based self-play draws each game's table size from its seed", "
       "budget: {steps: 1, minutes: 0}\n"
       "run: {dir: \"" +
       dir.string() + "\", threads: 1, checkpoint_every: 1, eval_every: 1, eval_games: 3, plot: false}\n";
-  const alphazero::AzConfig config = alphazero::AzConfig::from_yaml(ConfigNode::parse(yaml, "az.yaml"));
+  const alphazero::TrainConfig config = alphazero::TrainConfig::from_yaml(ConfigNode::parse(yaml, "az.yaml"));
   CHECK(config.game.player_counts() == std::vector<int>{2, 3, 4});
   const TrainSummary run = alphazero::run_alphazero(config, false);
   CHECK(run.updates == 1);
@@ -316,7 +316,7 @@ TEST_CASE("search-based self-play draws each game's table size from its seed", "
     PolicyValueNet net(spec);
     net->eval();
     auto play = [&](int threads) {
-      alphazero::AzConfig c = config;
+      alphazero::TrainConfig c = config;
       c.threads = threads;
       c.games = 24;  // 24 tables drawn at the start
       PolicyRunner runner(net, torch::kCPU, c.games);

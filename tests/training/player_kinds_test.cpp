@@ -2,12 +2,15 @@
 // one file (kinds/<kind>.cpp): the spec reader, its errors and the generated
 // docs follow the registry; the human is a kind but no agent. The seat loop (seat_round.h) asks each player
 // once per round, and the arena's keys are one table (ArenaConfig::keys).
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "games/launchpad23/launchpad23_game.h"
+#include "generated/source_tree.h"
 #include "training/arena/arena_run.h"
 #include "training/players/kinds.h"
 #include "training/players/player_spec.h"
@@ -23,6 +26,25 @@ players::PlayerSpec agent_yaml(const std::string& text) {
 }
 
 }  // namespace
+
+TEST_CASE("the kinds are found from their files and listed by their places", "[players][kinds]") {
+  // One kind per file of training/players/kinds/ and kinds/torch/ (this test links the training
+  // library, which has both): CMake lists the files, no source does.
+  std::vector<std::string> files, names;
+  for (const char* folder : {"/training/players/kinds", "/training/players/kinds/torch"})
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(ROCKETGYM_SOURCE_DIR) + folder))
+      if (entry.path().extension() == ".cpp") files.push_back(entry.path().stem().string());
+  const auto& kinds = players::player_kinds();
+  for (const players::PlayerKind* kind : kinds) names.emplace_back(kind->info().name);
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(sorted == files);
+  for (std::size_t k = 1; k < kinds.size(); ++k) CHECK(kinds[k - 1]->info().place < kinds[k]->info().place);
+  // The order of the docs' table, the help and Python's list.
+  CHECK(names ==
+        std::vector<std::string>{"random", "heuristic", "checkpoint", "ismcts", "search", "zoo", "human"});
+}
 
 TEST_CASE("every agent kind of the list is read, named and written by its name", "[players][kinds]") {
   std::string agents;

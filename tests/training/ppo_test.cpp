@@ -16,7 +16,7 @@
 #include "generated/source_tree.h"
 #include "models/checkpoint.h"
 #include "tests/common/temp_dir.h"
-#include "training/alphazero/az_config.h"
+#include "training/alphazero/train_config.h"
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
 #include "training/ppo/trainer.h"
@@ -186,7 +186,7 @@ TEST_CASE("every training preset in configs/train loads", "[ppo]") {
   std::set<std::string> search_presets;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     const std::string file = entry.path().string(), stem = entry.path().stem().string();
-    const std::string id = stem.substr(0, stem.rfind('_'));  // <id>_ppo or <id>_az
+    const std::string id = stem.substr(0, stem.rfind('_'));  // <id>_<algorithm>
     try {
       Registry::instance().find(id);
     } catch (const Error&) {
@@ -194,16 +194,19 @@ TEST_CASE("every training preset in configs/train loads", "[ppo]") {
     }
     INFO(file);
     const ConfigNode root = ConfigNode::load_file(file);
-    if (alphazero::training_algorithm(root) == "alphazero") {
-      CHECK(stem == id + "_az");
-      const alphazero::AzConfig c = alphazero::AzConfig::from_yaml(root);
+    // A preset is named, and runs in, <id>_<algorithm> (runs/<id>_<algorithm>).
+    const std::string algorithm = alphazero::training_algorithm(root);
+    CHECK(stem == id + "_" + algorithm);
+    if (algorithm == "alphazero") {
+      const alphazero::TrainConfig c = alphazero::TrainConfig::from_yaml(root);
       CHECK(c.game.id == id);
+      CHECK(c.run_dir == "runs/" + stem);
       CHECK(c.minutes <= 30.0);
       search_presets.insert(id);
     } else {
-      CHECK(stem == id + "_ppo");
       const TrainConfig c = TrainConfig::from_yaml(root);
       CHECK(c.game.id == id);
+      CHECK(c.run_dir == "runs/" + stem);
       CHECK(c.minutes <= 30.0);  // the preset budget on this machine
     }
     ++loaded;
@@ -218,7 +221,7 @@ namespace {
 // The resolved config a training config stands for, as `rocketgym train` writes it (config.yaml).
 std::string resolved_training_config(const ConfigNode& root) {
   if (alphazero::training_algorithm(root) == "alphazero")
-    return alphazero::AzConfig::from_yaml(root).to_yaml();
+    return alphazero::TrainConfig::from_yaml(root).to_yaml();
   return TrainConfig::from_yaml(root).to_yaml();
 }
 
@@ -235,7 +238,7 @@ TEST_CASE("training presets hold only what differs from the defaults", "[ppo]") 
     const std::string file = entry.path().string(), stem = entry.path().stem().string();
     const std::string name = "configs/train/" + entry.path().filename().string();
     try {
-      Registry::instance().find(stem.substr(0, stem.rfind('_')));  // <id>_ppo or <id>_az
+      Registry::instance().find(stem.substr(0, stem.rfind('_')));  // <id>_<algorithm>
     } catch (const Error&) {
       continue;  // a game not built in this configuration
     }

@@ -168,6 +168,8 @@ TEST_CASE("every game's zoo bot plays legal moves at 2, 3 and 4 players", "[aren
                                                             {"launch_pad", {true, false, false}},
                                                             {"last_blast", {true, false, false}},
                                                             {"launchpad23", {false, false, false}}};
+  for (const auto& id : Registry::instance().ids())
+    CHECK(network_at.count(id) == 1);  // every game has a zoo bot
   int games = 0;
   for (const auto& [id, network] : network_at) {
     if (!game_is_built(id)) continue;

@@ -18,7 +18,7 @@ namespace {
 // The network the benchmark searches with: the checkpoint's, or a fresh one
 // seeded like the trainer's first weights. Its values do not change the cost
 // of a forward pass, only which moves are played.
-PolicyValueNet benchmark_net(const NetSpec& spec, const AzConfig& config, const AnyGame& game,
+PolicyValueNet benchmark_net(const NetSpec& spec, const TrainConfig& config, const AnyGame& game,
                              const std::string& checkpoint, torch::Device device) {
   PolicyValueNet net{nullptr};
   if (checkpoint.empty()) {
@@ -47,7 +47,7 @@ void add(SearchBenchResult& total, const SelfPlayStats& play) {
 
 }  // namespace
 
-SearchBenchResult bench_search(const AzConfig& config, const std::string& checkpoint, double seconds,
+SearchBenchResult bench_search(const TrainConfig& config, const std::string& checkpoint, double seconds,
                                double warmup_seconds) {
   set_torch_threads(config.threads);
   const torch::Device device = parse_device(config.device);

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "training/alphazero/az_config.h"
+#include "training/alphazero/train_config.h"
 
 namespace rocketgym::alphazero {
 
@@ -30,7 +30,7 @@ struct SearchBenchResult {
 // Plays self-play under `config` (selfplay.*, search.*, model.*, run.threads)
 // with the weights of `checkpoint` (or the config's freshly seeded network when
 // empty) for about `seconds`, after `warmup_seconds` that are not counted.
-SearchBenchResult bench_search(const AzConfig& config, const std::string& checkpoint, double seconds,
+SearchBenchResult bench_search(const TrainConfig& config, const std::string& checkpoint, double seconds,
                                double warmup_seconds);
 
 }  // namespace rocketgym::alphazero

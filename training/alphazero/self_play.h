@@ -32,8 +32,8 @@
 #include <vector>
 
 #include "envs/core/rng.h"
-#include "training/alphazero/az_config.h"
 #include "training/alphazero/replay_buffer.h"
+#include "training/alphazero/train_config.h"
 #include "training/game_setup.h"
 #include "training/mcts/mcts.h"
 #include "training/mcts/network_evaluator.h"
@@ -61,7 +61,7 @@ class SelfPlay {
   // Game k of this self-play (counting across play() calls) is seeded
   // derive_seed(seed, k); searches of its n-th decision and its table size
   // (among `tables`) derive from that.
-  SelfPlay(std::shared_ptr<const Config> config, std::vector<TableShare> tables, const AzConfig& cfg,
+  SelfPlay(std::shared_ptr<const Config> config, std::vector<TableShare> tables, const TrainConfig& cfg,
            PolicyRunner& runner, uint64_t seed)
       : config_(std::move(config)),
         tables_(std::move(tables)),
@@ -198,7 +198,7 @@ class SelfPlay {
   std::vector<TableShare> tables_;  // the table sizes drawn, with their weights
   std::vector<int64_t> games_at_ =
       std::vector<int64_t>(static_cast<std::size_t>(G::info().max_players) + 1, 0);
-  const AzConfig& cfg_;
+  const TrainConfig& cfg_;
   mcts::NetworkEvaluator<G> evaluator_;
   uint64_t seed_;
   int num_actions_;

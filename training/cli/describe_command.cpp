@@ -2,7 +2,7 @@
 // and config keys (envs/core/describe.h). With --markdown it prints the
 // generated part of docs/games/<id>.md, which scripts/docs.sh writes there.
 // `rocketgym describe --config-keys ppo|alphazero|search|arena`: every key of a
-// training config or of the search, from the key tables (training/config_docs.h).
+// training config or of the search, from the key tables (training/cli/torch/config_docs.h).
 // `rocketgym describe --zoo`: what zoo:<id> plays per table size, from the zoo's
 // files (training/players/zoo_table.h; the table of docs/agents.md).
 // `rocketgym describe --serve-limits`: the limits of `rocketgym serve`
@@ -16,7 +16,7 @@
 #include "envs/core/describe.h"
 #include "envs/core/describe_config.h"
 #ifdef ROCKETGYM_WITH_TRAINING
-#include "training/config_docs.h"  // the config key tables are the training library's
+#include "training/cli/torch/config_docs.h"  // the config key tables are the training library's
 #include "training/players/zoo_table.h"
 #endif
 #include "training/cli/commands.h"

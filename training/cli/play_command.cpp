@@ -11,7 +11,6 @@
 #include "training/cli/commands.h"
 #include "training/cli/options.h"
 #include "training/players/kinds.h"
-#include "training/players/kinds/heuristic.h"
 #include "training/players/kinds/human.h"
 #include "training/players/player_base.h"
 #include "training/table_limits.h"
@@ -32,12 +31,7 @@ struct PlayOptions {
 // heuristic bots. An empty seat (",human", "human,") is refused, not dropped.
 std::vector<std::string> split_seats(const std::string& text, int players) {
   std::vector<std::string> seats;
-  if (text.empty()) {
-    seats.push_back(players::kind_name<players::Human>());
-    while (static_cast<int>(seats.size()) < players)
-      seats.push_back(players::kind_name<players::Heuristic>());
-    return seats;
-  }
+  if (text.empty()) return players::default_seats(players);
   for (std::size_t start = 0;;) {
     const std::size_t comma = text.find(',', start);
     seats.push_back(text.substr(start, comma - start));

@@ -177,11 +177,12 @@ json TableServer::games() const {
   json out = json::array();
   for (const std::string& id : Registry::instance().ids()) {
     const GameInfo& info = Registry::instance().find(id).info;
-    json seats = json::object();
+    json seats = json::object(), lineup = json::object();
     for (int n = info.min_players; n <= info.max_players; ++n) {
       json kinds = players::person_kinds();
       for (const std::string& spec : kinds_.bots(id, n)) kinds.push_back(spec);
       seats[std::to_string(n)] = std::move(kinds);
+      lineup[std::to_string(n)] = players::default_seats(n);
     }
     out.push_back({{"id", id},
                    {"name", info.name},
@@ -189,7 +190,8 @@ json TableServer::games() const {
                    {"min_players", info.min_players},
                    {"max_players", info.max_players},
                    {"options", boolean_options(id)},
-                   {"seats", std::move(seats)}});
+                   {"seats", std::move(seats)},
+                   {"lineup", std::move(lineup)}});
   }
   return out;
 }
@@ -486,13 +488,16 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
   out["table"] = id;
   out["game"] = t.game_id;
   out["seats"] = t.seats;
+  json people = json::array();  // whether a person plays each seat (the page names the bots' kinds)
+  for (const std::string& seat : t.seats) people.push_back(players::is_person_seat(seat));
+  out["people"] = std::move(people);
   out["version"] = t.version;
   out["viewer"] = viewer == kFullBoard ? json("full") : json(viewer);
   out["view"] = json::parse(s.view_json(viewer));
   out["text"] = viewer == kFullBoard ? s.to_string() : s.observation_string(viewer);
   const int p = s.current_player();
   // Whose decision it is: the viewer's, a bot's (never which one, it may be secret),
-  // or another human seat's (hot-seat: the page passes the screen on).
+  // or another person's seat (hot-seat: the page passes the screen on).
   if (s.is_terminal()) {
     out["waiting"] = "over";
   } else if (!players::is_person_seat(t.seats[static_cast<std::size_t>(p)])) {
@@ -500,8 +505,8 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
   } else if (p == viewer) {
     out["waiting"] = "you";
   } else {
-    out["waiting"] = t.seats[static_cast<std::size_t>(p)];  // the kind of the person to move
-    out["human_seat"] = p;
+    out["waiting"] = "person";
+    out["person_seat"] = p;
   }
   json legal = json::array();
   if (p >= 0 && p == viewer)

@@ -2,35 +2,28 @@
 
 #include <algorithm>
 
+#include "generated/player_kinds.h"
 #include "training/players/player_base.h"
 
 namespace rocketgym::players {
 
-// Each kind's default player, defined in its file (kinds/<kind>.cpp).
-const PlayerKind& random_kind();
-const PlayerKind& heuristic_kind();
-const PlayerKind& checkpoint_kind();
-const PlayerKind& ismcts_kind();
-const PlayerKind& search_kind();
-const PlayerKind& zoo_kind();
-const PlayerKind& human_kind();
-
 const std::vector<const PlayerKind*>& player_kinds() {
-  // The one list of kinds, in the order of the docs' table: a new kind is
-  // its declaration above and its line here. The kinds that may play a
-  // network (kinds/torch/) are in the training library only, which compiles
-  // this file with ROCKETGYM_WITH_TRAINING (training/CMakeLists.txt).
-  static const std::vector<const PlayerKind*> kinds{
-      &random_kind(),     // kinds/random.cpp
-      &heuristic_kind(),  // kinds/heuristic.cpp
-#ifdef ROCKETGYM_WITH_TRAINING
-      &checkpoint_kind(),  // kinds/torch/checkpoint.cpp
-      &ismcts_kind(),      // kinds/torch/ismcts.cpp
-      &search_kind(),      // kinds/torch/search.cpp
-      &zoo_kind(),         // kinds/torch/zoo.cpp
-#endif
-      &human_kind(),  // kinds/human.cpp
-  };
+  // The kinds are found, not listed: CMake writes generated/player_kinds.h
+  // from the files of kinds/ (and kinds/torch/, the kinds that may play a
+  // network, in the training library only, which compiles this file with
+  // ROCKETGYM_WITH_TRAINING: training/CMakeLists.txt), each kinds/<kind>.cpp
+  // defining <kind>_kind(). They are listed by their rows' places.
+  static const std::vector<const PlayerKind*> kinds = [] {
+    std::vector<const PlayerKind*> found = found_player_kinds();
+    std::stable_sort(found.begin(), found.end(), [](const PlayerKind* a, const PlayerKind* b) {
+      return a->info().place < b->info().place;
+    });
+    for (std::size_t k = 1; k < found.size(); ++k)
+      if (found[k]->info().place == found[k - 1]->info().place)
+        throw Error(std::string("the player kinds ") + found[k - 1]->info().name + " and " +
+                    found[k]->info().name + " have the same place in the list (KindInfo::place)");
+    return found;
+  }();
   return kinds;
 }
 
@@ -143,6 +136,12 @@ std::vector<std::string> person_kinds() {
   for (const PlayerKind* k : player_kinds())
     if (!k->info().agent) names.emplace_back(k->info().name);
   return names;
+}
+
+std::vector<std::string> default_seats(int players) {
+  std::vector<std::string> seats{human_kind().info().name};
+  while (static_cast<int>(seats.size()) < players) seats.emplace_back(heuristic_kind().info().name);
+  return seats;
 }
 
 std::string kinds_markdown() {

@@ -18,9 +18,10 @@
 // Adding a kind: a file kinds/<kind>.cpp (kinds/torch/ when it needs LibTorch)
 // with a class `K : KindOf<K>` (its row(), and the methods below that it does
 // differently from the defaults) and `const PlayerKind& <kind>_kind()`, which
-// returns its default player; then that function's declaration and line in
-// the list of kinds.cpp, its tests, and the docs regenerated
-// (scripts/docs_tables.py). A kind that other code names by its type
+// returns its default player, its row's place in the list (KindInfo::place);
+// then its tests, and the docs regenerated (scripts/docs_tables.py). CMake
+// finds the file (generated/player_kinds.h, from the top CMakeLists.txt), as
+// it finds the games: no list to edit. A kind that other code names by its type
 // declares its class in kinds/<kind>.h.
 //
 // No LibTorch here: the command line built without the training library (and
@@ -56,6 +57,8 @@ struct KindInfo {
   const char* help;               // who plays (Markdown: the docs' table shows it as it is)
   bool agent;                     // false: a seat a person plays, not an agent
   bool network;                   // whether it may play a network (it needs the training library)
+  int place;                      // its place in the list of kinds (the docs' table, the help, Python's
+                                  // list): smallest first, each kind its own
 };
 
 // A command-line spec after its NAME=, split at ':' (words[0] is the kind's
@@ -217,6 +220,9 @@ std::vector<std::string> agent_keys();
 bool is_person_seat(const std::string& seat);
 // The names of the kinds a person plays ("human").
 std::vector<std::string> person_kinds();
+// The seats of a table of `players` when none are chosen: a person at seat 0,
+// the heuristic bot at the others (`rocketgym play`, serve's page).
+std::vector<std::string> default_seats(int players);
 
 // docs/agents.md's grammar table and rocketgym.agent_kinds(): one row per kind.
 std::string kinds_markdown();

@@ -1,6 +1,6 @@
 // RunHarness<G>: the life of a training run, the same for PPO
 // (training/ppo/trainer.h) and search-based self-play
-// (training/alphazero/az_trainer.h). A trainer is a run::Algorithm: it says how
+// (training/alphazero/trainer.h). A trainer is a run::Algorithm: it says how
 // it collects and how it updates; the harness does the rest, in this order:
 //
 //   1. every rank checks that the ranks agree on the resolved config; rank 0

@@ -7,8 +7,8 @@
 
 #include "envs/core/json.h"
 #include "envs/core/parallel.h"
-#include "training/alphazero/az_config.h"
 #include "training/alphazero/search_bench.h"
+#include "training/alphazero/train_config.h"
 #include "training/cli/torch/training_commands.h"
 
 namespace rocketgym::cli {
@@ -31,7 +31,7 @@ void add_bench_search_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "bench-search", "Measure search-based self-play: simulations/s, leaf evaluations/s, network share");
   add_path_option(cmd, "config", opts->config,
-                  "search-based training config, e.g. configs/train/last_blast_az.yaml", true)
+                  "search-based training config, e.g. configs/train/last_blast_alphazero.yaml", true)
       ->required();
   add_path_option(cmd, "--checkpoint", opts->checkpoint,
                   "search with these weights (default: fresh network)");
@@ -55,7 +55,7 @@ void add_bench_search_command(CLI::App& app) {
       const ConfigNode root = load_with_overrides(opts->config, o);
       if (alphazero::training_algorithm(root) != "alphazero")
         throw ConfigError(opts->config + ": bench-search needs a search-based config (algorithm: alphazero)");
-      const alphazero::AzConfig config = alphazero::AzConfig::from_yaml(root);
+      const alphazero::TrainConfig config = alphazero::TrainConfig::from_yaml(root);
       const auto r = alphazero::bench_search(config, opts->checkpoint, opts->seconds, opts->warmup);
       const Json result = {{"game", config.game.id},
                            {"players", config.game.players},

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "envs/core/parallel.h"
-#include "training/alphazero/az_trainer.h"
+#include "training/alphazero/trainer.h"
 #include "training/cli/torch/training_commands.h"
 #include "training/ppo/trainer.h"
 
@@ -91,10 +91,10 @@ void add_train_command(CLI::App& app) {
         envs.add(search_based ? "selfplay.games" : "ppo.envs", opts->envs, "--envs");
         root = root.merged(envs.node());
       }
-      std::optional<alphazero::AzConfig> az_config;
+      std::optional<alphazero::TrainConfig> az_config;
       std::optional<ppo::TrainConfig> ppo_config;
       if (search_based)
-        az_config = alphazero::AzConfig::from_yaml(root);
+        az_config = alphazero::TrainConfig::from_yaml(root);
       else
         ppo_config = ppo::TrainConfig::from_yaml(root);
       const std::string run_dir = search_based ? az_config->run_dir : ppo_config->run_dir;

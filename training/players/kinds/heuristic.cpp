@@ -38,7 +38,7 @@ class HeuristicPlayer final : public Player<G> {
 
 const KindInfo& Heuristic::row() {
   static const KindInfo row{"heuristic", "heuristic", "", {}, "the game's hand-written heuristic bot",
-                            true,        false};
+                            true,        false,       20};
   return row;
 }
 

@@ -15,7 +15,8 @@ const KindInfo& Human::row() {
       "a person: at the terminal (`rocketgym play --seats`) or in the browser (`rocketgym "
       "serve`); not an agent, so not a seat of the arena, an opponent or Python's load_agent",
       false,
-      false};
+      false,
+      90};
   return row;
 }
 

@@ -41,7 +41,7 @@ class RandomPlayer final : public Player<G> {
 }  // namespace
 
 const KindInfo& Random::row() {
-  static const KindInfo row{"random", "random", "", {}, "a uniformly random legal action", true, false};
+  static const KindInfo row{"random", "random", "", {}, "a uniformly random legal action", true, false, 10};
   return row;
 }
 

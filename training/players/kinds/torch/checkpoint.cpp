@@ -79,7 +79,8 @@ const KindInfo& Checkpoint::row() {
       "a trained network: the most probable legal action (default) or a draw from its masked policy; a bare "
       "path ending in `.ckpt` is `checkpoint:PATH`",
       true,
-      true};
+      true,
+      30};
   return row;
 }
 

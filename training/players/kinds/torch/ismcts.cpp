@@ -163,7 +163,8 @@ const KindInfo& Ismcts::row() {
       "PLAYOUTS: `ismcts:10:heuristic:simulations=20`), is refused naming it); `:PATH` uses a checkpoint's "
       "priors and values",
       true,
-      true};
+      true,
+      40};
   return row;
 }
 

@@ -19,7 +19,8 @@ const KindInfo& Search::row() {
       {"path", "simulations"},
       "a search-trained network with the Gumbel-root search it was trained with, without noise",
       true,
-      true};
+      true,
+      50};
   return row;
 }
 

@@ -248,7 +248,8 @@ const KindInfo& Zoo::row() {
       "that network or a search over no network; `:SIMULATIONS` plays that agent at SIMULATIONS; `zoo` alone "
       "is this game's (`--seats human,zoo`, Python)",
       true,
-      true};
+      true,
+      60};
   return row;
 }
 

@@ -1,8 +1,8 @@
-#include "training/config_docs.h"
+#include "training/cli/torch/config_docs.h"
 
 #include <utility>
 
-#include "training/alphazero/az_config.h"
+#include "training/alphazero/train_config.h"
 #include "training/arena/arena_run.h"
 #include "training/mcts/search_options.h"
 #include "training/ppo/train_config.h"
@@ -27,7 +27,7 @@ std::vector<KeyGroup> schema_groups(const ConfigSchema<C>& schema) {
 
 std::vector<KeyGroup> groups_of(const std::string& which) {
   if (which == "ppo") return schema_groups(ppo::TrainConfig::schema());
-  if (which == "alphazero") return schema_groups(alphazero::AzConfig::schema());
+  if (which == "alphazero") return schema_groups(alphazero::TrainConfig::schema());
   if (which == "search") return {{"", mcts::search_keys().docs()}};
   if (which == "arena") return {{"", arena::ArenaConfig::keys().docs()}};
   std::string known;

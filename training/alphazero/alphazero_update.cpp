@@ -1,14 +1,14 @@
-#include "training/alphazero/az_update.h"
+#include "training/alphazero/alphazero_update.h"
 
 #include <cstring>
 
 namespace rocketgym::alphazero {
 
-AzLossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks,
-                    const torch::Tensor& policy_targets, const torch::Tensor& value_targets,
-                    double value_coef, double count, const torch::Tensor& seat_mask) {
+LossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks,
+                  const torch::Tensor& policy_targets, const torch::Tensor& value_targets, double value_coef,
+                  double count, const torch::Tensor& seat_mask) {
   const double n = count > 0 ? count : static_cast<double>(masks.size(0));
-  AzLossTerms t;
+  LossTerms t;
   const torch::Tensor log_probs = torch::log_softmax(masked_logits(out.logits, masks), 1);
   t.policy_loss = -(policy_targets * log_probs).sum() / n;
   const torch::Tensor squared = (out.values - value_targets).pow(2);
@@ -17,9 +17,9 @@ AzLossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks,
   return t;
 }
 
-AzUpdateStats az_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, const ReplayBuffer& buffer,
-                        const AzUpdateSettings& settings, Rng& rng, torch::Device device,
-                        std::vector<int32_t>& scratch, const dist::Context& context) {
+UpdateStats az_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, const ReplayBuffer& buffer,
+                      const UpdateSettings& settings, Rng& rng, torch::Device device,
+                      std::vector<int32_t>& scratch, const dist::Context& context) {
   // This rank's rows of each minibatch of settings.batch.
   const int b = static_cast<int>(dist::share(settings.batch, context.rank(), context.size()));
   const int obs = buffer.obs_size(), actions = buffer.num_actions(), players = buffer.num_players();
@@ -29,7 +29,7 @@ AzUpdateStats az_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer,
   torch::Tensor policies = torch::empty({b, actions});
   torch::Tensor values = torch::empty({b, players});
   torch::Tensor table = torch::empty({b}, torch::kInt64);
-  AzUpdateStats stats;
+  UpdateStats stats;
   net->train();
   for (int step = 0; step < settings.steps; ++step) {
     optimizer.zero_grad();
@@ -50,8 +50,8 @@ AzUpdateStats az_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer,
       }
       const torch::Tensor m = masks.to(device);
       const PolicyValueOutput out = net->forward(observations.to(device));
-      const AzLossTerms loss = az_loss(out, m, policies.to(device), values.to(device), settings.value_coef,
-                                       settings.batch, seat_mask(table, players).to(device));
+      const LossTerms loss = az_loss(out, m, policies.to(device), values.to(device), settings.value_coef,
+                                     settings.batch, seat_mask(table, players).to(device));
       loss.total.backward();
       const torch::Tensor entropy =
           masked_entropy(masked_logits(out.logits.detach(), m)).sum() / settings.batch;

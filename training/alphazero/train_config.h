@@ -1,8 +1,8 @@
-// The search-based self-play configuration (configs/train/<game>_az.yaml).
+// The search-based self-play configuration (configs/train/<game>_alphazero.yaml).
 // Every key is optional except game.id; unknown keys are ConfigErrors naming
 // the line. Blocks algorithm (alphazero), game, model, search (mcts::Options,
 // self-play's defaults below), selfplay, replay, train, imitation, budget,
-// run: their keys, ranges and docs are the tables of az_config.cpp,
+// run: their keys, ranges and docs are the tables of train_config.cpp,
 // mcts/search_options.h and config_yaml.cpp (printed by `rocketgym describe
 // --config-keys alphazero`, in docs/training.md).
 //
@@ -33,7 +33,7 @@ inline mcts::Options self_play_search_defaults() {
   return o;
 }
 
-struct AzConfig : RunSettings {
+struct TrainConfig : RunSettings {
   GameSetup game;
   NetConfig net;
   mcts::Options search = self_play_search_defaults();
@@ -63,8 +63,8 @@ struct AzConfig : RunSettings {
   int train_steps_per_iteration() const;
 
   // The config's blocks and keys: reading, the resolved YAML and the docs.
-  static const ConfigSchema<AzConfig>& schema();
-  static AzConfig from_yaml(const ConfigNode& root);
+  static const ConfigSchema<TrainConfig>& schema();
+  static TrainConfig from_yaml(const ConfigNode& root);
   std::string to_yaml() const;  // the fully resolved config, loadable by from_yaml
 };
 

@@ -1,4 +1,4 @@
-// AzTrainer<G>: search-based self-play (AlphaZero-style) for one game type.
+// Trainer<G>: search-based self-play (AlphaZero-style) for one game type.
 //
 // One network plays every seat through SelfPlay<G> (Gumbel ISMCTS with the
 // network as evaluator); its positions go to a replay buffer with the search's
@@ -42,10 +42,10 @@
 
 #include "envs/core/vector_env.h"
 #include "models/checkpoint.h"
-#include "training/alphazero/az_config.h"
-#include "training/alphazero/az_update.h"
+#include "training/alphazero/alphazero_update.h"
 #include "training/alphazero/replay_buffer.h"
 #include "training/alphazero/self_play.h"
+#include "training/alphazero/train_config.h"
 #include "training/distributed/distributed.h"
 #include "training/mixed_vector_env.h"
 #include "training/policy_runner.h"
@@ -54,11 +54,11 @@
 namespace rocketgym::alphazero {
 
 template <class G>
-class AzTrainer : public run::Algorithm {
+class Trainer : public run::Algorithm {
  public:
   using State = typename G::State;
 
-  AzTrainer(const AzConfig& config, std::shared_ptr<AnyGame> game, dist::Context context = {})
+  Trainer(const TrainConfig& config, std::shared_ptr<AnyGame> game, dist::Context context = {})
       : cfg_(config),
         run_("alphazero", cfg_, cfg_.net, {cfg_.total_steps, cfg_.minutes}, cfg_.game.resolved_config_text(),
              std::move(game), config.game.player_counts(), std::move(context)) {}
@@ -147,10 +147,10 @@ class AzTrainer : public run::Algorithm {
     last_play_ = self_play_->play(cfg_.samples_per_iteration, *buffer_);
     sum_over_ranks(last_play_);
     games_ += last_play_.games;
-    last_update_ = AzUpdateStats{};
+    last_update_ = UpdateStats{};
     // Every rank trains from its own buffer: all of them must be ready.
     if (!ctx_.any(buffer_->ready_count() < std::max(1, cfg_.min_samples), "agreeing whether to train")) {
-      AzUpdateSettings settings{train_steps_, total_batch_, cfg_.value_coef, cfg_.max_grad_norm};
+      UpdateSettings settings{train_steps_, total_batch_, cfg_.value_coef, cfg_.max_grad_norm};
       last_update_ =
           az_update(run_.net(), *optimizer_, *buffer_, settings, train_rng_, device_, drawn_, ctx_);
     }
@@ -214,8 +214,8 @@ class AzTrainer : public run::Algorithm {
     ctx_.all_reduce_sum(kept, "counting the imitation positions");
     const int steps =
         static_cast<int>(cfg_.imitation_epochs * static_cast<int64_t>(kept[0] + 0.5) / total_batch_);
-    AzUpdateSettings settings{std::max(1, steps), total_batch_, cfg_.value_coef, cfg_.max_grad_norm};
-    const AzUpdateStats stats =
+    UpdateSettings settings{std::max(1, steps), total_batch_, cfg_.value_coef, cfg_.max_grad_norm};
+    const UpdateStats stats =
         az_update(run_.net(), *optimizer_, buffer, settings, train_rng_, device_, drawn_, ctx_);
     if (verbose && ctx_.is_root())
       std::fprintf(
@@ -239,7 +239,7 @@ class AzTrainer : public run::Algorithm {
     ctx_.all_reduce_sum(ready, "summing the ranks' replay buffers");
     if (!out) return;
     const SelfPlayStats& play = last_play_;
-    const AzUpdateStats& update = last_update_;
+    const UpdateStats& update = last_update_;
     const double t = std::max(play.seconds, 1e-9);
     auto if_trained = [&](double value) { return update.steps ? std::to_string(value) : std::string(); };
     out->row(r.iteration, r.steps, games_, r.elapsed_seconds, play.positions / t, play.simulations / t,
@@ -266,7 +266,7 @@ class AzTrainer : public run::Algorithm {
 
   void finish(TrainSummary& summary) const override { summary.episodes = games_; }
 
-  AzConfig cfg_;
+  TrainConfig cfg_;
   run::RunHarness<G> run_;
   const dist::Context& ctx_ = run_.ctx();
   const torch::Device& device_ = run_.device();
@@ -277,14 +277,14 @@ class AzTrainer : public run::Algorithm {
   std::unique_ptr<PolicyRunner> runner_;
   std::unique_ptr<SelfPlay<G>> self_play_;
   SelfPlayStats last_play_;
-  AzUpdateStats last_update_;
+  UpdateStats last_update_;
   Rng train_rng_;
   std::vector<int32_t> drawn_;
   int64_t games_ = 0;
 };
 
-// Loads the game and runs AzTrainer<G> for the configured game, as one rank
+// Loads the game and runs Trainer<G> for the configured game, as one rank
 // of `context`'s job.
-TrainSummary run_alphazero(const AzConfig& config, bool verbose, const dist::Context& context = {});
+TrainSummary run_alphazero(const TrainConfig& config, bool verbose, const dist::Context& context = {});
 
 }  // namespace rocketgym::alphazero

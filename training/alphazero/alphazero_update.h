@@ -15,7 +15,7 @@
 
 namespace rocketgym::alphazero {
 
-struct AzLossTerms {
+struct LossTerms {
   torch::Tensor policy_loss;  // cross-entropy against the target policy
   torch::Tensor value_loss;   // mean squared error, summed over seats
   torch::Tensor total;
@@ -26,18 +26,18 @@ struct AzLossTerms {
 // of the mean over a minibatch of `count` rows spread over several ranks.
 // With `seat_mask` [B, seats] (seat_mask() of each row's table) the value
 // loss sums over the marked seats only (the seats at the row's table).
-AzLossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks,
-                    const torch::Tensor& policy_targets, const torch::Tensor& value_targets,
-                    double value_coef, double count = 0.0, const torch::Tensor& seat_mask = {});
+LossTerms az_loss(const PolicyValueOutput& out, const torch::Tensor& masks,
+                  const torch::Tensor& policy_targets, const torch::Tensor& value_targets, double value_coef,
+                  double count = 0.0, const torch::Tensor& seat_mask = {});
 
-struct AzUpdateSettings {
+struct UpdateSettings {
   int steps = 1;    // gradient steps
   int batch = 256;  // over all ranks
   double value_coef = 1.0;
   double max_grad_norm = 1.0;
 };
 
-struct AzUpdateStats {
+struct UpdateStats {
   int steps = 0;
   double policy_loss = 0.0, value_loss = 0.0;
   double policy_entropy = 0.0;  // of the network's policy on the batches, in nats
@@ -53,8 +53,8 @@ struct AzUpdateStats {
 // (dist::all_reduce_gradients), so every rank takes the same step. Every
 // rank's buffer must hold a trainable position. The statistics are the
 // job's.
-AzUpdateStats az_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, const ReplayBuffer& buffer,
-                        const AzUpdateSettings& settings, Rng& rng, torch::Device device,
-                        std::vector<int32_t>& scratch, const dist::Context& context = {});
+UpdateStats az_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, const ReplayBuffer& buffer,
+                      const UpdateSettings& settings, Rng& rng, torch::Device device,
+                      std::vector<int32_t>& scratch, const dist::Context& context = {});
 
 }  // namespace rocketgym::alphazero

@@ -1,4 +1,4 @@
-#include "training/alphazero/az_config.h"
+#include "training/alphazero/train_config.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -15,19 +15,19 @@ std::string training_algorithm(const ConfigNode& root) {
   return root.get_choice("algorithm", "ppo", {"ppo", "alphazero"});
 }
 
-int AzConfig::train_steps_per_iteration() const {
+int TrainConfig::train_steps_per_iteration() const {
   return std::max(1, static_cast<int>(std::lround(replay_ratio * samples_per_iteration / batch)));
 }
 
 namespace {
 
-// The search block: mcts::search_keys(), with this trainer's defaults (AzConfig's
+// The search block: mcts::search_keys(), with this trainer's defaults (TrainConfig's
 // search field) for keys it leaves out.
-ConfigBlock<AzConfig> search_block() {
-  ConfigBlock<AzConfig> b{"search", {}, false, nullptr, nullptr};
+ConfigBlock<TrainConfig> search_block() {
+  ConfigBlock<TrainConfig> b{"search", {}, false, nullptr, nullptr};
   b.keys.include(
       mcts::search_keys(), [](auto& c) -> auto& { return c.search; });
-  b.read = [](const ConfigNode& node, AzConfig& c) {
+  b.read = [](const ConfigNode& node, TrainConfig& c) {
     c.search = mcts::parse_options(node, c.search);
     mcts::check_unused_keys(node, c.search, true);  // self-play's evaluator is the network
   };
@@ -39,8 +39,8 @@ ConfigBlock<AzConfig> search_block() {
 // reloads): greedy_after stops the gumbel root's noise, so it needs that root
 // with noise; fast_simulations are the searches of playout cap
 // randomization, which runs only with full_search_share < 1.
-void check_unused_selfplay_keys(const ConfigNode& node, const AzConfig& c) {
-  const AzConfig defaults;
+void check_unused_selfplay_keys(const ConfigNode& node, const TrainConfig& c) {
+  const TrainConfig defaults;
   if (c.greedy_after != defaults.greedy_after) {
     if (c.search.root != mcts::RootSelection::kGumbel)
       node.fail_key("greedy_after",
@@ -59,86 +59,87 @@ void check_unused_selfplay_keys(const ConfigNode& node, const AzConfig& c) {
   }
 }
 
-ConfigBlock<AzConfig> selfplay_block() {
-  ConfigBlock<AzConfig> b{"selfplay", {}, false, nullptr, nullptr};
+ConfigBlock<TrainConfig> selfplay_block() {
+  ConfigBlock<TrainConfig> b{"selfplay", {}, false, nullptr, nullptr};
   b.keys
-      .whole("games", &AzConfig::games, 1, kMaxEnvs,
+      .whole("games", &TrainConfig::games, 1, kMaxEnvs,
              "self-play games in flight; their leaves share one network batch")
-      .whole("greedy_after", &AzConfig::greedy_after, 0, 1 << 30,
+      .whole("greedy_after", &TrainConfig::greedy_after, 0, 1 << 30,
              "decisions of a game after which the root stops adding Gumbel noise and plays its best move "
              "(0 = noise throughout)")
       .applies_to("root: gumbel with gumbel_scale > 0")
-      .whole("samples_per_iteration", &AzConfig::samples_per_iteration, 1, 1 << 24,
+      .whole("samples_per_iteration", &TrainConfig::samples_per_iteration, 1, 1 << 24,
              "new positions between training phases")
-      .number("full_search_share", &AzConfig::full_search_share, 1e-3, 1.0,
+      .number("full_search_share", &TrainConfig::full_search_share, 1e-3, 1.0,
               "playout cap randomization (Wu 2019, KataGo): this share of decisions gets the full search and "
               "becomes a training position")
-      .whole("fast_simulations", &AzConfig::fast_simulations, 1, 1 << 20,
+      .whole("fast_simulations", &TrainConfig::fast_simulations, 1, 1 << 20,
              "simulations of the other decisions, which are only played (at most search.simulations)")
       .applies_to("full_search_share < 1");
   b.check = check_unused_selfplay_keys;
   return b;
 }
 
-ConfigBlock<AzConfig> replay_block() {
-  ConfigBlock<AzConfig> b{"replay", {}, false, nullptr, nullptr};
-  b.keys.whole("capacity", &AzConfig::capacity, 1, 1 << 26, "positions kept (oldest dropped first)")
-      .whole("min_samples", &AzConfig::min_samples, 1, 1 << 26, "positions before the first training phase");
-  b.check = [](const ConfigNode& node, const AzConfig& c) {
+ConfigBlock<TrainConfig> replay_block() {
+  ConfigBlock<TrainConfig> b{"replay", {}, false, nullptr, nullptr};
+  b.keys.whole("capacity", &TrainConfig::capacity, 1, 1 << 26, "positions kept (oldest dropped first)")
+      .whole("min_samples", &TrainConfig::min_samples, 1, 1 << 26,
+             "positions before the first training phase");
+  b.check = [](const ConfigNode& node, const TrainConfig& c) {
     if (c.min_samples > c.capacity) node.fail_key("min_samples", "must not exceed replay.capacity");
   };
   return b;
 }
 
-ConfigBlock<AzConfig> train_block() {
-  ConfigBlock<AzConfig> b{"train", {}, false, nullptr, nullptr};
-  b.keys.whole("batch", &AzConfig::batch, 1, 1 << 20, "positions per gradient step");
+ConfigBlock<TrainConfig> train_block() {
+  ConfigBlock<TrainConfig> b{"train", {}, false, nullptr, nullptr};
+  b.keys.whole("batch", &TrainConfig::batch, 1, 1 << 20, "positions per gradient step");
   add_optimizer_keys(b.keys);
-  b.keys.number("weight_decay", &AzConfig::weight_decay, 0.0, 1.0, "AdamW's weight decay")
-      .number("replay_ratio", &AzConfig::replay_ratio, 1e-3, 1e3,
+  b.keys.number("weight_decay", &TrainConfig::weight_decay, 0.0, 1.0, "AdamW's weight decay")
+      .number("replay_ratio", &TrainConfig::replay_ratio, 1e-3, 1e3,
               "times each new position is trained on, on average");
   return b;
 }
 
-ConfigBlock<AzConfig> imitation_block() {
-  ConfigBlock<AzConfig> b{"imitation", {}, false, nullptr, nullptr};
+ConfigBlock<TrainConfig> imitation_block() {
+  ConfigBlock<TrainConfig> b{"imitation", {}, false, nullptr, nullptr};
   b.keys
-      .large_whole("steps", &AzConfig::imitation_steps, 0.0, 1e9,
+      .large_whole("steps", &TrainConfig::imitation_steps, 0.0, 1e9,
                    "decisions of heuristic-bot games to imitate, fresh runs only (0 = none)")
-      .whole("epochs", &AzConfig::imitation_epochs, 1, 1000, "passes over them");
+      .whole("epochs", &TrainConfig::imitation_epochs, 1, 1000, "passes over them");
   return b;
 }
 
 }  // namespace
 
-const ConfigSchema<AzConfig>& AzConfig::schema() {
-  static const ConfigSchema<AzConfig> schema = [] {
-    ConfigSchema<AzConfig> s;
-    s.add(game_block<AzConfig>("az", true))
-        .add(model_block<AzConfig>())
+const ConfigSchema<TrainConfig>& TrainConfig::schema() {
+  static const ConfigSchema<TrainConfig> schema = [] {
+    ConfigSchema<TrainConfig> s;
+    s.add(game_block<TrainConfig>("alphazero", true))
+        .add(model_block<TrainConfig>())
         .add(search_block())
         .add(selfplay_block())
         .add(replay_block())
         .add(train_block())
         .add(imitation_block())
-        .add(budget_block<AzConfig>("self-play positions recorded in total, across resumes"))
-        .add(run_block<AzConfig>("az"));
+        .add(budget_block<TrainConfig>("self-play positions recorded in total, across resumes"))
+        .add(run_block<TrainConfig>("alphazero"));
     return s;
   }();
   return schema;
 }
 
-AzConfig AzConfig::from_yaml(const ConfigNode& root) {
+TrainConfig TrainConfig::from_yaml(const ConfigNode& root) {
   std::vector<std::string> keys = schema().block_names();
   keys.push_back("algorithm");
   root.expect_keys(keys);
   if (training_algorithm(root) != "alphazero") root.fail_key("algorithm", "must be alphazero here");
-  AzConfig c;
+  TrainConfig c;
   schema().read(root, c);
   return c;
 }
 
-std::string AzConfig::to_yaml() const {
+std::string TrainConfig::to_yaml() const {
   YAML::Node root;
   root["algorithm"] = "alphazero";
   schema().write(root, *this);
