@@ -13,6 +13,7 @@
 #include "envs/core/game_model.h"
 #include "envs/core/worker_pool.h"
 #include "generated/game_list.h"
+#include "tests/common/conformance.h"
 
 using namespace rocketgym;
 
@@ -383,18 +384,26 @@ TEST_CASE("async vector env: each env's games equal the sync env's, whatever the
       long finished = 0;
       const auto expected = sync_trajectories(*game, kEnvs, players, 21, kSteps, finished);
       INFO("games finished in the sync env: " << finished);
-      REQUIRE(finished >= kEnvs);    // the hashes cover final views and auto-resets
-      for (int k : {1, 3, kEnvs}) {  // 3: batches that straddle the ring's blocks
-        for (SendOrder order : {SendOrder::as_received, SendOrder::reversed, SendOrder::shuffled_in_two,
-                                SendOrder::hold_one_back}) {
-          INFO("batch_size " << k << ", send order " << static_cast<int>(order));
-          // One thread: the envs complete in the order they were sent (deterministic).
-          auto alone = game->new_async_vector_env(kEnvs, players, 21, 1, k);
-          REQUIRE(async_trajectories(*alone, kSteps, order) == expected);
-          // Three threads: any order the scheduler makes, the same games.
-          auto threaded = game->new_async_vector_env(kEnvs, players, 21, 3, k);
-          REQUIRE(async_trajectories(*threaded, kSteps, order) == expected);
-        }
+      REQUIRE(finished >= kEnvs);  // the hashes cover final views and auto-resets
+      // Every batch size (3: batches that straddle the ring's blocks) with every
+      // send order; the first four cover each size and each order, and are all
+      // the sanitized run plays (ROCKETGYM_CONFORMANCE_DEEP_GAMES, conformance.h).
+      const std::vector<std::pair<int, SendOrder>> runs{
+          {1, SendOrder::as_received},     {3, SendOrder::reversed},     {kEnvs, SendOrder::shuffled_in_two},
+          {3, SendOrder::hold_one_back},   {1, SendOrder::reversed},     {1, SendOrder::shuffled_in_two},
+          {1, SendOrder::hold_one_back},   {3, SendOrder::as_received},  {3, SendOrder::shuffled_in_two},
+          {kEnvs, SendOrder::as_received}, {kEnvs, SendOrder::reversed}, {kEnvs, SendOrder::hold_one_back}};
+      const auto played =
+          static_cast<std::size_t>(std::max(4, testing::full_check_games(static_cast<int>(runs.size()))));
+      for (std::size_t r = 0; r < played; ++r) {
+        const auto [k, order] = runs[r];
+        INFO("batch_size " << k << ", send order " << static_cast<int>(order));
+        // One thread: the envs complete in the order they were sent (deterministic).
+        auto alone = game->new_async_vector_env(kEnvs, players, 21, 1, k);
+        REQUIRE(async_trajectories(*alone, kSteps, order) == expected);
+        // Three threads: any order the scheduler makes, the same games.
+        auto threaded = game->new_async_vector_env(kEnvs, players, 21, 3, k);
+        REQUIRE(async_trajectories(*threaded, kSteps, order) == expected);
       }
     }
   }
