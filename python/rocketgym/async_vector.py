@@ -40,8 +40,8 @@ import numpy as np
 
 from . import _rocketgym as _core
 from . import spaces
-from ._common import ConfigArg, check_int, check_num_envs, check_num_players, check_render_mode, check_seed, load_game
-from .vector import _SAME_STEP, _ClosedEnv, _check_num_threads, _reset_seed
+from ._common import ConfigArg, check_int, check_num_envs
+from .vector import _SAME_STEP, _ClosedEnv, _check_num_threads, _open_game, _reset_seed
 
 # The block views cached (per block of the C++ ring); beyond, a recv() makes its views afresh.
 _MAX_CACHED_BLOCKS = 1024
@@ -55,10 +55,8 @@ class AsyncVectorEnv:
 
     def __init__(self, game_id: str, num_envs: int, batch_size: int, num_players: int = 2, num_threads: int = 1,
                  seed: Optional[int] = None, config: ConfigArg = None, render_mode: Optional[str] = None):
-        game = load_game(game_id, config)
-        num_players = check_num_players(game, num_players)
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self._seed = check_seed(seed)
+        game, num_players, self.render_mode, self._seed = _open_game(game_id, config, num_players, render_mode,
+                                                                     seed, self.metadata["render_modes"])
         self._resets = 0
         num_envs = check_num_envs(num_envs)
         self.game = game

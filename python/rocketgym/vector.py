@@ -102,6 +102,14 @@ def _check_num_threads(n: Any) -> int:
     return n
 
 
+def _open_game(game_id: str, config: ConfigArg, num_players: Any, render_mode: Optional[str], seed: Any,
+               render_modes) -> Tuple[_core.Game, int, Optional[str], int]:
+    """The checks a vector env's constructor starts with, in their order: the game (with its config),
+    the player count, the render mode and the seed."""
+    game = load_game(game_id, config)
+    return game, check_num_players(game, num_players), check_render_mode(render_mode, render_modes), check_seed(seed)
+
+
 def _reset_seed(env: Any, seed: Optional[int], options: Optional[Dict[str, Any]]) -> int:
     """The C++ seed of a vector env's ``reset(seed, options)``: ``seed`` starts a new sequence; without
     one, the env's sequence goes on (``env._seed``, ``env._resets``)."""
@@ -147,10 +155,8 @@ class VectorEnv(_VectorBase):
 
     def __init__(self, game_id: str, num_envs: int, num_players: int = 2, num_threads: int = 1,
                  seed: Optional[int] = None, config: ConfigArg = None, render_mode: Optional[str] = None):
-        game = load_game(game_id, config)
-        num_players = check_num_players(game, num_players)
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self._seed = check_seed(seed)
+        game, num_players, self.render_mode, self._seed = _open_game(game_id, config, num_players, render_mode,
+                                                                     seed, self.metadata["render_modes"])
         self._resets = 0
         self._open(game, check_num_envs(num_envs), num_players, _check_num_threads(num_threads), self._seed)
 
