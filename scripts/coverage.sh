@@ -46,8 +46,9 @@
 #
 # Each mode starts from zero counts: the tests' and the fuzzers' counts are
 # never mixed (run `fuzz` after the test modes' report is written).
-# COVERAGE_JOBS (default: nproc) and COVERAGE_NICE (default 10) set the
-# build's parallelism and niceness; the tests run at the same niceness.
+# COVERAGE_JOBS (default: nproc) sets the parallelism of the build and of
+# ctest (gcov merges the counts of tests that run at once), COVERAGE_NICE
+# (default 10) the niceness of both.
 #
 # Branches: gcovr's --exclude-throw-branches and --exclude-unreachable-branches,
 # so the exception-unwinding edges gcc adds to every call that may throw do not
@@ -102,7 +103,7 @@ run_tests() {
   fi
   find "$build" -name '*.gcda' -delete
   echo "== C++ tests (instrumented)"
-  (cd "$build" && "${niced[@]}" ctest --output-on-failure "${ctest_args[@]}") || failed+=(ctest)
+  (cd "$build" && "${niced[@]}" ctest -j "$jobs" --output-on-failure "${ctest_args[@]}") || failed+=(ctest)
   echo "== Python tests (instrumented module)"
   ROCKETGYM_BUILD_DIR="$PWD/$build" "${niced[@]}" /usr/bin/python3 -m pytest -q tests/python \
     "${pytest_args[@]}" || failed+=(pytest)
