@@ -295,18 +295,50 @@ bool State::is_legal(Action a) const {
   return legal_decoded(decode(a));
 }
 
+// The mask is written from the state, decision by decision, instead of asking
+// legal_decoded id by id: each card in hand marks the ids it can be played on
+// (its targets found in one pass over the rockets, the discard pile, the
+// seats). It must say what legal_decoded says on every id: the test
+// "[launch_pad][mask]" compares the two at every decision of many games.
 void State::legal_actions_mask(uint8_t* out) const {
-  std::fill_n(out, act::kNumActions, uint8_t{0});
-  if (step_ == Step::kGameOver) return;
-  // One past the highest occupied rocket slot of each seat, by offset.
-  std::array<int, kMaxPlayers> slots{};
-  if (step_ == Step::kPlay)
-    for (int offset = 0; offset < num_players_; ++offset)
-      slots[static_cast<std::size_t>(offset)] = slots_in_use(seat_at(offset));
-  for (int kind = 0; kind < kNumKinds; ++kind) {
-    if (step_of(kind) != step_) continue;
-    if (!kind_possible(kind)) continue;
-    mark_kind(kind, slots, out);
+  std::memset(out, 0, act::kNumActions);
+  const PlayerArea& me = area(turn_player_);
+  switch (step_) {
+    case Step::kGameOver:
+      return;
+    case Step::kAdvance:
+      for (uint32_t bits = advance_eligible_; bits != 0; bits &= bits - 1) {
+        const int slot = __builtin_ctz(bits);
+        out[act::advance(slot)] = can_advance(slot);
+      }
+      out[act::kStopAdvancing] = 1;
+      return;
+    case Step::kDrawChoice:
+      out[act::kTakeDiscardTop] = 1;
+      out[act::kDrawFromPile] = 1;
+      return;
+    case Step::kPlay:
+      mark_play(out);
+      return;
+    case Step::kOffer:
+      out[act::kAcceptOffer] = area(offer_to_).hand_size < hand_limit(offer_to_);
+      out[act::kRejectOffer] = 1;
+      return;
+    case Step::kDiscard:
+      for (int t = 0; t < kNumCardTypes; ++t)
+        out[act::kDiscard + t] = me.hand[static_cast<std::size_t>(t)] > 0;
+      out[act::kEndTurn] = me.hand_size <= hand_limit(turn_player_);
+      return;
+    case Step::kSurplus: {
+      const PlayerArea& who = area(seat_at(surplus_offset_));
+      for (int t = 0; t < kNumCardTypes; ++t)
+        out[act::kSurplusDiscard + t] = who.hand[static_cast<std::size_t>(t)] > 0;
+      return;
+    }
+    case Step::kChooseTop:
+      for (int t = 0; t < kNumCardTypes; ++t)
+        out[act::kPutOnTop + t] = staged_[static_cast<std::size_t>(t)] > 0;
+      return;
   }
 }
 
@@ -318,63 +350,96 @@ int State::slots_in_use(int seat) const {
   return 0;
 }
 
-// Marks the legal ids of one decision kind. Only the ids that can be legal
-// are asked: every action on a rocket needs one in its slot, and an offset
-// must name a seat at the table; the rest stay 0 (the same mask, at a
-// fraction of the cost: most of a player's 24 slots are empty).
-void State::mark_kind(int kind, const std::array<int, kMaxPlayers>& slots, uint8_t* out) const {
-  const int start = kRangeStart[kind];
-  // Ids [from, to) of this kind, each asked.
-  const auto mark = [&](int from, int to) {
-    for (int a = from; a < to; ++a) out[a] = legal_decoded(decode_in(kind, a));
-  };
-  const int own_slots = slots[0];
-  switch (kind) {
-    case kKindPlayMetal:
-    case kKindPlayFuel:
-    case kKindFastTrack:  // start + own slot
-      mark(start, start + own_slots);
-      return;
-    case kKindPlayBonus:  // start + bonus * slots + own slot
-      for (int bonus = 0; bonus < kNumBonusTypes; ++bonus)
-        mark(start + bonus * kMaxRocketSlots, start + bonus * kMaxRocketSlots + own_slots);
-      return;
-    case kKindAbortMission:
-    case kKindQualityCheck:
-    case kKindVacuum:  // start + offset * slots + slot
-      for (int offset = 0; offset < num_players_; ++offset)
-        mark(start + offset * kMaxRocketSlots,
-             start + offset * kMaxRocketSlots + slots[static_cast<std::size_t>(offset)]);
-      return;
-    case kKindSabotage:  // start + (offset * slots + slot) * 2 + component
-      for (int offset = 0; offset < num_players_; ++offset)
-        mark(start + 2 * offset * kMaxRocketSlots,
-             start + 2 * (offset * kMaxRocketSlots + slots[static_cast<std::size_t>(offset)]));
-      return;
-    case kKindOffer:  // start + (offset - 1) * card types + card
-      mark(start, start + (num_players_ - 1) * kNumCardTypes);
-      return;
-    default:
-      mark(start, kRangeStart[kind + 1]);
-      return;
-  }
-}
+// Step 4: the ids of every card in hand that has a target, and "stop playing".
+// The conditions are those of the can_* functions below, written per target.
+void State::mark_play(uint8_t* out) const {
+  const PlayerArea& me = area(turn_player_);
+  const auto held = [&](int card) { return me.hand[static_cast<std::size_t>(card)] > 0; };
+  out[act::kStopPlaying] = 1;
+  for (int k = 0; k < kNumRocketKinds; ++k) out[act::kPlayRocket + k] = held(kObserver + k);
+  for (int i = 0; i < act::kNumExpertPlays; ++i)
+    out[act::kPlayExpert + i] =
+        held(kExpertPlayCard[i]) && me.expert[static_cast<std::size_t>(kExpertPlayZone[i])] < 0;
+  for (int k = 0; k < kNumSpecialtyTypes; ++k) out[act::kPlaySpecialty + k] = held(kEmployeeContract + k);
 
-// A quick filter for legal_actions_mask: false when no id of this kind can be
-// legal now because its card is not in hand.
-bool State::kind_possible(int kind) const {
-  switch (kind) {
-    case kKindPlayMetal:
-      return holds(kMetal);
-    case kKindPlayFuel:
-      return holds(kFuel);
-    case kKindPlayBonus:
-      return holds(kAstronaut) || holds(kMaximumSecurity) || holds(kOxygen) || holds(kQualityCertificate);
-    case kKindOffer:
-      return config_->negotiations;
-    default:
-      return kind < kKindAbortMission || kind > kKindVacuum || holds(action_card_of(kind));
+  // The player's own rockets: Metal, Fuel, bonus cards, Fast Track.
+  const bool metal = held(kMetal), fuel = held(kFuel), fast_track = held(kFastTrack);
+  const bool bonus[kNumBonusTypes] = {held(kAstronaut), held(kMaximumSecurity), held(kOxygen),
+                                      held(kQualityCertificate)};
+  if (metal || fuel || fast_track || bonus[0] || bonus[1] || bonus[2] || bonus[3]) {
+    const int own_slots = slots_in_use(turn_player_);
+    for (int slot = 0; slot < own_slots; ++slot) {
+      const Rocket& r = me.rockets[static_cast<std::size_t>(slot)];
+      if (!r.exists()) continue;
+      const RocketSpec& spec = config_->rocket[static_cast<std::size_t>(r.kind)];
+      if (r.zone == kConstructionZone) {
+        out[act::play_metal(slot)] = metal && r.metal < spec.metal;
+        out[act::play_fuel(slot)] = fuel && r.fuel < spec.fuel;
+      }
+      // Astronaut, Maximum Security, Oxygen in the Launch Zone; Quality Certificate in Quality Control.
+      for (int b = 0; b < kNumBonusTypes; ++b) {
+        const int zone = b == bonus_index(kQualityCertificate) ? kQualityControlZone : kLaunchZone;
+        out[act::kPlayBonus + b * kMaxRocketSlots + slot] =
+            bonus[b] && r.zone == zone && !((r.bonuses >> b) & 1);
+      }
+      out[act::fast_track(slot)] = fast_track && r.zone != kLaunchZone && rocket_complete(r);
+    }
   }
+
+  // Every seat's rockets: Abort Mission, Quality Check, Sabotage, Vacuum.
+  const bool abort = held(kAbortMission), check = held(kQualityCheck), sabotage = held(kSabotage),
+             vacuum = held(kVacuum);
+  if (abort || check || sabotage || vacuum) {
+    for (int offset = 0; offset < num_players_; ++offset) {
+      const int owner = seat_at(offset);
+      const PlayerArea& target = area(owner);
+      // rocket_protected's Security System half (ruling 12).
+      const bool system = owner != turn_player_ && target.has_specialty(kSecuritySystem);
+      const int used = slots_in_use(owner);
+      for (int slot = 0; slot < used; ++slot) {
+        const Rocket& r = target.rockets[static_cast<std::size_t>(slot)];
+        if (!r.exists()) continue;
+        const bool open = !system && !r.has_bonus(kMaximumSecurity);
+        out[act::abort_mission(offset, slot)] = abort && open;
+        out[act::quality_check(offset, slot)] =
+            check && r.zone == kLaunchZone && !r.has_bonus(kQualityCertificate);
+        out[act::sabotage(offset, slot, kMetal)] = sabotage && open && r.metal > 0;
+        out[act::sabotage(offset, slot, kFuel)] = sabotage && open && r.fuel > 0;
+        out[act::vacuum(offset, slot)] = vacuum && open && r.has_bonus(kOxygen);
+      }
+    }
+  }
+
+  if (held(kBigRedButton))
+    for (int offset = 0; offset < num_players_; ++offset)
+      for (int zone = 0; zone < kNumZones; ++zone)
+        out[act::big_red_button(offset, zone)] =
+            area(seat_at(offset)).launch_pads[static_cast<std::size_t>(zone)] > 0;
+  if (held(kBudgetCuts))
+    for (int offset = 1; offset < num_players_; ++offset)
+      out[act::budget_cuts(offset)] = area(seat_at(offset)).num_specialties() > 0;
+  if (held(kRecruitment))
+    for (int offset = 1; offset < num_players_; ++offset) {
+      const PlayerArea& target = area(seat_at(offset));
+      if (target.has_specialty(kEmployeeContract)) continue;
+      for (int zone = 0; zone < kNumZones; ++zone)
+        out[act::recruitment(offset, zone)] = target.expert[static_cast<std::size_t>(zone)] >= 0;
+    }
+  // Parts Supplier needs a card to draw (the discard pile refills the draw pile).
+  out[act::kPartsSupplier] = held(kPartsSupplier) && draw_size_ + discard_size_ + launch_pads_aside_ > 0;
+  out[act::kRecycleBin] = held(kRecycleBin) && discard_size_ > 0;
+  if (held(kSalvage))  // every type in the discard pile, found in one pass
+    for (int i = 0; i < discard_size_; ++i) out[act::salvage(discard_pile_[static_cast<std::size_t>(i)])] = 1;
+  out[act::kSurplus] = can_surplus();
+  if (held(kThief))
+    for (int choice = 0; choice < act::kNumThiefChoices; ++choice)
+      out[act::kThief + choice] = can_thief(choice);
+  if (config_->negotiations)
+    for (int offset = 1; offset < num_players_; ++offset) {
+      const int to = seat_at(offset);
+      if (area(to).hand_size >= hand_limit(to)) continue;
+      for (int card = 0; card < kNumCardTypes; ++card) out[act::offer(offset, card)] = held(card);
+    }
 }
 
 bool State::legal_decoded(const Decoded& d) const {

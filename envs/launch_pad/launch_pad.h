@@ -264,9 +264,8 @@ class State {
   bool valid_offset(int offset) const { return offset >= 0 && offset < num_players_; }
 
   // Legality, one function per decision kind.
-  bool kind_possible(int kind) const;
-  // legal_actions_mask, one decision kind; `slots`: slots_in_use of each seat, by offset.
-  void mark_kind(int kind, const std::array<int, kMaxPlayers>& slots, uint8_t* out) const;
+  // legal_actions_mask in step 4 (play); slots_in_use: one past the highest slot holding a rocket.
+  void mark_play(uint8_t* out) const;
   int slots_in_use(int seat) const;
   bool legal_decoded(const Decoded& d) const;
   bool can_advance(int slot) const;

@@ -4,6 +4,7 @@
 #include "envs/lift_off/lift_off.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -671,90 +672,139 @@ bool State::legal(Action a) const {
 
 bool State::is_legal(Action a) const { return a >= 0 && a < kNumActions && legal(a); }
 
+// The mask is written from the state, step by step: the ids of the cards in a
+// hand, the objectives, the draw or the Earth missions are marked from the
+// list itself, and a played specialist's actions from its available actions,
+// found once (mark_specialist_actions); legal() is asked only for the few ids
+// of the rarer steps. It must say what legal() says on every id: the test
+// "[lift_off][mask]" compares the two at every decision of many games.
 void State::legal_actions_mask(uint8_t* out) const {
-  std::fill(out, out + kNumActions, uint8_t{0});
-  Action lo = 0, hi = 0;  // the id range of the current step
+  std::memset(out, 0, kNumActions);
+  if (step_ == Step::kGameOver || actor_ < 0) return;  // legal() is false for every id
+  const Player& p = player(actor_);
+  const Config& c = *config_;
+  // Every card of a list is legal (its id is base + card type).
+  const auto mark_cards = [out](Action base, const uint8_t* cards, int count) {
+    for (int i = 0; i < count; ++i) out[base + cards[i]] = 1;
+  };
+  const auto ask = [&](Action from, Action to) {
+    for (Action a = from; a < to; ++a) out[a] = legal(a) ? 1 : 0;
+  };
   switch (step_) {
     case Step::kObjectiveKeep:
-      lo = kKeepObjective, hi = kPassObjective;
-      break;
     case Step::kObjectivePass:
-      lo = kPassObjective, hi = kDraftLeft;
-      break;
+      if (p.pick < 0)
+        mark_cards(step_ == Step::kObjectiveKeep ? kKeepObjective : kPassObjective, p.objectives.data(),
+                   p.num_objectives);
+      return;
     case Step::kChooseDirection:
-      lo = kDraftLeft, hi = kKeepSpecialist;
-      break;
+      out[kDraftLeft] = out[kDraftRight] = 1;
+      return;
     case Step::kSpecialistKeep:
-      lo = kKeepSpecialist, hi = kPassSpecialist;
-      break;
     case Step::kSpecialistPass:
-      lo = kPassSpecialist, hi = kPlaySpecialist;
-      break;
+      if (p.pick < 0)
+        mark_cards(step_ == Step::kSpecialistKeep ? kKeepSpecialist : kPassSpecialist, p.hand.data(),
+                   p.hand_size);
+      return;
     case Step::kPlaySpecialist:
-      lo = kPlaySpecialist, hi = kTakeMoney;
-      break;
+      mark_cards(kPlaySpecialist, p.hand.data(), p.hand_size);
+      return;
     case Step::kSpecialistActions:
-    case Step::kBulkBuy:
+      mark_specialist_actions(out);
+      return;
+    case Step::kBulkBuy: {
+      const bool more = bulk_bought_ < c.buy_tech_bulk_max && p.money >= c.buy_tech_bulk;
+      for (int k = 0; k < 3; ++k) out[kBulkBuy + k] = more;
+      out[kBulkFinish] = 1;
+      return;
+    }
     case Step::kExchangeGive:
+      for (int k = 0; k < kNumColours; ++k) {
+        out[kExchangeGive + k] = exchange_given_ < c.exchange_max && p.tech[static_cast<std::size_t>(k)] > 0;
+        out[kExchangeTake + k] = 1;
+      }
+      return;
     case Step::kExchangeTake:
+      for (int k = 0; k < kNumColours; ++k) out[kExchangeTake + k] = 1;
+      return;
     case Step::kStationReward:
-      lo = kTakeMoney, hi = kDrawFromDeck;
-      break;
+      out[kStationGreen] = 1;
+      out[kStationIncome] = p.income < c.income_max;
+      return;
     case Step::kChooseDeck:
-      lo = kDrawFromDeck, hi = kKeepMission;
-      break;
+      ask(kDrawFromDeck, kKeepMission);
+      return;
     case Step::kKeepMissions:
-      lo = kKeepMission, hi = kLaunchWithLab;
-      break;
+      for (int i = 0; i < num_drawn_; ++i) {
+        const int type = drawn_[static_cast<std::size_t>(i)];
+        out[kKeepMission + type] = mission_eligible_for_keep(type);
+      }
+      out[kStopKeeping] = kept_this_draw_ > 0;
+      return;
     case Step::kLaunch:
-      lo = kLaunchWithLab, hi = kLoadMission;
-      break;
+      ask(kLaunchWithLab, kLoadMission);
+      return;
     case Step::kLoadRocket:
-      lo = kLoadMission, hi = kDiscardObjective;
-      break;
+      for (int i = 0; i < p.num_earth; ++i) {
+        const int type = p.earth[static_cast<std::size_t>(i)];
+        out[kLoadMission + type] = can_load(type);
+      }
+      ask(kApplyCapacity, kLiftOff + 1);
+      return;
     case Step::kDiscardObjectives:
-      lo = kDiscardObjective, hi = kNumActions;
-      break;
+      mark_cards(kDiscardObjective, p.objectives.data(), p.num_objectives);
+      out[kKeepObjectives] = 1;
+      return;
     case Step::kGameOver:
       return;
   }
-  if (actor_ < 0) return;  // legal() is false for every id
-  // The steps that name a card of a short list (a hand, the objectives, the
-  // draw, the Earth missions): only the ids of the cards in it can be legal,
-  // so legal() is asked for those and for the step's ids outside the card range.
+}
+
+// kSpecialistActions: can_use_action of every id, the played card's actions not used yet found once.
+void State::mark_specialist_actions(uint8_t* out) const {
   const Player& p = player(actor_);
-  struct CardIds {
-    Action base = 0;
-    int size = 0;  // the card range: ids [base, base + size)
-    const uint8_t* cards = nullptr;
-    int count = 0;
-  } list;
-  switch (step_) {
-    case Step::kObjectiveKeep:
-    case Step::kObjectivePass:
-    case Step::kDiscardObjectives:
-      list = {lo, kMaxObjectives, p.objectives.data(), p.num_objectives};
-      break;
-    case Step::kSpecialistKeep:
-    case Step::kSpecialistPass:
-    case Step::kPlaySpecialist:
-      list = {lo, kMaxSpecialists, p.hand.data(), p.hand_size};
-      break;
-    case Step::kKeepMissions:
-      list = {kKeepMission, kMaxMissionTypes, drawn_.data(), num_drawn_};
-      break;
-    case Step::kLoadRocket:
-      list = {kLoadMission, kMaxMissionTypes, p.earth.data(), p.num_earth};
-      break;
-    default:
-      break;
+  const Config& c = *config_;
+  static_assert(static_cast<int>(SpecialistAction::kCount) <= 32, "a bit per action");
+  uint32_t open = 0;  // bit k: action_available(SpecialistAction k)
+  if (played_card_ >= 0 && !took_money_) {
+    const SpecialistCard& card = c.specialists[static_cast<std::size_t>(played_card_)];
+    for (int i = 0; i < card.num_actions; ++i)
+      if (!(used_actions_ & (1 << i)))
+        open |= 1u << static_cast<int>(card.actions[static_cast<std::size_t>(i)]);
   }
-  for (int i = 0; i < list.count; ++i) {
-    const Action a = list.base + list.cards[static_cast<std::size_t>(i)];
-    out[a] = legal(a) ? 1 : 0;
+  const auto has = [open](SpecialistAction k) { return ((open >> static_cast<int>(k)) & 1u) != 0; };
+  const auto money = [&p](int price) { return p.money >= price; };
+  out[kTakeMoney] = used_actions_ == 0 && !took_money_;
+  out[kEndSpecialist] = 1;
+  out[kMoney6] = has(SpecialistAction::kMoney6);
+  for (int k = 0; k < 3; ++k)
+    out[kRewardL1 + k] =
+        has(static_cast<SpecialistAction>(static_cast<int>(SpecialistAction::kRewardL1) + k));
+  const bool buy = has(SpecialistAction::kBuyTech) && money(c.buy_tech);
+  const bool bulk = has(SpecialistAction::kBuyTechBulk) && money(c.buy_tech_bulk);
+  const bool sell = has(SpecialistAction::kSellTech);
+  const bool two = has(SpecialistAction::kBuyTwoDifferent) && money(c.buy_two_different);
+  for (int k = 0; k < 3; ++k) {
+    out[kBuyTech + k] = buy;
+    out[kBulkBuy + k] = bulk;
+    out[kSellTech + k] = sell && p.tech[static_cast<std::size_t>(k)] > 0;
+    out[kBuyTwoDifferent + k] = two;
   }
-  for (Action a = lo; a < hi; ++a)
-    if (a < list.base || a >= list.base + list.size) out[a] = legal(a) ? 1 : 0;
+  out[kBuyGreen] = has(SpecialistAction::kBuyGreen) && money(c.buy_green);
+  out[kCapacityUpgrade] =
+      has(SpecialistAction::kCapacity) && money(c.capacity_price) && p.capacity_upgrades < c.capacity_tokens;
+  const bool exchange = has(SpecialistAction::kExchange);
+  for (int k = 0; k < kNumColours; ++k)
+    out[kExchangeGive + k] = exchange && p.tech[static_cast<std::size_t>(k)] > 0;
+  for (int k = 0; k < 2; ++k)
+    out[kBuyGreenBulk + k] =
+        has(SpecialistAction::kBuyGreenBulk) && money(c.buy_green_bulk[static_cast<std::size_t>(k)]);
+  const std::size_t lab = static_cast<std::size_t>(p.lab_level - 1);
+  out[kLabUpgrade] = has(SpecialistAction::kLab) && p.lab_level < 4 && money(c.lab_cost[lab]);
+  out[kLabUpgradeCheap] = has(SpecialistAction::kLabCheap) && p.lab_level < 4 && money(c.lab_cheap_cost[lab]);
+  out[kPropulsionUpgrade] = has(SpecialistAction::kPropulsion) && money(c.propulsion_price) &&
+                            p.propulsion_upgrades < c.propulsion_tokens;
+  out[kStationInvest] = has(SpecialistAction::kStation) && money(station_next_cost());
 }
 
 // ---------------------------------------------------------------- effects

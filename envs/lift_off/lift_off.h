@@ -400,6 +400,7 @@ class State {
   bool legal(Action a) const;
   bool action_available(SpecialistAction kind) const;  // on the played card and not used yet
   bool can_use_action(Action a) const;
+  void mark_specialist_actions(uint8_t* out) const;  // legal_actions_mask in kSpecialistActions
   bool can_choose_deck(int level) const;
   bool can_start_launch(bool with_lab) const;
   bool mission_eligible_for_keep(int type) const;

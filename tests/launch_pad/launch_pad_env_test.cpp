@@ -303,6 +303,65 @@ TEST_CASE("heuristic bot beats random play clearly (200 seeded games, seats rota
   }
 }
 
+// ---------------------------------------------------------------- the legal mask
+
+// legal_actions_mask writes each card's targets from the state (State::mark_play) instead of
+// asking is_legal id by id: both must agree on every id, at every decision of random games with
+// 2, 3 and 4 players and the variants that change what is legal, heuristic moves mixed in so that
+// rockets grow and the attack cards find targets.
+TEST_CASE("legal mask: every id as is_legal says, in random and heuristic games", "[launch_pad][mask]") {
+  std::vector<uint8_t> mask(act::kNumActions);
+  std::vector<int> legal;
+  // Legal ids seen per range that the mask builds in a loop of its own.
+  int metal = 0, bonus = 0, abort = 0, check = 0, sabotage = 0, vacuum = 0, recruit = 0, salvage = 0,
+      offers = 0, button = 0, budget = 0, fast = 0, thief = 0;
+  const auto seen = [&](int a, int from, int to) { return a >= from && a < to ? 1 : 0; };
+  for (const char* variant : {"", "variants: {negotiations: true}\n", "variants: {super_powers: true}\n"}) {
+    const Config config = load(variant);
+    for (int players = 2; players <= 4; ++players)
+      for (uint64_t game = 0; game < 8; ++game) {
+        State s(config, players, derive_seed(5600 + static_cast<uint64_t>(players), game));
+        Rng rng(derive_seed(5700, game));
+        for (int decision = 0; !s.is_terminal(); ++decision) {
+          s.legal_actions_mask(mask.data());
+          legal.clear();
+          for (Action a = 0; a < act::kNumActions; ++a) {
+            const bool in_mask = mask[static_cast<std::size_t>(a)] != 0;
+            if (in_mask != s.is_legal(a))
+              FAIL("'" << variant << "' " << players << " players, game " << game << ", decision " << decision
+                       << ": id " << a << " (" << s.action_to_string(a) << ") is " << (in_mask ? "not " : "")
+                       << "legal, the mask says " << int(mask[static_cast<std::size_t>(a)]));
+            if (mask[static_cast<std::size_t>(a)] > 1) FAIL("mask byte " << a << " is not 0 or 1");
+            if (!in_mask) continue;
+            legal.push_back(a);
+            metal += seen(a, act::kPlayMetal, act::kPlayExpert);
+            bonus += seen(a, act::kPlayBonus, act::kPlaySpecialty);
+            abort += seen(a, act::kAbortMission, act::kBigRedButton);
+            button += seen(a, act::kBigRedButton, act::kBudgetCuts);
+            budget += seen(a, act::kBudgetCuts, act::kFastTrack);
+            fast += seen(a, act::kFastTrack, act::kPartsSupplier);
+            check += seen(a, act::kQualityCheck, act::kRecruitment);
+            recruit += seen(a, act::kRecruitment, act::kRecycleBin);
+            sabotage += seen(a, act::kSabotage, act::kSalvage);
+            salvage += seen(a, act::kSalvage, act::kSurplus);
+            thief += seen(a, act::kThief, act::kVacuum);
+            vacuum += seen(a, act::kVacuum, act::kOfferCard);
+            offers += seen(a, act::kOfferCard, act::kAcceptOffer);
+          }
+          s.apply(decision % 2 ? heuristic_action(s, rng)
+                               : legal[rng.below(static_cast<uint32_t>(legal.size()))]);
+        }
+      }
+  }
+  INFO("metal " << metal << " bonus " << bonus << " abort " << abort << " button " << button << " budget "
+                << budget << " fast " << fast << " check " << check << " recruit " << recruit << " sabotage "
+                << sabotage << " salvage " << salvage << " thief " << thief << " vacuum " << vacuum
+                << " offers " << offers);
+  for (int n :
+       {metal, bonus, abort, button, budget, fast, check, recruit, sabotage, salvage, thief, vacuum, offers})
+    CHECK(n > 0);
+}
+
 // ---------------------------------------------------------------- conformance of each variant
 
 TEST_CASE("every variant passes the conformance suite", "[conformance]") {

@@ -308,3 +308,64 @@ TEST_CASE("two players: what each saw while drafting specialists is remembered e
   act(s, A::kPlaySpecialist + hand0[2]);
   CHECK(s.known_specialists(0, 1) == uint64_t{1} << passed_back);
 }
+
+// legal_actions_mask marks the cards of a step's list and a played specialist's available
+// actions from the state (State::mark_specialist_actions) instead of asking legal() id by id:
+// both must agree on every id, at every decision of random games with 2, 3 and 4 players,
+// heuristic moves mixed in so that the players have money and tech to spend.
+TEST_CASE("legal mask: every id as is_legal says, in random and heuristic games", "[lift_off][mask]") {
+  std::array<uint8_t, A::kNumActions> mask{};
+  std::vector<Action> legal;
+  // The station's reward (ruling 16), with income to gain and at its limit (ruling 18): random
+  // games seldom get there.
+  for (int income : {5, 9}) {
+    Position station = play_position(2, {"S14"}, 3);
+    station.set(0, "income", income);
+    State t = station.state();
+    act(t, A::kPlaySpecialist + spec("S14"));
+    act(t, A::kStationInvest);
+    REQUIRE(t.step() == Step::kStationReward);
+    t.legal_actions_mask(mask.data());
+    for (Action a = 0; a < A::kNumActions; ++a) {
+      INFO("income " << income << ", id " << a << " (" << t.action_to_string(a) << ")");
+      CHECK((mask[static_cast<std::size_t>(a)] != 0) == t.is_legal(a));
+    }
+    CHECK(mask[A::kStationIncome] == (income < 9 ? 1 : 0));
+  }
+  int specialist_ids = 0, mission_ids = 0;  // legal ids seen in the ranges the mask builds itself
+  std::array<int, 32> steps_seen{};
+  for (int players = 2; players <= 4; ++players)
+    for (uint64_t game = 0; game < 10; ++game) {
+      State s(cfg(), players, derive_seed(5610 + static_cast<uint64_t>(players), game));
+      Rng bot(derive_seed(5710, game)), pick(derive_seed(5711, game));
+      for (int decision = 0; !s.is_terminal(); ++decision) {
+        s.legal_actions_mask(mask.data());
+        ++steps_seen[static_cast<std::size_t>(s.step())];
+        legal.clear();
+        for (Action a = 0; a < A::kNumActions; ++a) {
+          const uint8_t m = mask[static_cast<std::size_t>(a)];
+          if ((m != 0) != s.is_legal(a) || m > 1)
+            FAIL(players << " players, game " << game << ", decision " << decision << ": id " << a << " ("
+                         << s.action_to_string(a) << ") is " << (s.is_legal(a) ? "" : "not ")
+                         << "legal, the mask says " << int(m));
+          if (!m) continue;
+          legal.push_back(a);
+          specialist_ids += a > A::kEndSpecialist && a < A::kStationGreen;
+          mission_ids += (a >= A::kKeepMission && a < A::kStopKeeping) ||
+                         (a >= A::kLoadMission && a < A::kApplyCapacity);
+        }
+        s.apply(decision % 2 ? heuristic_action(s, bot)
+                             : legal[pick.below(static_cast<uint32_t>(legal.size()))]);
+      }
+    }
+  INFO("specialist action ids " << specialist_ids << ", mission ids " << mission_ids);
+  CHECK(specialist_ids > 0);
+  CHECK(mission_ids > 0);
+  // Every step but the exchange's second half and the station's reward (above) comes up.
+  for (int step = 0; step < static_cast<int>(Step::kGameOver); ++step) {
+    if (step == static_cast<int>(Step::kExchangeTake) || step == static_cast<int>(Step::kStationReward))
+      continue;
+    INFO("step " << step_name(static_cast<Step>(step)));
+    CHECK(steps_seen[static_cast<std::size_t>(step)] > 0);
+  }
+}

@@ -3,21 +3,6 @@
 
 using namespace lift_off_test;
 
-namespace {
-
-// Round `round`, player 0 to play a specialist from `hand`; every other
-// player holds a Financier-like card so the play order can go on.
-Position play_position(int players, const std::vector<std::string>& hand, int money, int round = 1) {
-  Position pos(players);
-  pos.at("play_specialist", 0, round).set(0, "money", money);
-  for (const auto& id : hand) pos.specialist(0, id, "hand");
-  const char* others[3] = {"S18", "S17", "S13"};
-  for (int s = 1; s < players; ++s) pos.specialist(s, others[s - 1], "hand");
-  return pos;
-}
-
-}  // namespace
-
 TEST_CASE("ruling 1: bulk buy is 3 money per card, one to three cards, any mix", "[lift_off][ruling]") {
   State s = play_position(2, {"S15"}, 20).state();
   act(s, A::kPlaySpecialist + spec("S15"));

@@ -212,6 +212,17 @@ struct Position {
   }
 };
 
+// Round `round`, player 0 to play a specialist from `hand`; every other
+// player holds a Financier-like card so the play order can go on.
+inline Position play_position(int players, const std::vector<std::string>& hand, int money, int round = 1) {
+  Position pos(players);
+  pos.at("play_specialist", 0, round).set(0, "money", money);
+  for (const auto& id : hand) pos.specialist(0, id, "hand");
+  const char* others[3] = {"S18", "S17", "S13"};
+  for (int s = 1; s < players; ++s) pos.specialist(s, others[s - 1], "hand");
+  return pos;
+}
+
 // Applies an action that must be legal.
 inline void act(State& s, Action a) {
   INFO("action " << a << ": " << s.action_to_string(a) << "\n" << s.to_string());
