@@ -35,7 +35,7 @@ void encode_rocket(const State& s, const Rocket& r, bool eligible, float* out, i
   out[9] = r.fuel;
   out[10] = static_cast<float>(spec.metal - r.metal);
   out[11] = static_cast<float>(spec.fuel - r.fuel);
-  out[12] = r.metal == spec.metal && r.fuel == spec.fuel ? 1.0f : 0.0f;  // State::rocket_complete
+  out[12] = s.rocket_complete(r) ? 1.0f : 0.0f;
   std::memcpy(out + 13, kBonusFloats.bit[r.bonuses & 15], sizeof(float) * kNumBonusTypes);
   out[17] = eligible ? 1.0f : 0.0f;
 }

@@ -393,13 +393,11 @@ void State::mark_play(uint8_t* out) const {
     for (int offset = 0; offset < num_players_; ++offset) {
       const int owner = seat_at(offset);
       const PlayerArea& target = area(owner);
-      // rocket_protected's Security System half (ruling 12).
-      const bool system = owner != turn_player_ && target.has_specialty(kSecuritySystem);
       const int used = slots_in_use(owner);
       for (int slot = 0; slot < used; ++slot) {
         const Rocket& r = target.rockets[static_cast<std::size_t>(slot)];
         if (!r.exists()) continue;
-        const bool open = !system && !r.has_bonus(kMaximumSecurity);
+        const bool open = !rocket_protected(owner, slot, turn_player_);
         out[act::abort_mission(offset, slot)] = abort && open;
         out[act::quality_check(offset, slot)] =
             check && r.zone == kLaunchZone && !r.has_bonus(kQualityCertificate);
