@@ -682,7 +682,6 @@ void State::legal_actions_mask(uint8_t* out) const {
   std::memset(out, 0, kNumActions);
   if (step_ == Step::kGameOver || actor_ < 0) return;  // legal() is false for every id
   const Player& p = player(actor_);
-  const Config& c = *config_;
   // Every card of a list is legal (its id is base + card type).
   const auto mark_cards = [out](Action base, const uint8_t* cards, int count) {
     for (int i = 0; i < count; ++i) out[base + cards[i]] = 1;
@@ -712,24 +711,16 @@ void State::legal_actions_mask(uint8_t* out) const {
     case Step::kSpecialistActions:
       mark_specialist_actions(out);
       return;
-    case Step::kBulkBuy: {
-      const bool more = bulk_bought_ < c.buy_tech_bulk_max && p.money >= c.buy_tech_bulk;
-      for (int k = 0; k < 3; ++k) out[kBulkBuy + k] = more;
-      out[kBulkFinish] = 1;
+    // The rarer steps of a few ids each: legal() per id, their rules in one place.
+    case Step::kBulkBuy:
+      ask(kBulkBuy, kBulkFinish + 1);
       return;
-    }
     case Step::kExchangeGive:
-      for (int k = 0; k < kNumColours; ++k) {
-        out[kExchangeGive + k] = exchange_given_ < c.exchange_max && p.tech[static_cast<std::size_t>(k)] > 0;
-        out[kExchangeTake + k] = 1;
-      }
-      return;
     case Step::kExchangeTake:
-      for (int k = 0; k < kNumColours; ++k) out[kExchangeTake + k] = 1;
+      ask(kExchangeGive, kExchangeTake + kNumColours);
       return;
     case Step::kStationReward:
-      out[kStationGreen] = 1;
-      out[kStationIncome] = p.income < c.income_max;
+      ask(kStationGreen, kStationIncome + 1);
       return;
     case Step::kChooseDeck:
       ask(kDrawFromDeck, kKeepMission);
