@@ -129,6 +129,32 @@ PolicyValueNetImpl::PolicyValueNetImpl(const NetSpec& spec) : spec_(spec) {
   policy_head_->bias.zero_();
 }
 
+namespace {
+
+// A 3x3 convolution with padding 1 keeps the H x W planes: each weight is
+// used once per cell; a Linear layer's once.
+int64_t layer_multiply_adds(const torch::nn::Module& module, int64_t cells) {
+  if (const auto* linear = module.as<torch::nn::LinearImpl>()) return linear->weight.numel();
+  if (const auto* conv = module.as<torch::nn::Conv2dImpl>()) return conv->weight.numel() * cells;
+  return 0;
+}
+
+}  // namespace
+
+int64_t PolicyValueNetImpl::multiply_adds() const {
+  int64_t total = 0;
+  for (const auto& module : modules(/*include_self=*/false)) total += layer_multiply_adds(*module, cells());
+  return total;
+}
+
+int64_t PolicyValueNetImpl::first_layer_multiply_adds() const {
+  return conv_ ? layer_multiply_adds(*stem_conv_, cells()) : layer_multiply_adds(*stem_linear_, 1);
+}
+
+int64_t PolicyValueNetImpl::cells() const {
+  return conv_ ? int64_t{spec_.observation_shape[1]} * spec_.observation_shape[2] : 1;
+}
+
 torch::Tensor PolicyValueNetImpl::trunk(torch::Tensor x) {
   if (conv_) {
     const auto& s = spec_.observation_shape;

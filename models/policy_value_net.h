@@ -62,6 +62,13 @@ class PolicyValueNetImpl : public torch::nn::Module {
   explicit PolicyValueNetImpl(const NetSpec& spec);
   PolicyValueOutput forward(torch::Tensor observations, Heads heads = Heads::kBoth);
   const NetSpec& spec() const { return spec_; }
+  // Multiply-adds of one observation's forward pass through every layer
+  // (both heads), counted from the layers themselves: a dense forward pass
+  // costs twice this in FLOPs, its backward pass about twice the forward's.
+  int64_t multiply_adds() const;
+  // Those of the first layer, the one fed the observation: its backward pass
+  // computes only the weights' gradient (the observation needs none).
+  int64_t first_layer_multiply_adds() const;
 
   // Pieces of forward() for a caller that computes some layers itself (an
   // agent's PolicyRunner computes the first layer from the non-zero inputs
@@ -75,6 +82,7 @@ class PolicyValueNetImpl : public torch::nn::Module {
 
  private:
   torch::Tensor trunk(torch::Tensor x);
+  int64_t cells() const;  // H x W of a conv trunk's planes, else 1
 
   NetSpec spec_;
   bool conv_ = false;

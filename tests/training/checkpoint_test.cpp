@@ -821,3 +821,16 @@ TEST_CASE("NetSpec::parameter_count is the built network's parameter count", "[c
   huge.observation_shape = {1 << 30, 1 << 30, 1 << 30};
   CHECK(huge.parameter_count() == int64_t{1} << 62);  // saturates
 }
+
+TEST_CASE("multiply_adds counts every weight once per use in a forward pass", "[checkpoint]") {
+  // mlp: 5 inputs, 4 hidden, 1 block, 3 actions, 2 seats:
+  // stem 5*4, block 2*4*4, policy 4*3, value hidden 4*4, value head 4*2.
+  NetSpec mlp{NetConfig{"mlp", 4, 1, 8}, {5}, 3, 2};
+  CHECK(PolicyValueNet(mlp)->multiply_adds() == 20 + 32 + 12 + 16 + 8);
+  CHECK(PolicyValueNet(mlp)->first_layer_multiply_adds() == 20);
+  // conv: 2 x 3 x 3 planes, 4 channels: each 3x3 kernel's weights once per cell (9 cells),
+  // stem conv 2*4*9, two block convs 4*4*9, then Linear(4*9 -> 4) and the heads.
+  NetSpec conv{NetConfig{"conv", 4, 1, 4}, {2, 3, 3}, 3, 2};
+  CHECK(PolicyValueNet(conv)->multiply_adds() == 72 * 9 + 2 * 144 * 9 + 36 * 4 + 12 + 16 + 8);
+  CHECK(PolicyValueNet(conv)->first_layer_multiply_adds() == 72 * 9);
+}

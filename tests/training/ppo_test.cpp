@@ -329,6 +329,11 @@ TEST_CASE("a short training run writes its folder and resumes where it stopped",
   const auto rows = lines_of((dir / "metrics.csv").string());
   REQUIRE(rows.size() == 4);
   CHECK(rows[0].rfind("update,step,", 0) == 0);
+  // The profile's columns end the header: seconds per phase, none negative.
+  CHECK(rows[0].find(",seconds_env_step,seconds_policy,") != std::string::npos);
+  CHECK(rows[0].substr(rows[0].size() - 18) == ",seconds_optimizer");
+  const std::string last = rows[3].substr(rows[3].rfind(',') + 1);
+  CHECK(std::stod(last) >= 0.0);
   for (std::size_t i = 1; i < rows.size(); ++i)  // one row per update, numbered in order
     CHECK(rows[i].substr(0, rows[i].find(',')) == std::to_string(i));
 

@@ -100,6 +100,17 @@ Union union_of(const dist::Context& context, int64_t local) {
   return u;
 }
 
+// gather and union_of, their seconds added to `times` (union_of is the
+// update's first collective: there a rank waits for the others' batches).
+Batch gather_timed(const TrajectoryStore& store, run::PhaseTimes* times) {
+  run::PhaseTimer timer(times, run::Phase::kBatch);
+  return gather(store);
+}
+Union union_timed(const dist::Context& context, int64_t local, run::PhaseTimes* times) {
+  run::PhaseTimer timer(times, run::Phase::kWait);
+  return union_of(context, local);
+}
+
 // Normalised advantages, with the mean and standard deviation (unbiased, as
 // torch::std) of the union: the step size does not depend on the reward scale.
 void normalize_advantages(torch::Tensor& advantages, const Union& u, const dist::Context& context) {
@@ -127,7 +138,9 @@ template <class LossOf>
 std::vector<double> minibatch_passes(PolicyValueNet& net, torch::optim::Optimizer& optimizer, const Union& u,
                                      const UpdateSettings& settings, torch::Device device,
                                      const dist::Context& context, uint64_t shuffle_seed, int num_stats,
-                                     LossOf&& loss_of) {
+                                     run::PhaseTimes* times, LossOf&& loss_of) {
+  using run::Phase;
+  using run::PhaseTimer;
   at::Generator shuffle = at::detail::createCPUGenerator(shuffle_seed);
   std::vector<double> totals(static_cast<std::size_t>(num_stats), 0.0);
   int batches = 0;
@@ -142,11 +155,20 @@ std::vector<double> minibatch_passes(PolicyValueNet& net, torch::optim::Optimize
       optimizer.zero_grad();
       torch::Tensor stats = torch::zeros({num_stats}, torch::kFloat32);
       if (rows.numel() > 0) {
-        const MinibatchLoss l = loss_of(rows, static_cast<double>(idx.numel()));
+        MinibatchLoss l;
+        {
+          PhaseTimer timer(times, Phase::kForward);
+          l = loss_of(rows, static_cast<double>(idx.numel()));
+        }
+        PhaseTimer timer(times, Phase::kBackward);
         l.loss.backward();
         stats = torch::stack(l.stats).detach().to(torch::kCPU, torch::kFloat32);
       }
-      dist::all_reduce_gradients(context, net->parameters(), stats);
+      {
+        PhaseTimer timer(times, Phase::kAllReduce);
+        dist::all_reduce_gradients(context, net->parameters(), stats);
+      }
+      PhaseTimer timer(times, Phase::kOptimizer);
       torch::nn::utils::clip_grad_norm_(net->parameters(), settings.max_grad_norm);
       optimizer.step();
       for (int k = 0; k < num_stats; ++k) totals[static_cast<std::size_t>(k)] += stats[k].item<double>();
@@ -162,16 +184,22 @@ std::vector<double> minibatch_passes(PolicyValueNet& net, torch::optim::Optimize
 
 UpdateStats ppo_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, const TrajectoryStore& store,
                        const UpdateSettings& settings, torch::Device device, const dist::Context& context,
-                       uint64_t shuffle_seed) {
-  Batch b = gather(store);
-  const Union u = union_of(context, b.size);
+                       uint64_t shuffle_seed, run::PhaseTimes* times) {
+  Batch b = gather_timed(store, times);
+  const Union u = union_timed(context, b.size, times);
   UpdateStats stats;
   stats.samples = static_cast<int>(u.total);
   if (u.total == 0) return stats;
-  normalize_advantages(b.advantages, u, context);
-  to_device(b, device);
+  {
+    run::PhaseTimer timer(times, run::Phase::kAllReduce);
+    normalize_advantages(b.advantages, u, context);
+  }
+  {
+    run::PhaseTimer timer(times, run::Phase::kBatch);
+    to_device(b, device);
+  }
   const std::vector<double> s = minibatch_passes(
-      net, optimizer, u, settings, device, context, shuffle_seed, 5,
+      net, optimizer, u, settings, device, context, shuffle_seed, 5, times,
       [&](const torch::Tensor& rows, double count) {
         const PolicyValueOutput out = net->forward(b.observations.index_select(0, rows));
         const LossTerms t =
@@ -202,7 +230,7 @@ UpdateStats imitation_update(PolicyValueNet& net, torch::optim::Optimizer& optim
   to_device(b, device);
   namespace F = torch::nn::functional;
   const std::vector<double> s = minibatch_passes(
-      net, optimizer, u, settings, device, context, shuffle_seed, 3,
+      net, optimizer, u, settings, device, context, shuffle_seed, 3, nullptr,
       [&](const torch::Tensor& rows, double count) {
         const PolicyValueOutput out = net->forward(b.observations.index_select(0, rows));
         const torch::Tensor logits = masked_logits(out.logits, b.masks.index_select(0, rows));

@@ -19,6 +19,7 @@
 #include "models/policy_value_net.h"
 #include "training/distributed/distributed.h"
 #include "training/ppo/trajectory_store.h"
+#include "training/run/phase_times.h"
 
 namespace rocketgym::ppo {
 
@@ -38,10 +39,12 @@ struct UpdateStats {
 
 // The clipped surrogate, the value loss over every seat's head and the
 // entropy bonus, over `epochs` shuffled passes of the store's ready slots (of
-// every rank of `context`).
+// every rank of `context`). With `times`, the seconds of each phase of the
+// update are added to it.
 UpdateStats ppo_update(PolicyValueNet& net, torch::optim::Optimizer& optimizer, const TrajectoryStore& store,
                        const UpdateSettings& settings, torch::Device device,
-                       const dist::Context& context = {}, uint64_t shuffle_seed = 0);
+                       const dist::Context& context = {}, uint64_t shuffle_seed = 0,
+                       run::PhaseTimes* times = nullptr);
 
 // Supervised steps on the store's ready slots: cross-entropy of the masked
 // policy against the recorded actions, plus the value loss. Returns the mean

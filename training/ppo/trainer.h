@@ -63,6 +63,7 @@
 #include "training/ppo/ppo_update.h"
 #include "training/ppo/train_config.h"
 #include "training/ppo/trajectory_store.h"
+#include "training/run/phase_times.h"
 #include "training/run/run_harness.h"
 #include "training/seed_streams.h"
 
@@ -295,6 +296,10 @@ class Trainer : public run::Algorithm {
   void begin(bool warm_start, bool verbose) override {
     const int64_t updates = run_.iteration();
     const uint64_t seed = run_.rank_seed();
+    if (verbose && ctx_.is_root())  // the FLOP limit of scripts/profile_ppo.sh is computed from this
+      std::fprintf(stderr, "network: %lld multiply-adds a decision, %lld of them in the first layer\n",
+                   static_cast<long long>(run_.net()->multiply_adds()),
+                   static_cast<long long>(run_.net()->first_layer_multiply_adds()));
     value_seats_ = run_.spec().num_players;
     env_ = make_env(derive_seed(seed, updates));
     store_ = make_store(*env_);
@@ -315,8 +320,10 @@ class Trainer : public run::Algorithm {
     MixedVectorEnv<G>& env = *env_;
     TrajectoryStore& store = *store_;
     // --- collect finished episodes until the batch is full ---------------
+    times_.clear();
     while (store.ready_count() < cfg_.steps_per_update && !stop_requested.load()) {
       choose_actions(env, store, *learner_, actions_, group_);
+      run::PhaseTimer timer(&times_, run::Phase::kEnvStep);
       env.step(actions_.data());
       ++env_steps_;
       for (int i = 0; i < cfg_.envs; ++i)
@@ -328,8 +335,9 @@ class Trainer : public run::Algorithm {
     // --- learn ----------------------------------------------------------
     UpdateSettings settings{cfg_.epochs,     cfg_.minibatch,    cfg_.clip,
                             cfg_.value_coef, cfg_.entropy_coef, cfg_.max_grad_norm};
-    last_update_ = ppo_update(run_.net(), *optimizer_, store, settings, device_, ctx_,
-                              derive_seed(cfg_.seed ^ 0x5A0FF1EULL, static_cast<uint64_t>(run_.iteration())));
+    last_update_ =
+        ppo_update(run_.net(), *optimizer_, store, settings, device_, ctx_,
+                   derive_seed(cfg_.seed ^ 0x5A0FF1EULL, static_cast<uint64_t>(run_.iteration())), &times_);
     store.compact();
     return last_update_.samples;
   }
@@ -409,7 +417,20 @@ class Trainer : public run::Algorithm {
 
   void choose_actions(MixedVectorEnv<G>& env, TrajectoryStore& store, PolicyRunner& learner,
                       std::vector<Action>& actions, std::vector<int>& group) {
-    gather_learner(env, learner, group);
+    {
+      run::PhaseTimer timer(&times_, run::Phase::kPolicy);
+      gather_learner(env, learner, group);
+    }
+    record_learner(env, store, learner, actions, group);
+    // The opponents, in one round of the seat loop (ppo/opponents.h).
+    run::PhaseTimer timer(&times_, run::Phase::kOpponents);
+    opponents_.act(env, env_rngs_, env_steps_, actions);
+  }
+
+  // The learner's sampled actions, and its decisions in the store.
+  void record_learner(MixedVectorEnv<G>& env, TrajectoryStore& store, PolicyRunner& learner,
+                      std::vector<Action>& actions, const std::vector<int>& group) {
+    run::PhaseTimer timer(&times_, run::Phase::kRecord);
     for (std::size_t k = 0; k < group.size(); ++k) {
       const int i = group[k];
       const Action a = learner.choose(static_cast<int>(k), false, env_rngs_[static_cast<std::size_t>(i)]);
@@ -420,8 +441,6 @@ class Trainer : public run::Algorithm {
       std::memcpy(store.observation(slot), env.observation(i), sizeof(float) * obs_size_);
       std::memcpy(store.mask(slot), env.action_mask(i), static_cast<std::size_t>(num_actions_));
     }
-    // The opponents, in one round of the seat loop (ppo/opponents.h).
-    opponents_.act(env, env_rngs_, env_steps_, actions);
   }
 
   // The envs where the learner is to move, their rows evaluated in one batch.
@@ -467,6 +486,7 @@ class Trainer : public run::Algorithm {
     for (const std::string& name : opponents_.names()) header << "train_win_vs_" + name;
     header << "eval_win_vs_random"
            << "eval_win_vs_heuristic";
+    for (int phase = 0; phase < run::kPhases; ++phase) header << run::PhaseTimes::column(phase);
     header.end_row();
     std::string text = header.str();
     text.pop_back();  // the harness ends the line
@@ -482,6 +502,7 @@ class Trainer : public run::Algorithm {
       for (std::size_t c = 0; c < opponents_.columns(); ++c) *out << opponents_.rate_text(c);
       *out << (r.evaluated ? std::to_string(run_.eval_vs_random()) : "")
            << (r.evaluated ? std::to_string(run_.eval_vs_heuristic()) : "");
+      for (double seconds : times_.seconds) *out << seconds;
       out->end_row();
     }
     opponents_.close_update();
@@ -525,6 +546,7 @@ class Trainer : public run::Algorithm {
   std::vector<Action> actions_;
   std::vector<int> group_;
   UpdateStats last_update_;
+  run::PhaseTimes times_;                   // of the last iteration: metrics.csv's seconds_<phase>
   std::vector<std::string> pool_files_;     // relative to the run folder, as latest.ckpt lists them
   std::vector<std::string> dropped_files_;  // left the pool; deleted after the next save
   std::vector<Rng> env_rngs_;
