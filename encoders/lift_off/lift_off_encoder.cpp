@@ -101,7 +101,7 @@ void encode_private(const State& s, int viewer, Writer& w) {
   w.marks(me.discarded_objectives, me.num_discarded_objectives, kMaxObjectives);
 }
 
-void encode_seat(const State& s, int viewer, int seat, const State::KnownHands& known, Writer& w) {
+void encode_seat(const State& s, int viewer, int seat, Writer& w) {
   const Player& p = s.player(seat);
   const Config& c = s.config();
   w.value(1.0f);
@@ -138,12 +138,15 @@ void encode_seat(const State& s, int viewer, int seat, const State::KnownHands& 
   w.value(static_cast<float>(p.missions_launched) / static_cast<float>(c.missions_per_round));
   w.value(p.lab_symbol_used ? 1.0f : 0.0f);
   w.value(s.has_picked(seat) ? 1.0f : 0.0f);
-  const auto i = static_cast<std::size_t>(seat);
-  w.mask(seat == viewer ? 0 : known.specialists[i], kMaxSpecialists);
-  w.mask(seat == viewer ? 0 : known.objectives[i], kMaxObjectives);
-  // Once the game is over every objective is revealed by the final scoring.
-  w.value(s.is_terminal() ? static_cast<float>(s.final_vp(seat)) / 100.0f : 0.0f);
-  w.value(s.is_terminal() ? static_cast<float>(p.vp + s.final_vp(seat)) / 200.0f : 0.0f);
+  w.mask(seat == viewer ? 0 : s.known_specialists(viewer, seat), kMaxSpecialists);
+  w.mask(seat == viewer ? 0 : s.known_objectives(viewer, seat), kMaxObjectives);
+  // Once the game is over every objective is revealed by the final scoring (zeros before).
+  if (!s.is_terminal()) {
+    w.skip(2);
+    return;
+  }
+  w.value(static_cast<float>(s.final_vp(seat)) / 100.0f);
+  w.value(static_cast<float>(p.vp + s.final_vp(seat)) / 200.0f);
 }
 
 }  // namespace
@@ -154,10 +157,9 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   encode_global(s, viewer, w);
   encode_private(s, viewer, w);
   const int n = s.num_players();
-  const State::KnownHands known = s.known_hands(viewer);
   for (int k = 0; k < kMaxPlayers; ++k) {
     if (k < n)
-      encode_seat(s, viewer, (viewer + k) % n, known, w);
+      encode_seat(s, viewer, (viewer + k) % n, w);
     else
       w.skip(kSeatSize);
   }

@@ -292,13 +292,9 @@ class State {
     return objectives_passed_[static_cast<std::size_t>(viewer)];
   }
   // The cards `viewer` knows for certain to be in `seat`'s hand (bit = card index).
-  uint64_t known_specialists(int viewer, int seat) const {
-    return known_hands(viewer).specialists[static_cast<std::size_t>(seat)];
-  }
-  uint32_t known_objectives(int viewer, int seat) const {
-    return known_hands(viewer).objectives[static_cast<std::size_t>(seat)];
-  }
-  // The same for every hand at once (indexed by seat), from one pass over the viewer's sets.
+  uint64_t known_specialists(int viewer, int seat) const;
+  uint32_t known_objectives(int viewer, int seat) const;
+  // The same for every hand at once (indexed by seat).
   struct KnownHands {
     std::array<uint64_t, kMaxPlayers> specialists{};
     std::array<uint32_t, kMaxPlayers> objectives{};

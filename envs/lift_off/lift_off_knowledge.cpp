@@ -475,25 +475,42 @@ std::array<int, may_be::kObjectivePlaces> State::objective_place_counts() const 
   return count;
 }
 
+namespace {
+
+// A card is known to be in a hand when the viewer's set holds that hand alone. A set always
+// holds the card's true place (check_knowledge), so only the cards in that hand can be: the
+// hand's few cards are looked up instead of every set (tests/lift_off "[known_hands]" compares
+// this with a scan of every set).
+template <class Mask, std::size_t N>
+uint64_t known_in_hand(const std::array<Mask, N>& sets, const std::array<uint8_t, 3>& hand, int size,
+                       int seat) {
+  uint64_t known = 0;
+  for (int i = 0; i < size; ++i) {
+    const int card = hand[static_cast<std::size_t>(i)];
+    if (sets[static_cast<std::size_t>(card)] == static_cast<Mask>(1u << (may_be::kHand + seat)))
+      known |= uint64_t{1} << card;
+  }
+  return known;
+}
+
+}  // namespace
+
+uint64_t State::known_specialists(int viewer, int seat) const {
+  const Player& p = player(seat);
+  return known_in_hand(specialist_may_be_[static_cast<std::size_t>(viewer)], p.hand, p.hand_size, seat);
+}
+
+uint32_t State::known_objectives(int viewer, int seat) const {
+  const Player& p = player(seat);
+  return static_cast<uint32_t>(known_in_hand(objective_may_be_[static_cast<std::size_t>(viewer)],
+                                             p.objectives, p.num_objectives, seat));
+}
+
 State::KnownHands State::known_hands(int viewer) const {
-  // A card is known to be in a hand when the viewer's set holds that hand alone. A set always
-  // holds the card's true place (check_knowledge), so only the cards in that hand can be: the
-  // hands' few cards are looked up instead of every set (tests/lift_off "[known_hands]"
-  // compares this with a scan of every set).
-  const auto v = static_cast<std::size_t>(viewer);
   KnownHands out;
   for (int w = 0; w < num_players_; ++w) {
-    const Player& p = player(w);
-    const auto seat = static_cast<std::size_t>(w);
-    const unsigned hand = 1u << (may_be::kHand + w);
-    for (int i = 0; i < p.hand_size; ++i) {
-      const auto card = p.hand[static_cast<std::size_t>(i)];
-      if (specialist_may_be_[v][card] == hand) out.specialists[seat] |= uint64_t{1} << card;
-    }
-    for (int i = 0; i < p.num_objectives; ++i) {
-      const auto card = p.objectives[static_cast<std::size_t>(i)];
-      if (objective_may_be_[v][card] == hand) out.objectives[seat] |= uint32_t{1} << card;
-    }
+    out.specialists[static_cast<std::size_t>(w)] = known_specialists(viewer, w);
+    out.objectives[static_cast<std::size_t>(w)] = known_objectives(viewer, w);
   }
   return out;
 }
