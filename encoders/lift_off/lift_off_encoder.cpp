@@ -34,15 +34,18 @@ struct Writer {
   void counts(const std::array<uint8_t, N>& cards, int n, int size, float scale) {
     counts([&](int i) { return cards[static_cast<std::size_t>(i)]; }, n, size, scale);
   }
+  // Entry = card for each of cards[0, n) (distinct cards: a mask written from the list).
+  template <class Card>
+  void marks(Card card, int n, int size) {
+    for (int i = 0; i < n; ++i) out[at + card(i)] = 1.0f;
+    at += size;
+  }
+  template <std::size_t N>
+  void marks(const std::array<uint8_t, N>& cards, int n, int size) {
+    marks([&](int i) { return cards[static_cast<std::size_t>(i)]; }, n, size);
+  }
   void skip(int size) { at += size; }  // entries that stay zero
 };
-
-template <std::size_t N>
-uint64_t mask_of(const std::array<uint8_t, N>& cards, int n) {
-  uint64_t m = 0;
-  for (int i = 0; i < n; ++i) m |= uint64_t{1} << cards[static_cast<std::size_t>(i)];
-  return m;
-}
 
 void encode_global(const State& s, int viewer, Writer& w) {
   const int n = s.num_players();
@@ -56,7 +59,7 @@ void encode_global(const State& s, int viewer, Writer& w) {
   w.one_hot(offset(s.current_player()), kMaxPlayers);
   w.one_hot(offset(s.start_player()), kMaxPlayers);
   w.value(static_cast<float>(s.specialist_deck_size()) / kMaxSpecialists);
-  w.mask(s.specialist_discard_mask(), kMaxSpecialists);
+  w.marks([&](int i) { return s.specialist_discard_card(i); }, s.specialist_discard_size(), kMaxSpecialists);
   for (int level = 1; level <= kNumLevels; ++level)
     w.value(static_cast<float>(s.mission_deck_size(level)) / kMaxDeckCards);
   // Half the copies of each mission title in the discard piles, from one pass
@@ -86,8 +89,8 @@ void encode_global(const State& s, int viewer, Writer& w) {
 
 void encode_private(const State& s, int viewer, Writer& w) {
   const Player& me = s.player(viewer);
-  w.mask(mask_of(me.hand, me.hand_size), kMaxSpecialists);
-  w.mask(mask_of(me.objectives, me.num_objectives), kMaxObjectives);
+  w.marks(me.hand, me.hand_size, kMaxSpecialists);
+  w.marks(me.objectives, me.num_objectives, kMaxObjectives);
   const Step st = s.step();
   const bool objective_draft = st == Step::kObjectiveKeep || st == Step::kObjectivePass;
   const bool specialist_draft = st == Step::kSpecialistKeep || st == Step::kSpecialistPass;
@@ -95,10 +98,10 @@ void encode_private(const State& s, int viewer, Writer& w) {
             kMaxSpecialists);
   w.one_hot(objective_draft && me.pick >= 0 ? me.objectives[static_cast<std::size_t>(me.pick)] : -1,
             kMaxObjectives);
-  w.mask(mask_of(me.discarded_objectives, me.num_discarded_objectives), kMaxObjectives);
+  w.marks(me.discarded_objectives, me.num_discarded_objectives, kMaxObjectives);
 }
 
-void encode_seat(const State& s, int viewer, int seat, const State::KnownHands& known, Writer& w) {
+void encode_seat(const State& s, int viewer, int seat, Writer& w) {
   const Player& p = s.player(seat);
   const Config& c = s.config();
   w.value(1.0f);
@@ -111,28 +114,39 @@ void encode_seat(const State& s, int viewer, int seat, const State::KnownHands& 
   w.value(static_cast<float>(p.propulsion_upgrades) / 5.0f);
   w.value(static_cast<float>(p.num_earth) / 10.0f);
   w.value(static_cast<float>(p.num_space) / 20.0f);
-  w.value(static_cast<float>(s.missions_in_space_of_level(seat, 4)) / 7.0f);
+  const int level4_at = w.at;  // level-4 missions in space / 7: counted with the titles below
+  w.skip(1);
   w.one_hot(p.lab_level - 1, kNumLevels);
   for (int col = 0; col < kNumColours; ++col)
     w.value(static_cast<float>(p.tech[static_cast<std::size_t>(col)]) / 10.0f);
   w.value(static_cast<float>(p.station_investments) / 5.0f);
   w.counts(p.earth, p.num_earth, kMaxMissionTypes, 1.0f);
-  w.counts(p.space, p.num_space, kMaxMissionTypes, 1.0f);
+  int level4 = 0;  // missions_in_space_of_level(seat, 4), from the same pass
+  for (int k = 0; k < p.num_space; ++k) {
+    const int title = p.space[static_cast<std::size_t>(k)];
+    w.out[w.at + title] += 1.0f;
+    level4 += c.missions[static_cast<std::size_t>(title)].level == 4;
+  }
+  w.skip(kMaxMissionTypes);
+  w.out[level4_at] = static_cast<float>(level4) / 7.0f;
   w.value(static_cast<float>(p.hand_size) / 3.0f);
   w.value(static_cast<float>(p.num_objectives) / 3.0f);
   w.value(static_cast<float>(p.num_discarded_objectives) / 3.0f);
-  w.mask(mask_of(p.played, p.num_played), kMaxSpecialists);
+  w.marks(p.played, p.num_played, kMaxSpecialists);
   w.value(p.banner_used[0] ? 1.0f : 0.0f);
   w.value(p.banner_used[1] ? 1.0f : 0.0f);
   w.value(static_cast<float>(p.missions_launched) / static_cast<float>(c.missions_per_round));
   w.value(p.lab_symbol_used ? 1.0f : 0.0f);
   w.value(s.has_picked(seat) ? 1.0f : 0.0f);
-  const auto i = static_cast<std::size_t>(seat);
-  w.mask(seat == viewer ? 0 : known.specialists[i], kMaxSpecialists);
-  w.mask(seat == viewer ? 0 : known.objectives[i], kMaxObjectives);
-  // Once the game is over every objective is revealed by the final scoring.
-  w.value(s.is_terminal() ? static_cast<float>(s.final_vp(seat)) / 100.0f : 0.0f);
-  w.value(s.is_terminal() ? static_cast<float>(p.vp + s.final_vp(seat)) / 200.0f : 0.0f);
+  w.mask(seat == viewer ? 0 : s.known_specialists(viewer, seat), kMaxSpecialists);
+  w.mask(seat == viewer ? 0 : s.known_objectives(viewer, seat), kMaxObjectives);
+  // Once the game is over every objective is revealed by the final scoring (zeros before).
+  if (!s.is_terminal()) {
+    w.skip(2);
+    return;
+  }
+  w.value(static_cast<float>(s.final_vp(seat)) / 100.0f);
+  w.value(static_cast<float>(p.vp + s.final_vp(seat)) / 200.0f);
 }
 
 }  // namespace
@@ -143,10 +157,9 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   encode_global(s, viewer, w);
   encode_private(s, viewer, w);
   const int n = s.num_players();
-  const State::KnownHands known = s.known_hands(viewer);
   for (int k = 0; k < kMaxPlayers; ++k) {
     if (k < n)
-      encode_seat(s, viewer, (viewer + k) % n, known, w);
+      encode_seat(s, viewer, (viewer + k) % n, w);
     else
       w.skip(kSeatSize);
   }

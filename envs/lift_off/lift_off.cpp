@@ -125,27 +125,24 @@ void State::deal_objectives() {
 
 // Both drafts pass cards the same way: every player's undecided cards move to
 // the next player in `dir` at once (first pick: the picked card stays; second
-// pick: the picked card goes). `hand` and `size` select the kind of card,
-// `may_be` its knowledge (updated as each seat sees the pass).
-template <class Mask, std::size_t N>
-void State::pass_hands(int dir, bool first_pick, std::array<uint8_t, 3> Player::*hand, int Player::*size,
-                       std::array<std::array<Mask, N>, kMaxPlayers>& may_be,
-                       std::array<Links, kMaxPlayers>& links) {
+// pick: the picked card goes). `hand` and `size` select the kind of card;
+// know_pass then updates what each seat knows of it.
+void State::pass_hands(bool objective, int dir, bool first_pick, std::array<uint8_t, 3> Player::*hand,
+                       int Player::*size) {
   const int n = num_players_;
   auto at = [](auto& array, int i) -> auto& { return array[static_cast<std::size_t>(i)]; };
   std::array<std::array<uint8_t, 3>, kMaxPlayers> kept{}, passed{};
   std::array<int, kMaxPlayers> num_kept{}, num_passed{};
-  std::array<uint64_t, kMaxPlayers> passed_mask{}, new_hand{};
+  std::array<uint64_t, kMaxPlayers> before{}, after{};  // each hand's cards (bit = card)
   for (int s = 0; s < n; ++s) {
     const Player& p = player(s);
     for (int i = 0; i < p.*size; ++i) {
       const int card = at(p.*hand, i);
-      if ((i == p.pick) == first_pick) {
+      at(before, s) |= uint64_t{1} << card;
+      if ((i == p.pick) == first_pick)
         push(at(kept, s), at(num_kept, s), card);
-      } else {
+      else
         push(at(passed, s), at(num_passed, s), card);
-        at(passed_mask, s) |= uint64_t{1} << card;
-      }
     }
   }
   for (int w = 0; w < n; ++w) {
@@ -154,74 +151,19 @@ void State::pass_hands(int dir, bool first_pick, std::array<uint8_t, 3> Player::
     p.*size = 0;
     for (int i = 0; i < at(num_kept, w); ++i) push(p.*hand, p.*size, at(at(kept, w), i));
     for (int i = 0; i < at(num_passed, giver); ++i) push(p.*hand, p.*size, at(at(passed, giver), i));
-    for (int i = 0; i < p.*size; ++i) at(new_hand, w) |= uint64_t{1} << at(p.*hand, i);
+    for (int i = 0; i < p.*size; ++i) at(after, w) |= uint64_t{1} << at(p.*hand, i);
     p.pick = -1;
   }
-  // Links: for each pass seat v saw neither side of, the cards v knew to be
-  // in the passing hand, of which at most as many as passed went on.
-  constexpr bool objective = std::is_same_v<Mask, uint16_t>;
-  for (int v = 0; v < n; ++v) {
-    Links& mine = at(links, v);
-    mine = Links{};
-    int k = 0;
-    std::array<uint64_t, kMaxPlayers> known_in{};  // the cards v knows to be in each hand
-    for (std::size_t card = 0; card < N; ++card) {
-      const Mask m = at(may_be, v)[card];
-      if (m != 0 && (m & (m - 1)) == 0 && (m & may_be::kHands))
-        at(known_in, __builtin_ctz(m)) |= uint64_t{1} << card;
-    }
-    for (int w = 0; w < n; ++w) {
-      const int to = next_seat(w, dir);
-      if (w == v || to == v) continue;
-      const uint64_t known = at(known_in, w);
-      if (__builtin_popcountll(known) <= at(num_passed, w)) continue;
-      const auto places =
-          static_cast<uint16_t>((1u << to) | (objective ? 1u << (may_be::kDiscarded + to) : 0u));
-      mine[static_cast<std::size_t>(k++)] = Link{known, places, at(num_passed, w)};
-    }
-  }
-  // Seat v sees its own cards go and come. A card that may have been in
-  // another hand w may now also be in the next hand, unless v is that next
-  // hand: then v saw what came and the rest stayed with w.
-  for (int v = 0; v < n; ++v) {
-    // The hands a set's hands become in v's eyes, for every set of hands (one table per
-    // seat rather than a loop over the hands per card).
-    std::array<Mask, may_be::kHands + 1> spread{};
-    for (int w = 0; w < n; ++w) {
-      const unsigned now = (1u << w) | (next_seat(w, dir) != v ? 1u << next_seat(w, dir) : 0u);
-      for (unsigned hands = 1; hands <= may_be::kHands; ++hands)
-        if (hands >> w & 1)
-          at(spread, static_cast<int>(hands)) = static_cast<Mask>(at(spread, static_cast<int>(hands)) | now);
-    }
-    for (std::size_t card = 0; card < N; ++card) {
-      Mask& m = at(may_be, v)[card];
-      if (m == 0) continue;
-      if (at(new_hand, v) >> card & 1)
-        m = static_cast<Mask>(1u << v);
-      else if (at(passed_mask, v) >> card & 1)
-        m = static_cast<Mask>(1u << next_seat(v, dir));
-      else
-        m = static_cast<Mask>((m & ~may_be::kHands) | at(spread, m & may_be::kHands));
-    }
-  }
-  std::array<uint64_t, kMaxPlayers> before{};
-  for (int w = 0; w < n; ++w) {
-    at(before, w) = at(passed_mask, w);
-    for (int i = 0; i < at(num_kept, w); ++i) at(before, w) |= uint64_t{1} << at(at(kept, w), i);
-  }
-  follow_passed_cards(objective, dir, before, new_hand);
-  tighten_knowledge(!objective, objective);
+  know_pass(objective, dir, before, after);
 }
 
 void State::pass_cards_specialists() {
-  pass_hands(direction_, step_ == Step::kSpecialistKeep, &Player::hand, &Player::hand_size,
-             specialist_may_be_, specialist_links_);
+  pass_hands(false, direction_, step_ == Step::kSpecialistKeep, &Player::hand, &Player::hand_size);
 }
 
 // The objective draft always passes left (clockwise) [ruling 10].
 void State::pass_cards_objectives() {
-  pass_hands(1, step_ == Step::kObjectiveKeep, &Player::objectives, &Player::num_objectives,
-             objective_may_be_, objective_links_);
+  pass_hands(true, 1, step_ == Step::kObjectiveKeep, &Player::objectives, &Player::num_objectives);
 }
 
 void State::finish_objective_draft_step() {
@@ -389,11 +331,6 @@ void State::next_objective_discarder() {
 }
 
 // ---------------------------------------------------------------- derived values
-
-int State::launch_cost(int seat) const {
-  const Player& p = player(seat);
-  return std::max(0, config_->cost_start + p.capacity_upgrades - p.propulsion_upgrades);
-}
 
 int State::station_covered() const {
   int invested = 0;

@@ -74,6 +74,7 @@
 // Action ids (the same for every player count; a card "X" is its index in the config list):
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -291,13 +292,9 @@ class State {
     return objectives_passed_[static_cast<std::size_t>(viewer)];
   }
   // The cards `viewer` knows for certain to be in `seat`'s hand (bit = card index).
-  uint64_t known_specialists(int viewer, int seat) const {
-    return known_hands(viewer).specialists[static_cast<std::size_t>(seat)];
-  }
-  uint32_t known_objectives(int viewer, int seat) const {
-    return known_hands(viewer).objectives[static_cast<std::size_t>(seat)];
-  }
-  // The same for every hand at once (indexed by seat), from one pass over the viewer's sets.
+  uint64_t known_specialists(int viewer, int seat) const;
+  uint32_t known_objectives(int viewer, int seat) const;
+  // The same for every hand at once (indexed by seat).
   struct KnownHands {
     std::array<uint64_t, kMaxPlayers> specialists{};
     std::array<uint32_t, kMaxPlayers> objectives{};
@@ -332,12 +329,16 @@ class State {
   int direction() const { return direction_; }
   int play_pass() const { return play_pass_; }  // 0 or 1: first or second specialist play
   int capacity(int seat) const { return config_->weight_start + player(seat).capacity_upgrades; }
-  int launch_cost(int seat) const;
+  int launch_cost(int seat) const {
+    return std::max(0,
+                    config_->cost_start + player(seat).capacity_upgrades - player(seat).propulsion_upgrades);
+  }
   int station_next_cost() const;
   int station_covered() const;  // spaces covered by investments
   int specialist_deck_size() const { return specialist_deck_count_; }
   int specialist_discard_size() const { return specialist_discard_count_; }
   uint64_t specialist_discard_mask() const;
+  int specialist_discard_card(int i) const { return specialist_discard_[static_cast<std::size_t>(i)]; }
   int mission_deck_size(int level) const { return mission_deck_count_[static_cast<std::size_t>(level - 1)]; }
   int mission_discard_count(int type) const;
   // The discard pile of a level's mission deck (1..4), card by card.
@@ -423,10 +424,8 @@ class State {
   // hidden information: the drafts and the knowledge model (lift_off_knowledge.cpp)
   void pass_cards_specialists();
   void pass_cards_objectives();
-  template <class Mask, std::size_t N>
-  void pass_hands(int dir, bool first_pick, std::array<uint8_t, 3> Player::*hand, int Player::*size,
-                  std::array<std::array<Mask, N>, kMaxPlayers>& may_be,
-                  std::array<Links, kMaxPlayers>& links);
+  void pass_hands(bool objective, int dir, bool first_pick, std::array<uint8_t, 3> Player::*hand,
+                  int Player::*size);
   void follow_passed_cards(bool objective, int dir, const std::array<uint64_t, kMaxPlayers>& before,
                            const std::array<uint64_t, kMaxPlayers>& after);
   void fit_passed_cards(bool objective);
@@ -436,6 +435,9 @@ class State {
   int next_seat(int seat, int dir) const { return (seat + dir + num_players_) % num_players_; }
   void init_knowledge();
   void know_draws(const std::array<uint64_t, kMaxPlayers>& drawn);
+  // `before` / `after`: each hand's cards (bit = card) before and after a draft pass.
+  void know_pass(bool objective, int dir, const std::array<uint64_t, kMaxPlayers>& before,
+                 const std::array<uint64_t, kMaxPlayers>& after);
   void know_play(int seat, int card);
   void know_reshuffle();
   void know_objective_discard(int seat, int card);

@@ -20,8 +20,8 @@ bool single(Mask m) {
 // A seat's sets are small integers (specialists: bytes below 0x20, five places; objectives:
 // 16-bit lanes below 0x200, nine places), so one 64-bit word holds eight or four of them and
 // plain integer arithmetic handles them at once without carries between the lanes (the top
-// bit of every lane is free). tighten and known_hands run on every play, draw and
-// observation: this reads the sets without a branch per card.
+// bit of every lane is free). tighten runs on every play, draw and pass:
+// this reads the sets without a branch per card.
 
 constexpr std::size_t kSetsPerWord = 8;  // specialist sets (bytes) in a word
 
@@ -88,6 +88,24 @@ uint64_t gather_lanes(uint64_t x) {
 template <class Mask>
 int sum_lanes(uint64_t x) {
   return static_cast<int>((x * Lanes<Mask>::kLow) >> (64 - Lanes<Mask>::kBits));
+}
+
+// A hidden pass in seat v's eyes, for the cards it did not see go or come: every hand passed
+// to the next in `dir` (n seats), so a set that holds hand w now also holds the next hand,
+// unless that is v (v saw what came to it: the rest stayed with w).
+template <class Mask, std::size_t N>
+void spread_to_next_hands(std::array<Mask, N>& may_be, int n, int dir, int v) {
+  using L = Lanes<Mask>;
+  const uint64_t hands = L::kLow * ((1u << n) - 1);  // the hands at the table, in every lane
+  const uint64_t not_v = ~(L::kLow << v);
+  Words<Mask, N> words = load_words(may_be);
+  for (uint64_t& x : words) {
+    const uint64_t h = x & hands;
+    // Hand w to hand w + dir around the table (what a shift moves past a lane's hands is masked off).
+    const uint64_t next = (dir > 0 ? h << 1 | h >> (n - 1) : h >> 1 | h << (n - 1)) & hands;
+    x |= next & not_v;
+  }
+  std::memcpy(may_be.data(), words.data(), sizeof words);
 }
 
 // Draws the consequences of the public counts for one seat and one kind of
@@ -167,19 +185,6 @@ bool resolve_links(std::array<Mask, N>& may_be, Links& links) {
   }
   links = kept;
   return changed;
-}
-
-// Per hand (places 0..3), the cards the sets put there alone: bit c of known[w].
-template <class Mask, std::size_t N, class Bits>
-void known_in_hands(const std::array<Mask, N>& may_be, std::array<Bits, kMaxPlayers>& known) {
-  constexpr int kPerWord = Lanes<Mask>::kPerWord;
-  const Words<Mask, N> words = load_words(may_be);
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    const uint64_t single = single_lanes<Mask>(words[i]);
-    if (single == 0) continue;
-    for (std::size_t w = 0; w < kMaxPlayers; ++w)
-      known[w] = static_cast<Bits>(known[w] | gather_lanes<Mask>((words[i] >> w) & single) << (kPerWord * i));
-  }
 }
 
 // --- resampling the cards a viewer is unsure of ---------------------------
@@ -470,11 +475,43 @@ std::array<int, may_be::kObjectivePlaces> State::objective_place_counts() const 
   return count;
 }
 
+namespace {
+
+// A card is known to be in a hand when the viewer's set holds that hand alone. A set always
+// holds the card's true place (check_knowledge), so only the cards in that hand can be: the
+// hand's few cards are looked up instead of every set (tests/lift_off "[known_hands]" compares
+// this with a scan of every set).
+template <class Mask, std::size_t N>
+uint64_t known_in_hand(const std::array<Mask, N>& sets, const std::array<uint8_t, 3>& hand, int size,
+                       int seat) {
+  uint64_t known = 0;
+  for (int i = 0; i < size; ++i) {
+    const int card = hand[static_cast<std::size_t>(i)];
+    if (sets[static_cast<std::size_t>(card)] == static_cast<Mask>(1u << (may_be::kHand + seat)))
+      known |= uint64_t{1} << card;
+  }
+  return known;
+}
+
+}  // namespace
+
+uint64_t State::known_specialists(int viewer, int seat) const {
+  const Player& p = player(seat);
+  return known_in_hand(specialist_may_be_[static_cast<std::size_t>(viewer)], p.hand, p.hand_size, seat);
+}
+
+uint32_t State::known_objectives(int viewer, int seat) const {
+  const Player& p = player(seat);
+  return static_cast<uint32_t>(known_in_hand(objective_may_be_[static_cast<std::size_t>(viewer)],
+                                             p.objectives, p.num_objectives, seat));
+}
+
 State::KnownHands State::known_hands(int viewer) const {
-  // A card is known to be in a hand when the viewer's set holds that hand alone.
   KnownHands out;
-  known_in_hands(specialist_may_be_[static_cast<std::size_t>(viewer)], out.specialists);
-  known_in_hands(objective_may_be_[static_cast<std::size_t>(viewer)], out.objectives);
+  for (int w = 0; w < num_players_; ++w) {
+    out.specialists[static_cast<std::size_t>(w)] = known_specialists(viewer, w);
+    out.objectives[static_cast<std::size_t>(w)] = known_objectives(viewer, w);
+  }
   return out;
 }
 
@@ -641,6 +678,66 @@ void State::know_draws(const std::array<uint64_t, kMaxPlayers>& drawn) {
     }
   }
   tighten_knowledge(true, false);
+}
+
+namespace {
+
+// know_pass for one kind of card.
+template <class Mask, std::size_t N>
+void know_pass_of(int n, int dir, const std::array<uint64_t, kMaxPlayers>& before,
+                  const std::array<uint64_t, kMaxPlayers>& after,
+                  std::array<std::array<Mask, N>, kMaxPlayers>& may_be,
+                  std::array<Links, kMaxPlayers>& links) {
+  constexpr bool objective = std::is_same_v<Mask, uint16_t>;
+  auto at = [](auto& array, int i) -> auto& { return array[static_cast<std::size_t>(i)]; };
+  auto next = [&](int w) { return (w + dir + n) % n; };
+  for (int v = 0; v < n; ++v) {
+    std::array<Mask, N>& sets = at(may_be, v);
+    // Links: for each pass v saw neither side of, the cards v knew to be in the passing hand
+    // (a set holds its card's true place, so they are among that hand's cards), of which at
+    // most as many as passed went on.
+    Links& mine = at(links, v);
+    mine = Links{};
+    int k = 0;
+    for (int w = 0; w < n; ++w) {
+      const int to = next(w);
+      if (w == v || to == v) continue;
+      uint64_t known = 0;
+      for (uint64_t bits = at(before, w); bits != 0; bits &= bits - 1) {
+        const int card = __builtin_ctzll(bits);
+        if (at(sets, card) == static_cast<Mask>(1u << w)) known |= uint64_t{1} << card;
+      }
+      const int gone = __builtin_popcountll(at(before, w) & ~at(after, w));
+      if (__builtin_popcountll(known) <= gone) continue;
+      const auto places =
+          static_cast<uint16_t>((1u << to) | (objective ? 1u << (may_be::kDiscarded + to) : 0u));
+      mine[static_cast<std::size_t>(k++)] = Link{known, places, gone};
+    }
+    // v sees its own cards go and come; the others' may have gone on (spread_to_next_hands).
+    spread_to_next_hands(sets, n, dir, v);
+    for (uint64_t bits = at(before, v) & ~at(after, v); bits != 0; bits &= bits - 1) {
+      Mask& m = at(sets, __builtin_ctzll(bits));
+      if (m != 0) m = static_cast<Mask>(1u << next(v));
+    }
+    for (uint64_t bits = at(after, v); bits != 0; bits &= bits - 1) {
+      Mask& m = at(sets, __builtin_ctzll(bits));
+      if (m != 0) m = static_cast<Mask>(1u << v);
+    }
+  }
+}
+
+}  // namespace
+
+// A draft pass in the eyes of every seat (the sets, the links of the pass, the cards each seat
+// passed), then what the counts tell.
+void State::know_pass(bool objective, int dir, const std::array<uint64_t, kMaxPlayers>& before,
+                      const std::array<uint64_t, kMaxPlayers>& after) {
+  if (objective)
+    know_pass_of(num_players_, dir, before, after, objective_may_be_, objective_links_);
+  else
+    know_pass_of(num_players_, dir, before, after, specialist_may_be_, specialist_links_);
+  follow_passed_cards(objective, dir, before, after);
+  tighten_knowledge(!objective, objective);
 }
 
 // ---------------------------------------------------------------- the cards a seat passed
