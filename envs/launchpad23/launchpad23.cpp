@@ -137,17 +137,6 @@ uint16_t Roll::allowed_types() const { return kAllowedTypes[size_face][colour_fa
 
 constexpr NearestTable kNearestSpaceDistance = nearest_table();
 
-bool Board::is_complete_rocket(int space) const {
-  if (pieces_on(space) != kRocketSize) return false;
-  for (int size = 0; size < kSizes; ++size) {
-    bool all_colours = true;
-    for (int colour = 0; colour < kColours; ++colour)
-      all_colours = all_colours && spaces[space][piece_type(colour, size)] == 1;
-    if (all_colours) return true;
-  }
-  return false;
-}
-
 State::State(const Config& config, int num_players, uint64_t seed)
     : config_(&config), num_players_(num_players), rng_(seed) {
   board_.bank.fill(kCopies);
@@ -221,8 +210,8 @@ void State::legal_actions_mask(uint8_t* out) const {
   if (phase_ == Phase::kSetup) {
     for (int s = 0; s < kSizes; ++s) out[kSetupBase + s] = 1;
   } else if (phase_ == Phase::kNewPart) {
-    const unsigned takeable = takeable_types();
-    for (int type = 0; type < kPieceTypes; ++type) out[kTakeBase + type] = (takeable >> type) & 1u;
+    for (unsigned types = takeable_types(); types != 0; types &= types - 1)
+      out[kTakeBase + __builtin_ctz(types)] = 1;
     out[kReroll] = may_reroll();
     if (const unsigned stealable = stealable_types(); stealable != 0)  // only in a parts shortage
       for (int space = 0; space < kSpaces; ++space)

@@ -151,7 +151,13 @@ struct Board {
   // Bit t: the space holds a piece of type t.
   uint16_t types_on(int space) const { return types_in(spaces[space]); }
   uint16_t bank_types() const { return types_in(bank); }  // bit t: the Bank holds a piece of type t
-  bool is_complete_rocket(int space) const;               // exactly five: one per colour, one size
+  // Exactly five pyramids, one per colour, all of one size: five pieces, each type of one size there.
+  bool is_complete_rocket(int space) const {
+    if (pieces_on(space) != kRocketSize) return false;
+    const uint16_t types = types_on(space);
+    return types == types_of_size(kSmall) || types == types_of_size(kMedium) ||
+           types == types_of_size(kLarge);
+  }
 };
 
 class State {

@@ -74,19 +74,22 @@ struct PadCost {
     for (int type = 0; type < kPieceTypes; ++type)
       need[type] = board.spaces[pad][type] > 0 ? -1 : moves_to_bring(free[type], board.bank[type] > 0, pad);
   }
-  // Per rocket size, with `pieces_on_pad` and one type's need replaced.
-  std::array<int, kSizes> by_size(int pieces_on_pad, int type, int type_need) const {
+  // Per rocket size: the pieces on the pad plus what each colour of that size needs.
+  std::array<int, kSizes> by_size() const {
     std::array<int, kSizes> cost{};
     for (int size = 0; size < kSizes; ++size) {
-      cost[size] = pieces_on_pad;
-      for (int colour = 0; colour < kColours; ++colour) {
-        const int t = piece_type(colour, size);
-        cost[size] += t == type ? type_need : need[t];
-      }
+      cost[size] = pieces;
+      for (int colour = 0; colour < kColours; ++colour) cost[size] += need[piece_type(colour, size)];
     }
     return cost;
   }
-  std::array<int, kSizes> by_size() const { return by_size(pieces, 0, need[0]); }
+  // The same with `pieces_on_pad` and one type's need replaced.
+  std::array<int, kSizes> by_size(int pieces_on_pad, int type, int type_need) const {
+    std::array<int, kSizes> cost = by_size();
+    for (int& c : cost) c += pieces_on_pad - pieces;
+    cost[size_of(type)] += type_need - need[type];
+    return cost;
+  }
   int distance() const { return min_of(by_size()); }
   // After `m`, whose type's free spaces become `free_after`.
   int distance_after(const Board& board, const PieceMove& m, SpaceSet free_after) const {
