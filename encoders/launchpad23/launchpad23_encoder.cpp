@@ -27,6 +27,56 @@ constexpr int kDerivedBroadcast[2][2] = {{kMovesNeededChannels, kStepsChannels},
 // A broadcast plane's value per channel (the other channels' entries are unused).
 using Values = std::array<float, Encoder::kChannels>;
 
+// count / 2 for each count a space or the Bank can hold (at most kCopies): a lookup, not a conversion.
+constexpr float kHalfCount[kCopies + 1] = {0 / 2.0f, 1 / 2.0f, 2 / 2.0f};
+
+// The planes that depend only on the player count and the viewer, for every player count and
+// viewer (built at compile time): the pads and the Factory, and the steps from each space to each pad.
+struct SeatPlanes {
+  std::array<float, (kFactoryChannel + 1 - kPadChannels) * kCells> pads{};  // channels [15, 20)
+  std::array<float, kMaxPlayers * kCells> steps{};                          // channels [72, 76)
+};
+using SeatTable = std::array<std::array<SeatPlanes, kMaxPlayers>, kMaxPlayers - 1>;  // [players - 2][viewer]
+constexpr SeatTable seat_table() {
+  SeatTable table{};
+  for (int players = 2; players <= kMaxPlayers; ++players)
+    for (int viewer = 0; viewer < players; ++viewer) {
+      SeatPlanes& planes = table[static_cast<std::size_t>(players - 2)][static_cast<std::size_t>(viewer)];
+      for (int k = 0; k < players; ++k) {
+        const int pad = pad_of_seat(players, (viewer + k) % players);
+        planes.pads[static_cast<std::size_t>(k * kCells + pad)] = 1.0f;
+        for (int space = 0; space < kSpaces; ++space)
+          planes.steps[static_cast<std::size_t>(k * kCells + space)] =
+              static_cast<float>(space_distance(space, pad)) / 4.0f;
+      }
+      planes.pads[(kFactoryChannel - kPadChannels) * kCells + kFactory] = 1.0f;
+    }
+  return table;
+}
+constexpr SeatTable kSeatPlanes = seat_table();
+
+// One value over a whole 3x3 plane (unrolled: two 4-float stores and one).
+void broadcast(float value, float* plane) {
+#pragma GCC unroll 9
+  for (int space = 0; space < kCells; ++space) plane[space] = value;
+}
+
+// Four channels' values, each over its plane (unrolled: one load, then a shuffle and a
+// 4-float store for each of the nine groups of four floats).
+void broadcast4(const float* values, float* planes) {
+  float four[4];
+  std::memcpy(four, values, sizeof four);  // a copy: the stores cannot change it
+#pragma GCC unroll 36
+  for (int i = 0; i < 4 * kCells; ++i) planes[i] = four[i / kCells];
+}
+
+// Channels [first, end) of `v`, each over its plane.
+void broadcast_channels(const Values& v, int first, int end, float* out) {
+  const int fours = first + (end - first) / 4 * 4;
+  for (int c = first; c < fours; c += 4) broadcast4(&v[c], out + c * kCells);
+  for (int c = fours; c < end; ++c) broadcast(v[c], out + c * kCells);
+}
+
 int relative(int seat, int viewer, int n) { return (seat - viewer + n) % n; }
 
 void clear(Values& v, int first, int end) { std::fill(v.begin() + first, v.begin() + end, 0.0f); }
@@ -35,7 +85,7 @@ void clear(Values& v, int first, int end) { std::fill(v.begin() + first, v.begin
 void public_values(const State& s, int viewer, Values& v) {
   const int n = s.num_players();
   clear(v, kPublicBroadcast[0], kPublicBroadcast[1]);
-  for (int t = 0; t < kPieceTypes; ++t) v[kBankChannels + t] = s.board().bank[t] / 2.0f;
+  for (int t = 0; t < kPieceTypes; ++t) v[kBankChannels + t] = kHalfCount[s.board().bank[t]];
   const Phase phase = s.phase();
   if (phase == Phase::kNewPart || phase == Phase::kMoves) {
     v[kSizeFaceChannels + s.roll().size_face] = 1.0f;
@@ -55,13 +105,15 @@ void public_values(const State& s, int viewer, Values& v) {
   if (phase == Phase::kNewPart && s.shortage()) v[kShortageChannel] = 1.0f;
 }
 
-// Channels [first, first + kPieceTypes): the piece types the pad of `seat`
-// wants, given its distance per rocket size.
+// Channels [first, first + kPieceTypes) (cleared): the piece types the pad of
+// `seat` wants, given its distance per rocket size.
 void wanted(const State& s, int seat, const std::array<int, kSizes>& cost, int first, Values& v) {
   const int cheapest = *std::min_element(cost.begin(), cost.end());
-  const auto& on_pad = s.board().spaces[s.pad_of(seat)];
-  for (int t = 0; t < kPieceTypes; ++t)
-    if (cost[size_of(t)] == cheapest && on_pad[t] == 0) v[first + t] = 1.0f;
+  unsigned wants = 0;  // bit t: type t has one of the cheapest sizes and is not on the pad
+  for (int size = 0; size < kSizes; ++size)
+    if (cost[size] == cheapest) wants |= types_of_size(size);
+  for (wants &= ~unsigned{s.board().types_on(s.pad_of(seat))}; wants != 0; wants &= wants - 1)
+    v[first + __builtin_ctz(wants)] = 1.0f;
 }
 
 // The derived broadcast planes: functions of the board, the seats and the viewer only.
@@ -86,27 +138,19 @@ void derived_values(const State& s, int viewer, Values& v) {
 
 // One space's entry of each piece plane.
 void write_pieces(const Board& board, int space, float* out) {
-  for (int t = 0; t < kPieceTypes; ++t)
-    out[(kPieceChannels + t) * kCells + space] = board.spaces[space][t] / 2.0f;
+  const uint8_t* counts = board.spaces[space].data();
+  float* entry = out + kPieceChannels * kCells + space;
+#pragma GCC unroll 15
+  for (int t = 0; t < kPieceTypes; ++t) entry[t * kCells] = kHalfCount[counts[t]];
 }
 
 // The planes that depend only on the seats and the viewer: the pads, the
 // Factory and the steps from each space to each pad.
 void write_seat_planes(const State& s, int viewer, float* out) {
-  const int n = s.num_players();
-  std::fill_n(out + kPadChannels * kCells, (kFactoryChannel + 1 - kPadChannels) * kCells, 0.0f);
-  for (int k = 0; k < n; ++k) out[(kPadChannels + k) * kCells + s.pad_of((viewer + k) % n)] = 1.0f;
-  out[kFactoryChannel * kCells + kFactory] = 1.0f;
-  for (int k = 0; k < kMaxPlayers; ++k) {
-    float* plane = out + (kStepsChannels + k) * kCells;
-    if (k >= n) {
-      std::fill_n(plane, kCells, 0.0f);
-      continue;
-    }
-    const int pad = s.pad_of((viewer + k) % n);
-    for (int space = 0; space < kSpaces; ++space)
-      plane[space] = static_cast<float>(space_distance(space, pad)) / 4.0f;
-  }
+  const SeatPlanes& planes =
+      kSeatPlanes[static_cast<std::size_t>(s.num_players() - 2)][static_cast<std::size_t>(viewer)];
+  std::memcpy(out + kPadChannels * kCells, planes.pads.data(), sizeof planes.pads);
+  std::memcpy(out + kStepsChannels * kCells, planes.steps.data(), sizeof planes.steps);
 }
 
 // Every plane is a function of what a Written records: the piece planes of the
@@ -128,17 +172,14 @@ void write_observation(const State& s, int viewer, float* out, Encoder::Written*
     if (!valid || board.spaces[space] != w->board.spaces[space]) write_pieces(board, space, out);
   if (!same_seats) write_seat_planes(s, viewer, out);
   const auto write_broadcast = [&](int first, int end) {
+    if (!valid) return broadcast_channels(v, first, end, out);
     for (int c = first; c < end; ++c) {
-      if (!valid) {
-        std::fill_n(out + c * kCells, kCells, v[c]);
-        continue;
-      }
       // Most planes keep their value: skip four at a time where all four do.
       if (c + 4 <= end && std::memcmp(&v[c], &w->planes[c], 4 * sizeof(float)) == 0) {
         c += 3;
         continue;
       }
-      if (v[c] != w->planes[c]) std::fill_n(out + c * kCells, kCells, v[c]);
+      if (v[c] != w->planes[c]) broadcast(v[c], out + c * kCells);
     }
   };
   write_broadcast(kPublicBroadcast[0], kPublicBroadcast[1]);

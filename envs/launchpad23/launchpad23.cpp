@@ -79,20 +79,23 @@ Config load_config(const ConfigNode& root) {
   return c;
 }
 
-bool Roll::allows_size(int size) const {
-  switch (size_face) {
-    case kSmallOrMedium:
-      return size == kSmall || size == kMedium;
-    case kSmallOrLarge:
-      return size == kSmall || size == kLarge;
-    case kMediumOrLarge:
-      return size == kMedium || size == kLarge;
-    default:
-      return size == size_face;
-  }
-}
-
 namespace {
+
+// [size face][colour face]: Roll::allowed_types().
+constexpr int kFaces = 6;
+using AllowedTable = std::array<std::array<uint16_t, kFaces>, kFaces>;
+constexpr AllowedTable allowed_table() {
+  AllowedTable table{};
+  for (int size_face = 0; size_face < kFaces; ++size_face)
+    for (int colour_face = 0; colour_face < kFaces; ++colour_face) {
+      const Roll roll{static_cast<uint8_t>(size_face), static_cast<uint8_t>(colour_face)};
+      for (int type = 0; type < kPieceTypes; ++type)
+        if (roll.allows(type))
+          table[size_face][colour_face] = static_cast<uint16_t>(table[size_face][colour_face] | 1u << type);
+    }
+  return table;
+}
+constexpr AllowedTable kAllowedTypes = allowed_table();
 
 // [space][set]: nearest_space_distance(set, space).
 using NearestTable = std::array<std::array<uint8_t, 1 << kSpaces>, kSpaces>;
@@ -108,55 +111,55 @@ constexpr NearestTable nearest_table() {
   return table;
 }
 
-// [space][direction]: 1 where the board goes on (neighbour(space, direction) >= 0).
-using OnBoardTable = std::array<std::array<uint8_t, kDirections>, kSpaces>;
-OnBoardTable on_board_table() {
-  OnBoardTable table{};
+// The move entries of the legal mask, four piece types at a time: [space][presence] holds the
+// 16 entries (4 types x 4 directions) of types 4g..4g+3 on the space, where bit i of `presence`
+// says the space holds a piece of type 4g + i: 1 where it does and the board goes on in that
+// direction (neighbour(space, direction) >= 0), else 0.
+constexpr int kTypesPerGroup = 4;
+constexpr int kGroupEntries = kTypesPerGroup * kDirections;
+using MoveEntryTable =
+    std::array<std::array<std::array<uint8_t, kGroupEntries>, 1 << kTypesPerGroup>, kSpaces>;
+constexpr MoveEntryTable move_entry_table() {
+  MoveEntryTable table{};
   for (int space = 0; space < kSpaces; ++space)
-    for (int d = 0; d < kDirections; ++d) table[space][d] = neighbour(space, d) >= 0;
+    for (int presence = 0; presence < (1 << kTypesPerGroup); ++presence)
+      for (int i = 0; i < kTypesPerGroup; ++i)
+        for (int d = 0; d < kDirections; ++d)
+          table[space][presence][i * kDirections + d] =
+              ((presence >> i) & 1) != 0 && neighbour(space, d) >= 0;
   return table;
 }
-const OnBoardTable kOnBoard = on_board_table();
+constexpr MoveEntryTable kMoveEntries = move_entry_table();
 
 }  // namespace
 
-constexpr NearestTable kNearestSpaceDistance = nearest_table();
+uint16_t Roll::allowed_types() const { return kAllowedTypes[size_face][colour_face]; }
 
-bool Board::is_complete_rocket(int space) const {
-  if (pieces_on(space) != kRocketSize) return false;
-  for (int size = 0; size < kSizes; ++size) {
-    bool all_colours = true;
-    for (int colour = 0; colour < kColours; ++colour)
-      all_colours = all_colours && spaces[space][piece_type(colour, size)] == 1;
-    if (all_colours) return true;
-  }
-  return false;
-}
+constexpr NearestTable kNearestSpaceDistance = nearest_table();
 
 State::State(const Config& config, int num_players, uint64_t seed)
     : config_(&config), num_players_(num_players), rng_(seed) {
   board_.bank.fill(kCopies);
 }
 
-bool State::size_available(int size) const {
-  if (!roll_.allows_size(size)) return false;
-  for (int colour = 0; colour < kColours; ++colour)
-    if (roll_.allows_colour(colour) && board_.bank[piece_type(colour, size)] > 0) return true;
-  return false;
-}
+// Ruling 4: a new part is a piece the roll allows, taken from the Bank.
+uint16_t State::takeable_types() const { return roll_.allowed_types() & board_.bank_types(); }
 
-bool State::shortage() const {
-  for (int size = 0; size < kSizes; ++size)
-    if (roll_.allows_size(size) && !size_available(size)) return true;
-  return false;
-}
+bool State::size_available(int size) const { return (takeable_types() & types_of_size(size)) != 0; }
 
-bool State::may_take(int type) const { return roll_.allows(type) && board_.bank[type] > 0; }
+bool State::shortage() const { return stealable_types() != 0; }
 
 bool State::may_reroll() const { return shortage() && !rerolled_; }
 
-// Ruling 5: steal only pieces of a size the Bank cannot supply.
-bool State::may_steal(int type) const { return roll_.allows(type) && !size_available(size_of(type)); }
+// Ruling 5: steal only pieces of a size the Bank cannot supply. An allowed size the Bank
+// cannot supply is a parts shortage.
+uint16_t State::stealable_types() const {
+  const uint16_t allowed = roll_.allowed_types(), takeable = allowed & board_.bank_types();
+  unsigned stealable = 0;
+  for (int size = 0; size < kSizes; ++size)
+    if ((takeable & types_of_size(size)) == 0) stealable |= allowed & types_of_size(size);
+  return static_cast<uint16_t>(stealable);
+}
 
 bool State::is_legal_setup(Action a) const { return a >= kSetupBase && a < kSetupBase + kSizes; }
 
@@ -196,41 +199,44 @@ bool State::is_legal(Action a) const {
 }
 
 void State::legal_actions_mask(uint8_t* out) const {
+  if (phase_ == Phase::kMoves) {
+    std::fill_n(out, kMoveBase, uint8_t{0});
+    write_move_entries(out + kMoveBase);
+    out[kTotalSystemFailure] = board_.types_on(pad_of(current_)) != 0;
+    out[kEndTurn] = 1;
+    return;
+  }
   std::fill_n(out, kNumActions, uint8_t{0});
   if (phase_ == Phase::kSetup) {
     for (int s = 0; s < kSizes; ++s) out[kSetupBase + s] = 1;
   } else if (phase_ == Phase::kNewPart) {
-    // What is_legal_new_part says, with the steal rule (may_steal: ruling 5) worked out once per
-    // size and type, not once per space.
-    bool size_short[kSizes];
-    for (int size = 0; size < kSizes; ++size) size_short[size] = !size_available(size);
-    unsigned may_steal_types = 0;  // bit t: may_steal(t)
-    for (int type = 0; type < kPieceTypes; ++type) {
-      out[kTakeBase + type] = may_take(type);
-      if (roll_.allows(type) && size_short[size_of(type)]) may_steal_types |= 1u << type;
-    }
+    for (unsigned types = takeable_types(); types != 0; types &= types - 1)
+      out[kTakeBase + __builtin_ctz(types)] = 1;
     out[kReroll] = may_reroll();
-    if (may_steal_types != 0)  // only in a parts shortage
+    if (const unsigned stealable = stealable_types(); stealable != 0)  // only in a parts shortage
       for (int space = 0; space < kSpaces; ++space)
-        for (unsigned types = board_.types_on(space) & may_steal_types; types != 0; types &= types - 1)
+        for (unsigned types = board_.types_on(space) & stealable; types != 0; types &= types - 1)
           out[kStealBase + space * kPieceTypes + __builtin_ctz(types)] = 1;
-  } else if (phase_ == Phase::kMoves) {
-    unsigned others_pads = 0;  // bit s: another player's pad, whose pieces the mover may not move
-    for (int p = 0; p < num_players_; ++p)
-      if (p != current_) others_pads |= 1u << pad_of(p);
-    for (int space = 0; space < kSpaces; ++space) {
-      if ((others_pads >> space) & 1u) continue;
-      // The four directions' entries are the same for every piece on the space: 1 where the board goes on.
-      uint32_t on_board;
-      std::memcpy(&on_board, kOnBoard[static_cast<std::size_t>(space)].data(), kDirections);
-      // No branch per type (whether a space holds one is a coin flip): 0 where it holds none.
-      for (int type = 0; type < kPieceTypes; ++type) {
-        const uint32_t entries = board_.spaces[space][type] != 0 ? on_board : 0u;
-        std::memcpy(out + kMoveBase + (space * kPieceTypes + type) * kDirections, &entries, kDirections);
-      }
-    }
-    out[kTotalSystemFailure] = board_.types_on(pad_of(current_)) != 0;
-    out[kEndTurn] = 1;
+  }
+}
+
+// Every move entry [kMoveBase, kTotalSystemFailure): a piece moves one space on the board, never
+// from another player's pad. Four types at a time from a table, with no branch per type (whether
+// a space holds one is a coin flip).
+void State::write_move_entries(uint8_t* out) const {
+  unsigned others_pads = 0;  // bit s: another player's pad, whose pieces the mover may not move
+  for (int p = 0; p < num_players_; ++p)
+    if (p != current_) others_pads |= 1u << pad_of(p);
+  static_assert(kPieceTypes == 3 * kTypesPerGroup + 3, "four groups of types, the last of three");
+  for (int space = 0; space < kSpaces; ++space) {
+    const unsigned types = (others_pads >> space) & 1u ? 0u : board_.types_on(space);
+    const auto& table = kMoveEntries[static_cast<std::size_t>(space)];
+    const auto group = [&](int g) { return table[(types >> (kTypesPerGroup * g)) & 15u].data(); };
+    uint8_t* entries = out + space * kPieceTypes * kDirections;
+    std::memcpy(entries, group(0), kGroupEntries);
+    std::memcpy(entries + kGroupEntries, group(1), kGroupEntries);
+    std::memcpy(entries + 2 * kGroupEntries, group(2), kGroupEntries);
+    std::memcpy(entries + 3 * kGroupEntries, group(3), 3 * kDirections);  // types 12-14
   }
 }
 

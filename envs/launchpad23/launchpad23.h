@@ -77,30 +77,66 @@ Config load_config(const ConfigNode& root);
 struct Roll {
   uint8_t size_face = kSmall;
   uint8_t colour_face = 0;
-  bool allows_size(int size) const;
-  bool allows_colour(int colour) const { return colour_face == kAtom || colour_face == colour; }
-  bool allows(int type) const { return allows_size(size_of(type)) && allows_colour(colour_of(type)); }
+  constexpr bool allows_size(int size) const {
+    switch (size_face) {
+      case kSmallOrMedium:
+        return size == kSmall || size == kMedium;
+      case kSmallOrLarge:
+        return size == kSmall || size == kLarge;
+      case kMediumOrLarge:
+        return size == kMedium || size == kLarge;
+      default:
+        return size == size_face;
+    }
+  }
+  constexpr bool allows_colour(int colour) const { return colour_face == kAtom || colour_face == colour; }
+  constexpr bool allows(int type) const {
+    return allows_size(size_of(type)) && allows_colour(colour_of(type));
+  }
+  // Bit t: allows(t). A table lookup (built from allows() in launchpad23.cpp): the legal mask
+  // and the rules ask it every new part.
+  uint16_t allowed_types() const;
   bool two_sizes() const { return size_face >= kSmallOrMedium; }
   int moves() const { return 2 + (two_sizes() ? 1 : 0) + (colour_face == kAtom ? 1 : 0); }
 };
+
+// The corner space of a seat (ruling 1): with two players the seats sit opposite.
+constexpr int pad_of_seat(int players, int seat) {
+  return players == 2 ? (seat == 0 ? 0 : 8) : kPadsClockwise[seat];
+}
 
 using PieceCounts = std::array<uint8_t, kPieceTypes>;
 
 // The 15 counts as two little-endian words (bytes 0-7, then 8-14 and a zero):
 // the legal mask, the encoder and the bot read every space each step, a word
-// at a time instead of a byte at a time.
+// at a time instead of a byte at a time. The high word is read as bytes 7-14
+// and shifted: two loads, where a 7-byte copy took four and a round trip
+// through memory.
 inline void count_words(const PieceCounts& counts, uint64_t& low, uint64_t& high) {
-  high = 0;
+  static_assert(kPieceTypes == 15, "two words: bytes 0-7 and 7-14");
   std::memcpy(&low, counts.data(), 8);
-  std::memcpy(&high, counts.data() + 8, kPieceTypes - 8);
+  std::memcpy(&high, counts.data() + 7, 8);
+  high >>= 8;
 }
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "count_words reads type t as byte t of the words");
+// 1 in each byte of `word` that is not zero, 0 in the others.
+inline uint64_t nonzero_byte_ones(uint64_t word) {
+  constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full, kHigh = 0x8080808080808080ull;
+  return ((((word & kLow7) + kLow7) | word) & kHigh) >> 7;  // the carry sets a byte's top bit
+}
 // Bit i: byte i of `word` is not zero.
 inline unsigned nonzero_byte_bits(uint64_t word) {
-  constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full, kHigh = 0x8080808080808080ull;
-  const uint64_t high_bits = (((word & kLow7) + kLow7) | word) & kHigh;  // 0x80 where a byte is not 0
-  return static_cast<unsigned>(((high_bits >> 7) * 0x0102040810204080ull) >> 56);  // gather them
+  return static_cast<unsigned>((nonzero_byte_ones(word) * 0x0102040810204080ull) >> 56);  // gather them
 }
+
+// Bit t: the counts hold a piece of type t.
+inline uint16_t types_in(const PieceCounts& counts) {
+  uint64_t low, high;
+  count_words(counts, low, high);
+  return static_cast<uint16_t>(nonzero_byte_bits(low) | nonzero_byte_bits(high) << 8);
+}
+// Bit t: type t has size `size` (the types of one size are three apart).
+constexpr uint16_t types_of_size(int size) { return static_cast<uint16_t>(0x1249u << size); }
 
 // Piece counts per space and in the Bank.
 struct Board {
@@ -113,12 +149,15 @@ struct Board {
     return static_cast<int>(((low * kOnes) >> 56) + ((high * kOnes) >> 56));
   }
   // Bit t: the space holds a piece of type t.
-  uint16_t types_on(int space) const {
-    uint64_t low, high;
-    count_words(spaces[space], low, high);
-    return static_cast<uint16_t>(nonzero_byte_bits(low) | nonzero_byte_bits(high) << 8);
+  uint16_t types_on(int space) const { return types_in(spaces[space]); }
+  uint16_t bank_types() const { return types_in(bank); }  // bit t: the Bank holds a piece of type t
+  // Exactly five pyramids, one per colour, all of one size: five pieces, each type of one size there.
+  bool is_complete_rocket(int space) const {
+    if (pieces_on(space) != kRocketSize) return false;
+    const uint16_t types = types_on(space);
+    return types == types_of_size(kSmall) || types == types_of_size(kMedium) ||
+           types == types_of_size(kLarge);
   }
-  bool is_complete_rocket(int space) const;  // exactly five: one per colour, one size
 };
 
 class State {
@@ -162,7 +201,7 @@ class State {
   int turn() const { return turn_; }
   int winner() const { return winner_; }
   // The corner space of a seat (inline: the bot and the encoder ask per space).
-  int pad_of(int seat) const { return num_players_ == 2 ? (seat == 0 ? 0 : 8) : kPadsClockwise[seat]; }
+  int pad_of(int seat) const { return pad_of_seat(num_players_, seat); }
   int owner_of(int space) const {  // the seat owning a pad, or -1
     for (int p = 0; p < num_players_; ++p)
       if (pad_of(p) == space) return p;
@@ -184,9 +223,12 @@ class State {
   bool is_legal_new_part(Action a) const;
   bool is_legal_move(Action a) const;
   bool size_available(int size) const;  // some allowed colour of that size in the Bank
-  bool may_take(int type) const;        // take a new part of this type from the Bank
-  bool may_reroll() const;              // re-roll the dice in a parts shortage
-  bool may_steal(int type) const;
+  uint16_t takeable_types() const;      // bit t: take a new part of type t from the Bank
+  uint16_t stealable_types() const;     // bit t: steal a piece of type t in a parts shortage
+  bool may_take(int type) const { return (takeable_types() >> type) & 1u; }
+  bool may_reroll() const;  // re-roll the dice in a parts shortage
+  bool may_steal(int type) const { return (stealable_types() >> type) & 1u; }
+  void write_move_entries(uint8_t* out) const;  // the legal mask's [kMoveBase, kTotalSystemFailure)
   void reveal_setup();
   void start_turn();
   void roll_dice();
@@ -212,7 +254,7 @@ class State {
 };
 
 // The space next to `space` in `direction` (N, E, S, W), or -1 off the board.
-inline int neighbour(int space, int direction) {
+constexpr int neighbour(int space, int direction) {
   const int row = space / 3 + (direction == 2) - (direction == 0);
   const int column = space % 3 + (direction == 1) - (direction == 3);
   return (row < 0 || row > 2 || column < 0 || column > 2) ? -1 : row * 3 + column;

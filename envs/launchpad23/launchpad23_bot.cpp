@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #include "envs/core/returns.h"
 
@@ -73,19 +74,22 @@ struct PadCost {
     for (int type = 0; type < kPieceTypes; ++type)
       need[type] = board.spaces[pad][type] > 0 ? -1 : moves_to_bring(free[type], board.bank[type] > 0, pad);
   }
-  // Per rocket size, with `pieces_on_pad` and one type's need replaced.
-  std::array<int, kSizes> by_size(int pieces_on_pad, int type, int type_need) const {
+  // Per rocket size: the pieces on the pad plus what each colour of that size needs.
+  std::array<int, kSizes> by_size() const {
     std::array<int, kSizes> cost{};
     for (int size = 0; size < kSizes; ++size) {
-      cost[size] = pieces_on_pad;
-      for (int colour = 0; colour < kColours; ++colour) {
-        const int t = piece_type(colour, size);
-        cost[size] += t == type ? type_need : need[t];
-      }
+      cost[size] = pieces;
+      for (int colour = 0; colour < kColours; ++colour) cost[size] += need[piece_type(colour, size)];
     }
     return cost;
   }
-  std::array<int, kSizes> by_size() const { return by_size(pieces, 0, need[0]); }
+  // The same with `pieces_on_pad` and one type's need replaced.
+  std::array<int, kSizes> by_size(int pieces_on_pad, int type, int type_need) const {
+    std::array<int, kSizes> cost = by_size();
+    for (int& c : cost) c += pieces_on_pad - pieces;
+    cost[size_of(type)] += type_need - need[type];
+    return cost;
+  }
   int distance() const { return min_of(by_size()); }
   // After `m`, whose type's free spaces become `free_after`.
   int distance_after(const Board& board, const PieceMove& m, SpaceSet free_after) const {
@@ -100,17 +104,34 @@ struct PadCost {
 };
 
 // Per piece type, the spaces holding one that are nobody's pad (the pads are
-// looked up once: the encoder calls this for every observation).
+// looked up once: the encoder calls this for every observation). A word of
+// eight types at a time, no branch per type (whether a space holds one is a
+// coin flip): byte t of `near` gathers bit s for the spaces s < 8 holding type
+// t, byte t of `last` bit 0 for the last space.
 std::array<SpaceSet, kPieceTypes> free_spaces(const State& state, const Board& board) {
   SpaceSet pads = 0;
   for (int seat = 0; seat < state.num_players(); ++seat)
     pads |= static_cast<SpaceSet>(1u << state.pad_of(seat));
-  std::array<SpaceSet, kPieceTypes> free{};
+  constexpr int kLast = kSpaces - 1;
+  uint64_t near[2] = {0, 0}, last[2] = {0, 0};  // [0]: types 0-7, [1]: types 8-14
   for (int space = 0; space < kSpaces; ++space) {
     if ((pads >> space) & 1u) continue;
-    for (int type = 0; type < kPieceTypes; ++type)  // no branch: whether a space holds a type is a coin flip
-      free[type] |= static_cast<SpaceSet>((board.spaces[space][type] > 0 ? 1u : 0u) << space);
+    uint64_t words[2];
+    count_words(board.spaces[space], words[0], words[1]);
+    for (int w = 0; w < 2; ++w) {
+      const uint64_t ones = nonzero_byte_ones(words[w]);
+      if (space < kLast)
+        near[w] |= ones << space;
+      else
+        last[w] = ones;
+    }
   }
+  uint8_t near_bytes[16], last_bytes[16];  // byte t: type t
+  std::memcpy(near_bytes, near, sizeof near_bytes);
+  std::memcpy(last_bytes, last, sizeof last_bytes);
+  std::array<SpaceSet, kPieceTypes> free{};
+  for (int type = 0; type < kPieceTypes; ++type)
+    free[type] = static_cast<SpaceSet>(near_bytes[type] | last_bytes[type] << kLast);
   return free;
 }
 

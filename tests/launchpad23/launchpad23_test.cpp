@@ -746,3 +746,90 @@ TEST_CASE("board: pieces_on and types_on read a space's counts a word at a time,
   CHECK(board.pieces_on(3) == kPieceTypes * kCopies);
   CHECK(board.types_on(3) == (1u << kPieceTypes) - 1);
 }
+
+// legal_actions_mask writes the take entries from takeable_types, the steal entries from
+// stealable_types and the move entries four piece types at a time from a table instead of asking
+// is_legal id by id: both must agree on every id, at every decision of random games with 2, 3 and
+// 4 players, heuristic moves mixed in so that rockets grow and shortages come.
+TEST_CASE("legal mask: every id as is_legal says, in random and heuristic games", "[launchpad23][mask]") {
+  std::vector<uint8_t> mask(kNumActions);
+  std::vector<Action> legal_ids;
+  int setups = 0, takes = 0, rerolls = 0, steals = 0, moves = 0, failures = 0, ends = 0;
+  for (int players = 2; players <= kMaxPlayers; ++players)
+    for (uint64_t game = 0; game < 12; ++game) {
+      State s(config(), players, derive_seed(5600 + static_cast<uint64_t>(players), game));
+      Rng rng(derive_seed(5700, game));
+      for (int decision = 0; !s.is_terminal(); ++decision) {
+        s.legal_actions_mask(mask.data());
+        legal_ids.clear();
+        for (Action a = 0; a < kNumActions; ++a) {
+          const bool in_mask = mask[static_cast<std::size_t>(a)] != 0;
+          if (in_mask != s.is_legal(a))
+            FAIL(players << " players, game " << game << ", decision " << decision << ": id " << a << " ("
+                         << s.action_to_string(a) << ") is " << (in_mask ? "not " : "")
+                         << "legal, the mask says " << int(mask[static_cast<std::size_t>(a)]) << "\n"
+                         << s.to_string());
+          if (mask[static_cast<std::size_t>(a)] > 1) FAIL("mask byte " << a << " is not 0 or 1");
+          if (!in_mask) continue;
+          legal_ids.push_back(a);
+          setups += a < kTakeBase;
+          takes += a >= kTakeBase && a < kReroll;
+          rerolls += a == kReroll;
+          steals += a >= kStealBase && a < kMoveBase;
+          moves += a >= kMoveBase && a < kTotalSystemFailure;
+          failures += a == kTotalSystemFailure;
+          ends += a == kEndTurn;
+        }
+        s.apply(decision % 3 == 0 ? heuristic_action(s, rng)
+                                  : legal_ids[rng.below(static_cast<uint32_t>(legal_ids.size()))]);
+      }
+    }
+  INFO("setups " << setups << " takes " << takes << " rerolls " << rerolls << " steals " << steals
+                 << " moves " << moves << " failures " << failures << " ends " << ends);
+  for (int n : {setups, takes, rerolls, steals, moves, failures, ends}) CHECK(n > 0);
+}
+
+// The new part's rules read the Bank and the roll a bitset at a time (takeable_types,
+// stealable_types, Roll::allowed_types): they must say what the rulebook says, piece by piece,
+// for every roll and boards with any share of the pieces out of the Bank.
+TEST_CASE("new part: takes, steals and the parts shortage as the rulebook says, every roll") {
+  const char* const size_faces[] = {"S", "M", "L", "S/M", "S/L", "M/L"};
+  const char* const colour_faces[] = {"red", "yellow", "green", "blue", "black", "atom"};
+  Rng rng(56);
+  int shortages = 0, steals = 0;
+  for (int size_face = 0; size_face < 6; ++size_face)
+    for (int colour_face = 0; colour_face < 6; ++colour_face)
+      for (int trial = 0; trial < 60; ++trial) {
+        State s = position(2, "new_part", size_faces[size_face], colour_faces[colour_face]);
+        const Roll& roll = s.roll();
+        for (int type = 0; type < kPieceTypes; ++type) {
+          REQUIRE(((roll.allowed_types() >> type) & 1u) == (roll.allows(type) ? 1u : 0u));
+          // Out of the Bank with a chance that grows over the trials: from a full Bank to an empty one.
+          for (int copy = 0; copy < kCopies; ++copy)
+            if (rng.below(60) < static_cast<uint32_t>(trial))
+              put(s, static_cast<int>(rng.below(kSpaces)), colour_of(type), size_of(type));
+        }
+        const auto bank_supplies = [&](int size) {  // some piece of the size the roll allows is in the Bank
+          for (int colour = 0; colour < kColours; ++colour)
+            if (roll.allows(piece_type(colour, size)) && s.board().bank[piece_type(colour, size)] > 0)
+              return true;
+          return false;
+        };
+        bool shortage = false;
+        for (int size = 0; size < kSizes; ++size)
+          shortage = shortage || (roll.allows_size(size) && !bank_supplies(size));
+        REQUIRE(s.shortage() == shortage);
+        shortages += shortage;
+        for (int type = 0; type < kPieceTypes; ++type) {
+          REQUIRE(s.is_legal(kTakeBase + type) == (roll.allows(type) && s.board().bank[type] > 0));
+          for (int space = 0; space < kSpaces; ++space) {
+            const bool steal =
+                roll.allows(type) && !bank_supplies(size_of(type)) && s.board().spaces[space][type] > 0;
+            REQUIRE(s.is_legal(kStealBase + space * kPieceTypes + type) == steal);
+            steals += steal;
+          }
+        }
+      }
+  CHECK(shortages > 100);
+  CHECK(steals > 100);
+}
