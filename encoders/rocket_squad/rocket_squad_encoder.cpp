@@ -14,6 +14,10 @@ struct Writer {
   float* out;
   int pos = 0;
   void put(float v) { out[pos++] = v; }
+  void flag(bool set) {  // a 0/1 feature: only a 1 is written
+    if (set) out[pos] = 1.0f;
+    ++pos;
+  }
   void one_hot(int index, int size) {
     if (index >= 0 && index < size) out[pos + index] = 1.0f;
     pos += size;
@@ -25,23 +29,54 @@ struct Writer {
   }
 };
 
+// v / 10 for v = 0..kMaxValue (a booster's value, a rocket's boxes), the float the
+// division writes, looked up.
+constexpr std::array<float, kMaxValue + 1> kTenths = [] {
+  std::array<float, kMaxValue + 1> tenths{};
+  for (int v = 0; v <= kMaxValue; ++v) tenths[static_cast<std::size_t>(v)] = static_cast<float>(v) / 10.0f;
+  return tenths;
+}();
+
 // `scale` per card cards[i], i < count, whose known_by[i] has the viewer's bit: the
-// known_by bytes are read eight at a time and words holding no card the viewer knows
-// are skipped (most cards of the draw pile are unknown to the viewer).
+// known_by bytes are read eight at a time (of the last word, only the bytes before `count`)
+// and words holding no card the viewer knows are skipped (most cards of the draw pile are
+// unknown to the viewer; a hand is one word).
 template <std::size_t N>
 void known_cards(const std::array<CardType, N>& cards, const std::array<uint8_t, N>& known_by, int count,
                  int viewer, float scale, float* out) {
+  static_assert(N % 8 == 0, "whole words");
   const uint64_t lanes = 0x0101010101010101ULL << viewer;
+  const auto add_known = [&](int first, uint64_t bits) {  // bits: the viewer's lanes of the word at `first`
+    for (; bits != 0; bits &= bits - 1)
+      out[cards[static_cast<std::size_t>(first + __builtin_ctzll(bits) / 8)]] += scale;
+  };
   int i = 0;
   for (; i + 8 <= count; i += 8) {
     uint64_t word;
     std::memcpy(&word, &known_by[static_cast<std::size_t>(i)], sizeof word);
-    for (uint64_t bits = word & lanes; bits != 0; bits &= bits - 1)
-      out[cards[static_cast<std::size_t>(i + __builtin_ctzll(bits) / 8)]] += scale;
+    add_known(i, word & lanes);
   }
-  for (; i < count; ++i)
-    if ((known_by[static_cast<std::size_t>(i)] >> viewer) & 1)
-      out[cards[static_cast<std::size_t>(i)]] += scale;
+  if (i < count) {
+    uint64_t word;
+    std::memcpy(&word, &known_by[static_cast<std::size_t>(i)], sizeof word);
+    add_known(i, word & lanes & ((1ULL << (8 * (count - i))) - 1));  // little-endian: byte k is bits 8k..
+  }
+}
+
+// A rocket's ten features (booster, wild, value / 10, launched, Crew, Joker, Imaginary
+// Friend, boxes / 10, room / 10, can take a box) in a cleared block: only the non-zero ones.
+void rocket_features(const Rocket& rk, float* f) {
+  if (!rk.has_booster()) return;  // an empty location holds nothing else (check_invariants)
+  f[0] = 1.0f;
+  if (rk.booster >= booster_card(kWild, 1)) f[1] = 1.0f;  // the wild ones are the last boosters
+  f[2] = kTenths[static_cast<std::size_t>(rk.need())];
+  if (rk.launched) f[3] = 1.0f;
+  if (rk.crew) f[4] = 1.0f;
+  if (rk.joker) f[5] = 1.0f;
+  if (rk.friend_beside) f[6] = 1.0f;
+  f[7] = kTenths[rk.num_boxes];
+  if (!rk.launched) f[8] = rk.room() / 10.0f;
+  if (rk.can_take(1)) f[9] = 1.0f;
 }
 
 }  // namespace
@@ -58,7 +93,8 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   float* hand = w.block(kNumCardTypes);
   for (int i = 0; i < s.hand(viewer).count; ++i) hand[s.hand(viewer).cards[i]] += 0.5f;
   float* discards = w.block(kNumCardTypes);
-  for (int i = 0; i < s.discard_pile().count; ++i) discards[s.discard_pile().cards[i]] += 0.25f;
+  const DiscardPile& pile = s.discard_pile();
+  for (int i = 0; i < pile.count; ++i) discards[pile.cards[i]] += 0.25f;
   for (int r = 1; r < kMaxPlayers; ++r) {
     float* known = w.block(kNumCardTypes);  // zero for a seat the table does not have
     if (r >= n) continue;
@@ -75,37 +111,29 @@ void Encoder::encode(const State& s, int viewer, float* out) {
 
   for (int r = 0; r < n; ++r) {
     const int p = abs_seat(r);
-    for (int loc = 0; loc < kNumLocations; ++loc) {
-      const Rocket& rk = s.rocket(p, loc);
-      w.put(rk.has_booster());
-      w.put(rk.has_booster() && booster_colour(rk.booster) == kWild);
-      w.put(rk.need() / 10.0f);
-      w.put(rk.launched);
-      w.put(rk.crew);
-      w.put(rk.joker);
-      w.put(rk.friend_beside);
-      w.put(rk.num_boxes / 10.0f);
-      w.put(rk.launched ? 0.0f : rk.room() / 10.0f);
-      w.put(rk.can_take(1));
-    }
+    for (int loc = 0; loc < kNumLocations; ++loc) rocket_features(s.rocket(p, loc), w.block(10));
     w.put(s.hand(p).count / 8.0f);
     const State::LaunchTally tally = s.launch_tally(p);
-    w.put(tally.launched / 4.0f);
-    w.put(tally.score / 40.0f);
-    w.put(tally.tallest / 10.0f);
-    w.put(s.turn_player() == p);
-    w.put(s.owes_final_turn(p));
-    w.put(s.end_triggered() && s.trigger_seat() == p);
-    w.put(!s.first_turn(p));
+    if (tally.launched > 0) {  // otherwise no score and no tallest rocket either
+      w.put(tally.launched / 4.0f);
+      w.put(tally.score / 40.0f);
+      w.put(tally.tallest / 10.0f);
+    } else {
+      w.block(3);
+    }
+    w.flag(s.turn_player() == p);
+    w.flag(s.owes_final_turn(p));
+    w.flag(s.end_triggered() && s.trigger_seat() == p);
+    w.flag(!s.first_turn(p));
   }
   w.block((kMaxPlayers - n) * kSeatFeatures);  // the seats the table does not have
 
   w.put(s.draw_pile().count / 100.0f);
   w.put(s.discard_pile().count / 100.0f);
-  w.put(s.end_triggered());
-  w.put(s.in_final_turn());
+  w.flag(s.end_triggered());
+  w.flag(s.in_final_turn());
   w.put(std::min(1.0f, static_cast<float>(s.turn_number()) / static_cast<float>(s.config().max_turns)));
-  w.put(s.redraw_used());
+  w.flag(s.redraw_used());
 
   // The viewer's own pending decision; nothing about anybody else's.
   const bool deciding = s.current_player() == viewer;
@@ -114,11 +142,11 @@ void Encoder::encode(const State& s, int viewer, float* out) {
 
   // The card on the table and its chain of blocks (all played face up).
   const Chain& c = s.chain();
-  w.put(c.active);
+  w.flag(c.active);
   w.one_hot(c.active ? c.card : -1, kNumSpecials);
   w.one_hot(!c.active ? -1 : c.top == kMom ? 0 : c.top == kGrandma ? 1 : 2, 3);
   w.put(c.blocks / 4.0f);
-  w.put(c.blocks % 2);
+  w.flag(c.blocks % 2);
   int target_loc = -1, own_loc = -1;
   if (c.active) {
     const int a = c.action;
@@ -161,9 +189,9 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   w.put(uncle_count);
 
   const AcePass& ace = s.ace();
-  w.put(ace.active);
-  w.put(ace.active && ace.direction > 0);
-  w.put(ace.active && ace.direction < 0);
+  w.flag(ace.active);
+  w.flag(ace.active && ace.direction > 0);
+  w.flag(ace.active && ace.direction < 0);
   w.put(ace.count / 10.0f);
   w.one_hot(ace.active ? rel(ace.next_seat) : -1, kMaxPlayers);
   encode_player_count(n, w.block(kPlayerCountFeatures));

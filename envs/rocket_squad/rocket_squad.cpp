@@ -4,6 +4,7 @@
 #include "envs/rocket_squad/rocket_squad.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace rocketgym::rocket_squad {
 
@@ -36,24 +37,6 @@ State::State(const Config& config, int num_players, uint64_t seed)
 // ---------------------------------------------------------------------------------------------
 // Queries
 // ---------------------------------------------------------------------------------------------
-
-int State::hand_count(int p, CardType t) const {
-  const Hand& h = hands_[p];
-  int n = 0;
-  for (int i = 0; i < h.count; ++i) n += h.cards[i] == t;
-  return n;
-}
-
-State::LaunchTally State::launch_tally(int p) const {
-  LaunchTally t;
-  for (const Rocket& r : rockets_[p])
-    if (r.launched) {
-      ++t.launched;
-      t.score += r.need() + (r.crew ? config_->crew_bonus : 0);
-      t.tallest = std::max(t.tallest, r.need());
-    }
-  return t;
-}
 
 bool State::targetable(int p, int location) const {
   const Rocket& r = rockets_[p][location];
@@ -100,53 +83,68 @@ void State::legal_actions_mask(uint8_t* out) const {
 // cards in hand are examined, and within them only the ids that name seats at the table.
 // The conditions are play_ok's (targets_ok's), worked out once per location and seat and
 // written range by range, because asking play_ok id by id (192 Uncle ids, 125 Water
-// Balloons codes with 4 players) was most of the mask; the tests check that the mask and
-// is_legal agree on every id.
+// Balloons codes with 4 players) was most of the mask; a card's four ids, one per own
+// location, are written as one word; the targets are worked out only for a hand holding a
+// card that needs them. The tests check that the mask and is_legal agree on every id.
 bool State::card_plays_mask(uint8_t* out) const {
   using namespace action;
+  using PerLocation = std::array<uint8_t, kNumLocations>;
   const Hand& h = hands_[turn_player_];
   const auto& own = rockets_[turn_player_];
   const int opponents = num_players_ - 1;
-  // The facts the conditions are made of, per own location and per opponent offset.
-  std::array<uint8_t, kNumLocations> take1{}, take2{}, replace{}, joker{}, befriend{};
-  std::array<std::array<uint8_t, kNumLocations>, kMaxPlayers> target{};  // [offset][location]
-  std::array<uint8_t, kMaxPlayers> has_target{};
   bool any = false;
-  for (int loc = 0; loc < kNumLocations; ++loc) {
-    const Rocket& r = own[loc];
-    take1[loc] = r.can_take(1);
-    take2[loc] = r.can_take(2);
-    replace[loc] = !r.launched && r.num_boxes == 0;
-    joker[loc] = r.joker;
-    befriend[loc] = r.has_booster() && !r.launched && !r.friend_beside;
-  }
-  for (int offset = 1; offset <= opponents; ++offset)
-    for (int loc = 0; loc < kNumLocations; ++loc) {
-      target[offset][loc] = targetable(seat(offset), loc);
-      has_target[offset] |= target[offset][loc];
-    }
   const auto set = [&](int a, bool legal) {
     out[a] = legal;
     any = any || legal;
   };
+  const auto set_per_location = [&](int a, const PerLocation& legal) {  // ids a .. a + 3
+    uint32_t word;
+    std::memcpy(&word, legal.data(), sizeof word);
+    std::memcpy(out + a, &word, sizeof word);
+    any = any || word != 0;
+  };
+  const auto per_location = [&](auto fact) {
+    PerLocation facts;
+    for (int loc = 0; loc < kNumLocations; ++loc) facts[loc] = fact(own[loc]);
+    return facts;
+  };
+  const PerLocation take1 = per_location([](const Rocket& r) { return r.can_take(1); });
+
+  // Boxes (any card) and boosters; the Character and Item cards in hand, a bit each.
+  unsigned specials = 0;
   for (int i = 0; i < h.count; ++i) {
     const CardType t = h.cards[i];
-    if (std::find(h.cards.begin(), h.cards.begin() + i, t) != h.cards.begin() + i) continue;  // seen
-    for (int loc = 0; loc < kNumLocations; ++loc) set(kBuildBox + t * kNumLocations + loc, take1[loc]);
-    if (is_booster(t)) {
-      const int colour = booster_colour(t);
-      for (int loc = 0; loc < kNumLocations; ++loc)
-        set(kPlaceBooster + (t - kFirstBooster) * kNumLocations + loc,
-            (colour == kWild || colour == loc) && replace[loc]);
+    set_per_location(kBuildBox + t * kNumLocations, take1);
+    if (!is_booster(t)) {
+      specials |= 1u << t;
       continue;
     }
-    // Each card's ids: a targets_ok condition per range (see there).
-    switch (t) {
+    // A new booster, or a replacement while no box is on the old one (play_ok).
+    const auto replaceable = [](const Rocket& r) { return !r.launched && r.num_boxes == 0; };
+    const int first = kPlaceBooster + (t - kFirstBooster) * kNumLocations, colour = booster_colour(t);
+    if (colour == kWild)
+      set_per_location(first, per_location(replaceable));
+    else
+      set(first + colour, replaceable(own[colour]));
+  }
+
+  // The opponents' rockets an Orange card may target, per offset [offset][location].
+  std::array<PerLocation, kMaxPlayers> target{};
+  std::array<uint8_t, kMaxPlayers> has_target{};
+  constexpr unsigned kTargeting = 1u << kDad | 1u << kJoker | 1u << kAce | 1u << kWaterBalloons;
+  if (specials & kTargeting)
+    for (int offset = 1; offset <= opponents; ++offset)
+      for (int loc = 0; loc < kNumLocations; ++loc) {
+        target[offset][loc] = targetable(seat(offset), loc);
+        has_target[offset] |= target[offset][loc];
+      }
+  // Each card's ids: a targets_ok condition per range (see there).
+  for (unsigned m = specials; m != 0; m &= m - 1) {
+    switch (__builtin_ctz(m)) {
       case kDad:  // (offset - 1) * 16 + target location * 4 + own location
         for (int offset = 1; offset <= opponents; ++offset)
           for (int tl = 0; tl < kNumLocations; ++tl)
-            for (int ol = 0; ol < kNumLocations; ++ol)
-              set(kPlayDad + (offset - 1) * 16 + tl * 4 + ol, target[offset][tl] && take1[ol]);
+            if (target[offset][tl]) set_per_location(kPlayDad + (offset - 1) * 16 + tl * 4, take1);
         break;
       case kJack:
         for (int offset = 1; offset <= opponents; ++offset)
@@ -177,21 +175,23 @@ bool State::card_plays_mask(uint8_t* out) const {
         for (int offset = 1; offset <= opponents; ++offset)
           for (int loc = 0; loc < kNumLocations; ++loc)
             for (int d = 0; d < 2; ++d) set(kAceDog + (offset - 1) * 8 + loc * 2 + d, target[offset][loc]);
-        for (int loc = 0; loc < kNumLocations; ++loc) set(kAceScare + loc, joker[loc]);
+        set_per_location(kAceScare, per_location([](const Rocket& r) { return r.joker; }));
         break;
       case kImaginaryFriend:
-        for (int loc = 0; loc < kNumLocations; ++loc) set(kPlayFriend + loc, befriend[loc]);
+        set_per_location(kPlayFriend, per_location([](const Rocket& r) {
+                           return r.has_booster() && !r.launched && !r.friend_beside;
+                         }));
         break;
       case kDuctTape:
-        for (int loc = 0; loc < kNumLocations; ++loc)
-          set(kPlayDuctTape + loc, take2[loc] && cards_available() >= 2);
+        if (cards_available() >= 2)
+          set_per_location(kPlayDuctTape, per_location([](const Rocket& r) { return r.can_take(2); }));
         break;
       case kWaterBalloons: {
         // A code names, per opponent offset 1..3 (base-5 digits, offset 1 lowest), one
         // targetable rocket of every opponent that has one and kNoTarget for the others
         // (and for absent seats): the legal codes are the products of those choices,
         // provided some opponent has a target (legal_water_balloons).
-        for (int loc = 0; loc < kNumLocations; ++loc) set(kBalloonsScare + loc, joker[loc]);
+        set_per_location(kBalloonsScare, per_location([](const Rocket& r) { return r.joker; }));
         bool some_target = false;
         std::array<std::array<int, kNumLocations>, kMaxPlayers> digits{};  // [offset]: allowed digits
         std::array<int, kMaxPlayers> choices{};

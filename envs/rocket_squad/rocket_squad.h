@@ -99,6 +99,7 @@
 
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -536,6 +537,26 @@ class State {
   std::array<Whereabouts, kMaxWhereabouts> whereabouts_{};
   uint8_t num_whereabouts_ = 0;
 };
+
+// Inline, as launch_tally below: the rules ask it for most decisions (legality, blocks, Crew).
+inline int State::hand_count(int p, CardType t) const {
+  const Hand& h = hands_[p];
+  int n = 0;
+  for (int i = 0; i < h.count; ++i) n += h.cards[i] == t;
+  return n;
+}
+
+// The encoder asks it for every seat of every observation.
+inline State::LaunchTally State::launch_tally(int p) const {
+  LaunchTally t;
+  for (const Rocket& r : rockets_[p])
+    if (r.launched) {
+      ++t.launched;
+      t.score += r.need() + (r.crew ? config_->crew_bonus : 0);
+      t.tallest = std::max(t.tallest, r.need());
+    }
+  return t;
+}
 
 // The action id ranges, for the docs (rocketgym describe); written in
 // rocket_squad_action_ranges.cpp from the codec's constants.

@@ -50,8 +50,12 @@ TEST_CASE("random_legal_action: the legal action of the drawn index, on any mask
   for (int trial = 0; trial < 3000; ++trial) {
     // Sizes around the 8-entry words and the 64-entry blocks (up to a 970-id mask), densities
     // from empty to full and sparse ones like a game's (a few legal ids among ~1,000, so that
-    // whole blocks are zero), and non-zero entries other than 1 (every non-zero byte is legal).
-    std::vector<uint8_t> mask(shape.below(40) + (trial % 3 == 0 ? 400 : trial % 3 == 1 ? 940 : 0));
+    // whole blocks are zero), and non-zero entries other than 1 (every non-zero byte is legal);
+    // now and then a mask longer than the 4,096 ids whose block counts are kept.
+    std::vector<uint8_t> mask(shape.below(40) + (trial % 50 == 0  ? 4070
+                                                 : trial % 3 == 0 ? 400
+                                                 : trial % 3 == 1 ? 940
+                                                                  : 0));
     const uint32_t density = trial % 4 == 0 ? shape.below(31) : 10 * shape.below(101);  // per mille
     for (auto& m : mask)
       m = shape.below(1000) < density ? static_cast<uint8_t>(1 + shape.below(255) * (trial % 2)) : 0;
@@ -61,6 +65,23 @@ TEST_CASE("random_legal_action: the legal action of the drawn index, on any mask
     REQUIRE(a == b);
   }
 }
+
+#if defined(ROCKETGYM_MASK_AVX2)
+TEST_CASE("random_legal_action: AVX2 and SSE2 count a mask's blocks alike") {
+  if (!detail::cpu_has_avx2()) return;  // the SSE2 count is the one random_legal_action uses
+  Rng shape(9);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<uint8_t> mask(detail::kMaskBlock * (1 + shape.below(20)));
+    const uint32_t density = trial % 2 == 0 ? shape.below(31) : 10 * shape.below(101);  // per mille
+    for (auto& m : mask) m = shape.below(1000) < density ? static_cast<uint8_t>(1 + shape.below(255)) : 0;
+    const int blocks = static_cast<int>(mask.size()) / detail::kMaskBlock;
+    uint8_t plain[detail::kCountedBlocks], wide[detail::kCountedBlocks];
+    REQUIRE(detail::count_blocks(mask.data(), blocks, plain) ==
+            detail::count_blocks_avx2(mask.data(), blocks, wide));
+    for (int b = 0; b < blocks; ++b) REQUIRE(plain[b] == wide[b]);
+  }
+}
+#endif
 
 TEST_CASE("derived seeds differ per index") {
   std::set<uint64_t> seen;
