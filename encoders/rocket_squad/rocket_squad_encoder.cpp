@@ -68,7 +68,7 @@ void known_cards(const std::array<CardType, N>& cards, const std::array<uint8_t,
 void rocket_features(const Rocket& rk, float* f) {
   if (!rk.has_booster()) return;  // an empty location holds nothing else (check_invariants)
   f[0] = 1.0f;
-  if (rk.booster >= booster_card(kWild, 1)) f[1] = 1.0f;  // the wild ones are the last boosters
+  if (booster_colour(rk.booster) == kWild) f[1] = 1.0f;
   f[2] = kTenths[static_cast<std::size_t>(rk.need())];
   if (rk.launched) f[3] = 1.0f;
   if (rk.crew) f[4] = 1.0f;
