@@ -14,6 +14,7 @@ packages=(
   python3-setuptools python3-pip python3-wheel
   python3-cloudpickle python3-typing-extensions  # for Gymnasium's / PettingZoo's checkers (docs/python.md)
   mkdocs  # the docs site (scripts/docs.sh)
+  python3-yaml  # scripts/profile_ppo.sh reads a run's config.yaml
   gcovr  # line and branch coverage (scripts/coverage.sh)
   chromium chromium-driver python3-selenium fonts-liberation  # the browser tests (tests/browser/)
 )
