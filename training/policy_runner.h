@@ -4,7 +4,8 @@
 // policy) with the caller's random stream, so results do not depend on how
 // rows were batched.
 //
-// An agent's runner computes an mlp itself, in plain C++ (use_sparse_rows(),
+// An agent's runner (and PPO's learner while it collects, and a search's
+// leaves) computes an mlp itself, in plain C++ (use_sparse_rows(),
 // lean_mlp.h), for its small batches where LibTorch's cost per operator is
 // most of a forward pass, and skips most of the work: the encoders'
 // observations are mostly zeros (Launch Pad's 2013 floats hold about 35

@@ -346,6 +346,34 @@ TEST_CASE("a short training run writes its folder and resumes where it stopped",
   std::filesystem::remove_all(dir);
 }
 
+// docs/training.md, "What a seed reproduces": the games and the learner's
+// moves of an update do not depend on the thread count (the collection's
+// network runs row by row in plain C++); only the update's sums may.
+TEST_CASE("the first update collects the same games whatever the threads", "[ppo]") {
+  std::vector<std::string> rows;
+  for (const int threads : {1, 2}) {
+    const testing::TempDir dir("ppo_threads_" + std::to_string(threads));
+    const std::string yaml =
+        "game: {id: last_blast, players: 2}\n"
+        "model: {hidden: 32, blocks: 1}\n"
+        "ppo: {envs: 8, steps_per_update: 256, epochs: 1, minibatch: 512}\n"
+        "imitation: {steps: 0}\n"
+        "budget: {steps: 1, minutes: 0}\n"
+        "run: {dir: " +
+        dir.path.string() + ", threads: " + std::to_string(threads) +
+        ", checkpoint_every: 1, eval_every: 0, plot: false}\n";
+    const TrainConfig config = TrainConfig::from_yaml(ConfigNode::parse(yaml, "threads.yaml"));
+    REQUIRE(run_training(config, false).updates == 1);
+    const auto lines = lines_of(dir / "metrics.csv");
+    REQUIRE(lines.size() == 2);
+    // update, step (learner decisions), env_steps, episodes: the games themselves
+    std::string row = lines[1];
+    for (int column = 0; column < 4; ++column) row = row.substr(row.find(',') + 1);
+    rows.push_back(lines[1].substr(0, lines[1].size() - row.size()));
+  }
+  CHECK(rows[0] == rows[1]);
+}
+
 TEST_CASE("shaping is refused for a game that defines no shaping potential", "[ppo]") {
   try {
     Registry::instance().find("last_blast");

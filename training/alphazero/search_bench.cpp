@@ -56,6 +56,7 @@ SearchBenchResult bench_search(const TrainConfig& config, const std::string& che
     using G = decltype(g);
     const NetSpec spec = net_spec_for(*game, config.game.player_counts(), config.net);
     PolicyRunner runner(benchmark_net(spec, config, *game, checkpoint, device), device, config.games);
+    runner.use_sparse_rows();  // as the trainer's (alphazero/trainer.h)
     SelfPlay<G> self_play(typed_config<G>(*game), config.game.tables, config, runner, config.seed);
     // Positions are written into a ring that is never trained on; one play()
     // call is a few decisions of every game, so the clock is checked often.

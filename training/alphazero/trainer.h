@@ -138,6 +138,7 @@ class Trainer : public run::Algorithm {
     torch::manual_seed(derive_seed(cfg_.seed, iterations + 1));
     if (warm_start && cfg_.imitation_steps > 0) imitate(*buffer_, verbose);
     runner_ = std::make_unique<PolicyRunner>(run_.net(), device_, cfg_.games);
+    runner_->use_sparse_rows();  // the leaves' forward passes in plain C++ (an mlp on the CPU)
     self_play_ =
         std::make_unique<SelfPlay<G>>(typed_config<G>(*run_.game()), cfg_.game.tables, cfg_, *runner_,
                                       derive_seed(run_.rank_seed() ^ 0x5E1FULL, iterations));

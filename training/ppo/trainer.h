@@ -304,6 +304,10 @@ class Trainer : public run::Algorithm {
     env_ = make_env(derive_seed(seed, updates));
     store_ = make_store(*env_);
     learner_ = std::make_unique<PolicyRunner>(run_.net(), device_, cfg_.envs);
+    // The collection's forward passes (64 rows a step) in plain C++: LibTorch's dozen
+    // operators per pass do not split over threads at that size (docs/benchmarks.md,
+    // "Where PPO's time goes"); the update keeps LibTorch. No effect off the CPU or on conv.
+    learner_->use_sparse_rows();
     env_rngs_.clear();
     for (int i = 0; i < cfg_.envs; ++i)
       env_rngs_.emplace_back(derive_seed(seed ^ 0x7EA7ULL, static_cast<uint64_t>(updates) * 65536 + i));

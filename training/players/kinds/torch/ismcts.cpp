@@ -27,6 +27,7 @@ class SearchPlayer final : public Player<G> {
     options_.validate();
     if (net) {
       runner_ = std::make_unique<PolicyRunner>(std::move(net), o.device, o.max_batch);
+      runner_->use_sparse_rows();  // the leaves' forward passes in plain C++ (an mlp on the CPU)
       network_ = std::make_unique<mcts::NetworkEvaluator<G>>(*runner_, threads_, options_);
     } else {
       for (int t = 0; t < threads_; ++t) rollouts_.emplace_back(options_);
