@@ -327,6 +327,67 @@ TEST_CASE("a zoo manifest names the network beside it at some table sizes and a 
   CHECK(plays_network(resolved("zoo:last_blast", 3)));
 }
 
+// Issue 52: a trained network's best play at 3 and 4 players is a search
+// that takes its priors from the network and its values from heuristic
+// playouts: a manifest names it as an ismcts whose checkpoint is `network`.
+TEST_CASE("a zoo manifest names a search over the network beside it, with settings of its own",
+          "[arena][zoo]") {
+  const std::string shipped = (kShippedZoo / "last_blast.ckpt").string();
+  if (!std::filesystem::exists(shipped) || !game_is_built("last_blast")) return;
+  const ZooDirForTest zoo("zoo_search_over_network");
+  const std::string network = zoo.file("last_blast.ckpt"), file = zoo.file("last_blast.yaml");
+  const std::string manifest =
+      "game: last_blast\nplayers:\n  2: network\n  3: {kind: ismcts, checkpoint: network, mcts: "
+      "{simulations: 20, rollout_policy: heuristic, rollouts: 2, playout_weight: 1, heuristic_prior: "
+      "0.25}}\n";
+  zoo.write("last_blast.yaml", manifest);
+  // No network beside the manifest: the key and the file it looked for.
+  CHECK_THROWS_WITH(resolved("zoo:last_blast", 3), Catch::Contains(file) && Catch::Contains("players.2") &&
+                                                       Catch::Contains("there is none"));
+  std::filesystem::copy_file(shipped, network);
+
+  const players::ZooManifest read = players::read_zoo_manifest(file, "last_blast");
+  CHECK(read.network == network);
+  const players::PlayerSpec three = resolved("zoo:last_blast", 3);
+  REQUIRE(three.is<players::Ismcts>());
+  CHECK(three.as<players::Ismcts>().network == network);  // the word stands for the file beside it
+  CHECK(mcts_of(three).simulations == 20);
+  CHECK(mcts_of(three).rollout_policy == mcts::RolloutPolicy::kHeuristic);
+  CHECK(mcts_of(three).rollouts == 2);
+  CHECK(mcts_of(three).playout_weight == 1.0);
+  CHECK(mcts_of(three).heuristic_prior == 0.25);
+  // The simulations asked for keep the other settings and the network; 0 is the raw network.
+  const players::PlayerSpec eight = resolved("zoo:last_blast:8", 3);
+  CHECK(mcts_of(eight).simulations == 8);
+  CHECK(mcts_of(eight).rollouts == 2);
+  CHECK(eight.as<players::Ismcts>().network == network);
+  const players::PlayerSpec raw = resolved("zoo:last_blast:0", 3);
+  REQUIRE(raw.is<players::Checkpoint>());
+  CHECK(raw.as<players::Checkpoint>().path == network);
+
+  const auto game = load_game("last_blast");
+  const auto search = players::make_any_player(players::parse_player("zoo:last_blast:4"), *game, 3);
+  CHECK(players::uses_network(search->spec()));
+  check_plays_legal_moves(*search, *game, 3, 8);
+
+  const Json table = players::zoo_table_json();
+  const auto row =
+      std::find_if(table.begin(), table.end(), [](const Json& r) { return r["game"] == "last_blast"; });
+  REQUIRE(row != table.end());
+  CHECK((*row)["players"]["3"] ==
+        "network, search of 20 simulations (rollouts=2, rollout_policy=heuristic, heuristic_prior=0.25, "
+        "playout_weight=1)");
+
+  // Only a search may name `network` as its checkpoint, and only where the network serves.
+  zoo.write("last_blast.yaml",
+            "game: last_blast\nplayers: {2: network, 3: {kind: checkpoint, path: network}}\n");
+  CHECK_THROWS_WITH(resolved("zoo:last_blast", 3),
+                    Catch::Contains(file) && Catch::Contains("a search over it"));
+  zoo.write("last_blast.yaml",
+            "game: last_blast\nplayers: {2: network, 5: {kind: ismcts, checkpoint: network}}\n");
+  CHECK_THROWS_WITH(resolved("zoo:last_blast", 2), Catch::Contains(file) && Catch::Contains("players.5"));
+}
+
 TEST_CASE("a zoo manifest naming the network refuses what the network cannot play", "[arena][zoo]") {
   const std::string shipped = (kShippedZoo / "launch_pad.ckpt").string();
   if (!std::filesystem::exists(shipped)) return;

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "envs/core/game.h"
+#include "training/players/kinds/torch/ismcts.h"
 #include "training/players/kinds/torch/zoo.h"
 
 namespace rocketgym::players {
@@ -24,6 +25,12 @@ std::string plays(const Zoo& zoo, int num_players) {
   if (agent.is<Checkpoint>()) return "network, greedy";
   if (agent.is<Search>())
     return "network, search of " + std::to_string(agent.as<Search>().simulations) + " simulations";
+  if (agent.is<Ismcts>() && !agent.as<Ismcts>().network.empty()) {
+    const Ismcts& search = agent.as<Ismcts>();
+    const std::string settings = search.settings_text();
+    return "network, search of " + std::to_string(search.mcts.simulations) + " simulations" +
+           (settings.empty() ? "" : " (" + settings + ")");
+  }
   return "`" + to_string(agent) + "`";
 }
 

@@ -224,6 +224,15 @@ std::string Ismcts::text() const {
   throw Error("its search options have no command-line form");
 }
 
+std::string Ismcts::settings_text() const {
+  static const mcts::Options defaults;
+  std::string text;
+  for (const auto& key : mcts::search_keys().keys())
+    if (key.name != mcts::kSimulationsRange.name && key.text(mcts) != key.text(defaults))
+      text += (text.empty() ? "" : ", ") + key.name + "=" + key.text(mcts);
+  return text;
+}
+
 void Ismcts::write_yaml(YAML::Node& mapping) const {
   if (!network.empty()) mapping["checkpoint"] = network;
   if (const YAML::Node changed = changed_mcts_keys(mcts); changed.size() > 0) mapping["mcts"] = changed;

@@ -21,6 +21,10 @@ class Ismcts final : public KindOf<Ismcts> {
   std::unique_ptr<PlayerKind> read_text(const SpecWords& in) const override;
   std::unique_ptr<PlayerKind> read_yaml(const ConfigNode& node) const override;
   std::string text() const override;
+  // The search keys that differ from the defaults, simulations aside, as
+  // "KEY=VALUE, ..." (empty: none): how the zoo's table describes a search
+  // over a network, which has no command-line form.
+  std::string settings_text() const;
   void write_yaml(YAML::Node& mapping) const override;
   std::string default_name() const override;
   PlayedAs played_as() const override;

@@ -116,9 +116,18 @@ int table_size(const ConfigNode& table, const std::string& key) {
   return players;
 }
 
-// One table size's agent of a manifest that is not `network`: it reads no
-// file and takes its name from the zoo.
-PlayerSpec file_free_agent(const ConfigNode& table, const std::string& key, const std::string& game_id) {
+// A search whose checkpoint is the word `network` in a manifest, e.g.
+// {kind: ismcts, checkpoint: network, mcts: {rollout_policy: heuristic, ...}}:
+// the network beside the manifest as that search's priors and values.
+Ismcts* search_over_network(PlayerSpec& agent) {
+  auto* search = agent.get_if<Ismcts>();
+  return search && search->network == kNetworkWord ? search : nullptr;
+}
+
+// One table size's agent of a manifest that is not the word `network`: it
+// reads no file, or it is a search over `network` (search_over_network), and
+// it takes its name from the zoo.
+PlayerSpec manifest_agent(const ConfigNode& table, const std::string& key, const std::string& game_id) {
   const ConfigNode entry = table.child(key);
   PlayerSpec agent;
   try {
@@ -128,9 +137,10 @@ PlayerSpec file_free_agent(const ConfigNode& table, const std::string& key, cons
     table.fail_key(key, e.what());
   }
   if (!agent.name.empty()) table.fail_key(key, "a zoo agent takes its name from the zoo; drop the name");
-  if (uses_network(agent))
+  if (uses_network(agent) && !search_over_network(agent))
     table.fail_key(key, "a manifest's agent is `network` (" + game_id +
-                            ".ckpt beside it) or reads no file (random, heuristic or ismcts without a "
+                            ".ckpt beside it), a search over it ({kind: ismcts, checkpoint: network, "
+                            "mcts: {...}}) or reads no file (random, heuristic or ismcts without a "
                             "checkpoint, say), not " +
                             kind_name(agent));
   return agent;
@@ -166,9 +176,15 @@ ZooManifest read_zoo_manifest(const std::string& path, const std::string& game_i
                      "write `network` alone: its simulations per table size are the network's "
                      "metadata (extra.zoo.players.<P>.simulations); zoo:" +
                          game_id + ":SIMS asks for others");
+    PlayerSpec agent;
+    Ismcts* search = nullptr;
     if (!named) {
-      manifest.players.emplace_back(players, file_free_agent(table, key, game_id));
-      continue;
+      agent = manifest_agent(table, key, game_id);
+      search = search_over_network(agent);
+      if (!search) {
+        manifest.players.emplace_back(players, std::move(agent));
+        continue;
+      }
     }
     if (!network_here)
       table.fail_key(key, "`network` is the " + game_id + ".ckpt beside the manifest, and there is none (" +
@@ -179,8 +195,13 @@ ZooManifest read_zoo_manifest(const std::string& path, const std::string& game_i
                               player_counts_text(meta->served_players()) + ", not " +
                               std::to_string(players));
     manifest.network = network;
-    manifest.players.emplace_back(
-        players, PlayerSpec{"", network_at(network, meta->zoo_simulations(players)), nullptr});
+    if (search) {
+      search->network = network;
+      manifest.players.emplace_back(players, std::move(agent));
+    } else {
+      manifest.players.emplace_back(
+          players, PlayerSpec{"", network_at(network, meta->zoo_simulations(players)), nullptr});
+    }
   }
   if (network_here && manifest.network.empty())
     root.fail_key("players", "never names `network`, yet " + network +
@@ -215,9 +236,11 @@ std::unique_ptr<PlayerKind> zoo_agent_kind(const Zoo& zoo, int num_players) {
     if (players != num_players) continue;
     if (zoo.simulations < 0) return agent.kind->clone();
     if (is_network(agent)) return network_at(manifest.network, zoo.simulations);
-    // The manifest's search at the simulations asked for (zoo:GAME:SIMULATIONS).
+    // The manifest's search at the simulations asked for (zoo:GAME:SIMULATIONS);
+    // 0 is the raw network of a search over it.
     std::unique_ptr<PlayerKind> kind = agent.kind->clone();
     auto* search = dynamic_cast<Ismcts*>(kind.get());
+    if (zoo.simulations == 0 && search && !search->network.empty()) return network_at(search->network, 0);
     if (zoo.simulations == 0 || !search)
       throw ConfigError("zoo bot '" + zoo.game + "' (" + path + ") plays " + kind_name(agent) +
                         " over no network at " + std::to_string(num_players) + " players: " +

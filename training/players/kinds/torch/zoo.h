@@ -54,17 +54,22 @@ bool is_zoo_manifest(const std::string& path);
 //     4: {kind: ismcts, mcts: {simulations: 200, rollout_policy: heuristic, rollouts: 4}}
 // An agent is the word `network`, the <id>.ckpt beside the manifest played
 // as a network zoo bot is (at the simulations its metadata recommends for the
-// size), or a command-line spec or YAML agent mapping of a kind that reads no
-// file (random, heuristic, ismcts without a checkpoint), without a name.
+// size); a search over that network with settings of its own,
+//     {kind: ismcts, checkpoint: network, mcts: {simulations: 200, ...}}
+// (the network's priors, and values mixed with heuristic playouts, say); or
+// a command-line spec or YAML agent mapping of a kind that reads no file
+// (random, heuristic, ismcts without a checkpoint), without a name.
 // `game` must be the file's own id. The network must serve each size the
 // manifest names it for, and a manifest with a <id>.ckpt beside it must name
 // it (else the file would lie there unplayed).
 struct ZooManifest {
   std::string game;
   // By table size, ascending; `network` is already the player it stands for
-  // (Checkpoint at 0 recommended simulations, else Search).
+  // (Checkpoint at 0 recommended simulations, else Search), and a search
+  // over `network` names the network's path.
   std::vector<std::pair<int, PlayerSpec>> players;
-  std::string network;  // the <id>.ckpt beside the manifest when it names `network`; else empty
+  std::string network;  // the <id>.ckpt beside the manifest when it names `network`, as an agent or a
+                        // search's checkpoint; else empty
 };
 // Throws ConfigError naming the file and key (reads the network's metadata).
 ZooManifest read_zoo_manifest(const std::string& path, const std::string& game_id);
