@@ -68,3 +68,24 @@ def test_format_check_names_the_file_that_is_off_and_format_mends_it(tmp_path):
 
     wrong = subprocess.run([script, "--fix"], capture_output=True, text=True)
     assert wrong.returncode == 2 and "unknown argument '--fix'" in wrong.stderr
+
+
+def test_expert_vs_teacher_prints_the_win_share_of_each_checkpoint(tmp_path):
+    """scripts/expert_vs_teacher.sh (docs/training.md, expert iteration) plays a checkpoint's search
+    against the untrained teacher and prints its win share, interval and rating; a checkpoint that is
+    not there is refused by name before any game."""
+    network = REPO / "models" / "zoo" / "last_blast.ckpt"
+    if "last_blast" not in rg.list_games() or not network.exists():
+        pytest.skip("needs The Last Blast and its zoo network")
+    env = dict(os.environ, OUT=str(tmp_path), SIMULATIONS="4", PLAYOUTS="1")
+    script = str(REPO / "scripts" / "expert_vs_teacher.sh")
+    out = subprocess.run([script, "last_blast", "3", "7", "1", str(network)], capture_output=True, text=True,
+                         timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    row = out.stdout.splitlines()[-1]
+    share, low, high, rating = re.search(r"([\d.]+) % \[([\d.]+), ([\d.]+)\]\s+([+-]\d+)$", row).groups()
+    assert 0 <= float(low) <= float(share) <= float(high) <= 100
+    assert (tmp_path / "last_blast_3p_models_last_blast" / "report.json").exists()
+    missing = subprocess.run([script, "last_blast", "3", "7", "1", str(tmp_path / "none.ckpt")],
+                             capture_output=True, text=True, timeout=60, env=env)
+    assert missing.returncode == 2 and "none.ckpt" in missing.stderr
