@@ -129,14 +129,22 @@ mcts::Options read_search_settings(const SpecWords& in, std::size_t first, const
   return o;
 }
 
+using SearchKey = KeyTable<mcts::Options>::Key;
+
+// The search keys whose value in `o` differs from `base`, in the key table's order.
+std::vector<const SearchKey*> changed_keys(const mcts::Options& o, const mcts::Options& base = {}) {
+  std::vector<const SearchKey*> changed;
+  for (const auto& key : mcts::search_keys().keys())
+    if (key.text(o) != key.text(base)) changed.push_back(&key);
+  return changed;
+}
+
 // The search options that differ from mcts::Options{} as a YAML mapping
 // (the YAML reader starts from those defaults). The seed is never written:
 // the reader refuses it (every search is reseeded per game and move).
 YAML::Node changed_mcts_keys(const mcts::Options& o) {
-  static const mcts::Options defaults;
   YAML::Node m(YAML::NodeType::Map);
-  for (const auto& key : mcts::search_keys().keys())
-    if (key.text(o) != key.text(defaults)) key.write(m, o);
+  for (const SearchKey* key : changed_keys(o)) key->write(m, o);
   return m;
 }
 
@@ -217,19 +225,18 @@ std::string Ismcts::text() const {
     const mcts::Options short_form = heuristic_playouts(mcts.simulations, mcts.rollouts);
     std::string text =
         count + ":" + kHeuristicWord + (mcts.rollouts == 1 ? "" : ":" + std::to_string(mcts.rollouts));
-    for (const auto& key : mcts::search_keys().keys())
-      if (key.text(mcts) != key.text(short_form)) text += ":" + key.name + "=" + key.text(mcts);
+    for (const SearchKey* key : changed_keys(mcts, short_form))
+      text += ":" + key->name + "=" + key->text(mcts);
     return text;
   }
   throw Error("its search options have no command-line form");
 }
 
 std::string Ismcts::settings_text() const {
-  static const mcts::Options defaults;
   std::string text;
-  for (const auto& key : mcts::search_keys().keys())
-    if (key.name != mcts::kSimulationsRange.name && key.text(mcts) != key.text(defaults))
-      text += (text.empty() ? "" : ", ") + key.name + "=" + key.text(mcts);
+  for (const SearchKey* key : changed_keys(mcts))
+    if (key->name != mcts::kSimulationsRange.name)
+      text += (text.empty() ? "" : ", ") + key->name + "=" + key->text(mcts);
   return text;
 }
 
