@@ -17,8 +17,8 @@
 // order, as the sync env's rows.
 //
 // Threads: num_threads - 1 workers and the caller, which steps queued envs
-// while it waits in recv(). A worker takes one env at a time from the queue
-// that send() fills, steps it and writes its outcome straight into a row of
+// while it waits in recv(). A thread takes up to kMaxClaim envs at a time
+// from the queue that send() fills, steps each and writes its outcome straight into a row of
 // a ring of batches (blocks of batch_size rows, enough of them for every env
 // to be ready while the caller holds a batch). A batch is the next block in
 // ring order once all its rows are written, so "ready" is the order in which
@@ -89,7 +89,7 @@ class AsyncVectorEnv {
     steps_.assign(rows_, 0);
     final_obs_.assign(rows_ * p * obs, 0.0f);
     final_steps_.assign(rows_, 0);
-    filled_ = std::make_unique<std::atomic<int>[]>(static_cast<std::size_t>(blocks_));
+    filled_ = std::make_unique<Filled[]>(static_cast<std::size_t>(blocks_));
     queue_ = std::make_unique<std::atomic<int32_t>[]>(n);
     row_of_.assign(n, 0);
     action_.assign(n, 0);
@@ -132,7 +132,7 @@ class AsyncVectorEnv {
       error_ = nullptr;
       failed_.store(false);
     }
-    for (int b = 0; b < blocks_; ++b) filled_[static_cast<std::size_t>(b)].store(0);
+    for (int b = 0; b < blocks_; ++b) filled_[static_cast<std::size_t>(b)].rows.store(0);
     next_block_ = 0;
     block_ = -1;
     std::fill(awaiting_.begin(), awaiting_.end(), uint8_t{0});
@@ -155,7 +155,7 @@ class AsyncVectorEnv {
                   "; send the actions of the " + std::to_string(awaiting_count_) +
                   " envs awaiting one first");
     const int b = static_cast<int>(next_block_ % static_cast<uint64_t>(blocks_));
-    std::atomic<int>& filled = filled_[static_cast<std::size_t>(b)];
+    std::atomic<int>& filled = filled_[static_cast<std::size_t>(b)].rows;
     const auto ready = [&] { return filled.load(std::memory_order_acquire) == k_ || failed_.load(); };
     while (!ready()) {
       if (!run_queued()) done_bell_.wait(ready);
@@ -254,7 +254,11 @@ class AsyncVectorEnv {
 
  private:
   static constexpr Action kRestart = -1;  // the queued task of a reset, in action_
-  static constexpr int kMaxClaim = 4;     // envs a thread takes from the queue at once
+  // Envs a thread takes from the queue at once. Every claim costs the threads
+  // a few shared counters, and neighbouring claims write into the same cache
+  // lines of the small per-row arrays: with 4, two threads were no faster
+  // than one (Rocket Squad, docs/benchmarks.md, "The async env").
+  static constexpr int kMaxClaim = 32;
 
   static int checked_envs(int n) {
     if (n < 1 || n > kMaxEnvs)
@@ -371,7 +375,7 @@ class AsyncVectorEnv {
     std::size_t block = 0;
     int written = 0;  // rows of `block` not yet counted
     const auto count_rows = [&] {
-      if (written && filled_[block].fetch_add(written, std::memory_order_acq_rel) + written == k_)
+      if (written && filled_[block].rows.fetch_add(written, std::memory_order_acq_rel) + written == k_)
         block_done = true;
       written = 0;
     };
@@ -450,7 +454,12 @@ class AsyncVectorEnv {
   std::vector<int32_t> ids_, current_, steps_, final_steps_;
   std::vector<float> obs_, rewards_, final_obs_;
   std::vector<uint8_t> mask_, terminated_, truncated_;
-  std::unique_ptr<std::atomic<int>[]> filled_;  // rows written, per block
+  // Rows written, per block; a cache line each, as the counters below, so
+  // that threads filling neighbouring blocks do not take the line from each other.
+  struct alignas(64) Filled {
+    std::atomic<int> rows{0};
+  };
+  std::unique_ptr<Filled[]> filled_;
 
   // Per env: its queued action (kRestart: a reset), the row it was last
   // received in, whether it awaits an action (2: seen in this send).
@@ -461,7 +470,10 @@ class AsyncVectorEnv {
   // The queue (env ids; published_ and claimed_ count entries ever), the rows
   // handed out, the tasks done.
   std::unique_ptr<std::atomic<int32_t>[]> queue_;
-  std::atomic<uint64_t> published_{0}, claimed_{0}, alloc_{0}, completed_{0};
+  alignas(64) std::atomic<uint64_t> published_{0};
+  alignas(64) std::atomic<uint64_t> claimed_{0};
+  alignas(64) std::atomic<uint64_t> alloc_{0};
+  alignas(64) std::atomic<uint64_t> completed_{0};
 
   // The caller's side.
   uint64_t next_block_ = 0;  // the ring position of the next batch
