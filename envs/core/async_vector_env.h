@@ -18,12 +18,13 @@
 //
 // Threads: num_threads - 1 workers and the caller, which steps queued envs
 // while it waits in recv(). A thread takes up to kMaxClaim envs at a time
-// from the queue that send() fills, steps each and writes its outcome straight into a row of
-// a ring of batches (blocks of batch_size rows, enough of them for every env
-// to be ready while the caller holds a batch). A batch is the next block in
-// ring order once all its rows are written, so "ready" is the order in which
-// envs were taken from the queue. Every wait spins briefly, then sleeps
-// (Doorbell, envs/core/worker_pool.h). Nothing allocates after construction.
+// from the queue that send() fills, steps each and writes its outcome
+// straight into a row of a ring of batches (blocks of batch_size rows, enough
+// of them for every env to be ready while the caller holds a batch). A batch
+// is the next block in ring order once all its rows are written, so "ready"
+// is the order in which envs were taken from the queue. Every wait spins
+// briefly, then sleeps (Doorbell, envs/core/worker_pool.h). Nothing allocates
+// after construction.
 //
 // Errors: send() and recv() check their arguments and the envs' states
 // first and throw an Error naming the argument, changing nothing. An
@@ -454,9 +455,8 @@ class AsyncVectorEnv {
   std::vector<int32_t> ids_, current_, steps_, final_steps_;
   std::vector<float> obs_, rewards_, final_obs_;
   std::vector<uint8_t> mask_, terminated_, truncated_;
-  // Rows written, per block; a cache line each, as the counters below, so
-  // that threads filling neighbouring blocks do not take the line from each other.
-  struct alignas(64) Filled {
+  // Rows written, per block, on a cache line each (as the counters below).
+  struct alignas(kCacheLine) Filled {
     std::atomic<int> rows{0};
   };
   std::unique_ptr<Filled[]> filled_;
@@ -470,10 +470,10 @@ class AsyncVectorEnv {
   // The queue (env ids; published_ and claimed_ count entries ever), the rows
   // handed out, the tasks done.
   std::unique_ptr<std::atomic<int32_t>[]> queue_;
-  alignas(64) std::atomic<uint64_t> published_{0};
-  alignas(64) std::atomic<uint64_t> claimed_{0};
-  alignas(64) std::atomic<uint64_t> alloc_{0};
-  alignas(64) std::atomic<uint64_t> completed_{0};
+  alignas(kCacheLine) std::atomic<uint64_t> published_{0};
+  alignas(kCacheLine) std::atomic<uint64_t> claimed_{0};
+  alignas(kCacheLine) std::atomic<uint64_t> alloc_{0};
+  alignas(kCacheLine) std::atomic<uint64_t> completed_{0};
 
   // The caller's side.
   uint64_t next_block_ = 0;  // the ring position of the next batch

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -37,6 +38,11 @@
 #endif
 
 namespace rocketgym {
+
+// Bytes of a cache line: atomics that different threads write each sit on
+// one of their own, so that a write by one thread does not take the line
+// holding another's.
+inline constexpr std::size_t kCacheLine = 64;
 
 inline void cpu_relax() {
 #if defined(__SSE2__)
@@ -154,7 +160,7 @@ class WorkerPool {
   static uint64_t pack(uint64_t job, int next, int end) {
     return job << 42 | static_cast<uint64_t>(end) << 21 | static_cast<uint64_t>(next);
   }
-  struct alignas(64) Share {
+  struct alignas(kCacheLine) Share {
     std::atomic<uint64_t> claim{0};
   };
 
