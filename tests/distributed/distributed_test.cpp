@@ -390,7 +390,8 @@ TEST_CASE("the same seed gives the same run on 2 ranks, and a run resumes on ano
   fs::remove_all(dir);
 }
 
-TEST_CASE("search-based training runs on 2 ranks and resumes on 1", "[distributed][ranks]") {
+TEST_CASE("search-based training runs on 2 ranks and resumes on 1, its gating matches too",
+          "[distributed][ranks]") {
   const fs::path dir = folder("az");
   const fs::path config = dir / "az.yaml";
   std::ofstream(config)
@@ -402,6 +403,7 @@ TEST_CASE("search-based training runs on 2 ranks and resumes on 1", "[distribute
          "replay: {capacity: 4096, min_samples: 32}\n"
          "train: {batch: 32, replay_ratio: 1}\n"
          "imitation: {steps: 128, epochs: 1}\n"
+         "gating: {every: 1, games: 4, simulations: 2}\n"  // a match split over the ranks
          "run: {threads: 1, checkpoint_every: 1, eval_every: 1, eval_games: 4, plot: false}\n";
   const std::vector<std::string> args{
       "train", config.string(), "--run-dir", (dir / "run").string(), "--steps", "100"};
@@ -410,6 +412,8 @@ TEST_CASE("search-based training runs on 2 ranks and resumes on 1", "[distribute
   const fs::path ckpt = dir / "run/checkpoints/latest.ckpt";
   const CheckpointMeta meta = read_checkpoint_meta(ckpt.string());
   CHECK(meta.iteration >= 1);
+  CHECK(meta.extra_count("gating_matches", 0) == meta.iteration);
+  CHECK(fs::exists(dir / "run/checkpoints/best.ckpt"));
   CHECK(read_text((dir / "run/config.yaml").string()).find("ranks: 2") != std::string::npos);
   std::vector<std::string> more = args;
   more[5] = std::to_string(meta.step + 64);

@@ -407,6 +407,87 @@ TEST_CASE("a short AlphaZero run writes its folder and resumes where it stopped"
   std::filesystem::remove_all(dir);
 }
 
+namespace {
+
+// Whether two networks hold the same weights.
+bool same_weights(PolicyValueNet a, PolicyValueNet b) {
+  const auto pa = a->parameters(), pb = b->parameters();
+  if (pa.size() != pb.size()) return false;
+  for (std::size_t i = 0; i < pa.size(); ++i)
+    if (!torch::equal(pa[i], pb[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("AlphaZero config: gating keys and their refusals", "[alphazero][gating]") {
+  const TrainConfig off = az_config_with("");
+  CHECK_FALSE(off.gating());
+  const TrainConfig on = az_config_with("gating: {every: 5, games: 30, simulations: 16, margin: 1.2}\n");
+  CHECK(on.gating());
+  CHECK(on.gate_games == 30);
+  CHECK(on.gate_search().simulations == 16);
+  CHECK(on.gate_search().gumbel_scale == 0.0);  // no root noise in a match
+  CHECK(on.gate_search().rollout_policy == on.search.rollout_policy);
+  CHECK(TrainConfig::from_yaml(ConfigNode::parse(on.to_yaml(), "resolved.yaml")).to_yaml() == on.to_yaml());
+  // Match settings without gating would do nothing: refused on their line.
+  CHECK_THROWS_WITH(az_config_with("gating:\n  margin: 1.3\n"), Catch::Contains("a.yaml:4") &&
+                                                                    Catch::Contains("margin") &&
+                                                                    Catch::Contains("every is 0"));
+  CHECK_THROWS_WITH(az_config_with("gating: {every: 1, margin: -1}\n"), Catch::Contains("margin"));
+  CHECK_THROWS_WITH(az_config_with("gating: {every: 1, gamez: 3}\n"), Catch::Contains("gamez"));
+}
+
+TEST_CASE("gating: self-play keeps the best network until the latest beats it", "[alphazero][gating]") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rocketgym_az_gate_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  TrainConfig config = tiny_config(dir.string());
+  config.gate_every = 1;
+  config.gate_games = 4;
+  config.gate_simulations = 4;  // the searching sides
+  config.gate_margin = 100.0;   // out of reach: the best stays the network the run started with
+  config.total_steps = 2 * 64;
+  const TrainSummary first = alphazero::run_alphazero(config, false);
+  REQUIRE(first.updates == 2);
+  const std::string latest = (dir / "checkpoints/latest.ckpt").string();
+  const std::string best = (dir / "checkpoints/best.ckpt").string();
+  REQUIRE(std::filesystem::exists(best));
+  CHECK(read_checkpoint_meta(best).iteration == 0);
+  CHECK(read_checkpoint_meta(latest).extra_count("gating_matches", 0) == 2);
+  CHECK_FALSE(same_weights(load_checkpoint(best).net, load_checkpoint(latest).net));
+  auto rows = lines_of((dir / "metrics.csv").string());
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].find(",gating_score,best_update") != std::string::npos);
+  CHECK(rows[2].substr(rows[2].size() - 2) == ",0");  // a score, and the best is still iteration 0
+  CHECK(rows[2][rows[2].size() - 3] != ',');
+
+  // Resumed, the best network is best.ckpt's (iteration 0), not a copy of
+  // the latest (iteration 2).
+  config.gate_simulations = 0;  // the raw networks
+  config.total_steps = first.steps + 1;
+  const TrainSummary second = alphazero::run_alphazero(config, false);
+  REQUIRE(second.updates == 3);
+  CHECK(read_checkpoint_meta(best).iteration == 0);
+  rows = lines_of((dir / "metrics.csv").string());
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[3].substr(rows[3].size() - 2) == ",0");
+
+  // With margin 0 the next match replaces it by the latest.
+  config.gate_margin = 0.0;
+  config.total_steps = second.steps + 1;
+  const TrainSummary third = alphazero::run_alphazero(config, false);
+  REQUIRE(third.updates == 4);
+  CHECK(read_checkpoint_meta(best).iteration == 4);
+  CHECK(read_checkpoint_meta(best).step == third.steps);
+  CHECK(same_weights(load_checkpoint(best).net, load_checkpoint(latest).net));
+  CHECK(read_checkpoint_meta(latest).extra_count("gating_matches", 0) == 4);
+  rows = lines_of((dir / "metrics.csv").string());
+  REQUIRE(rows.size() == 5);
+  CHECK(rows[4].substr(rows[4].size() - 2) == ",4");
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("an AlphaZero run refuses a run folder another training holds", "[alphazero]") {
   const auto dir =
       std::filesystem::temp_directory_path() / ("rocketgym_az_lock_" + std::to_string(::getpid()));

@@ -19,6 +19,15 @@ int TrainConfig::train_steps_per_iteration() const {
   return std::max(1, static_cast<int>(std::lround(replay_ratio * samples_per_iteration / batch)));
 }
 
+mcts::Options TrainConfig::gate_search() const {
+  mcts::Options o = search;
+  o.simulations = gate_simulations;
+  o.gumbel_scale = 0.0;  // no root noise: each side plays the move its search values most
+  o.dirichlet_fraction = 0.0;
+  o.temperature = 0.0;
+  return o;
+}
+
 namespace {
 
 // The search block: mcts::search_keys(), with this trainer's defaults (TrainConfig's
@@ -110,6 +119,43 @@ ConfigBlock<TrainConfig> imitation_block() {
   return b;
 }
 
+// Expert iteration's gate (AlphaGo Zero's evaluator, for n players): every
+// gating.every iterations the network under training plays the best network
+// so far, one seat against the others at every table size the run plays;
+// it replaces the best one, which self-play plays, when its win share is at
+// least gating.margin times the fair share.
+ConfigBlock<TrainConfig> gating_block() {
+  ConfigBlock<TrainConfig> b{"gating", {}, false, nullptr, nullptr};
+  b.keys
+      .whole("every", &TrainConfig::gate_every, 0, 1 << 20,
+             "iterations between gating matches; self-play then plays the best network so far "
+             "(checkpoints/best.ckpt), not the latest (0 = no gating: self-play plays the latest)")
+      .whole("games", &TrainConfig::gate_games, 1, 1 << 20,
+             "games of a match at each table size of game.players: the latest network in one seat, the best "
+             "in the others, every seat in turn over the same deals (rounded down to whole turns)")
+      .applies_to("every > 0")
+      .whole("simulations", &TrainConfig::gate_simulations, 0, mcts::kSimulationsRange.max,
+             "each side's search in a match: self-play's search at this many simulations without its root "
+             "noise (0 = the raw networks, greedy)")
+      .applies_to("every > 0")
+      .number("margin", &TrainConfig::gate_margin, 0.0, 100.0,
+              "the latest network replaces the best when its win share, over the fair share (1 / players) "
+              "and averaged over the table sizes, is at least this (0 = it always does)")
+      .applies_to("every > 0");
+  // Keys that would do nothing without gating are refused (their defaults
+  // pass, so a resolved config reloads).
+  b.check = [](const ConfigNode& node, const TrainConfig& c) {
+    if (c.gating()) return;
+    const TrainConfig defaults;
+    const char* reason =
+        "sets the gating matches, but gating.every is 0 (no gating): set every or remove this key";
+    if (c.gate_games != defaults.gate_games) node.fail_key("games", reason);
+    if (c.gate_simulations != defaults.gate_simulations) node.fail_key("simulations", reason);
+    if (c.gate_margin != defaults.gate_margin) node.fail_key("margin", reason);
+  };
+  return b;
+}
+
 }  // namespace
 
 const ConfigSchema<TrainConfig>& TrainConfig::schema() {
@@ -122,6 +168,7 @@ const ConfigSchema<TrainConfig>& TrainConfig::schema() {
         .add(replay_block())
         .add(train_block())
         .add(imitation_block())
+        .add(gating_block())
         .add(budget_block<TrainConfig>("self-play positions recorded in total, across resumes"))
         .add(run_block<TrainConfig>("alphazero"));
     return s;

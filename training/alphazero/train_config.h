@@ -56,11 +56,22 @@ struct TrainConfig : RunSettings {
   // imitation warm start
   int64_t imitation_steps = 0;
   int imitation_epochs = 2;
+  // gating: self-play plays the best network so far, which the network under
+  // training replaces only by beating it in a match (gate_every 0: no gating)
+  int gate_every = 0;
+  int gate_games = 60;
+  int gate_simulations = 0;
+  double gate_margin = 1.1;
   // budget
   int64_t total_steps = 10'000'000;
   double minutes = 30.0;
   // Gradient steps per iteration: each new position is seen replay_ratio times.
   int train_steps_per_iteration() const;
+  bool gating() const { return gate_every > 0; }
+  // How a side of a gating match plays: self-play's search at
+  // gate_simulations without its noise (the move with the best value), or
+  // with gate_simulations 0 the raw network, greedy.
+  mcts::Options gate_search() const;
 
   // The config's blocks and keys: reading, the resolved YAML and the docs.
   static const ConfigSchema<TrainConfig>& schema();

@@ -14,6 +14,9 @@
 // Run folder (run.dir): config.yaml (resolved), metrics.csv (one row per
 // iteration), checkpoints/latest.ckpt (weights, optimizer, counters),
 // checkpoints/minute_<m>.ckpt (run.snapshot_minutes), learning_curve.png.
+// With gating (gating.every > 0), self-play plays checkpoints/best.ckpt's
+// network, the best so far, and the network under training replaces it only
+// by beating it in a gating match (end_iteration).
 // Starting a run whose folder has checkpoints/latest.ckpt resumes it; the
 // replay buffer is not kept (see replay_buffer.h), self-play streams are
 // re-seeded from (seed, iteration), and metrics rows after the checkpoint are
@@ -46,10 +49,13 @@
 #include "training/alphazero/replay_buffer.h"
 #include "training/alphazero/self_play.h"
 #include "training/alphazero/train_config.h"
+#include "training/arena/evaluate.h"
 #include "training/distributed/distributed.h"
 #include "training/mixed_vector_env.h"
+#include "training/players/player_spec.h"
 #include "training/policy_runner.h"
 #include "training/run/run_harness.h"
+#include "training/run_support.h"
 
 namespace rocketgym::alphazero {
 
@@ -79,6 +85,7 @@ class Trainer : public run::Algorithm {
 
   void resume(const CheckpointMeta& saved, bool verbose) override {
     games_ = saved.extra_count("games", 0);
+    gates_ = saved.extra_count("gating_matches", 0);
     if (verbose && ctx_.is_root())
       std::fprintf(stderr,
                    "resuming %s at iteration %lld, %lld positions (the replay buffer refills first)\n",
@@ -86,7 +93,11 @@ class Trainer : public run::Algorithm {
                    static_cast<long long>(run_.steps()));
   }
 
-  Json checkpoint_extra() const override { return Json{{"games", games_}}; }
+  Json checkpoint_extra() const override {
+    Json extra{{"games", games_}};
+    if (cfg_.gating()) extra["gating_matches"] = gates_;
+    return extra;
+  }
 
   // From here on cfg_'s self-play, replay and imitation sizes are this rank's
   // shares of the job's totals (config.yaml keeps the totals; the gradient
@@ -137,7 +148,8 @@ class Trainer : public run::Algorithm {
     train_rng_.reseed(derive_seed(run_.rank_seed() ^ 0x7A1EULL, iterations));
     torch::manual_seed(derive_seed(cfg_.seed, iterations + 1));
     if (warm_start && cfg_.imitation_steps > 0) imitate(*buffer_, verbose);
-    runner_ = std::make_unique<PolicyRunner>(run_.net(), device_, cfg_.games);
+    if (cfg_.gating()) start_gating(verbose);
+    runner_ = std::make_unique<PolicyRunner>(cfg_.gating() ? best_ : run_.net(), device_, cfg_.games);
     runner_->use_sparse_rows();  // the leaves' forward passes in plain C++ (an mlp on the CPU)
     self_play_ =
         std::make_unique<SelfPlay<G>>(typed_config<G>(*run_.game()), cfg_.game.tables, cfg_, *runner_,
@@ -156,6 +168,93 @@ class Trainer : public run::Algorithm {
           az_update(run_.net(), *optimizer_, *buffer_, settings, train_rng_, device_, drawn_, ctx_);
     }
     return last_play_.positions;
+  }
+
+  // --- gating ------------------------------------------------------------------
+
+  std::string best_path() const { return run_.in_run_dir("checkpoints/best.ckpt"); }
+
+  // The best network so far: a resumed run's checkpoints/best.ckpt (rank
+  // 0's, sent to the others), else a copy of the network as it starts (after
+  // the warm start, or where a run that had no gating stopped).
+  void start_gating(bool verbose) {
+    best_ = fresh_network(run_.spec(), 0);
+    best_->to(device_);
+    best_->eval();
+    std::optional<LoadedCheckpoint> saved;
+    if (run_.iteration() > 0) saved = run_.load_run_file(best_path());
+    if (saved) {
+      copy_weights(saved->net, best_path());
+      best_iteration_ = saved->meta.iteration;
+      best_step_ = saved->meta.step;
+    } else {
+      copy_weights(run_.net(), "the network under training");
+      best_iteration_ = run_.iteration();
+      best_step_ = run_.steps();
+    }
+    best_written_ = saved ? best_iteration_ : -1;
+    if (verbose && ctx_.is_root())
+      std::fprintf(stderr, "gating: self-play plays the best network so far (iteration %lld)\n",
+                   static_cast<long long>(best_iteration_));
+  }
+
+  // Copies `from`'s weights into best_ (the same network, else a CheckpointError naming `what`).
+  void copy_weights(PolicyValueNet from, const std::string& what) {
+    torch::NoGradGuard no_grad;
+    auto copy = [&](const std::vector<torch::Tensor>& to, const std::vector<torch::Tensor>& source) {
+      if (to.size() != source.size())
+        throw CheckpointError(what + ": its network is not the one this run trains (model block)");
+      for (std::size_t i = 0; i < to.size(); ++i) {
+        if (!to[i].sizes().equals(source[i].sizes()))
+          throw CheckpointError(what + ": its network is not the one this run trains (model block)");
+        to[i].copy_(source[i]);  // bumps the version: the runner's plain C++ copy is remade
+      }
+    };
+    copy(best_->parameters(), from->parameters());
+    copy(best_->buffers(), from->buffers());
+  }
+
+  // How a side of the gating match plays (TrainConfig::gate_search).
+  players::PlayerSpec gate_player(const char* name, PolicyValueNet net) const {
+    if (cfg_.gate_simulations == 0) return {name, players::Checkpoint{}, std::move(net)};
+    return {name, players::Ismcts{cfg_.gate_search()}, std::move(net)};
+  }
+
+  // Every gating.every iterations (every rank, after the update): the
+  // network under training ("latest") in one seat, the best so far in the
+  // others, gating.games at each table size over seeds of this match's own;
+  // its win share over the fair share, averaged over the sizes, is the score.
+  void end_iteration() override {
+    last_gate_ = -1.0;
+    const int64_t iteration = run_.iteration();
+    if (!cfg_.gating() || iteration % cfg_.gate_every != 0) return;
+    torch::NoGradGuard no_grad;
+    const auto config = typed_config<G>(*run_.game());
+    const uint64_t seed = derive_seed(cfg_.seed ^ 0x6A7EULL, static_cast<uint64_t>(iteration));
+    double score = 0.0;
+    for (int players : run_.player_counts())
+      score +=
+          players * arena::win_share<G>(gate_player("latest", run_.net()), gate_player("best", best_), config,
+                                        players, cfg_.gate_games, seed, cfg_.threads, device_, ctx_);
+    last_gate_ = score / static_cast<double>(run_.player_counts().size());
+    ++gates_;
+    if (last_gate_ < cfg_.gate_margin) return;
+    copy_weights(run_.net(), "the network under training");
+    best_iteration_ = iteration;
+    best_step_ = run_.steps();
+  }
+
+  // best.ckpt beside latest.ckpt, whenever the best network changed: both
+  // are written together, so a resume finds the pair it stopped with.
+  void after_save(const CheckpointMeta& saved) override {
+    if (!cfg_.gating() || best_written_ == best_iteration_) return;
+    CheckpointMeta meta = saved;
+    meta.step = best_step_;
+    meta.iteration = best_iteration_;
+    meta.extra["eval_vs_random"] = -1.0;  // the evaluations were of the latest network
+    meta.extra["eval_vs_heuristic"] = -1.0;
+    save_checkpoint(best_path(), meta, best_, nullptr);
+    best_written_ = best_iteration_;
   }
 
   // --- imitation warm start -------------------------------------------------
@@ -231,7 +330,8 @@ class Trainer : public run::Algorithm {
 
   std::string metrics_header() const override {
     return "update,step,games,elapsed_s,samples_per_s,simulations_per_s,leaves_per_s,network_share,"
-           "policy_loss,value_loss,entropy,replay_ready,eval_win_vs_random,eval_win_vs_heuristic";
+           "policy_loss,value_loss,entropy,replay_ready,eval_win_vs_random,eval_win_vs_heuristic,"
+           "gating_score,best_update";
   }
 
   // Every rank adds its replay buffer's count; rank 0 writes the row.
@@ -247,7 +347,9 @@ class Trainer : public run::Algorithm {
              play.leaves / t, play.network_seconds / t, if_trained(update.policy_loss),
              if_trained(update.value_loss), if_trained(update.policy_entropy),
              static_cast<int64_t>(ready[0] + 0.5), r.evaluated ? std::to_string(run_.eval_vs_random()) : "",
-             r.evaluated ? std::to_string(run_.eval_vs_heuristic()) : "");
+             r.evaluated ? std::to_string(run_.eval_vs_heuristic()) : "",
+             last_gate_ >= 0.0 ? std::to_string(last_gate_) : "",
+             cfg_.gating() ? std::to_string(best_iteration_) : "");
   }
 
   std::string progress_text(const run::IterationReport& r) const override {
@@ -262,7 +364,14 @@ class Trainer : public run::Algorithm {
         last_play_.leaves / t, 100.0 * last_play_.network_seconds / t, last_update_.policy_loss,
         last_update_.value_loss, static_cast<long long>(run_.last_eval_iteration()),
         run::percent(run_.eval_vs_random()).c_str(), run::percent(run_.eval_vs_heuristic()).c_str());
-    return text;
+    if (!cfg_.gating()) return text;
+    char gate[120];
+    std::snprintf(gate, sizeof(gate), " | self-play: best (iteration %lld%s)",
+                  static_cast<long long>(best_iteration_),
+                  last_gate_ < 0.0                 ? ""
+                  : last_gate_ >= cfg_.gate_margin ? ", replaced now"
+                                                   : ", kept now");
+    return std::string(text) + gate;
   }
 
   void finish(TrainSummary& summary) const override { summary.episodes = games_; }
@@ -277,6 +386,9 @@ class Trainer : public run::Algorithm {
   std::unique_ptr<ReplayBuffer> buffer_;
   std::unique_ptr<PolicyRunner> runner_;
   std::unique_ptr<SelfPlay<G>> self_play_;
+  PolicyValueNet best_{nullptr};  // gating: the network self-play plays
+  int64_t gates_ = 0, best_iteration_ = 0, best_step_ = 0, best_written_ = -1;
+  double last_gate_ = -1.0;  // this iteration's gating score; -1: no match
   SelfPlayStats last_play_;
   UpdateStats last_update_;
   Rng train_rng_;

@@ -225,7 +225,7 @@ class Trainer : public run::Algorithm {
 
   // Snapshots dropped from the pool are deleted only once latest.ckpt no
   // longer lists them, so a run killed at any moment resumes with its pool.
-  void after_save() override {
+  void after_save(const CheckpointMeta& /*saved*/) override {
     for (const std::string& relative : dropped_files_) {
       std::error_code error;
       std::filesystem::remove(run_.in_run_dir(relative), error);

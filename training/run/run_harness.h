@@ -93,8 +93,8 @@ class Algorithm {
   virtual void end_iteration() {}
   // latest.ckpt's extra fields besides those of the harness.
   virtual Json checkpoint_extra() const = 0;
-  // Rank 0, after latest.ckpt was saved.
-  virtual void after_save() {}
+  // Rank 0, after latest.ckpt was saved with `saved`.
+  virtual void after_save(const CheckpointMeta& /*saved*/) {}
   virtual std::string metrics_header() const = 0;
   // Every rank (some rows need collectives); `out`: rank 0's metrics row.
   virtual void write_metrics_row(CsvWriter* out, const IterationReport& report) = 0;
@@ -397,8 +397,9 @@ class RunHarness {
 
   void save(Algorithm& algo, double elapsed_seconds) {
     if (!ctx_.is_root()) return;
-    save_checkpoint(latest_path(), meta(elapsed_seconds, algo.checkpoint_extra()), net_, &algo.optimizer());
-    algo.after_save();
+    const CheckpointMeta saved = meta(elapsed_seconds, algo.checkpoint_extra());
+    save_checkpoint(latest_path(), saved, net_, &algo.optimizer());
+    algo.after_save(saved);
   }
 
   // Weights-only copies after the configured minutes of training (the
