@@ -234,4 +234,17 @@ PolicyValueNet fresh_network(const NetSpec& spec, uint64_t run_seed) {
   return PolicyValueNet(spec);
 }
 
+void copy_weights(PolicyValueNet& to, const PolicyValueNet& from, const std::string& what) {
+  torch::NoGradGuard no_grad;
+  auto copy = [&](const std::vector<torch::Tensor>& target, const std::vector<torch::Tensor>& source) {
+    bool same = target.size() == source.size();
+    for (std::size_t i = 0; same && i < target.size(); ++i)
+      same = target[i].sizes().equals(source[i].sizes());
+    if (!same) throw CheckpointError(what + ": its network is not the one this run trains (model block)");
+    for (std::size_t i = 0; i < target.size(); ++i) target[i].copy_(source[i]);  // bumps each version
+  };
+  copy(to->parameters(), from->parameters());
+  copy(to->buffers(), from->buffers());
+}
+
 }  // namespace rocketgym

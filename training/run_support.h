@@ -51,6 +51,10 @@ NetSpec net_spec_for(const AnyGame& game, const std::vector<int>& player_counts,
 // A fresh run's first weights: seeded from run.seed, not from whatever
 // LibTorch's global generator holds now.
 PolicyValueNet fresh_network(const NetSpec& spec, uint64_t run_seed);
+// Copies `from`'s weights (parameters and buffers) into `to` in place (a
+// runner over `to` remakes its plain C++ copy); a CheckpointError naming
+// `what`, where the weights come from, if the two networks differ in shape.
+void copy_weights(PolicyValueNet& to, const PolicyValueNet& from, const std::string& what);
 
 // What a resumed run must keep from its checkpoint: who trained it
 // ("ppo" | "alphazero", the checkpoint's extra.algorithm), its network, and

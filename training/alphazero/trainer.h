@@ -178,17 +178,17 @@ class Trainer : public run::Algorithm {
   // 0's, sent to the others), else a copy of the network as it starts (after
   // the warm start, or where a run that had no gating stopped).
   void start_gating(bool verbose) {
-    best_ = fresh_network(run_.spec(), 0);
+    best_ = PolicyValueNet(run_.spec());
     best_->to(device_);
     best_->eval();
     std::optional<LoadedCheckpoint> saved;
     if (run_.iteration() > 0) saved = run_.load_run_file(best_path());
     if (saved) {
-      copy_weights(saved->net, best_path());
+      copy_weights(best_, saved->net, best_path());
       best_iteration_ = saved->meta.iteration;
       best_step_ = saved->meta.step;
     } else {
-      copy_weights(run_.net(), "the network under training");
+      copy_weights(best_, run_.net(), "the network under training");
       best_iteration_ = run_.iteration();
       best_step_ = run_.steps();
     }
@@ -196,22 +196,6 @@ class Trainer : public run::Algorithm {
     if (verbose && ctx_.is_root())
       std::fprintf(stderr, "gating: self-play plays the best network so far (iteration %lld)\n",
                    static_cast<long long>(best_iteration_));
-  }
-
-  // Copies `from`'s weights into best_ (the same network, else a CheckpointError naming `what`).
-  void copy_weights(PolicyValueNet from, const std::string& what) {
-    torch::NoGradGuard no_grad;
-    auto copy = [&](const std::vector<torch::Tensor>& to, const std::vector<torch::Tensor>& source) {
-      if (to.size() != source.size())
-        throw CheckpointError(what + ": its network is not the one this run trains (model block)");
-      for (std::size_t i = 0; i < to.size(); ++i) {
-        if (!to[i].sizes().equals(source[i].sizes()))
-          throw CheckpointError(what + ": its network is not the one this run trains (model block)");
-        to[i].copy_(source[i]);  // bumps the version: the runner's plain C++ copy is remade
-      }
-    };
-    copy(best_->parameters(), from->parameters());
-    copy(best_->buffers(), from->buffers());
   }
 
   // How a side of the gating match plays (TrainConfig::gate_search).
@@ -239,7 +223,7 @@ class Trainer : public run::Algorithm {
     last_gate_ = score / static_cast<double>(run_.player_counts().size());
     ++gates_;
     if (last_gate_ < cfg_.gate_margin) return;
-    copy_weights(run_.net(), "the network under training");
+    copy_weights(best_, run_.net(), "the network under training");
     best_iteration_ = iteration;
     best_step_ = run_.steps();
   }

@@ -271,12 +271,7 @@ class Trainer : public run::Algorithm {
   // file, so that a resumed run gets the same pool back).
   void add_snapshot() {
     PolicyValueNet copy(run_.spec());
-    {
-      torch::NoGradGuard no_grad;
-      const auto from = run_.net()->parameters();
-      auto to = copy->parameters();
-      for (std::size_t k = 0; k < from.size(); ++k) to[k].copy_(from[k]);
-    }
+    copy_weights(copy, run_.net(), "the network under training");
     copy->to(device_);
     copy->eval();
     char name[64];
