@@ -295,13 +295,14 @@ def test_a_mixed_zoo_entry_as_an_opponent_and_in_the_arena(monkeypatch):
     assert report.report["config"]["agents"][0]["kind"] in ("checkpoint", "ismcts", "zoo")
     report = rg.arena("last_blast", {"zoo": "zoo:last_blast:8", "h": "heuristic"}, num_players=3, games=1, seed=2)
     assert report.report["config"]["agents"][0]["kind"] == "zoo"
-    # models/zoo/last_blast.yaml: a search over its network at 2 and 3 players, over no network at 4.
+    # models/zoo/last_blast.yaml: a search over its network at every size; launch_pad.yaml: over no network at 3.
     shape, actions = rg.load_game("last_blast").observation_shape(3), rg.game_info("last_blast").num_actions
     probabilities, values = rg.load_agent("zoo", game="last_blast", num_players=3).evaluate(
         np.zeros((1, *shape), np.float32), np.ones((1, actions), np.uint8))
     assert probabilities.shape == (1, actions) and np.isclose(probabilities.sum(), 1.0, atol=1e-3)
+    shape, actions = rg.load_game("launch_pad").observation_shape(3), rg.game_info("launch_pad").num_actions
     with pytest.raises(rg.Error, match="has no network"):
-        rg.load_agent("zoo", game="last_blast", num_players=4).evaluate(
+        rg.load_agent("zoo", game="launch_pad", num_players=3).evaluate(
             np.zeros((1, *shape), np.float32), np.ones((1, actions), np.uint8))
 
 
