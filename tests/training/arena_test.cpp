@@ -499,7 +499,10 @@ TEST_CASE("every count from the command line, YAML or Python has the YAML's rang
   CHECK_THROWS_WITH(players::parse_player("ismcts:20:heuristic:2147483647"),
                     Catch::Contains("playouts per leaf") && Catch::Contains("1 to 100000"));
   CHECK_THROWS_WITH(players::parse_player("search:x.ckpt:2147483647"), Catch::Contains("1 to 10000000"));
-  CHECK_THROWS_WITH(players::parse_player("zoo:last_blast:2147483647"), Catch::Contains("1 to 10000000"));
+  // A zoo bot also takes 0 (its raw network), and says so.
+  CHECK_THROWS_WITH(players::parse_player("zoo:last_blast:2147483647"), Catch::Contains("0 to 10000000"));
+  CHECK_THROWS_WITH(players::parse_player("zoo:last_blast:-5"),
+                    Catch::Contains("0: the raw network") && Catch::Contains("0 to 10000000"));
   CHECK_THROWS_WITH(players::parse_player("ismcts:99999999999999999999"), Catch::Contains("1 to 10000000"));
   CHECK_THROWS_WITH(players::parse_player("ismcts:-3"), Catch::Contains("1 to 10000000"));
   CHECK(mcts_of(players::parse_player("ismcts:10000000")).simulations == mcts::kSimulationsRange.max);

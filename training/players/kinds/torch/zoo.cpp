@@ -276,11 +276,14 @@ const KindInfo& Zoo::row() {
   return row;
 }
 
+// zoo:GAME:SIMULATIONS and the YAML key read one range: 0 is the raw network.
+constexpr mcts::CountRange kZooSimulations{"simulations", 0, mcts::kSimulationsRange.max};
+
 std::unique_ptr<PlayerKind> Zoo::read_text(const SpecWords& in) const {
   in.at_most(3);
   auto z = std::make_unique<Zoo>(checked_zoo_id(in.required(1, "zoo needs a game id")));
   if (in.words.size() == 3)
-    z->simulations = in.words[2] == "0" ? 0 : read_count(in, 2, mcts::kSimulationsRange);
+    z->simulations = read_count(in, 2, kZooSimulations, "simulations (0: the raw network)");
   return z;
 }
 
@@ -292,7 +295,7 @@ std::unique_ptr<PlayerKind> Zoo::read_yaml(const ConfigNode& node) const {
   } catch (const Error& e) {
     node.fail_key("game", e.what());
   }
-  z->simulations = node.get_int("simulations", -1, 0, mcts::kSimulationsRange.max);  // 0: the raw network
+  z->simulations = node.get_int("simulations", -1, kZooSimulations.min, kZooSimulations.max);
   return z;
 }
 
