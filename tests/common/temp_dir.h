@@ -5,7 +5,9 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace rocketgym::testing {
@@ -29,6 +31,33 @@ struct TempDir {
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
   std::string operator/(const std::string& file) const { return (path / file).string(); }
+};
+
+// ROCKETGYM_ZOO_DIR pointed at a fresh folder for one test, then restored and
+// the folder removed: a test writes the zoo files it needs there.
+struct ZooDirForTest {
+  std::filesystem::path dir;
+  std::string saved;
+  bool had = false;
+  explicit ZooDirForTest(const std::string& name) : dir(fresh_dir(name)) {
+    std::filesystem::create_directories(dir);
+    if (const char* before = std::getenv("ROCKETGYM_ZOO_DIR")) {
+      saved = before;
+      had = true;
+    }
+    ::setenv("ROCKETGYM_ZOO_DIR", dir.c_str(), 1);
+  }
+  ~ZooDirForTest() {
+    if (had)
+      ::setenv("ROCKETGYM_ZOO_DIR", saved.c_str(), 1);
+    else
+      ::unsetenv("ROCKETGYM_ZOO_DIR");
+    std::filesystem::remove_all(dir);
+  }
+  ZooDirForTest(const ZooDirForTest&) = delete;
+  ZooDirForTest& operator=(const ZooDirForTest&) = delete;
+  std::string file(const std::string& name) const { return (dir / name).string(); }
+  void write(const std::string& name, const std::string& text) const { std::ofstream(dir / name) << text; }
 };
 
 }  // namespace rocketgym::testing

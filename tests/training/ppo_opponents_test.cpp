@@ -185,8 +185,13 @@ TEST_CASE("a network of another game is refused at start naming where the config
 TEST_CASE("PPO plays against a zoo bot and a search and counts their games", "[ppo][opponents][smoke]") {
   if (!built("launch_pad")) return;
   // One agent only: every episode of the update (finished episodes only) is
-  // against it. At 2 players the zoo bot is launch_pad's network, loaded once
-  // at start.
+  // against it. The zoo bot here is launch_pad's network played raw, loaded
+  // once at start (the shipped manifest's 2-player search is too slow for a
+  // smoke test; `zoo` resolves the same way whatever the manifest names).
+  const testing::ZooDirForTest zoo("ppo_agent_zoo");
+  std::filesystem::copy_file(std::filesystem::path(ROCKETGYM_SOURCE_DIR) / "models/zoo/launch_pad.ckpt",
+                             zoo.file("launch_pad.ckpt"));
+  zoo.write("launch_pad.yaml", "game: launch_pad\nplayers: {2: network}\n");
   for (const char* agent : {"zoo", "ismcts:2"}) {
     const auto dir = testing::fresh_dir("ppo_agent");
     const std::string opponents = std::string("{self_play: 0, pool: 0, agents: {\"") + agent + "\": 1}}";

@@ -13,6 +13,7 @@
 #include "envs/core/game.h"
 #include "generated/source_tree.h"
 #include "models/checkpoint.h"
+#include "tests/common/temp_dir.h"
 #include "training/players/any_player.h"
 #include "training/players/zoo_table.h"
 
@@ -56,33 +57,7 @@ bool plays_network(const players::PlayerSpec& spec) {
          (spec.is<players::Ismcts>() && !spec.as<players::Ismcts>().network.empty());
 }
 
-// ROCKETGYM_ZOO_DIR pointed at a fresh folder for one test, then restored
-// and the folder removed.
-struct ZooDirForTest {
-  std::filesystem::path dir;
-  std::string saved;
-  bool had = false;
-  explicit ZooDirForTest(const std::string& name)
-      : dir(std::filesystem::temp_directory_path() /
-            ("rocketgym_" + name + "_" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    if (const char* before = std::getenv("ROCKETGYM_ZOO_DIR")) {
-      saved = before;
-      had = true;
-    }
-    ::setenv("ROCKETGYM_ZOO_DIR", dir.c_str(), 1);
-  }
-  ~ZooDirForTest() {
-    if (had)
-      ::setenv("ROCKETGYM_ZOO_DIR", saved.c_str(), 1);
-    else
-      ::unsetenv("ROCKETGYM_ZOO_DIR");
-    std::filesystem::remove_all(dir);
-  }
-  std::string file(const std::string& name) const { return (dir / name).string(); }
-  void write(const std::string& name, const std::string& text) const { std::ofstream(dir / name) << text; }
-};
+using testing::ZooDirForTest;
 
 }  // namespace
 
