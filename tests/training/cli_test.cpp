@@ -196,7 +196,7 @@ TEST_CASE("agent counts beyond the YAML's range are refused on the command line 
     const CliResult r = run_cli(arena + agent, 30);
     INFO(r.output);
     CHECK(r.status == 1);
-    CHECK_THAT(r.output, Catch::Contains(agent) && Catch::Contains("must be a whole number from 1 to"));
+    CHECK_THAT(r.output, Catch::Contains(agent) && Catch::Contains("must be a whole number from"));
     CHECK_THAT(r.output, !Catch::Contains("bad_alloc"));
   }
   const CliResult play = run_cli("play launchpad23 --seats random,ismcts:2147483647", 30);
