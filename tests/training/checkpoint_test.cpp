@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "envs/core/game.h"
+#include "tests/common/temp_dir.h"
 #include "training/players/player_spec.h"
 
 using namespace rocketgym;
@@ -205,17 +206,14 @@ TEST_CASE("fields of extra are read checked, naming the file and the key", "[che
 
 TEST_CASE("edited zoo metadata is refused naming the file and the key, before anything is allocated",
           "[checkpoint]") {
-  const std::string dir = temp_dir("zoo_meta");
-  const std::string file = dir + "/launchpad23.ckpt";
+  const testing::ZooDirForTest zoo("zoo_meta");
+  const std::string file = zoo.file("launchpad23.ckpt");
   auto zoo_file_with = [&](const Json& zoo) {
     CheckpointMeta m = small_meta();
     m.extra = Json{{"zoo", zoo}};
     PolicyValueNet net(m.net_spec());
     save_checkpoint(file, m, net, nullptr);
   };
-  const char* saved = std::getenv("ROCKETGYM_ZOO_DIR");
-  const std::string before = saved ? saved : "";
-  ::setenv("ROCKETGYM_ZOO_DIR", dir.c_str(), 1);
   auto resolved = [] {
     players::PlayerSpec agent = players::parse_player("zoo:launchpad23");
     players::resolve_kind(agent, 2);
@@ -246,11 +244,6 @@ TEST_CASE("edited zoo metadata is refused naming the file and the key, before an
   CHECK_THROWS_WITH(resolved(), Catch::Contains("extra.zoo.players.2 is 64"));
   zoo_file_with(Json{{"players", {{"2", {{"simulations", -1}}}}}});
   CHECK_THROWS_WITH(resolved(), Catch::Contains("extra.zoo.players.2.simulations is -1"));
-  if (saved)
-    ::setenv("ROCKETGYM_ZOO_DIR", before.c_str(), 1);
-  else
-    ::unsetenv("ROCKETGYM_ZOO_DIR");
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("a checkpoint of another version of the game is refused", "[checkpoint]") {

@@ -2,8 +2,6 @@
 // plays at each table size, the files that say it, and what they may not say.
 #include "training/players/kinds/torch/zoo.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
