@@ -234,8 +234,9 @@ def test_paths_and_zoo_names_are_taken_as_written(zoo, tmp_path):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_launchpad23_zoo_search_serves_every_table_size(players, monkeypatch):
-    # models/zoo/launchpad23.yaml: a search over no network, one per table size. "zoo" with game= is that
-    # game's zoo bot; ":8" keeps the manifest's search at 8 simulations, so that the test is quick.
+    # models/zoo/launchpad23.yaml: a search per table size, over no network at 2 players and over the
+    # network beside it (launchpad23.ckpt) at 3 and 4. "zoo" with game= is that game's zoo bot; ":8"
+    # keeps the manifest's search at 8 simulations, so that the test is quick.
     monkeypatch.delenv("ROCKETGYM_ZOO_DIR", raising=False)
     agent = rg.load_agent("zoo", game="launchpad23", num_players=players)
     assert agent.kind == "ismcts" and agent.num_players == players
@@ -245,8 +246,18 @@ def test_launchpad23_zoo_search_serves_every_table_size(players, monkeypatch):
         action = quick.act(state, seed=move)
         assert state.is_legal(action)
         state.apply(action)
-    with pytest.raises(rg.Error, match="no raw network"):
-        rg.load_agent("zoo:launchpad23:0", num_players=players)
+    shape = rg.load_game("launchpad23").observation_shape(players)
+    batch = np.zeros((1, *shape), np.float32), np.ones((1, rg.game_info("launchpad23").num_actions), np.uint8)
+    if players == 2:
+        with pytest.raises(rg.Error, match="has no network"):
+            agent.evaluate(*batch)
+        with pytest.raises(rg.Error, match="no raw network"):
+            rg.load_agent("zoo:launchpad23:0", num_players=players)
+    else:
+        probabilities, _ = agent.evaluate(*batch)  # the search's network
+        assert np.isclose(probabilities.sum(), 1.0, atol=1e-3)
+        raw = rg.load_agent("zoo:launchpad23:0", num_players=players)  # 0: the raw network, greedy
+        assert raw.kind == "checkpoint" and raw.num_players == players
 
 
 def network_then_search_zoo():
