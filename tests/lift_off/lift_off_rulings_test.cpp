@@ -233,6 +233,28 @@ TEST_CASE(
   CHECK(s.current_player() == 2);  // then the next player to the right
 }
 
+// The rulebook's mission draws and launches go clockwise from the start
+// player; only the specialist draft and plays follow the chosen direction.
+TEST_CASE("ruling 10: mission draws and launches go clockwise even when specialists went right",
+          "[lift_off][ruling]") {
+  Position draw(3);
+  draw.at("choose_deck", 0, 2).stack(1, {"M1-01", "M1-02", "M1-03"});
+  draw.d["direction"] = "right";
+  State s = draw.state();
+  act(s, A::kDrawFromDeck + 0);
+  act(s, A::kKeepMission + mis("M1-01"));
+  CHECK(s.step() == Step::kChooseDeck);
+  CHECK(s.current_player() == 1);
+  Position launch(3);
+  launch.at("launch", 0, 2).can_launch(0).can_launch(1, "M1-02").can_launch(2, "M1-04");
+  launch.d["direction"] = "right";
+  State t = launch.state();
+  act(t, A::kEndLaunches);
+  CHECK(t.current_player() == 1);
+  act(t, A::kEndLaunches);
+  CHECK(t.current_player() == 2);
+}
+
 TEST_CASE("ruling 11: the start player marker passes left at the end of every round", "[lift_off][ruling]") {
   Position pos(3);
   pos.at("launch", 2, 1, 2).mission(2, "M1-01", "earth").tech(2, 1, 0, 0, 0).set(2, "money", 10);
