@@ -288,7 +288,7 @@ void load_specialists(const ConfigNode& root, Config& c) {
     root.fail_key("specialists", "at most " + std::to_string(kMaxSpecialists) + " specialist cards");
   // The phases end when the specialist deck is empty at the end of a round:
   // 3 dealt + 2 drawn in rounds 2-4 = 9 cards per player, so the deck for N
-  // players must hold exactly 9N cards (see lift_off.data.md section 6.4).
+  // players must hold exactly 9N cards.
   for (int n = 2; n <= kMaxPlayers; ++n) {
     int count = 0;
     for (int i = 0; i < static_cast<int>(c.specialists.size()); ++i) count += c.specialist_in_game(i, n);

@@ -1,4 +1,4 @@
-// One test per ruling of lift_off.data.md section 9 (and the rules they settle).
+// One test per ruling of Lift Off's rulings (and the rules they settle).
 #include "tests/lift_off/lift_off_test_util.h"
 
 using namespace lift_off_test;

@@ -1,5 +1,5 @@
 // Launch Pad: the facts a seat observes about the hidden cards (rulebook and
-// launch_pad.rulings.md), for the resampled-world check (world_consistency.h).
+// its rulings), for the resampled-world check (world_consistency.h).
 // The hidden places are the hands and the draw pile (ruling 20); every
 // decision is taken face up, only the cards Thief takes and the draws stay
 // unseen.

@@ -1,5 +1,5 @@
 // Lift Off: the facts a seat observes in the drafts (rulebook, "Draft and play
-// specialists" and the objective draft; lift_off.data.md rulings 10 and 26),
+// specialists" and the objective draft; rulings 10 and 26),
 // for the resampled-world check (world_consistency.h).
 //
 // Each draft has two simultaneous hidden passes: keep 1 and pass 2, then keep

@@ -1,5 +1,5 @@
 // Rocket Squad: the facts a seat observes about the cards (rulebook v1.4.7 and
-// rocket_squad.rulings.md), for the resampled-world check (world_consistency.h).
+// its rulings), for the resampled-world check (world_consistency.h).
 //
 //   - "If you ever deplete the draw pile, reshuffle the discards to form a new
 //     deck": everybody saw the discards, so until the next reshuffle the draw
