@@ -38,9 +38,10 @@ State::State(const Config& config, int num_players, uint64_t seed)
 // Queries
 // ---------------------------------------------------------------------------------------------
 
-bool State::targetable(int p, int location) const {
+bool State::targetable(int p, int location, bool needs_box) const {
   const Rocket& r = rockets_[p][location];
-  return p != turn_player_ && r.has_booster() && !r.launched && r.num_boxes >= 1 && !r.friend_beside;
+  return p != turn_player_ && r.has_booster() && !r.launched && (r.num_boxes >= 1 || !needs_box) &&
+         !r.friend_beside;
 }
 
 int State::free_locations(int p, int& only) const {
@@ -131,7 +132,7 @@ bool State::card_plays_mask(uint8_t* out) const {
   // The opponents' rockets an Orange card may target, per offset [offset][location].
   std::array<PerLocation, kMaxPlayers> target{};
   std::array<uint8_t, kMaxPlayers> has_target{};
-  constexpr unsigned kTargeting = 1u << kDad | 1u << kJoker | 1u << kAce | 1u << kWaterBalloons;
+  constexpr unsigned kTargeting = 1u << kDad | 1u << kJoker | 1u << kWaterBalloons;
   if (specials & kTargeting)
     for (int offset = 1; offset <= opponents; ++offset)
       for (int loc = 0; loc < kNumLocations; ++loc) {
@@ -174,7 +175,8 @@ bool State::card_plays_mask(uint8_t* out) const {
       case kAce:  // (offset - 1) * 8 + location * 2 + direction, then Scare (own Joker)
         for (int offset = 1; offset <= opponents; ++offset)
           for (int loc = 0; loc < kNumLocations; ++loc)
-            for (int d = 0; d < 2; ++d) set(kAceDog + (offset - 1) * 8 + loc * 2 + d, target[offset][loc]);
+            for (int d = 0; d < 2; ++d)
+              set(kAceDog + (offset - 1) * 8 + loc * 2 + d, targetable(seat(offset), loc, /*needs_box=*/false));
         set_per_location(kAceScare, per_location([](const Rocket& r) { return r.joker; }));
         break;
       case kImaginaryFriend:
@@ -365,7 +367,7 @@ bool State::targets_ok(Action a, bool check_jack_hand) const {
   }
   if (a >= kAceDog && a < kAceScare) {
     const int offset = (a - kAceDog) / 8 + 1, loc = (a - kAceDog) % 8 / 2;
-    return offset < num_players_ && targetable(seat(offset), loc);
+    return offset < num_players_ && targetable(seat(offset), loc, /*needs_box=*/false);
   }
   if (a >= kAceScare && a < kPlayFriend) return own[a - kAceScare].joker;
   if (a >= kPlayFriend && a < kPlayDuctTape) {

@@ -407,9 +407,11 @@ class State {
   int launched_count(int p) const { return launch_tally(p).launched; }
   int hand_count(int p, CardType t) const;
   int seat(int offset) const { return (turn_player_ + offset) % num_players_; }
-  // Can rocket (p, location) be targeted by an Orange card of the turn player? (has a box,
-  // unlaunched, no Imaginary Friend, belongs to an opponent)
-  bool targetable(int p, int location) const;
+  // Can rocket (p, location) be targeted by an Orange card of the turn player? (belongs to an
+  // opponent, unlaunched, no Imaginary Friend beside it, and holds a box: ruling 5 asks one of
+  // Dad, Joker and Water Balloons. Ace (dog) does not need one, needs_box = false: its
+  // holder may knock the boxes off a rocket that has none, which passes nothing.)
+  bool targetable(int p, int location, bool needs_box = true) const;
 
   // Direct access for tests that set up positions by hand.
   Rocket& mutable_rocket(int p, int location) { return rockets_[p][location]; }

@@ -91,8 +91,8 @@ double turn_value(const State& s, Action a) {
     return 50.0 + 10.0 * progress(s.rocket(target, (a - kPlayJoker) % 4));
   }
   if (a < kAceScare) {
-    const int target = s.seat((a - kAceDog) / 8 + 1);
-    return 45.0 + s.rocket(target, (a - kAceDog) % 8 / 2).num_boxes;
+    const int boxes = s.rocket(s.seat((a - kAceDog) / 8 + 1), (a - kAceDog) % 8 / 2).num_boxes;
+    return boxes > 0 ? 45.0 + boxes : -20.0;  // on a rocket without boxes Ace passes nothing
   }
   if (a < kPlayFriend) return 65.0;
   if (a < kPlayDuctTape) return 20.0 + s.rocket(p, a - kPlayFriend).num_boxes;

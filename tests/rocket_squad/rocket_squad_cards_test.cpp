@@ -314,11 +314,27 @@ TEST_CASE("Ace: leftover boxes are discarded when no player has room", "[rocket_
   REQUIRE(s.current_player() == 0);
 }
 
-TEST_CASE("Ace: needs an opponent's rocket with a box; the scare option needs an own Joker",
+// Ruling 5 asks a box of the rockets Dad, Joker and Water Balloons target, not of Ace's: the dog
+// may knock the boxes off a rocket that has none, and then passes nothing.
+TEST_CASE("Ace: targets an opponent's unlaunched rocket with or without boxes, not one beside a Friend",
           "[rocket_squad][ace]") {
   State s = position(R"({"hands":[{"cards":["ace"]},{"cards":[]}],
-      "rockets":[{"blue":{"booster":"blue_2","boxes":1}},{"red":{"booster":"red_7"},"blue":{"booster":"blue_3","boxes":1,"friend":true}}]})");
-  for (Action a = action::kAceDog; a < action::kPlayFriend; ++a) REQUIRE_FALSE(s.is_legal(a));
+      "rockets":[{"blue":{"booster":"blue_2","boxes":1}},
+                 {"red":{"booster":"red_7"},"blue":{"booster":"blue_3","boxes":1,"friend":true},
+                  "green":{"booster":"green_3","launched":true}}]})");
+  std::vector<Action> legal_ace;
+  for (Action a = action::kAceDog; a < action::kPlayFriend; ++a)
+    if (s.is_legal(a)) legal_ace.push_back(a);
+  REQUIRE(legal_ace == std::vector<Action>{ace(1, RED, CLOCKWISE), ace(1, RED, COUNTER_CLOCKWISE)});
+  const int discards = s.discard_pile().count;
+  s.apply(ace(1, RED, CLOCKWISE));
+  REQUIRE_FALSE(s.ace().active);  // nothing to pass
+  REQUIRE(s.rocket(1, RED).has_booster());
+  REQUIRE(s.rocket(1, RED).num_boxes == 0);
+  REQUIRE(s.discard_pile().count == discards + 1);  // the Ace itself
+  REQUIRE(discard_count(s, kAce) == 1);
+  REQUIRE(s.phase() == Phase::kTurn);
+  REQUIRE(s.current_player() == 0);
 }
 
 // ---------------------------------------------------------------------------------------------
