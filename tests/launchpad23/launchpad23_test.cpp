@@ -857,3 +857,14 @@ TEST_CASE("parts shortage: a re-roll without a shortage must take from the Bank;
   CHECK(plain > 10);
   CHECK(extra_moves > 0);
 }
+
+TEST_CASE("parts shortage: the roller may steal from their own pad too") {
+  State s = position(2, "new_part", "L", "blue");
+  put(s, 0, kBlue, kLarge);  // on the roller's own pad
+  put(s, 3, kBlue, kLarge);  // in a storage depot
+  REQUIRE(contains(legal(s), steal(0, kBlue, kLarge)));
+  s.apply(steal(0, kBlue, kLarge));
+  REQUIRE(s.board().pieces_on(0) == 0);
+  REQUIRE(s.board().spaces[kFactory][piece_type(kBlue, kLarge)] == 1);
+  REQUIRE(s.phase() == Phase::kMoves);
+}
