@@ -438,3 +438,32 @@ TEST_CASE("encoder: the next-step block gives each seat's damage per row of its 
   for (int i = 3 * Encoder::kNextStepFeatures; i < per_seat; ++i) CHECK(next[i] == 0.0f);
   for (int i = 2 * per_seat; i < kMaxPlayers * per_seat; ++i) CHECK(next[i] == 0.0f);
 }
+
+TEST_CASE(
+    "flight: the rulebook's examples: row 4 to row 1 is 3 Jump Damage, lost front, back, then by choice",
+    "[last_blast][flight]") {
+  // Three players (4 rows). Player 0 is in row 4 of column 1 and jumps to row 1 of column 2
+  // (hammers, matching the front card: no collision damage).
+  FlightSetup f{kField3,
+                {{"amber 4 hammers"}, {"amber 5 drop"}, {"amber 6 drop"}},
+                {12, 12, 12},
+                {{{3, 0}}, {{1, 0}}, {{2, 0}}}};
+  f.round = 1;
+  State s = f.build();
+  REQUIRE(s.jump_damage(0, 0) == 3);
+  REQUIRE(s.collision_damage(0, 0) == 0);
+  const Rocket before = s.rocket(0);
+  s.apply(move_to_row(0));
+  // "removes the card from the front, the card from the back, and then chooses"
+  REQUIRE(s.rocket(0).size == 10);
+  REQUIRE(s.rocket(0).front() == before.card[1]);
+  REQUIRE(s.rocket(0).back() == before.card[10]);
+  REQUIRE(legal_actions(s) == std::vector<Action>{kRemoveFront, kRemoveBack});
+  s.apply(kRemoveBack);
+  REQUIRE(s.rocket(0).back() == before.card[9]);
+  REQUIRE(s.current_player() == 1);
+  // A red Jump Boost 2 in front takes 2 off the same jump.
+  FlightSetup g = f;
+  g.rockets[0] = {"red 2 hammers"};
+  REQUIRE(g.build().jump_damage(0, 0) == 1);
+}

@@ -833,3 +833,38 @@ TEST_CASE("new part: takes, steals and the parts shortage as the rulebook says, 
   CHECK(shortages > 100);
   CHECK(steals > 100);
 }
+
+TEST_CASE("parts shortage: a re-roll without a shortage must take from the Bank; its moves count") {
+  // Both medium yellows are in a storage depot: a parts shortage. Over several seeds, the
+  // second roll (whatever it is) decides what may be added and how many moves follow.
+  int plain = 0, extra_moves = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    State first = position(2, "new_part", "M", "yellow");
+    put(first, 5, kYellow, kMedium, 2);
+    Json doc = first.to_json();
+    doc["rng"] = rng_to_json(Rng(seed));
+    State s = State::from_json(doc, config());
+    s.apply(kReroll);
+    if (s.shortage()) continue;
+    ++plain;
+    const auto options = legal(s);
+    REQUIRE_FALSE(options.empty());
+    for (Action a : options) REQUIRE((a >= kTakeBase && a < kReroll));  // no second re-roll, no steal
+    s.apply(options.front());
+    REQUIRE(s.moves_left() == s.roll().moves());
+    extra_moves += s.moves_left() > 2;
+  }
+  CHECK(plain > 10);
+  CHECK(extra_moves > 0);
+}
+
+TEST_CASE("parts shortage: the roller may steal from their own pad too") {
+  State s = position(2, "new_part", "L", "blue");
+  put(s, 0, kBlue, kLarge);  // on the roller's own pad
+  put(s, 3, kBlue, kLarge);  // in a storage depot
+  REQUIRE(contains(legal(s), steal(0, kBlue, kLarge)));
+  s.apply(steal(0, kBlue, kLarge));
+  REQUIRE(s.board().pieces_on(0) == 0);
+  REQUIRE(s.board().spaces[kFactory][piece_type(kBlue, kLarge)] == 1);
+  REQUIRE(s.phase() == Phase::kMoves);
+}

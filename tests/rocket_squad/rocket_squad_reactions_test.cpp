@@ -194,3 +194,17 @@ TEST_CASE("reactions: a hand-written chain must match its card and targets",
   REQUIRE_THROWS_AS(position(doc("joker", dad(1, RED, BLUE), 1)), SerializationError);  // not Joker's action
   REQUIRE_THROWS_AS(position(doc("dad", dad(1, RED, BLUE), 0)), SerializationError);    // no box to take
 }
+
+TEST_CASE("Mom: blocks Jack for its victim; no card changes hands", "[rocket_squad][reaction][mom][jack]") {
+  State s = position(R"({"hands":[{"cards":["jack","dad"]},{"cards":["mom","uncle","jackie"]}]})");
+  s.apply(jack(1));
+  REQUIRE(s.current_player() == 1);
+  s.apply(action::kBlockMom);
+  REQUIRE(s.hand(0).count == 1);  // only Dad left: nothing was taken
+  REQUIRE(s.hand(1).count == 2);  // Mom discarded, not redrawn
+  REQUIRE(s.hand_count(1, kUncle) == 1);
+  REQUIRE(s.hand_count(1, kJackie) == 1);
+  REQUIRE(discard_count(s, kJack) == 1);
+  REQUIRE(discard_count(s, kMom) == 1);
+  REQUIRE(s.current_player() == 0);
+}

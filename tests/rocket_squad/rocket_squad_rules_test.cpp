@@ -444,3 +444,52 @@ TEST_CASE("legal mask: every id as is_legal says, in random and heuristic games"
   CHECK(balloons > 0);
   CHECK(dad > 0);
 }
+
+TEST_CASE("rulebook example: red launched, green stopped by a Joker; only yellow and blue take boxes",
+          "[rocket_squad][launch][joker]") {
+  // The rulebook's example building area: red launched, a Joker on green, yellow 5 boxes short,
+  // blue 1 box short. "These two are the only rockets you can build on for now."
+  State s = position(R"({"hands":[{"cards":["dad","jack"]},{"cards":[]}],
+      "rockets":[{"blue":{"booster":"blue_3","boxes":2},"green":{"booster":"green_4","boxes":1,"joker":true},
+                  "yellow":{"booster":"yellow_9","boxes":4},"red":{"booster":"red_7","launched":true}},{}]})");
+  REQUIRE(s.is_legal(build("dad", YELLOW)));
+  REQUIRE(s.is_legal(build("dad", BLUE)));
+  REQUIRE_FALSE(s.is_legal(build("dad", GREEN)));  // the Joker must be scared away first
+  REQUIRE_FALSE(s.is_legal(build("dad", RED)));    // launched
+  s.apply(build("dad", BLUE));                     // the last box: blue launches at once
+  REQUIRE(s.rocket(0, BLUE).launched);
+  REQUIRE(s.launched_count(0) == 2);
+  REQUIRE(s.score(0) == 3 + 7);
+  REQUIRE_FALSE(s.end_triggered());  // two rockets still to launch
+}
+
+TEST_CASE(
+    "end: a final turn may still launch rockets; then the hand is discarded and the tie goes to the "
+    "tallest rocket",
+    "[rocket_squad][end][score]") {
+  // Player 0 launches a fourth rocket (2 + 3 + 6 + 7 = 18, tallest 7). Player 1's final turn
+  // launches red 10, for 10 + 2 + 6 = 18 too, with the taller rocket.
+  State s = position(R"({"hands":[{"cards":["dad","uncle"]},{"cards":["jack","mom"]}],
+      "rockets":[{"blue":{"booster":"blue_2","boxes":1},"green":{"booster":"green_3","launched":true},
+                  "yellow":{"booster":"yellow_6","launched":true},"red":{"booster":"red_7","launched":true}},
+                 {"blue":{"booster":"blue_2","launched":true},"green":{"booster":"green_6","launched":true},
+                  "yellow":{"booster":"yellow_6"},"red":{"booster":"red_10","boxes":9}}]})");
+  s.apply(build("dad", BLUE));
+  REQUIRE(s.end_triggered());
+  s.apply(action::kEndTurn);
+  REQUIRE(s.turn_player() == 1);
+  REQUIRE(s.in_final_turn());
+  s.apply(build("jack", RED));
+  REQUIRE(s.rocket(1, RED).launched);
+  REQUIRE_FALSE(s.is_terminal());  // the final turn goes on until its player ends it
+  s.apply(action::kEndTurn);
+  REQUIRE(s.hand(1).count == 0);  // the rest of the hand is discarded, nothing drawn
+  REQUIRE(s.is_terminal());
+  int scores[2];
+  s.scores(scores);
+  REQUIRE(scores[0] == 18);
+  REQUIRE(scores[1] == 18);
+  float r[2];
+  s.returns(r);
+  REQUIRE(r[1] > r[0]);  // the tallest launched rocket: red 10 against red 7
+}
