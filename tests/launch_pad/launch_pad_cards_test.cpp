@@ -109,6 +109,18 @@ TEST_CASE(
   REQUIRE(rocket_at(s, 0, 0).zone == kLaunchZone);
 }
 
+TEST_CASE(
+    "Fast Track from Quality Control: the Quality Certificate goes along and scores in the Launch Zone") {
+  State s =
+      position(2, R"({"hands": [{"fast_track": 1}], "zones": [{"experts": {"launch": "mission_controller"},
+      "rockets": [{"slot": 0, "kind": "galactic", "zone": "quality_control", "bonuses": ["quality_certificate"]}]}]})");
+  REQUIRE(s.score(0) == 0);  // in Quality Control: neither the rocket nor its certificate scores
+  s.apply(act::fast_track(0));
+  REQUIRE(rocket_at(s, 0, 0).zone == kLaunchZone);
+  REQUIRE(rocket_at(s, 0, 0).has_bonus(kQualityCertificate));
+  REQUIRE(s.score(0) == 12 + 3);
+}
+
 TEST_CASE("Parts Supplier: three more cards from the draw pile, whatever the hand size") {
   State s = position(2, R"({"hands": [{"parts_supplier": 1, "metal": 5}], "discard_pile": ["engineer"],
       "draw_top": ["oxygen", "fuel", "thief"]})");
@@ -120,6 +132,24 @@ TEST_CASE("Parts Supplier: three more cards from the draw pile, whatever the han
   REQUIRE(s.discard_top() == kPartsSupplier);
   s.apply(act::kStopPlaying);
   REQUIRE_FALSE(s.is_legal(act::kEndTurn));  // retain no more than the hand limit
+}
+
+TEST_CASE("Parts Supplier: a Launch Pad card drawn is placed at once and replaced") {
+  State s = position(
+      2, R"({"hands": [{"parts_supplier": 1}], "draw_top": ["oxygen", "launch_pad", "fuel", "thief"]})");
+  s.apply(act::kPartsSupplier);
+  REQUIRE(s.area(0).launch_pads[kConstructionZone] == 1);
+  REQUIRE(s.area(0).hand_size == 3);  // the Launch Pad card does not count: a fourth card replaces it
+  REQUIRE(hand(s, 0, kThief) == 1);
+  // Short game: straight to the Launch Pad area; the last one starts the Countdown.
+  const Config short_game = load("variants: {short_game: true}\n");
+  State t = position(
+      short_game, 2,
+      R"({"hands": [{"parts_supplier": 1}], "launch_pad_area": 3, "draw_top": ["launch_pad", "fuel"]})");
+  t.apply(act::kPartsSupplier);
+  REQUIRE(t.launch_pads_in_area() == 4);
+  REQUIRE(t.countdown());
+  REQUIRE(t.area(0).hand_size == 3);
 }
 
 TEST_CASE(
@@ -140,6 +170,12 @@ TEST_CASE(
   REQUIRE(rocket_at(s, 1, 0).bonuses == 0);
   REQUIRE(s.discard_top() == kAstronaut);
   REQUIRE(s.discard_count(kMaximumSecurity) == 1);
+  // "One of any player's Rockets": the player's own too.
+  State own = position(2, R"({"hands": [{"quality_check": 1}], "zones": [{"rockets": [
+      {"slot": 0, "kind": "observer", "zone": "launch", "bonuses": ["oxygen"]}]}]})");
+  own.apply(act::quality_check(0, 0));
+  REQUIRE(rocket_at(own, 0, 0).zone == kQualityControlZone);
+  REQUIRE(own.discard_top() == kOxygen);
 }
 
 TEST_CASE(
@@ -153,9 +189,11 @@ TEST_CASE(
   s.apply(act::recruitment(1, kLaunchZone));
   REQUIRE(hand(s, 0, kJackOfAllTrades) == 1);
   REQUIRE(s.area(1).expert[kLaunchZone] == -1);
+  REQUIRE(s.score(1) == -10);  // no Mission Controller any more
   // A Jack of All Trades recruited may fill any zone of its new owner.
   s.apply(act::play_expert(kJackOfAllTrades, kLaunchZone));
   REQUIRE(s.area(0).expert[kLaunchZone] == kJackOfAllTrades);
+  REQUIRE(s.score(0) == 0);
 }
 
 TEST_CASE(
@@ -195,6 +233,22 @@ TEST_CASE(
   REQUIRE(s.step() == Step::kPlay);
 }
 
+TEST_CASE("Sabotage on a complete rocket in the Construction Zone: it stays there, incomplete, and waits") {
+  State s = position(2, R"({"hands": [{"sabotage": 1}, {"metal": 6}], "zones": [{},
+      {"experts": {"construction": "engineer"}, "rockets": [{"slot": 0, "kind": "observer"}]}]})");
+  s.apply(act::sabotage(1, 0, kMetal));
+  REQUIRE(rocket_at(s, 1, 0).zone == kConstructionZone);
+  REQUIRE_FALSE(s.rocket_complete(rocket_at(s, 1, 0)));
+  REQUIRE(s.discard_top() == kSabotage);  // nothing else discarded
+  REQUIRE(s.step() == Step::kPlay);
+  // The owner's next turn: not complete at its start, so it cannot advance.
+  s.apply(act::kStopPlaying);
+  s.apply(act::kDiscard + kMetal);
+  s.apply(act::kEndTurn);
+  REQUIRE(s.turn_player() == 1);
+  REQUIRE(s.step() != Step::kAdvance);
+}
+
 TEST_CASE("Sabotage and Vacuum: Maximum Security protects; Security System only against opponents") {
   const char* board = R"({"hands": [{"sabotage": 1, "vacuum": 1}], "zones": [
       {"specialties": ["security_system"], "rockets": [{"slot": 0, "kind": "observer", "zone": "launch", "bonuses": ["oxygen"]}]},
@@ -226,6 +280,15 @@ TEST_CASE(
   REQUIRE(s.discard_top() == kSalvage);
   State empty = position(2, R"({"hands": [{"salvage": 1}]})");
   for (int t = 0; t < kNumCardTypes; ++t) REQUIRE_FALSE(empty.is_legal(act::salvage(t)));
+}
+
+TEST_CASE("Salvage (ruling 16): another Salvage in the discard pile may be retrieved") {
+  State s = position(2, R"({"hands": [{"salvage": 1}], "discard_pile": ["salvage", "metal"]})");
+  REQUIRE(s.is_legal(act::salvage(kSalvage)));
+  s.apply(act::salvage(kSalvage));
+  REQUIRE(hand(s, 0, kSalvage) == 1);
+  REQUIRE(s.discard_pile_size() == 2);
+  REQUIRE(s.discard_top() == kSalvage);  // the one just played
 }
 
 TEST_CASE("Surplus (ruling 15): every player with cards discards one, clockwise from its player") {
@@ -349,6 +412,8 @@ TEST_CASE("Vacuum: steal the Oxygen; the Astronaut stays") {
   REQUIRE(hand(s, 0, kOxygen) == 1);
   REQUIRE(rocket_at(s, 1, 0).has_bonus(kAstronaut));
   REQUIRE_FALSE(rocket_at(s, 1, 0).has_bonus(kOxygen));
+  // An Astronaut without Oxygen loses four points (and no Mission Controller: -10).
+  REQUIRE(s.score(1) == -10 + (6 - 4) + (6 - 4));
 }
 
 TEST_CASE("Employee Contract protects every expert from Recruitment") {

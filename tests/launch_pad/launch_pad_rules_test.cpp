@@ -137,6 +137,17 @@ TEST_CASE("step 2: no advance without the expert of the zone the rocket leaves; 
   t.apply(act::advance(1));
   REQUIRE(t.step() == Step::kPlay);  // the third may not: two per zone with Overtime
   REQUIRE(rocket_at(t, 0, 2).zone == kConstructionZone);
+  // Overtime counts per zone: two from Quality Control as well, with its Inspector.
+  State q = start_turn(2, 0, R"({"hands": [{"metal": 6}],
+      "zones": [{"experts": {"quality_control": "inspector"}, "specialties": ["overtime"],
+                 "rockets": [{"slot": 0, "kind": "observer", "zone": "quality_control"},
+                             {"slot": 1, "kind": "observer", "zone": "quality_control"},
+                             {"slot": 2, "kind": "observer", "zone": "quality_control"}]}]})");
+  q.apply(act::advance(0));
+  q.apply(act::advance(2));
+  REQUIRE(q.step() == Step::kPlay);
+  REQUIRE(rocket_at(q, 0, 1).zone == kQualityControlZone);
+  REQUIRE(rocket_at(q, 0, 2).zone == kLaunchZone);
 }
 
 TEST_CASE("step 2: stopping early keeps the other rockets where they are") {
@@ -189,6 +200,12 @@ TEST_CASE("step 3: a drawn Launch Pad card goes to the Construction Zone and is 
   REQUIRE(s.area(0).launch_pads[kConstructionZone] == 1);
   REQUIRE(s.area(0).hand_size == 6);
   REQUIRE(hand(s, 0, kFuel) == 1);
+  // Placed after step 1, it first advances at its owner's next turn, not at the other player's.
+  s.apply(act::kStopPlaying);
+  s.apply(act::kEndTurn);
+  REQUIRE(s.turn_player() == 1);
+  REQUIRE(s.area(0).launch_pads[kConstructionZone] == 1);
+  REQUIRE(s.area(0).launch_pads[kQualityControlZone] == 0);
 }
 
 // Every card not placed elsewhere moves from the draw pile to the discard pile
@@ -396,6 +413,12 @@ TEST_CASE("Warehouse: hand limit 8 for drawing and for the end of the turn") {
   t.apply(act::play_specialty(kWarehouse));
   REQUIRE(t.area(0).hand_size == 3);
   REQUIRE(t.hand_limit(0) == 8);
+  // Ruling 18: from the next draw on; step 5 is such a draw.
+  State u = position(2, R"({"hands": [{"metal": 1}], "zones": [{"specialties": ["warehouse"],
+      "rockets": [{"slot": 0, "kind": "galactic", "metal": 0, "fuel": 0}]}]})");
+  u.apply(act::play_metal(0));
+  REQUIRE(u.redraw_used());
+  REQUIRE(u.area(0).hand_size == 8);
 }
 
 // ---------------------------------------------------------------- scoring
