@@ -176,7 +176,8 @@ bool State::card_plays_mask(uint8_t* out) const {
         for (int offset = 1; offset <= opponents; ++offset)
           for (int loc = 0; loc < kNumLocations; ++loc)
             for (int d = 0; d < 2; ++d)
-              set(kAceDog + (offset - 1) * 8 + loc * 2 + d, targetable(seat(offset), loc, /*needs_box=*/false));
+              set(kAceDog + (offset - 1) * 8 + loc * 2 + d,
+                  targetable(seat(offset), loc, /*needs_box=*/false));
         set_per_location(kAceScare, per_location([](const Rocket& r) { return r.joker; }));
         break;
       case kImaginaryFriend:

@@ -98,7 +98,8 @@ uint64_t play_digest(const AnyGame& game, int players) {
 }  // namespace
 
 TEST_CASE("play digests: same masks, observations, knowledge and states as recorded", "[digest]") {
-  // (game, players) -> digest, recorded from the code before the speed-ups.
+  // (game, players) -> digest, recorded from the code before the speed-ups (Rocket Squad's
+  // again when Ace (dog) could target a rocket without boxes, a change of the rules).
   const std::map<std::pair<std::string, int>, uint64_t> recorded = {
       {{"last_blast", 2}, 0x2b60a5746514f219ull},   {{"last_blast", 3}, 0x1a114279741f3b32ull},
       {{"last_blast", 4}, 0x6f8c21882452cbcbull},   {{"launch_pad", 2}, 0x4bcd8c93e6d62b8eull},
@@ -106,8 +107,8 @@ TEST_CASE("play digests: same masks, observations, knowledge and states as recor
       {{"launchpad23", 2}, 0xccef2062c58087c0ull},  {{"launchpad23", 3}, 0x565d32518aecbf3dull},
       {{"launchpad23", 4}, 0x4c1e17ee9d2ffc7cull},  {{"lift_off", 2}, 0x170fd6e75219494cull},
       {{"lift_off", 3}, 0xd19ba1b63ed675f7ull},     {{"lift_off", 4}, 0xeb2100c0c69ce01cull},
-      {{"rocket_squad", 2}, 0xf22b995a6d533bd5ull}, {{"rocket_squad", 3}, 0xca56c90069dbae9dull},
-      {{"rocket_squad", 4}, 0x373f38dced543627ull},
+      {{"rocket_squad", 2}, 0xfad37350df837ac1ull}, {{"rocket_squad", 3}, 0x4209676b48ae9e94ull},
+      {{"rocket_squad", 4}, 0xe9c839c0de530170ull},
   };
   const bool print = std::getenv("ROCKETGYM_PRINT_DIGESTS") != nullptr;
   for (const auto& id : Registry::instance().ids()) {
