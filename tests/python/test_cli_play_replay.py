@@ -84,6 +84,34 @@ def test_play_reprompts_a_line_that_is_not_a_listed_number(garbled):
     assert "player 0 (human):" not in done.stdout  # nothing was played
 
 
+MAX_ANSWER_LINE = 1024  # kMaxAnswerLine, training/cli/answer_line.h
+MAX_ANSWER_ECHO = 40  # kMaxAnswerEcho
+
+
+def test_play_refuses_a_line_too_long_without_keeping_or_echoing_it():
+    # 5 MB of digits on one line: refused as a whole (its rest read and dropped), not named back.
+    done = play("--seats", "human,heuristic", stdin="1" * 5_000_000 + "\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert f"the line is longer than {MAX_ANSWER_LINE} characters: not one of the numbers above" in done.stdout
+    assert "1" * 100 not in done.stdout and len(done.stdout) < 10_000
+    assert done.stdout.count(PROMPT) == 2  # asked again, then q
+    assert "player 0 (human):" not in done.stdout
+
+
+def test_play_takes_a_line_of_the_longest_length_and_refuses_one_more():
+    fits = play("--seats", "human,heuristic", stdin=" " * (MAX_ANSWER_LINE - 1) + "1\nq\n")
+    assert f"player 0 (human): {first_choices(fits.stdout)[1]}\n" in fits.stdout
+    over = play("--seats", "human,heuristic", stdin=" " * MAX_ANSWER_LINE + "1\nq\n")
+    assert "the line is longer than" in over.stdout and "player 0 (human):" not in over.stdout
+
+
+def test_play_names_a_long_bad_line_back_only_by_its_start():
+    done = play("--seats", "human,heuristic", stdin="x" * 500 + "\nq\n")
+    assert "'" + "x" * MAX_ANSWER_ECHO + "...' is not one of the numbers above" in done.stdout
+    assert "x" * (MAX_ANSWER_ECHO + 1) not in done.stdout
+
+
 def test_play_takes_a_number_with_spaces_or_a_crlf_line_end():
     done = play("--seats", "human,heuristic", stdin=" 1 \r\nq\n")
     assert done.returncode == 0, done.stderr
@@ -200,6 +228,16 @@ def test_replay_names_an_unknown_key_and_stays(records):
     assert done.returncode == 0, done.stderr
     assert "'x': Enter or n for the next move, p for the previous, q to quit\n" in done.stdout
     assert positions(done.stdout) == [0, 1, 1]
+
+
+def test_replay_refuses_a_line_too_long_and_names_only_its_start(records):
+    # A terminal passes at most 4095 characters a line: 2000 is over the limit and under the terminal's.
+    done = replay_on_a_terminal(records, "n\n" + "x" * 2000 + "\n" + "y" * 500 + "\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert f"the line is longer than {MAX_ANSWER_LINE} characters: Enter or n for the next move" in done.stdout
+    assert "'" + "y" * MAX_ANSWER_ECHO + "...': Enter or n for the next move" in done.stdout
+    assert "x" * (MAX_ANSWER_ECHO + 1) not in done.stdout and "y" * (MAX_ANSWER_ECHO + 1) not in done.stdout
+    assert positions(done.stdout) == [0, 1, 1, 1]
 
 
 def test_replay_stays_at_the_first_position_on_p(records):

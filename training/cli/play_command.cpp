@@ -8,6 +8,7 @@
 #include "envs/core/game.h"
 #include "envs/core/rng.h"
 #include "generated/game_list.h"
+#include "training/cli/answer_line.h"
 #include "training/cli/commands.h"
 #include "training/cli/options.h"
 #include "training/players/kinds.h"
@@ -109,9 +110,16 @@ int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal)
     std::cout << "player " << seat << ", your choice (0-" << legal.size() - 1
               << ", q to quit): " << std::flush;
     std::string line;
-    if (!std::getline(std::cin, line)) {
+    const AnswerRead read = read_answer(std::cin, line);
+    if (read == AnswerRead::kEnd) {
       std::cout << "\n(end of input on stdin)\n";  // ends the prompt's line, then says why
       return -1;
+    }
+    if (read == AnswerRead::kTooLong) {
+      std::cout << "the line is longer than " << kMaxAnswerLine
+                << " characters: not one of the numbers above (0 to " << legal.size() - 1
+                << ", or q to quit).\n";
+      continue;
     }
     line = trimmed(line);
     if (line == "q" || line == "quit") return -1;
@@ -121,8 +129,8 @@ int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal)
       if (used == line.size() && pick >= 0 && pick < static_cast<int>(legal.size())) return pick;
     } catch (const std::exception&) {
     }
-    std::cout << "'" << files::printable(line) << "' is not one of the numbers above (0 to "
-              << legal.size() - 1 << ", or q to quit).\n";
+    std::cout << quoted_answer(line) << " is not one of the numbers above (0 to " << legal.size() - 1
+              << ", or q to quit).\n";
   }
 }
 

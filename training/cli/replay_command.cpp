@@ -13,6 +13,7 @@
 
 #include "envs/core/files.h"
 #include "envs/core/game_record.h"
+#include "training/cli/answer_line.h"
 #include "training/cli/commands.h"
 #include "training/cli/options.h"
 
@@ -109,9 +110,15 @@ void interact(const Replay& replay) {
     std::cout << files::printable(position.str());
     std::cout << "[Enter/n] next  [p] previous  [q] quit: " << std::flush;
     std::string line;
-    if (!std::getline(std::cin, line)) {
+    const AnswerRead read = read_answer(std::cin, line);
+    if (read == AnswerRead::kEnd) {
       std::cout << "\n";  // the shell's prompt then starts on a line of its own
       return;
+    }
+    if (read == AnswerRead::kTooLong) {
+      std::cout << "the line is longer than " << kMaxAnswerLine
+                << " characters: Enter or n for the next move, p for the previous, q to quit\n";
+      continue;
     }
     if (line == "q") return;
     if (line.empty() || line == "n") {
@@ -121,8 +128,7 @@ void interact(const Replay& replay) {
       if (k == 0) std::cout << "(this is the first position: Enter or n for the next move)\n";
       k = k > 0 ? k - 1 : 0;
     } else {
-      std::cout << "'" << files::printable(line)
-                << "': Enter or n for the next move, p for the previous, q to quit\n";
+      std::cout << quoted_answer(line) << ": Enter or n for the next move, p for the previous, q to quit\n";
     }
   }
 }
