@@ -16,40 +16,80 @@ from . import _rocketgym as _core
 ConfigArg = Union[None, str, "os.PathLike[str]", Mapping[str, Any]]
 
 
+# The most of a config argument a message quotes: it names the path the caller gave, not a copy of
+# whatever long text was passed.
+_MAX_QUOTED_CONFIG = 200
+
+
+def _quoted_config(text: str) -> str:
+    return text if len(text) <= _MAX_QUOTED_CONFIG else text[:_MAX_QUOTED_CONFIG] + "..."
+
+
+def _config_file(path: str) -> str:
+    """``path`` if it names a file; ConfigError naming it otherwise (a folder, or nothing there)."""
+    if os.path.isdir(path):
+        raise _core.ConfigError(f"{_quoted_config(path)}: is a folder, not a config file")
+    if not os.path.isfile(path):
+        raise _core.ConfigError(f"{_quoted_config(path)}: config file not found")
+    return path
+
+
+def _names_a_file(text: str) -> bool:
+    """Whether a ``config`` string is a path rather than YAML text: one line that names something on
+    disk, ends in ``.yaml``/``.yml``, or holds no ``:`` (overrides are ``key: value`` pairs, so a
+    single line without one, ``{}`` and blank text aside, cannot be any)."""
+    if "\n" in text or "\0" in text:
+        return False
+    line = text.strip()
+    if not line or line.startswith(("{", "[", "#")):
+        return False
+    return os.path.lexists(text) or line.endswith((".yaml", ".yml")) or ":" not in line
+
+
+def config_parts(config: ConfigArg) -> Tuple[str, str]:
+    """``(config file, overrides as YAML text)`` of a ``config`` argument (see ``load_game``); either may
+    be empty. ConfigError for a path that names no file, TypeError for another type."""
+    if config is None:
+        return "", ""
+    if isinstance(config, Mapping):
+        # JSON is valid YAML, so a dict travels as JSON text.
+        try:
+            return "", json.dumps(dict(config))
+        except (TypeError, ValueError) as e:
+            raise _core.ConfigError(f"config overrides must be plain data (str, numbers, lists, dicts): {e}") from e
+    if isinstance(config, os.PathLike):
+        path = os.fspath(config)
+        if not isinstance(path, str):
+            raise TypeError(f"a config path must be a str path, not {type(path).__name__}")
+        return _config_file(path), ""
+    if isinstance(config, str):
+        return (_config_file(config), "") if _names_a_file(config) else ("", config)
+    raise TypeError(f"config must be None, a dict, a YAML string or a path, not {type(config).__name__}")
+
+
 def load_game(game_id: str, config: ConfigArg = None) -> _core.Game:
     """Loads a game with its configuration.
 
     ``config`` may be:
       * ``None``: the game's default ``configs/games/<id>.yaml``;
       * a mapping: overrides merged onto the default, e.g. ``{"reward": "win"}``;
-      * a path (``os.PathLike`` or a string ending in ``.yaml``/``.yml``): a whole config file;
+      * a path: a whole config file, whatever its name ends in. An ``os.PathLike``, or a string of one
+        line that names an existing file, ends in ``.yaml``/``.yml``, or holds no ``:``;
       * any other string: YAML text of overrides, e.g. ``"reward: win"``.
 
     Raises ``rocketgym.Error`` for an unknown game and ``rocketgym.ConfigError``
-    (naming file, line and key) for a bad config.
+    (naming file, line and key) for a bad config, a folder or a missing file.
     """
     if not isinstance(game_id, str):
         raise TypeError(f"game_id must be a string, not {type(game_id).__name__}")
-    if config is None:
-        return _remember_recipe(_core.load_game(game_id), (game_id, None, ""))
-    if isinstance(config, Mapping):
-        # JSON is valid YAML, so a dict travels as JSON text.
-        try:
-            text = json.dumps(dict(config))
-        except (TypeError, ValueError) as e:
-            raise _core.ConfigError(f"config overrides must be plain data (str, numbers, lists, dicts): {e}") from e
-        return _remember_recipe(_core.load_game(game_id, "", text), (game_id, None, text))
-    if isinstance(config, os.PathLike) or (isinstance(config, str) and config.endswith((".yaml", ".yml"))):
-        path = os.fspath(config)
-        if not os.path.isfile(path):
-            raise _core.ConfigError(f"{path}: config file not found")
-        game = _core.load_game(game_id, path, "")
-        # The file as it was read (it may change or vanish before the game is unpickled).
-        with open(path, encoding="utf-8") as f:
-            return _remember_recipe(game, (game_id, f.read(), ""))
-    if isinstance(config, str):
-        return _remember_recipe(_core.load_game(game_id, "", config), (game_id, None, config))
-    raise TypeError(f"config must be None, a dict, a YAML string or a path, not {type(config).__name__}")
+    path, overrides = config_parts(config)
+    if not path:
+        return _remember_recipe(_core.load_game(game_id, "", overrides) if config is not None
+                                else _core.load_game(game_id), (game_id, None, overrides))
+    game = _core.load_game(game_id, path, "")
+    # The file as it was read (it may change or vanish before the game is unpickled).
+    with open(path, encoding="utf-8") as f:
+        return _remember_recipe(game, (game_id, f.read(), ""))
 
 
 # -- Gymnasium ids -------------------------------------------------------------------------------

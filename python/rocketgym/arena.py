@@ -28,7 +28,7 @@ import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _rocketgym as _core
-from ._common import ConfigArg, check_int
+from ._common import ConfigArg, check_int, config_parts
 
 Error = _core.Error
 
@@ -89,26 +89,6 @@ class ArenaReport:
         best = max(self.names, key=lambda n: self.ratings[n])
         return (f"<rocketgym.ArenaReport {self.report['games']} games, {self.num_players} players, "
                 f"agents {self.names}, best {best} ({self.ratings[best]:+.0f})>")
-
-
-def _config_parts(config: ConfigArg) -> Tuple[str, str]:
-    """(config file, overrides as YAML text) for the arena's ``game:`` block, read like ``load_game``'s
-    ``config``."""
-    if config is None:
-        return "", ""
-    if isinstance(config, Mapping):
-        try:
-            return "", json.dumps(dict(config))
-        except (TypeError, ValueError) as e:
-            raise _core.ConfigError(f"config overrides must be plain data (str, numbers, lists, dicts): {e}") from e
-    if isinstance(config, os.PathLike) or (isinstance(config, str) and config.endswith((".yaml", ".yml"))):
-        path = os.fspath(config)
-        if not os.path.isfile(path):
-            raise _core.ConfigError(f"{path}: config file not found")
-        return path, ""
-    if isinstance(config, str):
-        return "", config
-    raise TypeError(f"config must be None, a dict, a YAML string or a path, not {type(config).__name__}")
 
 
 def _optional_name(value) -> Optional[str]:
@@ -191,7 +171,7 @@ def arena(game_id: str, agents: Union[Mapping[str, Any], Sequence[str]], games: 
     }
     if num_players is not None:
         num_players = check_int(num_players, "num_players")
-    config_file, overrides = _config_parts(config)
+    config_file, overrides = config_parts(config)
     out = _agents.play_arena(game_id, pairs, num_players, keys, config_file, overrides)
     report = ArenaReport(json.loads(out["report"]), out["table"], list(out["games"]))
     if out["interrupted"] is not None:

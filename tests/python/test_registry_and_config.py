@@ -97,6 +97,39 @@ def test_missing_config_file_is_a_config_error(game_id, tmp_path):
         rg.load_game(game_id, tmp_path / "missing.yaml")
 
 
+def test_config_file_without_a_yaml_suffix_is_read_as_a_file(game_id, tmp_path):
+    path = tmp_path / "cfgnoext"
+    path.write_text("reward: no_such_reward_mode\n")
+    for given in (path, str(path)):
+        with pytest.raises(rg.ConfigError, match="cfgnoext") as caught:
+            rg.load_game(game_id, given)
+        assert "reward" in str(caught.value)  # the file was read: its bad key is named
+    path.write_text(rg.builtin_game_config(game_id))
+    assert rg.load_game(game_id, str(path)).id == game_id
+
+
+@pytest.mark.parametrize("make", [lambda g, c: rg.load_game(g, c), lambda g, c: rg.make(g, config=c),
+                                  lambda g, c: rg.make_vec(g, 2, config=c)])
+def test_config_path_of_a_folder_or_nothing_is_named(game_id, tmp_path, make):
+    for folder in (tmp_path, str(tmp_path), str(tmp_path) + "/"):
+        with pytest.raises(rg.ConfigError, match=f"{tmp_path}/?: is a folder"):
+            make(game_id, folder)
+    for missing in (tmp_path / "missing", str(tmp_path / "missing"), "missing_config"):
+        with pytest.raises(rg.ConfigError, match=f"{missing}: config file not found"):
+            make(game_id, missing)
+
+
+def test_a_long_missing_config_path_is_named_by_its_start(game_id):
+    with pytest.raises(rg.ConfigError, match="config file not found") as caught:
+        rg.load_game(game_id, "x" * 100_000)
+    assert len(str(caught.value)) < 400
+
+
+@pytest.mark.parametrize("text", ["", "{}", "# nothing\n"])
+def test_empty_overrides_are_yaml_text(game_id, text):
+    assert rg.load_game(game_id, text).id == game_id
+
+
 def test_overrides_must_be_a_mapping(game_id):
     with pytest.raises(rg.ConfigError, match="mapping"):
         rg.load_game(game_id, "- just\n- a list\n")
