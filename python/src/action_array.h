@@ -28,6 +28,34 @@ inline std::string shape_string(const pybind11::array& a) {
   return out + (a.ndim() == 1 ? ",)" : ")");
 }
 
+// Walks the one-dimensional integer array `a` (any integer dtype or layout):
+// `use(i, value)` for each element in [0, limit), until the first one
+// outside; returns that one's index and sets `sent` to its value in decimal,
+// or returns -1. Unsigned dtypes are read through uint64 and signed ones
+// through int64, so that no value wraps around into another (2**64 - 1 is
+// not -1) and the message names what the caller sent.
+template <class Use>
+pybind11::ssize_t first_outside(const pybind11::array& a, int64_t limit, std::string& sent, Use use) {
+  namespace py = pybind11;
+  const auto walk = [&](auto wide, auto inside) -> py::ssize_t {
+    if (!wide) throw py::error_already_set();
+    for (py::ssize_t i = 0; i < a.shape(0); ++i) {
+      const auto v = wide.at(i);
+      if (!inside(v)) {
+        sent = std::to_string(v);
+        return i;
+      }
+      use(i, static_cast<int64_t>(v));
+    }
+    return -1;
+  };
+  if (a.dtype().kind() == 'u')
+    return walk(py::array_t<uint64_t, py::array::forcecast>::ensure(a),
+                [&](uint64_t v) { return v < static_cast<uint64_t>(limit); });
+  return walk(py::array_t<int64_t, py::array::forcecast>::ensure(a),
+              [&](int64_t v) { return v >= 0 && v < limit; });
+}
+
 // `arg` (an integer array or sequence of `n` actions) into `into` (n ints,
 // allocated once by the caller). TypeError for a non-integer dtype,
 // ValueError for another shape, IllegalAction for an id outside
@@ -52,17 +80,14 @@ inline const Action* copy_checked_actions(const pybind11::handle& arg, int n, in
     std::memcpy(into.data(), actions.data(), static_cast<std::size_t>(n) * sizeof(Action));
     return into.data();
   }
-  // Any other integer dtype or layout: through int64, so that a huge value is
-  // reported as such instead of wrapping around.
-  const auto wide = py::array_t<int64_t, py::array::forcecast>::ensure(actions);
-  if (!wide) throw py::error_already_set();
-  for (int i = 0; i < n; ++i) {
-    const int64_t a = wide.at(i);
-    if (a < 0 || a >= num_actions)
-      throw IllegalAction("env " + std::to_string(env_of ? env_of[i] : i) + ": action " + std::to_string(a) +
-                          " out of range [0, " + std::to_string(num_actions - 1) + "]; no env was stepped");
+  // Any other integer dtype or layout: each value as sent, checked before it is narrowed.
+  std::string sent;
+  const py::ssize_t bad = first_outside(actions, num_actions, sent, [&](py::ssize_t i, int64_t a) {
     into[static_cast<std::size_t>(i)] = static_cast<Action>(a);
-  }
+  });
+  if (bad >= 0)
+    throw IllegalAction("env " + std::to_string(env_of ? env_of[bad] : bad) + ": action " + sent +
+                        " out of range [0, " + std::to_string(num_actions - 1) + "]; no env was stepped");
   return into.data();
 }
 
@@ -81,17 +106,12 @@ inline int copy_checked_env_ids(const pybind11::handle& arg, int num_envs, std::
   if (ids.ndim() != 1 || ids.shape(0) > num_envs)
     throw py::value_error("env_ids must have shape (k,) with k at most num_envs (" +
                           std::to_string(num_envs) + "), got " + shape_string(ids));
-  const auto wide = py::array_t<int64_t, py::array::forcecast>::ensure(ids);
-  if (!wide) throw py::error_already_set();
-  const int count = static_cast<int>(ids.shape(0));
-  for (int j = 0; j < count; ++j) {
-    const int64_t id = wide.at(j);
-    if (id < 0 || id >= num_envs)
-      throw Error("env_ids: env " + std::to_string(id) + " out of range [0, " + std::to_string(num_envs - 1) +
-                  "]");
-    into[static_cast<std::size_t>(j)] = static_cast<int32_t>(id);
-  }
-  return count;
+  std::string sent;
+  if (first_outside(ids, num_envs, sent, [&](py::ssize_t j, int64_t id) {
+        into[static_cast<std::size_t>(j)] = static_cast<int32_t>(id);
+      }) >= 0)
+    throw Error("env_ids: env " + sent + " out of range [0, " + std::to_string(num_envs - 1) + "]");
+  return static_cast<int>(ids.shape(0));
 }
 
 }  // namespace rocketgym::python

@@ -166,6 +166,11 @@ def test_bad_arguments_name_themselves_and_change_nothing():
         vec.send(actions, [0, 0])
     with pytest.raises(rg.Error, match=r"env_ids: env 7 out of range \[0, 3\]"):
         vec.send(actions, [0, 7])
+    # Unsigned ids and actions are named as sent (2**64 - 1 is not -1).
+    with pytest.raises(rg.Error, match=rf"env_ids: env {2**64 - 1} out of range \[0, 3\]"):
+        vec.send(actions, np.array([0, 2**64 - 1], dtype=np.uint64))
+    with pytest.raises(rg.IllegalAction, match=rf"env 1: action {2**63} out of range"):
+        vec.send(np.array([0, 2**63], dtype=np.uint64), [0, 1])
     with pytest.raises(rg.Error, match="env_ids: env 2 does not await an action"):
         vec.send(actions, [0, 2])
     with pytest.raises(TypeError, match="env_ids must be an integer array"):

@@ -96,6 +96,14 @@ def test_step_before_reset_raises(game_id):
         env.step(0)
 
 
+@pytest.mark.parametrize("value", [np.uint64(2**64 - 1), np.uint64(2**63), 2**64 - 1])
+def test_unsigned_action_out_of_range_is_named_as_sent(game_id, value):
+    env = rg.make(game_id, seed=1)
+    env.reset()
+    with pytest.raises(rg.IllegalAction, match=rf"action {int(value)} out of range"):
+        env.step(value)
+
+
 def test_illegal_or_out_of_range_action_raises_and_changes_nothing(game_id, num_players):
     env = rg.make(game_id, num_players=num_players, seed=1)
     env.reset()

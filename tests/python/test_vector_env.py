@@ -201,6 +201,16 @@ def test_out_of_range_action_names_the_env_and_steps_nothing(game_id, value):
         assert not vec.episode_steps.any()
 
 
+@pytest.mark.parametrize("value", [2**64 - 1, 2**63, 2**32])
+def test_unsigned_action_out_of_range_is_named_as_sent_not_wrapped(game_id, value):
+    vec = make(game_id)
+    actions = vec.sample_actions().astype(np.uint64)
+    actions[3] = value
+    with pytest.raises(rg.IllegalAction, match=rf"env 3: action {value} out of range"):
+        vec.step(actions)
+    assert not vec.episode_steps.any()
+
+
 def test_illegal_action_names_the_env_and_steps_nothing(game_id):
     vec = make(game_id)
     actions = vec.sample_actions()
