@@ -231,8 +231,9 @@ class TableServer {
 nlohmann::json arena_table(const std::vector<const LoadedRecord*>& games);
 
 // The JSON body of a request: an object, or ApiError 400 saying what is wrong
-// (not valid UTF-8, nested deeper than kMaxJsonDepth, not JSON, not an
-// object) without quoting it. The depth is checked before parsing, so that no
+// (not valid UTF-8, nested deeper than kMaxJsonDepth, not JSON, a key named
+// twice in one object, not an object) without quoting it. Each call then
+// refuses a field it does not take. The depth is checked before parsing, so that no
 // parse, dump or destructor recurses deeper than kMaxJsonDepth.
 nlohmann::json parse_request(const std::string& body);
 
