@@ -167,4 +167,10 @@ std::vector<LoadedRecord> load_records(const std::string& path) {
   return std::move(read.records);
 }
 
+std::vector<LoadedRecord> load_records_to_show(const std::string& path) {
+  std::vector<LoadedRecord> records = load_records(path);
+  if (records.empty()) throw Error(path + ": no game records in the file");
+  return records;
+}
+
 }  // namespace rocketgym

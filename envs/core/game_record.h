@@ -77,5 +77,9 @@ struct LoadedRecords {
 LoadedRecords read_records(const std::string& path);
 // read_records(path).records; a note on stderr when the last line was cut short.
 std::vector<LoadedRecord> load_records(const std::string& path);
+// load_records(path) for a command that shows the games (`rocketgym replay`,
+// `rocketgym serve --records`): a file without a record (empty, or blank
+// lines only) is refused, Error "path: no game records in the file".
+std::vector<LoadedRecord> load_records_to_show(const std::string& path);
 
 }  // namespace rocketgym

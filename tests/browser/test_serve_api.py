@@ -176,6 +176,22 @@ def test_a_bad_records_file_stops_the_server_naming_its_line(tmp_path):
     assert f"{path}:1" in done.stderr
 
 
+@pytest.mark.parametrize("text", ["", "\n\n  \n"])
+def test_a_records_file_without_games_stops_the_server_as_replay_refuses_it(tmp_path, text):
+    # serve started on such a file and served no games, while replay refused it.
+    import subprocess
+    from conftest import BINARY
+    if not BINARY.exists():
+        pytest.skip(f"no {BINARY}")
+    path = tmp_path / "empty.jsonl"
+    path.write_text(text)
+    for args in (["serve", "--port", "0", "--records", str(path)], ["replay", str(path)]):
+        done = subprocess.run([str(BINARY), *args], capture_output=True, text=True, timeout=60)
+        assert done.returncode != 0, args
+        assert f"{path}: no game records in the file" in done.stderr, (args, done.stderr)
+        assert "open http://" not in done.stdout
+
+
 def test_hot_seat_passes_the_screen_between_humans(server):
     table = new_table(server, game="launchpad23", seats=("human", "human"))
     assert table["viewer"] == 0 and table["waiting"] == "you"

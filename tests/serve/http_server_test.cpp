@@ -176,6 +176,24 @@ TEST_CASE("the request line and headers are checked and bounded", "[serve][http]
           200);  // empty lines before it are skipped
 }
 
+TEST_CASE("a line ended by a bare LF is refused at once, not left to the idle timeout", "[serve][http]") {
+  // `GET / HTTP/1.1\nHost: h\n\n` got no answer: the connection was dropped after kIdleTimeout.
+  for (const std::string& head :
+       {std::string("GET / HTTP/1.1\nHost: h\n\n"), std::string("GET / HTTP/1.1\n"),
+        std::string("\nGET / HTTP/1.1\r\n"), std::string("GET / HTTP/1.1\r\nHost: h\n")}) {
+    INFO(head);
+    RequestReader reader = read_all(head);
+    REQUIRE(reader.state() == State::kFailed);
+    REQUIRE(reader.error_status() == 400);
+    REQUIRE_THAT(reader.error_message(), Catch::Contains("without CR LF"));
+  }
+  // CR and LF fed apart are one line end.
+  RequestReader split;
+  for (const std::string piece : {"GET / HTTP/1.1\r", "\nHost: h\r", "\n\r", "\n"})
+    split.feed(piece.data(), piece.size());
+  REQUIRE(split.state() == State::kDone);
+}
+
 TEST_CASE("every answer carries the security headers", "[serve][http]") {
   HttpResponse r;
   r.body = "{}";

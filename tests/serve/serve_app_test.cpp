@@ -41,8 +41,13 @@ struct App {
     r.method = method;
     r.path = path.substr(0, path.find('?'));
     if (path.find('?') != std::string::npos) {
-      const std::string query = path.substr(path.find('?') + 1);
-      r.query.emplace_back(query.substr(0, query.find('=')), query.substr(query.find('=') + 1));
+      std::string query = path.substr(path.find('?') + 1);
+      for (std::size_t amp; !query.empty(); query = amp == std::string::npos ? "" : query.substr(amp + 1)) {
+        amp = query.find('&');
+        const std::string part = query.substr(0, amp);
+        const std::size_t eq = part.find('=');
+        r.query.emplace_back(part.substr(0, eq), eq == std::string::npos ? "" : part.substr(eq + 1));
+      }
     }
     r.body = body;
     bool host = false, type = false;
@@ -134,6 +139,44 @@ TEST_CASE("a seat's key travels in its header", "[serve][app]") {
   REQUIRE(a.call("GET", "/api/tables/" + id + "/move", "", {{"x-seat-key", key}}).status == 405);
   REQUIRE(a.call("GET", "/api/tables").status == 405);
   REQUIRE(a.call("POST", "/api/nothing", "{}").status == 404);
+}
+
+TEST_CASE("a query parameter the call does not take, or one without a value, is refused", "[serve][app]") {
+  // `/api/tables/ID?MARKERXYZ=1` was answered as if the parameter were not there,
+  // and `/api/records/0?move=` was read as move 0.
+  App a;
+  const json table = json::parse(a.call("POST", "/api/tables", kNewTable).body);
+  const std::string id = table.at("table"), key = table.at("keys").at("0");
+  const std::vector<std::pair<std::string, std::string>> with_key = {{"x-seat-key", key}};
+  REQUIRE(a.call("GET", "/api/tables/" + id + "?seat=0", "", with_key).status == 200);
+  const HttpResponse unknown = a.call("GET", "/api/tables/" + id + "?seat=0&MARKERXYZ=1", "", with_key);
+  REQUIRE(unknown.status == 400);
+  REQUIRE(unknown.body.find("MARKERXYZ") == std::string::npos);
+  REQUIRE_THAT(unknown.body, Catch::Contains("does not take (it takes 'seat')"));
+  REQUIRE(a.call("GET", "/api/tables/" + id + "/analysis?seat=0&move=1", "", with_key).status == 400);
+  for (const char* path : {"/api/games?x=1", "/api/records?x", "/api/arena?x=1"}) {
+    INFO(path);
+    const HttpResponse r = a.call("GET", path);
+    REQUIRE(r.status == 400);
+    REQUIRE_THAT(r.body, Catch::Contains("(it takes no query parameters)"));
+  }
+  const json move = {
+      {"seat", 0}, {"action", table.at("legal").at(0).at("id")}, {"version", table.at("version")}};
+  REQUIRE(a.call("POST", "/api/tables?seed=1", kNewTable).status == 400);
+  REQUIRE(a.call("POST", "/api/tables/" + id + "/move?x=1", move.dump(), with_key).status == 400);
+  REQUIRE(a.tables.num_tables() == 1);
+  // An empty value is no value: refused, naming the parameter (a name the call takes).
+  for (const char* path : {"/api/records/0?move=", "/api/records/0?move",
+                           "/api/records/0?move=1&seat=", "/api/records/0/analysis?move="}) {
+    INFO(path);
+    const HttpResponse r = a.call("GET", path);
+    REQUIRE(r.status == 400);
+    REQUIRE_THAT(r.body, Catch::Contains("has no value"));
+  }
+  REQUIRE(a.call("GET", "/api/tables/" + id + "?seat=", "", with_key).status == 400);
+  // Without the parameter: the call's default (here no records were loaded: 404).
+  REQUIRE(a.call("GET", "/api/records/0").status == 404);
+  REQUIRE(a.call("GET", "/api/records/0?move=1&seat=full").status == 404);
 }
 
 TEST_CASE("the page's files are served with their types, nothing else", "[serve][app]") {

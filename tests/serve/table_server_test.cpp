@@ -5,6 +5,7 @@
 // moving without holding up other tables, stale and illegal moves refused
 // without changing the table, undo (one human, with a new deal), request
 // bodies parsed with a depth limit and errors that never quote the request,
+// unknown and repeated body fields refused, numbers in canonical decimal only,
 // the arena's table of recorded games.
 #include "training/cli/table_server.h"
 
@@ -399,6 +400,39 @@ TEST_CASE("a request body is parsed with a depth limit and errors never quote it
   REQUIRE_THROWS_WITH(serve::parse_request("{\"a\": \"\xc0\xaf\"}"), Catch::Contains("UTF-8"));
   REQUIRE_THROWS_WITH(serve::parse_request("{"), Catch::Contains("not valid JSON"));
   REQUIRE_THROWS_WITH(serve::parse_request("[]"), Catch::Contains("must be a JSON object"));
+}
+
+TEST_CASE("a request body's unknown field or a field named twice is refused, not ignored", "[serve]") {
+  // {"game", "players", "seats", "MARKERXYZ": 1} made a table; a move with "dup": 1 was played.
+  auto server = make_server();
+  json extra = table_request("last_blast", {"human", "random"});
+  extra["MARKERXYZ"] = 1;
+  std::string message;
+  REQUIRE(status_of([&] { server.create_table(extra, {}); }, &message) == 400);
+  REQUIRE(message ==
+          "the request body holds a field that a new table does not take (it takes 'game', "
+          "'players', 'seats', 'options', 'seed')");
+  REQUIRE(server.num_tables() == 0);
+  const Held table = create(server, table_request("last_blast", {"human", "random"}));
+  json move = move_of(table.reply, table.reply.at("legal").at(0).at("id"));
+  move["dup"] = 1;
+  REQUIRE(status_of([&] { server.move(table.id, move, table.key(0), {}); }, &message) == 400);
+  REQUIRE(message.find("dup") == std::string::npos);
+  REQUIRE_THAT(message, Catch::Contains("a move does not take (it takes 'seat', 'version', 'action')"));
+  json asked = ask(table.reply);
+  asked["action"] = 0;
+  REQUIRE(status_of([&] { server.step(table.id, asked, table.key(0), {}); }) == 400);
+  REQUIRE(status_of([&] { server.undo(table.id, asked, table.key(0), {}); }) == 400);
+  REQUIRE(server.table(table.id, "0", table.key(0), {}).at("version") == 0);  // nothing was played
+
+  // A key named twice, at any depth: the last was read ({"action": 1, "action": 0} played 0).
+  for (const char* body : {R"({"seat": 0, "action": 1, "version": 0, "action": 0})",
+                           R"({"options": {"a": true, "a": false}})", R"([{"x": 1}, {"x": 2, "x": 3}])"}) {
+    INFO(body);
+    REQUIRE_THROWS_WITH(serve::parse_request(body), "the request body names a field twice in one object");
+  }
+  // The same key in different objects is no duplicate.
+  REQUIRE(serve::parse_request(R"({"a": {"a": 1, "b": {"a": 2}}, "b": [{"a": 3}, {"a": 4}]})").size() == 2);
 }
 
 namespace {
@@ -908,4 +942,41 @@ TEST_CASE("analyses of different tables run at once, up to kMaxAnalysesAtOnce; m
   REQUIRE(analysts.entered == n + 1);
   REQUIRE(analysts.made == n);  // it took an analyst given back: none is made beyond the cap
   REQUIRE(TableServerTestAccess::analyses_waiting(server) == 0);
+}
+
+TEST_CASE("one reading of a number in a path or a query: canonical decimal", "[serve]") {
+  // `/api/records/00`, `/api/records/+0` and `?seat=+0` (a space once decoded) were read as 0,
+  // while `?seat=00` was refused.
+  for (const char* bad :
+       {"", "00", "+0", "-0", " 0", "0 ", "01", "0x1", "1e0", "1.0", "\"0\"", "9999999999"}) {
+    INFO(bad);
+    REQUIRE_FALSE(serve::canonical_number(bad).has_value());
+  }
+  REQUIRE(serve::canonical_number("0") == 0);
+  REQUIRE(serve::canonical_number("10") == 10);
+  REQUIRE(serve::canonical_number("999999999") == 999999999);
+
+  RecordsFile file("numbers.jsonl");
+  append_records(file.path, {play_record("last_blast", {"a", "b"}, {"heuristic", "random"}, 7)});
+  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
+  TestAnalyst analyst;
+  server.set_analyst(analyst.factory());
+  server.add_records(load_records(file.path));
+  REQUIRE(server.record("0", "1", "1").at("move") == 1);
+  for (const char* bad : {"00", "+0", " 0", "0 "}) {
+    INFO(bad);
+    REQUIRE(status_of([&] { server.record(bad, "", ""); }) == 400);
+    REQUIRE(status_of([&] { server.record("0", bad, ""); }) == 400);
+    REQUIRE(status_of([&] { server.record("0", "", bad); }) == 400);
+    REQUIRE(status_of([&] { server.record_analysis(bad, "0", ""); }) == 400);
+    REQUIRE(status_of([&] { server.record_analysis("0", bad, ""); }) == 400);
+    REQUIRE(status_of([&] { server.record_analysis("0", "0", bad); }) == 400);
+  }
+  const Held table = create(server, table_request("last_blast", {"human", "random"}));
+  REQUIRE(server.table(table.id, "0", table.key(0), {}).at("viewer") == 0);
+  for (const char* bad : {"00", "+0", " 0", "0 ", "-0"}) {
+    INFO(bad);
+    REQUIRE(status_of([&] { server.table(table.id, bad, table.key(0), {}); }) == 400);
+    REQUIRE(status_of([&] { server.analysis(table.id, bad, table.key(0), {}); }) == 400);
+  }
 }

@@ -11,6 +11,8 @@ namespace rocketgym::serve {
 
 namespace {
 
+const char* const kBadLineEnd = "a line of the request ends without CR LF or holds a NUL byte";
+
 bool is_token_char(unsigned char c) {
   return std::isalnum(c) || std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
 }
@@ -137,6 +139,11 @@ RequestReader::State RequestReader::feed(const char* data, std::size_t size) {
     const std::size_t from = searched >= start + 3 ? searched - start - 3 : 0;
     const std::size_t end = buffer_.find("\r\n\r\n", from);
     if (end == std::string::npos) {
+      // A line ended by a bare LF is refused at once: such a head never ends
+      // with CR LF CR LF, and the client would wait for the idle timeout.
+      for (std::size_t lf = buffer_.find('\n', from); lf != std::string::npos;
+           lf = buffer_.find('\n', lf + 1))
+        if (lf == 0 || buffer_[lf - 1] != '\r') return fail(400, kBadLineEnd);
       if (buffer_.size() > kMaxRequestHeadBytes)
         return fail(431,
                     "the request line and headers exceed " + std::to_string(kMaxRequestHeadBytes) + " bytes");
@@ -174,7 +181,7 @@ RequestReader::State RequestReader::parse_head(std::string_view head) {
   }
   for (std::string_view line : lines)
     if (line.find_first_of("\r\n") != std::string_view::npos || line.find('\0') != std::string_view::npos)
-      return fail(400, "a line of the request ends without CR LF or holds a NUL byte");
+      return fail(400, kBadLineEnd);
   // The request line: METHOD SP TARGET SP HTTP/1.x
   const std::string_view first = lines.front();
   const std::size_t sp1 = first.find(' ');

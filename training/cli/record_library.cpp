@@ -17,17 +17,20 @@ std::string file_of(const LoadedRecord& r) { return r.source.substr(0, r.source.
 
 }  // namespace
 
+std::optional<int> canonical_number(std::string_view text) {
+  if (text.empty() || text.size() > 9 || (text.size() > 1 && text.front() == '0') ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  int value = 0;
+  for (char c : text) value = value * 10 + (c - '0');
+  return value;
+}
+
 int query_number(const std::string& name, const std::string& text, int max) {
-  std::size_t used = 0;
-  long value = -1;
-  try {
-    value = std::stol(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || value < 0 || value > max)
+  const std::optional<int> value = canonical_number(text);
+  if (!value || *value > max)
     throw ApiError(400, name + " must be a whole number from 0 to " + std::to_string(max));
-  return static_cast<int>(value);
+  return *value;
 }
 
 void TableServer::add_records(std::vector<LoadedRecord> records) {

@@ -134,8 +134,7 @@ void interact(const Replay& replay) {
 }
 
 void replay(const ReplayOptions& opt) {
-  const std::vector<LoadedRecord> records = load_records(opt.file);
-  if (records.empty()) throw Error(opt.file + ": no game records in the file");
+  const std::vector<LoadedRecord> records = load_records_to_show(opt.file);
   if (opt.game >= static_cast<int>(records.size()))
     throw Error("--game " + std::to_string(opt.game) + ": " + opt.file + " holds " +
                 std::to_string(records.size()) + " games (0 to " + std::to_string(records.size() - 1) + ")");

@@ -198,41 +198,65 @@ HttpResponse ServeApp::api(const HttpRequest& request, Clock::time_point now) co
   auto only = [&request](const char* method) {
     if (request.method != method) throw ApiError(405, std::string("this API call takes ") + method + " only");
   };
+  // The query parameters a call takes: another is refused, not ignored, and
+  // so is one without a value (an empty `move=` is not move 0). Only the
+  // call's own names are ever put into the message.
+  auto takes = [&request](std::initializer_list<const char*> names) {
+    std::string taken;
+    for (const char* name : names) taken += std::string(taken.empty() ? "'" : ", '") + name + "'";
+    if (taken.empty()) taken = "no query parameters";
+    for (const auto& [name, value] : request.query) {
+      const auto known = std::find_if(names.begin(), names.end(), [&](const char* n) { return name == n; });
+      if (known == names.end())
+        throw ApiError(400,
+                       "the query names a parameter this API call does not take (it takes " + taken + ")");
+      if (value.empty()) throw ApiError(400, std::string("query parameter '") + *known + "' has no value");
+    }
+  };
   if (n == 2 && parts[1] == "games") {
     only("GET");
+    takes({});
     return json_response(tables_.games());
   }
   if (n == 2 && parts[1] == "records") {
     only("GET");
+    takes({});
     return json_response(tables_.records());
   }
   if (n == 2 && parts[1] == "arena") {
     only("GET");
+    takes({});
     return json_response(tables_.arena_tables());
   }
   if (n == 3 && parts[1] == "records") {
     only("GET");
+    takes({"move", "seat"});
     return json_response(tables_.record(parts[2], param("move"), param("seat")));
   }
   if (n == 4 && parts[1] == "records" && parts[3] == "analysis") {
     only("GET");
+    takes({"move", "seat"});
     return json_response(tables_.record_analysis(parts[2], param("move"), param("seat")));
   }
   if (n == 2 && parts[1] == "tables") {
     only("POST");
+    takes({});
     return from_reply(tables_.create_table(body(), now));
   }
   if ((n == 3 || n == 4) && parts[1] == "tables") {
     if (!is_table_id(parts[2])) throw ApiError(404, "no table with that id");
     if (n == 3) {
       only("GET");
+      takes({"seat"});
       return json_response(tables_.table(parts[2], param("seat"), key, now));
     }
     if (parts[3] == "analysis") {
       only("GET");
+      takes({"seat"});
       return json_response(tables_.analysis(parts[2], param("seat"), key, now));
     }
     if (get) throw ApiError(405, "this API call takes POST only");
+    takes({});
     if (parts[3] == "move") return from_reply(tables_.move(parts[2], body(), key, now));
     if (parts[3] == "step") return from_reply(tables_.step(parts[2], body(), key, now));
     if (parts[3] == "undo") return from_reply(tables_.undo(parts[2], body(), key, now));

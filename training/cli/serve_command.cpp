@@ -170,7 +170,7 @@ void serve(const ServeOptions& opt, const ServeBots& bots) {
   limits.idle_expiry = std::chrono::minutes(opt.idle_minutes);
   serve::TableServer tables(bots.make, seat_kinds(opt, bots), limits);
   tables.set_analyst(bots.analyst);
-  for (const std::string& path : opt.records) tables.add_records(load_records(path));
+  for (const std::string& path : opt.records) tables.add_records(load_records_to_show(path));
   std::string web = opt.web_dir;
   if (web.empty())
     web = std::getenv("ROCKETGYM_WEB_DIR") ? std::getenv("ROCKETGYM_WEB_DIR") : ROCKETGYM_SOURCE_DIR "/web";

@@ -106,10 +106,9 @@ json TableServer::analysis(const std::string& id, const std::string& seat, const
   int viewer = 0;
   {
     std::lock_guard<std::mutex> lock(t->mutex);
-    const json s = json::parse(seat, nullptr, false);
-    if (seat.empty() || s.is_discarded() || !s.is_number_integer())
-      throw ApiError(400, "seat must be the number of the human seat whose decision is analyzed");
-    viewer = parse_viewer(*t, s, key);
+    const std::optional<int> number = canonical_number(seat);
+    if (!number) throw ApiError(400, "seat must be the number of the human seat whose decision is analyzed");
+    viewer = parse_viewer(*t, json(*number), key);
     if (t->state->is_terminal()) throw ApiError(409, "the game is over");
     if (t->state->current_player() != viewer)
       throw ApiError(409, "it is not that seat's turn: the analysis is of the seat's own decision");

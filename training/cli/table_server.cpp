@@ -9,6 +9,7 @@
 #include <iostream>
 #include <limits>
 #include <random>
+#include <set>
 
 #include "envs/core/rng.h"
 #include "training/cli/http_server.h"
@@ -23,6 +24,19 @@ namespace {
 const json& field(const json& request, const char* key) {
   if (!request.contains(key)) throw ApiError(400, std::string("missing field '") + key + "'");
   return request.at(key);
+}
+
+// A field the call does not take is refused, not ignored (a misspelt "seed"
+// would make a table with a random seed): the message lists the fields the
+// call takes, never the one sent.
+void only_fields(const json& request, std::initializer_list<const char*> taken, const char* call) {
+  for (const auto& item : request.items()) {
+    if (std::any_of(taken.begin(), taken.end(), [&](const char* k) { return item.key() == k; })) continue;
+    std::string list;
+    for (const char* k : taken) list += std::string(list.empty() ? "'" : ", '") + k + "'";
+    throw ApiError(400, std::string("the request body holds a field that ") + call +
+                            " does not take (it takes " + list + ")");
+  }
 }
 
 int int_field(const json& request, const char* key) {
@@ -132,8 +146,23 @@ json parse_request(const std::string& body) {
       --depth;
     }
   }
-  json request = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  // Each open object's keys so far: a key named twice is refused, not read as
+  // its last value ({"action": 1, "action": 0} would play 0).
+  std::vector<std::set<std::string>> keys;
+  bool twice = false;
+  const json::parser_callback_t note_keys = [&keys, &twice](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start)
+      keys.emplace_back();
+    else if (event == json::parse_event_t::object_end && !keys.empty())
+      keys.pop_back();
+    else if (event == json::parse_event_t::key && !keys.empty() &&
+             !keys.back().insert(parsed.get<std::string>()).second)
+      twice = true;
+    return true;
+  };
+  json request = json::parse(body, note_keys, /*allow_exceptions=*/false);
   if (request.is_discarded()) throw ApiError(400, "the request body is not valid JSON");
+  if (twice) throw ApiError(400, "the request body names a field twice in one object");
   if (!request.is_object()) throw ApiError(400, "the request body must be a JSON object");
   return request;
 }
@@ -218,6 +247,7 @@ std::shared_ptr<TableServer::Table> TableServer::find(const std::string& id, Clo
 }
 
 TableReply TableServer::create_table(const json& request, Clock::time_point now) {
+  only_fields(request, {"game", "players", "seats", "options", "seed"}, "a new table");
   const json& game_field = field(request, "game");
   const std::vector<std::string> ids = Registry::instance().ids();
   if (!game_field.is_string() ||
@@ -349,10 +379,9 @@ json TableServer::table(const std::string& id, const std::string& seat, const st
   std::lock_guard<std::mutex> lock(t->mutex);
   int viewer = kFullBoard;
   if (!seat.empty()) {
-    json s = seat == "full" ? json(seat) : json::parse(seat, nullptr, false);
-    if (s.is_discarded() || !(s.is_string() || s.is_number_integer()))
-      throw ApiError(400, "seat must be a seat number or \"full\"");
-    viewer = parse_viewer(*t, s, key);
+    const std::optional<int> number = canonical_number(seat);
+    if (seat != "full" && !number) throw ApiError(400, "seat must be a seat number or \"full\"");
+    viewer = parse_viewer(*t, number ? json(*number) : json(seat), key);
   } else if (t->humans > 0) {
     viewer = -2;
     for (std::size_t s = 0; s < t->keys.size(); ++s)
@@ -387,6 +416,7 @@ TableReply TableServer::reply(const Table& t, json body, Clock::time_point now) 
 
 TableReply TableServer::move(const std::string& id, const json& request, const std::string& key,
                              Clock::time_point now) {
+  only_fields(request, {"seat", "version", "action"}, "a move");
   const std::shared_ptr<Table> t = find(id, now);
   std::lock_guard<std::mutex> lock(t->mutex);
   const int viewer = parse_viewer(*t, field(request, "seat"), key);
@@ -404,6 +434,7 @@ TableReply TableServer::move(const std::string& id, const json& request, const s
 
 TableReply TableServer::step(const std::string& id, const json& request, const std::string& key,
                              Clock::time_point now) {
+  only_fields(request, {"seat", "version"}, "a step");
   const std::shared_ptr<Table> t = find(id, now);
   std::lock_guard<std::mutex> lock(t->mutex);
   const int viewer = parse_viewer(*t, field(request, "seat"), key);
@@ -440,6 +471,7 @@ void TableServer::redeal_at(Table& t, std::size_t moves, int seat) {
 
 TableReply TableServer::undo(const std::string& id, const json& request, const std::string& key,
                              Clock::time_point now) {
+  only_fields(request, {"seat", "version"}, "an undo");
   const std::shared_ptr<Table> t = find(id, now);
   std::lock_guard<std::mutex> lock(t->mutex);
   const int viewer = parse_viewer(*t, field(request, "seat"), key);

@@ -30,6 +30,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "envs/core/errors.h"
@@ -230,12 +231,19 @@ class TableServer {
 nlohmann::json arena_table(const std::vector<const LoadedRecord*>& games);
 
 // The JSON body of a request: an object, or ApiError 400 saying what is wrong
-// (not valid UTF-8, nested deeper than kMaxJsonDepth, not JSON, not an
-// object) without quoting it. The depth is checked before parsing, so that no
+// (not valid UTF-8, nested deeper than kMaxJsonDepth, not JSON, a key named
+// twice in one object, not an object) without quoting it. Each call then
+// refuses a field it does not take. The depth is checked before parsing, so that no
 // parse, dump or destructor recurses deeper than kMaxJsonDepth.
 nlohmann::json parse_request(const std::string& body);
 
-// A whole number in [0, max] from a query parameter `name`, or ApiError 400 naming it.
+// The one reading of a number in a request's path or query: canonical
+// decimal (digits only, no sign, no leading zero but in "0" itself, at most
+// 9 digits), else nullopt ("+0", "00", " 0" and "" are not numbers).
+std::optional<int> canonical_number(std::string_view text);
+
+// A whole number in [0, max] (canonical_number) from a path part or query
+// parameter `name`, or ApiError 400 naming it.
 int query_number(const std::string& name, const std::string& text, int max);
 
 }  // namespace rocketgym::serve
