@@ -20,8 +20,9 @@
 //               bodies of exp_avg, exp_avg_sq and (amsgrad only) max_exp_avg_sq
 // Every byte is accounted for: a reader refuses a tensor name it does not
 // know, a missing or repeated one, a shape or dtype other than the network's,
-// a byte count beyond the section (overflow-safe) and trailing bytes, all
-// before it allocates or copies anything; the data is then copied with memcpy.
+// a byte count beyond the section (overflow-safe), trailing bytes and NaN or
+// infinite numbers (in the weights and the optimizer state), all before it
+// allocates or copies anything; the data is then copied with memcpy.
 // Version 1 files ("RGCKPT01") held LibTorch/TorchScript archives, which
 // LibTorch's parser can crash on when crafted (tests/fuzz/regressions/
 // checkpoint/); rocketgym never parses one: they are refused with a message

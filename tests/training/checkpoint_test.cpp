@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <thread>
 
 #include "envs/core/game.h"
@@ -534,6 +535,62 @@ TEST_CASE("checkpoint bytes load from memory as from a file", "[checkpoint]") {
   CHECK_THAT(
       checkpoint_error([&] { load_checkpoint_from_bytes("RGCKPT03" + read_bytes(path).substr(8), "x"); }),
       Catch::Contains("format version this rocketgym does not know"));
+}
+
+// A network that diverged, saved through the save path like any other: the
+// checksum is right, only the numbers are not.
+TEST_CASE("NaN or infinite weights are refused naming the file and the tensor", "[checkpoint]") {
+  const std::string dir = temp_dir("not_finite");
+  PolicyValueNet net(small_meta().net_spec());
+  torch::optim::Adam adam(net->parameters());
+  const std::string path = save_example(dir, net, adam);
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& p : net->parameters()) p.fill_(std::numeric_limits<float>::quiet_NaN());
+  }
+  save_checkpoint(path, small_meta(), net, &adam);
+  const std::string all_nan = checkpoint_error([&] { load_checkpoint(path); });
+  CHECK_THAT(all_nan, Catch::Contains("checkpoint '" + path + "': model section: tensor '") &&
+                          Catch::Contains("' holds NaN or infinite numbers"));
+  CHECK_THAT(checkpoint_error([&] { load_checkpoint_from_bytes(read_bytes(path), "in memory"); }),
+             Catch::Contains("'in memory'") && Catch::Contains("holds NaN or infinite numbers"));
+
+  // One infinity in the last weight of one tensor, at either precision (an
+  // exported bot is float16).
+  PolicyValueNet one(small_meta().net_spec());
+  {
+    torch::NoGradGuard no_grad;
+    one->named_parameters()["value_head.bias"].view(-1)[-1] = std::numeric_limits<float>::infinity();
+  }
+  for (bool half : {false, true}) {
+    CheckpointMeta meta = small_meta();
+    meta.half_precision = half;
+    save_checkpoint(path, meta, one, nullptr);
+    CHECK_THAT(checkpoint_error([&] { load_checkpoint(path); }),
+               Catch::Contains("tensor 'value_head.bias' holds NaN or infinite numbers"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("NaN in the optimizer state is refused naming the parameter, changing nothing", "[checkpoint]") {
+  const std::string dir = temp_dir("optim_not_finite");
+  PolicyValueNet net(small_meta().net_spec());
+  torch::optim::Adam adam(net->parameters());
+  const std::string path = save_example(dir, net, adam);
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& [key, state] : adam.state())
+      static_cast<torch::optim::AdamParamState&>(*state).exp_avg_sq().fill_(
+          std::numeric_limits<float>::quiet_NaN());
+  }
+  save_checkpoint(path, small_meta(), net, &adam);
+  LoadedCheckpoint loaded = load_checkpoint(path);  // the weights are fine
+  torch::optim::Adam fresh(loaded.net->parameters());
+  CHECK_THAT(checkpoint_error([&] { load_optimizer_state(loaded, fresh); }),
+             Catch::Contains("optimizer section: the exp_avg_sq of parameter 0 ('stem_conv.weight')") &&
+                 Catch::Contains("holds NaN or infinite numbers"));
+  CHECK(fresh.state().empty());
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("exported weights round-trip exactly at float16 and float32", "[checkpoint]") {
