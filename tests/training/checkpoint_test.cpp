@@ -502,6 +502,21 @@ std::string model_error(const std::vector<Entry>& entries, const std::string& ta
 
 }  // namespace
 
+TEST_CASE("negative counters in the metadata are refused naming the file and the field", "[checkpoint]") {
+  const std::string dir = temp_dir("negative_counters");
+  PolicyValueNet net(small_meta().net_spec());
+  const std::string path = dir + "/latest.ckpt";
+  for (const char* field : {"step", "iteration"}) {
+    CheckpointMeta meta = small_meta();
+    (std::string(field) == "step" ? meta.step : meta.iteration) = -5;
+    save_checkpoint(path, meta, net, nullptr);
+    CHECK_THAT(checkpoint_error([&] { read_checkpoint_meta(path); }),
+               Catch::Contains("checkpoint '" + path + "' has invalid metadata: field '" + field +
+                               "' is -5, expected a whole number >= 0"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("the model section is our own tensor list, about the size of the raw weights", "[checkpoint]") {
   const std::string dir = temp_dir("v2_layout");
   PolicyValueNet net(small_meta().net_spec());
