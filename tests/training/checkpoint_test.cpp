@@ -517,6 +517,37 @@ TEST_CASE("negative counters in the metadata are refused naming the file and the
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("a key given twice in the metadata is refused naming the key", "[checkpoint]") {
+  const std::string dir = temp_dir("duplicate_keys");
+  PolicyValueNet net(small_meta().net_spec());
+  const std::string path = dir + "/latest.ckpt";
+  save_checkpoint(path, small_meta(), net, nullptr);
+  const std::string original = read_bytes(path);
+  // Each rewritten with a right checksum: only the repeated key is wrong.
+  auto with_meta = [&](const std::string& from, const std::string& to) {
+    write_bytes(path, original);
+    rewrite_sections(path, [&](FileSections& s) {
+      const std::size_t at = s.meta.find(from);
+      REQUIRE(at != std::string::npos);
+      s.meta.replace(at, from.size(), to);
+    });
+    return checkpoint_error([&] { load_checkpoint(path); });
+  };
+  // The last "game" won, so the file loaded as whatever game it named last.
+  CHECK_THAT(with_meta("{", "{\"game\": \"lift_off\", "),
+             Catch::Contains("checkpoint '" + path + "' has invalid metadata: key \"game\" is given twice"));
+  // In a nested object too (the network's config).
+  CHECK_THAT(with_meta("\"net\": {", "\"net\": {\"hidden\": 512, "),
+             Catch::Contains("key \"hidden\" is given twice"));
+  // The same key in two objects is no repeat; a long or unprintable key is cut and escaped.
+  CHECK(with_meta("\"extra\": {", "\"extra\": {\"game\": 1, ") == "(no CheckpointError)");
+  const std::string long_key = "\"" + std::string(100, 'k') + "\\u0001\"";
+  const std::string message = with_meta("{", "{" + long_key + ": 1, " + long_key + ": 2, ");
+  CHECK_THAT(message, Catch::Contains("key \"kkkk") && Catch::Contains("...") &&
+                          !Catch::Contains(std::string(60, 'k')));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("the model section is our own tensor list, about the size of the raw weights", "[checkpoint]") {
   const std::string dir = temp_dir("v2_layout");
   PolicyValueNet net(small_meta().net_spec());
