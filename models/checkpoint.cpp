@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "envs/core/files.h"
+#include "envs/core/json_unique_keys.h"
 #include "models/checkpoint_format.h"
 
 namespace rocketgym {
@@ -110,10 +111,16 @@ std::string optimizer_section(const torch::optim::Optimizer& optimizer) {
   throw CheckpointError("a checkpoint stores the state of an Adam or AdamW optimizer only");
 }
 
+// What a tensor of NaN or infinities is told (a run that diverged saves one;
+// loaded, every position would be evaluated as NaN).
+constexpr const char* kNotFinite =
+    " holds NaN or infinite numbers (the run that wrote it diverged, or the file was edited): use an "
+    "earlier checkpoint, or retrain";
+
 // Reads the model section into the network's tensors (float32, on the CPU).
 // Everything is checked first: the names are exactly the network's, each
-// once, with the network's shapes and the metadata's dtype, and the section
-// holds nothing more. Only then is anything copied.
+// once, with the network's shapes, the metadata's dtype and finite numbers,
+// and the section holds nothing more. Only then is anything copied.
 void load_model_section(const std::string& section, PolicyValueNet& net, bool half_precision,
                         const std::string& name) {
   SectionReader in(section, "checkpoint '" + name + "': model section: ");
@@ -146,6 +153,7 @@ void load_model_section(const std::string& section, PolicyValueNet& net, bool ha
     if (!same_shape(record, target))
       in.fail(what + " has shape " + dims_text(record.dims) + ", the network's is " +
               dims_text(target.sizes().vec()));
+    if (!all_finite(record)) in.fail(what + kNotFinite);
     found[it->second] = std::move(record);
   }
   in.expect_end();
@@ -185,6 +193,7 @@ torch::Tensor read_state_tensor(SectionReader& in, const std::string& what, cons
   if (!same_shape(record, param))
     in.fail(what + " has shape " + dims_text(record.dims) + ", the parameter's is " +
             dims_text(param.sizes().vec()));
+  if (!all_finite(record)) in.fail(what + kNotFinite);
   return tensor_of(record).to(param.device());
 }
 
@@ -249,7 +258,7 @@ void load_optimizer_section(SectionReader& in, torch::optim::Optimizer& optimize
 
 CheckpointMeta parse_meta(const std::string& text, const std::string& path) {
   try {
-    CheckpointMeta meta = CheckpointMeta::from_json(Json::parse(text));
+    CheckpointMeta meta = CheckpointMeta::from_json(parse_json_unique_keys(text));
     meta.source = path;
     return meta;
   } catch (const nlohmann::json::exception& e) {

@@ -20,8 +20,9 @@
 //               bodies of exp_avg, exp_avg_sq and (amsgrad only) max_exp_avg_sq
 // Every byte is accounted for: a reader refuses a tensor name it does not
 // know, a missing or repeated one, a shape or dtype other than the network's,
-// a byte count beyond the section (overflow-safe) and trailing bytes, all
-// before it allocates or copies anything; the data is then copied with memcpy.
+// a byte count beyond the section (overflow-safe), trailing bytes and NaN or
+// infinite numbers (in the weights and the optimizer state), all before it
+// allocates or copies anything; the data is then copied with memcpy.
 // Version 1 files ("RGCKPT01") held LibTorch/TorchScript archives, which
 // LibTorch's parser can crash on when crafted (tests/fuzz/regressions/
 // checkpoint/); rocketgym never parses one: they are refused with a message
@@ -38,6 +39,7 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -87,8 +89,8 @@ struct CheckpointMeta {
   // and size of each; offsets follow). Empty in files written before it.
   std::vector<LayoutBlock> layout;
   NetConfig net;
-  int64_t step = 0;             // learner decisions trained on so far
-  int64_t iteration = 0;        // PPO updates so far
+  int64_t step = 0;             // learner decisions trained on so far (>= 0)
+  int64_t iteration = 0;        // PPO updates so far (>= 0)
   Json extra = Json::object();  // run bookkeeping (opponent pool, elapsed time...)
   // The stored weights' precision: false = float32; true = float16, for
   // exported bots (half the size; loaded back as float32).
@@ -107,6 +109,10 @@ struct CheckpointMeta {
   // gives the fallback; a value of another type or out of range is a
   // CheckpointError naming the file and the key (e.g. "extra.episodes").
   int64_t extra_count(const char* key, int64_t fallback) const;  // a whole number >= 0
+  // A CheckpointError naming the file and the first key absent from `extra`:
+  // for the keys every version of a trainer wrote (a default would hide an
+  // edited file); keys added later keep their readers' fallbacks.
+  void require_extra(std::initializer_list<const char*> keys) const;
   double extra_number(const char* key, double fallback, double lo, double hi) const;
   std::string extra_text(const char* key, const std::string& fallback) const;
   std::vector<std::string> extra_texts(const char* key) const;  // a list of strings; absent: none

@@ -155,4 +155,25 @@ bool same_shape(const TensorRecord& record, const torch::Tensor& tensor) {
   return tensor.sizes().vec() == record.dims;
 }
 
+namespace {
+
+// IEEE 754: NaN and the infinities are the numbers whose exponent bits are
+// all ones (`exponent` masks them in the element's bits).
+template <typename Bits>
+bool all_finite_as(std::string_view data, Bits exponent) {
+  for (std::size_t at = 0; at + sizeof(Bits) <= data.size(); at += sizeof(Bits)) {
+    Bits bits;
+    std::memcpy(&bits, data.data() + at, sizeof(Bits));  // the section need not be aligned
+    if ((bits & exponent) == exponent) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool all_finite(const TensorRecord& record) {
+  return record.dtype == kFloat16Code ? all_finite_as<uint16_t>(record.data, 0x7C00)
+                                      : all_finite_as<uint32_t>(record.data, 0x7F800000);
+}
+
 }  // namespace rocketgym::checkpoint_format

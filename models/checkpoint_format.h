@@ -131,4 +131,9 @@ torch::Tensor tensor_of(const TensorRecord& record);
 
 bool same_shape(const TensorRecord& record, const torch::Tensor& tensor);
 
+// Whether every element is a finite number (no NaN, no infinity), read from
+// the raw bytes before anything is copied: a network with one NaN weight
+// answers NaN for every position, which no later check names.
+bool all_finite(const TensorRecord& record);
+
 }  // namespace rocketgym::checkpoint_format

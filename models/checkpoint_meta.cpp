@@ -23,6 +23,15 @@ std::string shape_text(const std::vector<int>& shape) {
   return out;
 }
 
+// A counter of the run (learner decisions, updates): a whole number >= 0.
+int64_t json_get_count(const Json& doc, const char* key) {
+  const auto v = json_get<int64_t>(doc, key);
+  if (v < 0)
+    throw SerializationError(std::string("field '") + key + "' is " + std::to_string(v) +
+                             ", expected a whole number >= 0");
+  return v;
+}
+
 }  // namespace
 
 NetSpec CheckpointMeta::net_spec() const {
@@ -118,8 +127,8 @@ CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
   }
   m.encoder = json_get<std::string>(doc, "encoder");
   m.net = NetConfig::from_json(json_get<Json>(doc, "net"));
-  m.step = json_get<int64_t>(doc, "step");
-  m.iteration = json_get<int64_t>(doc, "iteration");
+  m.step = json_get_count(doc, "step");
+  m.iteration = json_get_count(doc, "iteration");
   m.extra = json_get<Json>(doc, "extra");
   if (!m.extra.is_object())
     throw SerializationError("field 'extra' must be a mapping, not " + m.extra.dump());
@@ -158,6 +167,16 @@ const Json* extra_field(const Json& extra, const std::string& key) {
 }
 
 }  // namespace
+
+void CheckpointMeta::require_extra(std::initializer_list<const char*> keys) const {
+  for (const char* key : keys)
+    if (!extra_field(extra, key)) {
+      const std::string file = source.empty() ? "checkpoint metadata" : "checkpoint '" + source + "'";
+      throw CheckpointError(file + ": extra." + key +
+                            " is missing (every checkpoint of a training run records it; was the file "
+                            "edited? put the run's own latest.ckpt back, or start a new run)");
+    }
+}
 
 int64_t CheckpointMeta::extra_count(const char* key, int64_t fallback) const {
   const Json* value = extra_field(extra, key);

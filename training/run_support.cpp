@@ -182,6 +182,9 @@ void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path
         "latest.ckpt back, or train in another run.dir; the file itself plays as an arena agent "
         "(--agent checkpoint:" +
         path + " or search:" + path + ")");
+  // What every version of both trainers wrote (the harness's bookkeeping);
+  // each trainer's resume requires its own keys.
+  meta.require_extra({"seed", "elapsed_seconds", "eval_vs_random", "eval_vs_heuristic"});
   // PPO checkpoints written before extra.algorithm existed have none.
   const std::string algorithm = meta.extra_text("algorithm", "ppo");
   if (algorithm != run.algorithm)
@@ -196,14 +199,12 @@ void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path
                           " set the model block back to the checkpoint's");
   // The seed the run began with (every checkpoint records it): a resumed run
   // keeps it, or nothing would record the seed that reproduces the run.
-  if (const auto seed = meta.extra.find("seed");
-      seed != meta.extra.end() && seed->is_number_unsigned() && seed->get<uint64_t>() != run.seed)
-    throw CheckpointError("'" + path + "' belongs to a run started with run.seed " +
-                          std::to_string(seed->get<uint64_t>()) + ", and the config gives " +
-                          std::to_string(run.seed) +
+  if (const auto seed = static_cast<uint64_t>(meta.extra_count("seed", 0)); seed != run.seed)
+    throw CheckpointError("'" + path + "' belongs to a run started with run.seed " + std::to_string(seed) +
+                          ", and the config gives " + std::to_string(run.seed) +
                           ". A resumed run keeps its seed (with another, nothing would record the seed "
                           "that reproduces the run)." +
-                          restart + " set run.seed back to " + std::to_string(seed->get<uint64_t>()));
+                          restart + " set run.seed back to " + std::to_string(seed));
   const std::string saved_rules = meta.extra_text("game_config", "");
   if (saved_rules.empty()) return;  // written before the rules were recorded
   std::vector<ConfigDifference> rules;

@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +52,18 @@ Agent load_agent(const std::string& text, std::shared_ptr<AnyGame> game, int num
 
 using FloatArray = py::array_t<float, py::array::c_style>;
 
+// A NaN or an infinity in an observation would come back as NaN
+// probabilities; no encoder writes one, so it is a caller's bug, named here
+// (a scan of the Python call's batch only: training never passes through).
+void check_finite_observations(const FloatArray& obs) {
+  const py::ssize_t batch = obs.shape(0), row = batch > 0 ? obs.size() / batch : 0;
+  const float* data = obs.data();
+  for (py::ssize_t k = 0; k < obs.size(); ++k)
+    if (!std::isfinite(data[k]))
+      throw py::value_error("observations must be finite numbers: row " + std::to_string(k / row) +
+                            " holds NaN or infinity (at flat index " + std::to_string(k % row) + ")");
+}
+
 // Strict: float32 observations [B, *observation_shape] and one-byte masks
 // (bool, uint8, or the vector env's int8) [B, num_actions]; anything else is a TypeError/ValueError, never a
 // silent conversion (a float64 batch would be copied at every call).
@@ -78,6 +91,7 @@ py::tuple evaluate(Agent& a, const py::array& observations, const py::array& mas
   if (masks.ndim() != 2 || masks.shape(0) != batch || masks.shape(1) != actions)
     throw Error("masks must have shape [" + std::to_string(batch) + ", " + std::to_string(actions) + "]");
   const auto obs = py::array_t<float, py::array::c_style>::ensure(observations);  // copies a strided view
+  check_finite_observations(obs);
   const auto mask = py::array_t<uint8_t, py::array::c_style>::ensure(masks.attr("view")("uint8"));
   FloatArray probabilities({batch, static_cast<py::ssize_t>(actions)});
   FloatArray values({batch, static_cast<py::ssize_t>(a.num_players)});
@@ -157,7 +171,7 @@ PYBIND11_MODULE(_agents, m) {
       .def("evaluate", &evaluate, py::arg("observations"), py::arg("masks"),
            "The network's masked policy [B, num_actions] and value per seat [B, num_players] "
            "(relative to the seat each row was encoded for), for float32 observations and bool/uint8/int8 "
-           "masks. Thread-safe like act().")
+           "masks. Observations holding NaN or infinity are a ValueError. Thread-safe like act().")
       .def_property_readonly(
           "name", [](const Agent& a) { return a.agent->spec().name; }, "The agent's name, as in the arena.")
       .def_property_readonly(

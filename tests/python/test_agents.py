@@ -100,6 +100,21 @@ def test_bad_batches_are_refused(zoo):
         agent.evaluate(obs, np.zeros_like(masks))
 
 
+def test_non_finite_observations_are_refused_naming_the_row(zoo):
+    """A NaN or an infinity would come back as NaN probabilities without a word."""
+    agent = rg.load_agent("zoo:launchpad23:0")
+    shape = rg.load_game("launchpad23").observation_shape(2)
+    masks = np.ones((3, rg.game_info("launchpad23").num_actions), dtype=np.uint8)
+    for bad in (np.nan, np.inf, -np.inf):
+        obs = np.zeros((3, *shape), dtype=np.float32)
+        obs.reshape(3, -1)[2, -1] = bad
+        with pytest.raises(ValueError, match=r"observations must be finite numbers: row 2 holds NaN or infinity"):
+            agent.evaluate(obs, masks)
+        with pytest.raises(ValueError, match="observations must be finite"):
+            agent.act(obs, masks)
+    agent.evaluate(np.zeros((0, *shape), dtype=np.float32), masks[:0])  # an empty batch has nothing to check
+
+
 def test_wrong_state_or_finished_game_is_an_error(zoo):
     agent = rg.load_agent("zoo:launchpad23")
     with pytest.raises(rg.Error, match="players"):

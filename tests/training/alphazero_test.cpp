@@ -399,6 +399,19 @@ TEST_CASE("a short AlphaZero run writes its folder and resumes where it stopped"
   CHECK(read_checkpoint_meta(ckpt).iteration == 2);
   CHECK(lines_of((dir / "metrics.csv").string()).size() == 3);
 
+  // Without extra.games (which every search-based checkpoint records) the
+  // count restarted at 0 without a word; the refusal changes no file.
+  {
+    LoadedCheckpoint loaded = load_checkpoint(ckpt);
+    torch::optim::AdamW adamw(loaded.net->parameters());
+    loaded.meta.extra.erase("games");
+    save_checkpoint(ckpt, loaded.meta, loaded.net, &adamw);
+    config.total_steps = second.steps + 1;
+    CHECK_THROWS_WITH(alphazero::run_alphazero(config, false),
+                      Catch::Contains("checkpoint '" + ckpt + "': extra.games is missing"));
+    CHECK(lines_of((dir / "metrics.csv").string()).size() == 3);
+  }
+
   // A run folder holding a checkpoint for another player count is refused.
   TrainConfig other = config;
   other.game.players = 3;

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <thread>
 
 #include "envs/core/game.h"
@@ -501,6 +502,52 @@ std::string model_error(const std::vector<Entry>& entries, const std::string& ta
 
 }  // namespace
 
+TEST_CASE("negative counters in the metadata are refused naming the file and the field", "[checkpoint]") {
+  const std::string dir = temp_dir("negative_counters");
+  PolicyValueNet net(small_meta().net_spec());
+  const std::string path = dir + "/latest.ckpt";
+  for (const char* field : {"step", "iteration"}) {
+    CheckpointMeta meta = small_meta();
+    (std::string(field) == "step" ? meta.step : meta.iteration) = -5;
+    save_checkpoint(path, meta, net, nullptr);
+    CHECK_THAT(checkpoint_error([&] { read_checkpoint_meta(path); }),
+               Catch::Contains("checkpoint '" + path + "' has invalid metadata: field '" + field +
+                               "' is -5, expected a whole number >= 0"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a key given twice in the metadata is refused naming the key", "[checkpoint]") {
+  const std::string dir = temp_dir("duplicate_keys");
+  PolicyValueNet net(small_meta().net_spec());
+  const std::string path = dir + "/latest.ckpt";
+  save_checkpoint(path, small_meta(), net, nullptr);
+  const std::string original = read_bytes(path);
+  // Each rewritten with a right checksum: only the repeated key is wrong.
+  auto with_meta = [&](const std::string& from, const std::string& to) {
+    write_bytes(path, original);
+    rewrite_sections(path, [&](FileSections& s) {
+      const std::size_t at = s.meta.find(from);
+      REQUIRE(at != std::string::npos);
+      s.meta.replace(at, from.size(), to);
+    });
+    return checkpoint_error([&] { load_checkpoint(path); });
+  };
+  // The last "game" won, so the file loaded as whatever game it named last.
+  CHECK_THAT(with_meta("{", "{\"game\": \"lift_off\", "),
+             Catch::Contains("checkpoint '" + path + "' has invalid metadata: key \"game\" is given twice"));
+  // In a nested object too (the network's config).
+  CHECK_THAT(with_meta("\"net\": {", "\"net\": {\"hidden\": 512, "),
+             Catch::Contains("key \"hidden\" is given twice"));
+  // The same key in two objects is no repeat; a long or unprintable key is cut and escaped.
+  CHECK(with_meta("\"extra\": {", "\"extra\": {\"game\": 1, ") == "(no CheckpointError)");
+  const std::string long_key = "\"" + std::string(100, 'k') + "\\u0001\"";
+  const std::string message = with_meta("{", "{" + long_key + ": 1, " + long_key + ": 2, ");
+  CHECK_THAT(message, Catch::Contains("key \"kkkk") && Catch::Contains("...") &&
+                          !Catch::Contains(std::string(60, 'k')));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("the model section is our own tensor list, about the size of the raw weights", "[checkpoint]") {
   const std::string dir = temp_dir("v2_layout");
   PolicyValueNet net(small_meta().net_spec());
@@ -534,6 +581,62 @@ TEST_CASE("checkpoint bytes load from memory as from a file", "[checkpoint]") {
   CHECK_THAT(
       checkpoint_error([&] { load_checkpoint_from_bytes("RGCKPT03" + read_bytes(path).substr(8), "x"); }),
       Catch::Contains("format version this rocketgym does not know"));
+}
+
+// A network that diverged, saved through the save path like any other: the
+// checksum is right, only the numbers are not.
+TEST_CASE("NaN or infinite weights are refused naming the file and the tensor", "[checkpoint]") {
+  const std::string dir = temp_dir("not_finite");
+  PolicyValueNet net(small_meta().net_spec());
+  torch::optim::Adam adam(net->parameters());
+  const std::string path = save_example(dir, net, adam);
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& p : net->parameters()) p.fill_(std::numeric_limits<float>::quiet_NaN());
+  }
+  save_checkpoint(path, small_meta(), net, &adam);
+  const std::string all_nan = checkpoint_error([&] { load_checkpoint(path); });
+  CHECK_THAT(all_nan, Catch::Contains("checkpoint '" + path + "': model section: tensor '") &&
+                          Catch::Contains("' holds NaN or infinite numbers"));
+  CHECK_THAT(checkpoint_error([&] { load_checkpoint_from_bytes(read_bytes(path), "in memory"); }),
+             Catch::Contains("'in memory'") && Catch::Contains("holds NaN or infinite numbers"));
+
+  // One infinity in the last weight of one tensor, at either precision (an
+  // exported bot is float16).
+  PolicyValueNet one(small_meta().net_spec());
+  {
+    torch::NoGradGuard no_grad;
+    one->named_parameters()["value_head.bias"].view(-1)[-1] = std::numeric_limits<float>::infinity();
+  }
+  for (bool half : {false, true}) {
+    CheckpointMeta meta = small_meta();
+    meta.half_precision = half;
+    save_checkpoint(path, meta, one, nullptr);
+    CHECK_THAT(checkpoint_error([&] { load_checkpoint(path); }),
+               Catch::Contains("tensor 'value_head.bias' holds NaN or infinite numbers"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("NaN in the optimizer state is refused naming the parameter, changing nothing", "[checkpoint]") {
+  const std::string dir = temp_dir("optim_not_finite");
+  PolicyValueNet net(small_meta().net_spec());
+  torch::optim::Adam adam(net->parameters());
+  const std::string path = save_example(dir, net, adam);
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& [key, state] : adam.state())
+      static_cast<torch::optim::AdamParamState&>(*state).exp_avg_sq().fill_(
+          std::numeric_limits<float>::quiet_NaN());
+  }
+  save_checkpoint(path, small_meta(), net, &adam);
+  LoadedCheckpoint loaded = load_checkpoint(path);  // the weights are fine
+  torch::optim::Adam fresh(loaded.net->parameters());
+  CHECK_THAT(checkpoint_error([&] { load_optimizer_state(loaded, fresh); }),
+             Catch::Contains("optimizer section: the exp_avg_sq of parameter 0 ('stem_conv.weight')") &&
+                 Catch::Contains("holds NaN or infinite numbers"));
+  CHECK(fresh.state().empty());
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("exported weights round-trip exactly at float16 and float32", "[checkpoint]") {

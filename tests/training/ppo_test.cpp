@@ -589,5 +589,22 @@ TEST_CASE("edited counters in a run's checkpoint are refused naming the file and
   save_checkpoint(latest, loaded.meta, loaded.net, &adam);
   CHECK_THROWS_WITH(one_more_update(config), Catch::Contains(latest) && Catch::Contains("extra.episodes") &&
                                                  Catch::Contains("\"abc\""));
+  // A key every PPO checkpoint records, missing: it resumed with an empty
+  // pool (or zero counters) without a word.
+  for (const char* key : {"episodes", "env_steps", "pool"}) {
+    CheckpointMeta meta = loaded.meta;
+    meta.extra["episodes"] = 3;
+    meta.extra.erase(key);
+    save_checkpoint(latest, meta, loaded.net, &adam);
+    CHECK_THROWS_WITH(one_more_update(config),
+                      Catch::Contains("checkpoint '" + latest + "': extra." + key + " is missing"));
+  }
+  // A negative counter of the metadata itself.
+  loaded.meta.extra["episodes"] = 3;
+  loaded.meta.step = -5;
+  save_checkpoint(latest, loaded.meta, loaded.net, &adam);
+  CHECK_THROWS_WITH(
+      one_more_update(config),
+      Catch::Contains(latest) && Catch::Contains("field 'step' is -5, expected a whole number >= 0"));
   std::filesystem::remove_all(dir);
 }

@@ -193,6 +193,9 @@ LoadedCheckpoint run_checkpoint(const std::string& rules) {
   c.meta.net.channels = 8;
   c.meta.extra["algorithm"] = "ppo";
   c.meta.extra["seed"] = uint64_t{7};
+  c.meta.extra["elapsed_seconds"] = 12.5;
+  c.meta.extra["eval_vs_random"] = -1.0;
+  c.meta.extra["eval_vs_heuristic"] = -1.0;
   if (!rules.empty()) c.meta.extra["game_config"] = rules;
   c.optimizer_state = "state";  // not read by the check: only whether there is one
   return c;
@@ -256,6 +259,19 @@ TEST_CASE("a resume names what differs from the run's checkpoint", "[run][resume
     CHECK_THROWS_WITH(check_resumable(saved, path, run),
                       Catch::Contains(path) && Catch::Contains("started with run.seed 7") &&
                           Catch::Contains("the config gives 8") && Catch::Contains("set run.seed back to 7"));
+  }
+  SECTION("bookkeeping every run's checkpoint records, missing or edited") {
+    for (const char* key : {"seed", "elapsed_seconds", "eval_vs_random", "eval_vs_heuristic"}) {
+      LoadedCheckpoint edited = saved;
+      edited.meta.source = path;
+      edited.meta.extra.erase(key);
+      CHECK_THROWS_WITH(check_resumable(edited, path, same_run_as(saved, rules)),
+                        Catch::Contains("checkpoint '" + path + "': extra." + key + " is missing"));
+    }
+    LoadedCheckpoint edited = saved;
+    edited.meta.extra["seed"] = "seven";  // was ignored, so any run.seed resumed it
+    CHECK_THROWS_WITH(check_resumable(edited, path, same_run_as(saved, rules)),
+                      Catch::Contains("extra.seed") && Catch::Contains("a whole number >= 0"));
   }
   SECTION("a checkpoint from before the rules were recorded is not checked for them") {
     const LoadedCheckpoint old = run_checkpoint("");

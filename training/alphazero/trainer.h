@@ -84,6 +84,7 @@ class Trainer : public run::Algorithm {
   torch::optim::Optimizer& optimizer() override { return *optimizer_; }
 
   void resume(const CheckpointMeta& saved, bool verbose) override {
+    saved.require_extra({"games"});  // written since the first run; gating_matches only with gating
     games_ = saved.extra_count("games", 0);
     gates_ = saved.extra_count("gating_matches", 0);
     if (verbose && ctx_.is_root())

@@ -113,6 +113,7 @@ class Trainer : public run::Algorithm {
   torch::optim::Optimizer& optimizer() override { return *optimizer_; }
 
   void resume(const CheckpointMeta& saved, bool verbose) override {
+    saved.require_extra({"episodes", "env_steps", "pool"});  // written since the first PPO run
     episodes_ = saved.extra_count("episodes", 0);
     env_steps_ = saved.extra_count("env_steps", 0);
     check_agents(saved);

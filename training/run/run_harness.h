@@ -300,8 +300,8 @@ class RunHarness {
     snapshots_ = MinuteSnapshots(settings_.snapshot_minutes, elapsed_before_);
     eval_random_ = saved.extra_number("eval_vs_random", -1.0, -1.0, 1.0);  // -1: not evaluated yet
     eval_heuristic_ = saved.extra_number("eval_vs_heuristic", -1.0, -1.0, 1.0);
+    algo.resume(saved, verbose);  // checks the trainer's keys first: a refused resume changes no file
     if (ctx_.is_root()) truncate_metrics(in_run_dir("metrics.csv"), iteration_);
-    algo.resume(saved, verbose);
     return true;
   }
 
