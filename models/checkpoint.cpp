@@ -249,7 +249,7 @@ void load_optimizer_section(SectionReader& in, torch::optim::Optimizer& optimize
 
 CheckpointMeta parse_meta(const std::string& text, const std::string& path) {
   try {
-    CheckpointMeta meta = CheckpointMeta::from_json(Json::parse(text));
+    CheckpointMeta meta = CheckpointMeta::from_json(parse_json(text));
     meta.source = path;
     return meta;
   } catch (const nlohmann::json::exception& e) {

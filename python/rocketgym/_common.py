@@ -204,12 +204,18 @@ def load_state(game: _core.Game, state: Any, num_players: int) -> _core.State:
     game's configuration cannot hold, is refused (``rocketgym.Error`` / ``SerializationError``)
     instead of being played with the wrong rules and encoder.
     """
+    # json recurses once per level: a document nested past Python's recursion limit is past ours too.
+    too_deep = _core.SerializationError(
+        f"state document: arrays and objects are nested more than {_core.MAX_DOCUMENT_DEPTH} levels deep")
     if isinstance(state, _core.State):
         text = state.to_json()
     elif isinstance(state, str):
         text = state
     elif isinstance(state, Mapping):
-        text = json.dumps(dict(state))
+        try:
+            text = json.dumps(dict(state))
+        except RecursionError:
+            raise too_deep from None
     else:
         raise TypeError(f"a state must be a rocketgym.State or a JSON document (str or dict), "
                         f"not {type(state).__name__}")
@@ -217,6 +223,8 @@ def load_state(game: _core.Game, state: Any, num_players: int) -> _core.State:
         document = json.loads(text)
     except ValueError as e:
         raise _core.SerializationError(f"state document is not valid JSON: {e}") from e
+    except RecursionError:
+        raise too_deep from None
     game_id = document.get("game") if isinstance(document, dict) else None
     if game_id is not None and game_id != game.id:
         raise _core.Error(f"the state is a {game_id!r} position; this env plays {game.id!r}")

@@ -10,6 +10,7 @@
 #include <limits>
 #include <random>
 
+#include "envs/core/json.h"
 #include "envs/core/rng.h"
 #include "training/cli/http_server.h"
 #include "training/players/kinds.h"
@@ -111,27 +112,10 @@ std::string overrides_of(const json& options, const std::string& game_id) {
 
 json parse_request(const std::string& body) {
   if (!is_valid_utf8(body)) throw ApiError(400, "the request body is not valid UTF-8");
-  // The nesting depth, counted outside strings, before anything parses it.
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : body) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth)
-        throw ApiError(400, "the request body nests arrays and objects deeper than " +
-                                std::to_string(kMaxJsonDepth) + " levels");
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
+  // The nesting depth, before anything parses it.
+  if (json_nests_deeper_than(body, kMaxJsonDepth))
+    throw ApiError(400, "the request body nests arrays and objects deeper than " +
+                            std::to_string(kMaxJsonDepth) + " levels");
   json request = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (request.is_discarded()) throw ApiError(400, "the request body is not valid JSON");
   if (!request.is_object()) throw ApiError(400, "the request body must be a JSON object");
