@@ -33,11 +33,7 @@ def load_game(game_id: str, config: ConfigArg = None) -> _core.Game:
     if config is None:
         return _remember_recipe(_core.load_game(game_id), (game_id, None, ""))
     if isinstance(config, Mapping):
-        # JSON is valid YAML, so a dict travels as JSON text.
-        try:
-            text = json.dumps(dict(config))
-        except (TypeError, ValueError) as e:
-            raise _core.ConfigError(f"config overrides must be plain data (str, numbers, lists, dicts): {e}") from e
+        text = config_overrides_text(config)
         return _remember_recipe(_core.load_game(game_id, "", text), (game_id, None, text))
     if isinstance(config, os.PathLike) or (isinstance(config, str) and config.endswith((".yaml", ".yml"))):
         path = os.fspath(config)
@@ -50,6 +46,34 @@ def load_game(game_id: str, config: ConfigArg = None) -> _core.Game:
     if isinstance(config, str):
         return _remember_recipe(_core.load_game(game_id, "", config), (game_id, None, config))
     raise TypeError(f"config must be None, a dict, a YAML string or a path, not {type(config).__name__}")
+
+
+def config_overrides_text(config: Mapping[str, Any]) -> str:
+    """A dict of config overrides as text for the core: JSON, which is valid YAML.
+
+    ``rocketgym.ConfigError`` if it is not plain data or nests deeper than a config may (checked
+    first, without recursion: ``json.dumps`` would hit Python's recursion limit).
+    """
+    _check_config_depth(config)
+    try:
+        return json.dumps(dict(config))
+    except (TypeError, ValueError) as e:
+        raise _core.ConfigError(f"config overrides must be plain data (str, numbers, lists, dicts): {e}") from e
+
+
+def _check_config_depth(config: Mapping[str, Any]) -> None:
+    """``ConfigError`` naming the key (dotted, as in a config file) under which lists and dicts
+    nest more than ``MAX_CONFIG_DEPTH`` levels."""
+    limit = _core.MAX_CONFIG_DEPTH
+    pending = [(config, "", 0)]
+    while pending:
+        value, key, depth = pending.pop()
+        if depth > limit:
+            raise _core.ConfigError(f"config overrides: '{key}' is nested more than {limit} levels deep")
+        if isinstance(value, Mapping):
+            pending.extend((v, f"{key}.{k}" if key else str(k), depth + 1) for k, v in value.items())
+        elif isinstance(value, (list, tuple)):
+            pending.extend((v, key, depth + 1) for v in value)
 
 
 # -- Gymnasium ids -------------------------------------------------------------------------------

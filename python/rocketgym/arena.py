@@ -28,7 +28,7 @@ import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _rocketgym as _core
-from ._common import ConfigArg, check_int
+from ._common import ConfigArg, check_int, config_overrides_text
 
 Error = _core.Error
 
@@ -97,10 +97,7 @@ def _config_parts(config: ConfigArg) -> Tuple[str, str]:
     if config is None:
         return "", ""
     if isinstance(config, Mapping):
-        try:
-            return "", json.dumps(dict(config))
-        except (TypeError, ValueError) as e:
-            raise _core.ConfigError(f"config overrides must be plain data (str, numbers, lists, dicts): {e}") from e
+        return "", config_overrides_text(config)
     if isinstance(config, os.PathLike) or (isinstance(config, str) and config.endswith((".yaml", ".yml"))):
         path = os.fspath(config)
         if not os.path.isfile(path):

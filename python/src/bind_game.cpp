@@ -368,7 +368,8 @@ void bind_game(py::module_& m) {
         py::arg("game_id"), py::arg("config_file") = "", py::arg("overrides") = "",
         "Loads a game: config_file (default: the game's configs/games/<id>.yaml), then the YAML mapping "
         "`overrides` merged on top. Error for an unknown id, ConfigError for a bad config.");
-  // What a state document may nest (python/rocketgym/_common.py).
+  // What a config and a state document may nest (python/rocketgym/_common.py).
+  m.attr("MAX_CONFIG_DEPTH") = kMaxConfigDepth;
   m.attr("MAX_DOCUMENT_DEPTH") = kMaxDocumentDepth;
   m.def("builtin_game_config", &builtin_game_config, py::arg("game_id"),
         "The game's default YAML built into the module.");
