@@ -131,7 +131,7 @@ CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
   m.iteration = json_get_count(doc, "iteration");
   m.extra = json_get<Json>(doc, "extra");
   if (!m.extra.is_object())
-    throw SerializationError("field 'extra' must be a mapping, not " + m.extra.dump());
+    throw SerializationError(std::string("field 'extra' must be a mapping, not ") + m.extra.type_name());
   if (doc.contains("weights")) {  // absent in files written before exports existed: float32
     const auto weights = json_get<std::string>(doc, "weights");
     if (weights != "float16" && weights != "float32")

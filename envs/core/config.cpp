@@ -1,5 +1,7 @@
 #include "envs/core/config.h"
 
+#include <yaml-cpp/depthguard.h>  // YAML::DeepRecursion, which yaml.h leaves out
+
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -20,8 +22,6 @@ struct ConfigNode::Origin {
 
 namespace {
 
-// Deeper nesting (or an alias that contains itself) is not a config.
-constexpr int kMaxDepth = 100;
 // Values in one document after expanding aliases ("billion laughs").
 constexpr std::size_t kMaxValues = std::size_t{1} << 20;
 
@@ -76,15 +76,18 @@ struct TextPlace {
   std::string at(const YAML::Mark& mark) const { return has_lines ? at_line(source, mark) : source; }
 };
 
+std::string nested_too_deep() {
+  return "nested more than " + std::to_string(kMaxConfigDepth) + " levels deep";
+}
+
 // Refuses what yaml-cpp accepts silently: a key given twice in one mapping
 // (lookups would see only the first) and keys that are not plain scalars.
 // Aliases can make a small text a huge or self-containing tree, so depth and
 // size are bounded too.
 void check_structure(const YAML::Node& node, const std::string& path, const TextPlace& place, int depth,
                      std::size_t& budget) {
-  if (depth > kMaxDepth)
-    throw ConfigError(place.at(node.Mark()) + ": " + quoted(path) + " is nested more than " +
-                      std::to_string(kMaxDepth) + " levels deep");
+  if (depth > kMaxConfigDepth)
+    throw ConfigError(place.at(node.Mark()) + ": " + quoted(path) + " is " + nested_too_deep());
   if (budget-- == 0)
     throw ConfigError(place.at(node.Mark()) + ": more than " + std::to_string(kMaxValues) +
                       " values (after expanding aliases)");
@@ -117,7 +120,7 @@ void check_structure(const YAML::Node& node, const std::string& path, const Text
 
 bool contains(const YAML::Node& root, const YAML::Node& node, int depth) {
   if (root.is(node)) return true;
-  if (depth > kMaxDepth) return false;
+  if (depth > kMaxConfigDepth) return false;
   if (root.IsMap()) {
     for (const auto& kv : root)
       if (contains(kv.second, node, depth + 1)) return true;
@@ -305,6 +308,8 @@ ConfigNode ConfigNode::parse(const std::string& text, const std::string& source)
   YAML::Node node;
   try {
     node = YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own depth guard, far beyond kMaxConfigDepth
+    throw ConfigError(source + ":" + line_of(e.mark) + ": " + nested_too_deep());
   } catch (const YAML::Exception& e) {
     throw ConfigError(source + ":" + line_of(e.mark) + ": YAML syntax error: " + e.msg);
   }
@@ -364,6 +369,8 @@ ConfigNode ConfigNode::from_labelled_settings(const std::vector<Setting>& settin
     check_text(value_text, where);
     try {
       value = YAML::Load(value_text);
+    } catch (const YAML::DeepRecursion&) {
+      throw ConfigError(where + ": key " + quoted(dotted) + ": the value is " + nested_too_deep());
     } catch (const YAML::Exception& e) {
       throw ConfigError(where + ": " + quoted(text) + ": the value is not valid YAML: " + e.msg);
     }

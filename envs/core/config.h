@@ -22,6 +22,10 @@
 
 namespace rocketgym {
 
+// Deeper nesting (or an alias that contains itself) is not a config. Python's
+// config dicts are held to it too (python/rocketgym/_common.py).
+inline constexpr int kMaxConfigDepth = 100;
+
 class ConfigNode {
  public:
   ConfigNode() = default;

@@ -291,9 +291,9 @@ class GameModel final : public AnyGame {
   std::unique_ptr<AnyState> state_from_json(const std::string& text) const override {
     Json doc;
     try {
-      doc = Json::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-      throw SerializationError(std::string("state document is not valid JSON: ") + e.what());
+      doc = parse_json(text);
+    } catch (const SerializationError& e) {
+      throw SerializationError(std::string("state document: ") + e.what());
     }
     try {
       State s = State::from_json(doc, *config_);

@@ -111,12 +111,7 @@ namespace {
 // One line of a records file, replayed and checked ("where": "file:line").
 LoadedRecord load_line(const std::string& line, const std::string& where) {
   try {
-    Json doc;
-    try {
-      doc = Json::parse(line);
-    } catch (const nlohmann::json::exception& e) {
-      throw SerializationError(std::string("not valid JSON: ") + e.what());
-    }
+    const Json doc = parse_json(line);
     LoadedRecord loaded;
     loaded.record = parse_record(doc);
     loaded.source = where;

@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -36,9 +37,11 @@ struct StrictSerializer<T, std::enable_if_t<std::is_integral_v<T> && !std::is_sa
       fits = v >= static_cast<int64_t>(std::numeric_limits<T>::min()) &&
              (v < 0 || static_cast<uint64_t>(v) <= static_cast<uint64_t>(std::numeric_limits<T>::max()));
     } else {
-      throw SerializationError("expected an integer, got " + j.dump());
+      throw SerializationError(std::string("expected an integer, got ") + j.type_name());
     }
-    if (!fits) throw SerializationError("integer " + j.dump() + " does not fit");
+    if (!fits)
+      throw SerializationError("integer out of range [" + std::to_string(std::numeric_limits<T>::min()) +
+                               ", " + std::to_string(std::numeric_limits<T>::max()) + "]");
     out = j.is_number_unsigned() ? static_cast<T>(j.template get_ref<const typename J::number_unsigned_t&>())
                                  : static_cast<T>(j.template get_ref<const typename J::number_integer_t&>());
   }
@@ -52,7 +55,8 @@ template <>
 struct StrictSerializer<bool> {
   template <class J>
   static void from_json(const J& j, bool& out) {
-    if (!j.is_boolean()) throw SerializationError("expected true or false, got " + j.dump());
+    if (!j.is_boolean())
+      throw SerializationError(std::string("expected true or false, got ") + j.type_name());
     out = j.template get_ref<const typename J::boolean_t&>();
   }
   template <class J>
@@ -63,6 +67,48 @@ struct StrictSerializer<bool> {
 
 using Json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t,
                                   double, std::allocator, StrictSerializer>;
+
+// Arrays and objects nested deeper than this are no document of ours (a state,
+// a record, checkpoint metadata): nlohmann's dump, copy and comparison recurse
+// once per level, so a deeper value could overflow the stack.
+inline constexpr int kMaxDocumentDepth = 100;
+
+// Whether `text` nests arrays and objects deeper than `limit`, counting the
+// brackets outside strings. Cheap and recursion-free: run it before parsing.
+inline bool json_nests_deeper_than(std::string_view text, int limit) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+// Parses JSON text, or a SerializationError that never quotes it ("not valid
+// JSON: ..." or the depth limit); the caller names what the text is.
+inline Json parse_json(const std::string& text) {
+  if (json_nests_deeper_than(text, kMaxDocumentDepth))
+    throw SerializationError("arrays and objects are nested more than " + std::to_string(kMaxDocumentDepth) +
+                             " levels deep");
+  try {
+    return Json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw SerializationError(std::string("not valid JSON: ") + e.what());
+  }
+}
 
 template <class T>
 T json_get(const Json& j, const char* key) {

@@ -21,7 +21,8 @@ class JsonFields {
  public:
   JsonFields(const Json& j, std::string path, std::initializer_list<const char*> known)
       : j_(j), path_(std::move(path)) {
-    if (!j.is_object()) bad(path_.empty() ? "document" : path_, "must be an object, got " + j.dump());
+    if (!j.is_object())
+      bad(path_.empty() ? "document" : path_, std::string("must be an object, got ") + j.type_name());
     for (const auto& item : j.items()) {
       bool listed = false;
       for (const char* key : known) listed = listed || item.key() == key;
@@ -37,12 +38,12 @@ class JsonFields {
   int get_int(const char* key, int lo, int hi) const {
     const Json& v = get(key);
     if (!v.is_number_integer() && !v.is_number_unsigned())
-      bad(path(key), "must be an integer, got " + v.dump());
+      bad(path(key), std::string("must be an integer, got ") + v.type_name());
     int value = 0;
     try {
       value = v.get<int>();
     } catch (const SerializationError&) {
-      bad(path(key), v.dump() + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      bad(path(key), "is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     }
     if (value < lo || value > hi)
       bad(path(key), std::to_string(value) + " is out of range [" + std::to_string(lo) + ", " +
@@ -51,7 +52,7 @@ class JsonFields {
   }
   bool get_bool(const char* key) const {
     const Json& v = get(key);
-    if (!v.is_boolean()) bad(path(key), "must be true or false, got " + v.dump());
+    if (!v.is_boolean()) bad(path(key), std::string("must be true or false, got ") + v.type_name());
     return v.get<bool>();
   }
   template <class T>
@@ -62,11 +63,11 @@ class JsonFields {
       if (v.is_string() && v.get<std::string>() == c.first) return c.second;
       names += std::string(names.empty() ? "" : ", ") + c.first;
     }
-    bad(path(key), "must be one of " + names + ", got " + v.dump());
+    bad(path(key), "must be one of " + names);
   }
   const Json& get_list(const char* key, std::size_t max_size) const {
     const Json& v = get(key);
-    if (!v.is_array()) bad(path(key), "must be a list, got " + v.dump());
+    if (!v.is_array()) bad(path(key), std::string("must be a list, got ") + v.type_name());
     if (v.size() > max_size)
       bad(path(key),
           "has " + std::to_string(v.size()) + " entries, at most " + std::to_string(max_size) + " fit");
@@ -81,14 +82,15 @@ class JsonFields {
 namespace {
 
 int card_from_json(const Json& j, const std::string& path, const Config& config) {
-  if (!j.is_string()) bad(path, "a card is a name such as \"red 2 wheel\", got " + j.dump());
+  if (!j.is_string())
+    bad(path, std::string("a card is a name such as \"red 2 wheel\", got ") + j.type_name());
   const int c = config.card_id(j.get<std::string>());
   if (c < 0) bad(path, "unknown card '" + j.get<std::string>() + "'");
   return c;
 }
 
 int symbol_from_json(const Json& j, const std::string& path, const Config& config) {
-  if (!j.is_string()) bad(path, "a tile is a symbol name, got " + j.dump());
+  if (!j.is_string()) bad(path, std::string("a tile is a symbol name, got ") + j.type_name());
   const int s = config.symbol_id(j.get<std::string>());
   if (s < 0) bad(path, "unknown symbol '" + j.get<std::string>() + "'");
   return s;
@@ -98,7 +100,7 @@ int symbol_from_json(const Json& j, const std::string& path, const Config& confi
 template <std::size_t N>
 int8_t cards_from_json(const Json& list, const std::string& path, const Config& config,
                        std::array<int8_t, N>& out) {
-  if (!list.is_array()) bad(path, "must be a list of cards, got " + list.dump());
+  if (!list.is_array()) bad(path, std::string("must be a list of cards, got ") + list.type_name());
   if (list.size() > N)
     bad(path, "has " + std::to_string(list.size()) + " cards, at most " + std::to_string(N) + " fit");
   for (std::size_t i = 0; i < list.size(); ++i)
@@ -200,7 +202,7 @@ State State::from_json(const Json& doc, const Config& config) {
                        {"game", "players", "phase", "rng", "field", "set_aside_tiles", "deck", "discard",
                         "lost", "draft", "seen", "reshuffled", "rockets", "flight"});
   if (top.has("game") && top.get("game") != Json("last_blast"))
-    bad("game", "this is a last_blast document, not " + top.get("game").dump());
+    bad("game", "this is a last_blast document: \"game\" must be \"last_blast\"");
   State s;
   s.config_ = &config;
   s.n_ = static_cast<int8_t>(top.get_int("players", kMinPlayers, kMaxPlayers));
@@ -247,8 +249,7 @@ void State::read_tiles(const JsonFields& top) {
         "must have players + 1 = " + std::to_string(rows()) + " rows, has " + std::to_string(field.size()));
   for (int r = 0; r < rows(); ++r) {
     const std::string path = at("field", r);
-    if (!field[r].is_array() || field[r].size() != kColumns)
-      bad(path, "a row lists 7 tiles, got " + field[r].dump());
+    if (!field[r].is_array() || field[r].size() != kColumns) bad(path, "a row is a list of 7 tiles");
     for (int c = 0; c < kColumns; ++c)
       field_[r][c] = static_cast<int8_t>(symbol_from_json(field[r][c], at(path, c), *config_));
   }
@@ -301,7 +302,7 @@ void State::read_seen(const Json& seen) {
     if (place[c] != kPlaceLost && place[c] < kPlaceRocket) known_by_[c] = 0;
   for (int p = 0; p < n_; ++p) {
     const std::string path = at("seen", p);
-    if (!seen[p].is_array()) bad(path, "must be a list of cards, got " + seen[p].dump());
+    if (!seen[p].is_array()) bad(path, std::string("must be a list of cards, got ") + seen[p].type_name());
     for (std::size_t i = 0; i < seen[p].size(); ++i) {
       const int c = card_from_json(seen[p][i], at(path, i), *config_);
       if (knows(p, c)) bad(at(path, i), config_->card_names[c] + " is listed twice or is public");

@@ -35,7 +35,7 @@ const Json& field(const Json& obj, std::string_view path, const char* key) {
 }
 
 int int_value(const Json& j, const std::string& path, int lo, int hi) {
-  if (!j.is_number_integer()) bad(path, "must be an integer, not " + j.dump());
+  if (!j.is_number_integer()) bad(path, std::string("must be an integer, not ") + j.type_name());
   int64_t v = 0;
   if (j.is_number_unsigned()) {
     const uint64_t u = j.get<uint64_t>();
@@ -43,8 +43,7 @@ int int_value(const Json& j, const std::string& path, int lo, int hi) {
   } else {
     v = j.get<int64_t>();
   }
-  if (v < lo || v > hi)
-    bad(path, j.dump() + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  if (v < lo || v > hi) bad(path, "is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return static_cast<int>(v);
 }
 
@@ -54,7 +53,7 @@ int int_field(const Json& obj, const std::string& path, const char* key, int lo,
 
 bool bool_field(const Json& obj, const std::string& path, const char* key) {
   const Json& j = field(obj, path, key);
-  if (!j.is_boolean()) bad(member(path, key), "must be true or false, not " + j.dump());
+  if (!j.is_boolean()) bad(member(path, key), std::string("must be true or false, not ") + j.type_name());
   return j.get<bool>();
 }
 
@@ -71,7 +70,7 @@ const Json& object_field(const Json& obj, std::string_view path, const char* key
 }
 
 int card_value(const Json& j, const std::string& path) {
-  if (!j.is_string()) bad(path, "must be a card name, not " + j.dump());
+  if (!j.is_string()) bad(path, std::string("must be a card name, not ") + j.type_name());
   const int c = card_from_key(j.get<std::string>());
   if (c < 0) bad(path, "unknown card '" + j.get<std::string>() + "'");
   return c;
@@ -113,7 +112,7 @@ int card_list_from_json(const Json& j, const std::string& path, std::array<uint8
 }
 
 Step step_from_json(const Json& j) {
-  if (!j.is_string()) bad("step", "must be a step name, not " + j.dump());
+  if (!j.is_string()) bad("step", std::string("must be a step name, not ") + j.type_name());
   const std::string key = j.get<std::string>();
   const auto* found =
       std::find_if(std::begin(kStepKeys), std::end(kStepKeys), [&](const char* k) { return key == k; });
@@ -167,7 +166,7 @@ Rocket read_rocket(const Json& r, const std::string& path, const Config& config)
   if (!is_rocket(kind)) bad(member(path, "kind"), std::string(card_name(kind)) + " is not a rocket");
   const Json& zone_json = field(r, path, "zone");
   const int zone = zone_json.is_string() ? zone_from_key(zone_json.get<std::string>()) : -1;
-  if (zone < 0) bad(member(path, "zone"), "unknown zone " + zone_json.dump());
+  if (zone < 0) bad(member(path, "zone"), "must be a zone name");
   const RocketSpec& spec = config.rocket[static_cast<std::size_t>(kind)];
   rocket.kind = static_cast<int8_t>(kind);
   rocket.zone = static_cast<int8_t>(zone);

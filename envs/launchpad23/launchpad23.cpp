@@ -471,9 +471,22 @@ namespace {
 
 template <std::size_t N>
 int index_of(const char* const (&names)[N], const std::string& value, const char* field) {
-  for (std::size_t i = 0; i < N; ++i)
+  std::string listed;
+  for (std::size_t i = 0; i < N; ++i) {
     if (value == names[i]) return static_cast<int>(i);
-  throw SerializationError(std::string("state document: bad value '") + value + "' for '" + field + "'");
+    listed += std::string(i ? ", " : "") + names[i];
+  }
+  throw SerializationError(std::string("state document: '") + field + "' must be one of " + listed);
+}
+
+// A field holding an object, e.g. "dice" (json_get would name only the
+// missing key inside it).
+Json object_field(const Json& doc, const char* key) {
+  Json value = json_get<Json>(doc, key);
+  if (!value.is_object())
+    throw SerializationError(std::string("state document: '") + key + "' must be an object, not " +
+                             value.type_name());
+  return value;
 }
 
 }  // namespace
@@ -490,7 +503,7 @@ State State::from_json(const Json& doc, const Config& config) {
   s.phase_ = static_cast<Phase>(index_of(phases, phase, "phase"));
   s.current_ = json_get_int(doc, "current_player", 0, s.num_players_ - 1);
   s.turn_ = json_get_int(doc, "turn", 0, kMaxTurnsLimit);
-  const Json dice = json_get<Json>(doc, "dice");
+  const Json dice = object_field(doc, "dice");
   s.roll_.size_face =
       static_cast<uint8_t>(index_of(kSizeFaceNames, json_get<std::string>(dice, "size"), "dice.size"));
   const std::string colour = json_get<std::string>(dice, "colour");
@@ -504,12 +517,12 @@ State State::from_json(const Json& doc, const Config& config) {
   for (int p = 0; p < s.num_players_; ++p) {
     const Json& choice = choices[p];
     if (!choice.is_null() && !choice.is_string())
-      throw SerializationError("state document: 'setup_choices' holds " + choice.dump() +
-                               ", not a size name or null");
+      throw SerializationError("state document: 'setup_choices[" + std::to_string(p) +
+                               "]' must be a size name or null, not " + choice.type_name());
     s.setup_choice_[p] = static_cast<int8_t>(
         choice.is_null() ? -1 : index_of(kSizeNames, choice.get<std::string>(), "setup_choices"));
   }
-  const Json spaces = json_get<Json>(doc, "board");
+  const Json spaces = object_field(doc, "board");
   for (int sp = 0; sp < kSpaces; ++sp)
     s.board_.spaces[sp] = pieces_from_json(json_get<Json>(spaces, kSpaceNames[sp]), kSpaceNames[sp]);
   s.board_.bank = pieces_from_json(json_get<Json>(doc, "bank"), "bank");

@@ -58,14 +58,13 @@ const Json& member(const Json& j, std::string_view path, const char* key) {
 }
 
 int read_int(const Json& x, const std::string& field, int lo, int hi) {
-  if (!x.is_number_integer()) bad(field, "must be an integer, not " + x.dump());
+  if (!x.is_number_integer()) bad(field, std::string("must be an integer, not ") + x.type_name());
   const bool is_unsigned = x.is_number_unsigned();
   const uint64_t u = is_unsigned ? x.get_ref<const Json::number_unsigned_t&>() : 0;
   const int64_t v = is_unsigned ? 0 : x.get_ref<const Json::number_integer_t&>();
   const bool fits = is_unsigned ? u <= static_cast<uint64_t>(std::max(hi, 0)) && static_cast<int64_t>(u) >= lo
                                 : v >= lo && v <= hi;
-  if (!fits)
-    bad(field, "= " + x.dump() + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  if (!fits) bad(field, "is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return static_cast<int>(is_unsigned ? static_cast<int64_t>(u) : v);
 }
 
@@ -75,13 +74,13 @@ int read_int(const Json& j, const std::string& path, const char* key, int lo, in
 
 bool read_bool(const Json& j, const std::string& path, const char* key) {
   const Json& x = member(j, path, key);
-  if (!x.is_boolean()) bad(path_of(path, key), "must be true or false, not " + x.dump());
+  if (!x.is_boolean()) bad(path_of(path, key), std::string("must be true or false, not ") + x.type_name());
   return x.get_ref<const Json::boolean_t&>();
 }
 
 std::string read_string(const Json& j, const std::string& path, const char* key) {
   const Json& x = member(j, path, key);
-  if (!x.is_string()) bad(path_of(path, key), "must be a string, not " + x.dump());
+  if (!x.is_string()) bad(path_of(path, key), std::string("must be a string, not ") + x.type_name());
   return x.get_ref<const Json::string_t&>();
 }
 
@@ -95,7 +94,7 @@ int read_cards(const Json& list, const std::string& field, std::array<uint8_t, N
   int n = 0;
   for (const auto& item : list) {
     const int card = item.is_string() ? lookup(item.get<std::string>()) : -1;
-    if (card < 0) bad(field + "[" + std::to_string(n) + "]", "= " + item.dump() + " is not a " + kind);
+    if (card < 0) bad(field + "[" + std::to_string(n) + "]", std::string("is not a ") + kind);
     out[static_cast<std::size_t>(n++)] = static_cast<uint8_t>(card);
   }
   return n;
@@ -121,11 +120,12 @@ uint16_t read_places(const Json& list, const std::string& field, bool objective)
   if (!list.is_array() || list.empty()) bad(field, "must be a non-empty list of places");
   const int places = objective ? may_be::kObjectivePlaces : may_be::kSpecialistPlaces;
   unsigned m = 0;
-  for (const auto& name : list) {
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Json& name = list[i];
     int bit = -1;
     for (int b = 0; b < places; ++b)
       if (name.is_string() && name.get<std::string>() == place_name(objective, b)) bit = b;
-    if (bit < 0) bad(field, "lists " + name.dump() + ", which is not a place");
+    if (bit < 0) bad(field + "[" + std::to_string(i) + "]", "is not a place");
     m |= 1u << bit;
   }
   return static_cast<uint16_t>(m);

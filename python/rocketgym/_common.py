@@ -52,11 +52,7 @@ def config_parts(config: ConfigArg) -> Tuple[str, str]:
     if config is None:
         return "", ""
     if isinstance(config, Mapping):
-        # JSON is valid YAML, so a dict travels as JSON text.
-        try:
-            return "", json.dumps(dict(config))
-        except (TypeError, ValueError) as e:
-            raise _core.ConfigError(f"config overrides must be plain data (str, numbers, lists, dicts): {e}") from e
+        return "", config_overrides_text(config)
     if isinstance(config, os.PathLike):
         path = os.fspath(config)
         if not isinstance(path, str):
@@ -90,6 +86,34 @@ def load_game(game_id: str, config: ConfigArg = None) -> _core.Game:
     # The file as it was read (it may change or vanish before the game is unpickled).
     with open(path, encoding="utf-8") as f:
         return _remember_recipe(game, (game_id, f.read(), ""))
+
+
+def config_overrides_text(config: Mapping[str, Any]) -> str:
+    """A dict of config overrides as text for the core: JSON, which is valid YAML.
+
+    ``rocketgym.ConfigError`` if it is not plain data or nests deeper than a config may (checked
+    first, without recursion: ``json.dumps`` would hit Python's recursion limit).
+    """
+    _check_config_depth(config)
+    try:
+        return json.dumps(dict(config))
+    except (TypeError, ValueError) as e:
+        raise _core.ConfigError(f"config overrides must be plain data (str, numbers, lists, dicts): {e}") from e
+
+
+def _check_config_depth(config: Mapping[str, Any]) -> None:
+    """``ConfigError`` naming the key (dotted, as in a config file) under which lists and dicts
+    nest more than ``MAX_CONFIG_DEPTH`` levels."""
+    limit = _core.MAX_CONFIG_DEPTH
+    pending = [(config, "", 0)]
+    while pending:
+        value, key, depth = pending.pop()
+        if depth > limit:
+            raise _core.ConfigError(f"config overrides: '{key}' is nested more than {limit} levels deep")
+        if isinstance(value, Mapping):
+            pending.extend((v, f"{key}.{k}" if key else str(k), depth + 1) for k, v in value.items())
+        elif isinstance(value, (list, tuple)):
+            pending.extend((v, key, depth + 1) for v in value)
 
 
 # -- Gymnasium ids -------------------------------------------------------------------------------
@@ -244,12 +268,18 @@ def load_state(game: _core.Game, state: Any, num_players: int) -> _core.State:
     game's configuration cannot hold, is refused (``rocketgym.Error`` / ``SerializationError``)
     instead of being played with the wrong rules and encoder.
     """
+    # json recurses once per level: a document nested past Python's recursion limit is past ours too.
+    too_deep = _core.SerializationError(
+        f"state document: arrays and objects are nested more than {_core.MAX_DOCUMENT_DEPTH} levels deep")
     if isinstance(state, _core.State):
         text = state.to_json()
     elif isinstance(state, str):
         text = state
     elif isinstance(state, Mapping):
-        text = json.dumps(dict(state))
+        try:
+            text = json.dumps(dict(state))
+        except RecursionError:
+            raise too_deep from None
     else:
         raise TypeError(f"a state must be a rocketgym.State or a JSON document (str or dict), "
                         f"not {type(state).__name__}")
@@ -257,6 +287,8 @@ def load_state(game: _core.Game, state: Any, num_players: int) -> _core.State:
         document = json.loads(text)
     except ValueError as e:
         raise _core.SerializationError(f"state document is not valid JSON: {e}") from e
+    except RecursionError:
+        raise too_deep from None
     game_id = document.get("game") if isinstance(document, dict) else None
     if game_id is not None and game_id != game.id:
         raise _core.Error(f"the state is a {game_id!r} position; this env plays {game.id!r}")

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "envs/core/json.h"
 #include "envs/core/rng.h"
 
 namespace rocketgym::python {
@@ -294,6 +295,18 @@ void bind_state(py::module_& m) {
            "Checks the engine's invariants; InvariantViolation (an engine bug) if one is broken.");
 }
 
+// A state document given as a dict, as JSON text. json.dumps recurses once per
+// level: a dict nested past Python's recursion limit is past ours too.
+std::string state_dict_text(py::handle doc) {
+  try {
+    return py::module_::import("json").attr("dumps")(doc).cast<std::string>();
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_RecursionError)) throw;
+    throw SerializationError("state document: arrays and objects are nested more than " +
+                             std::to_string(kMaxDocumentDepth) + " levels deep");
+  }
+}
+
 py::object state_from_json(py::handle self, py::handle doc) {
   const auto& game = self.cast<const AnyGame&>();
   // A dict is accepted too (what json.loads gives back).
@@ -301,7 +314,7 @@ py::object state_from_json(py::handle self, py::handle doc) {
   if (py::isinstance<py::str>(doc))
     text = doc.cast<std::string>();
   else if (py::isinstance<py::dict>(doc))
-    text = py::module_::import("json").attr("dumps")(doc).cast<std::string>();
+    text = state_dict_text(doc);
   else
     throw py::type_error("a state document must be a JSON string or a dict");
   return with_game(game.state_from_json(text), self);
@@ -355,6 +368,9 @@ void bind_game(py::module_& m) {
         py::arg("game_id"), py::arg("config_file") = "", py::arg("overrides") = "",
         "Loads a game: config_file (default: the game's configs/games/<id>.yaml), then the YAML mapping "
         "`overrides` merged on top. Error for an unknown id, ConfigError for a bad config.");
+  // What a config and a state document may nest (python/rocketgym/_common.py).
+  m.attr("MAX_CONFIG_DEPTH") = kMaxConfigDepth;
+  m.attr("MAX_DOCUMENT_DEPTH") = kMaxDocumentDepth;
   m.def("builtin_game_config", &builtin_game_config, py::arg("game_id"),
         "The game's default YAML built into the module.");
   m.def(

@@ -311,6 +311,19 @@ TEST_CASE("config: keys are plain names, and aliases cannot blow a text up") {
                       Catch::Contains("c1.yaml:2: not a YAML text file (control character: byte 0xC2"));
 }
 
+TEST_CASE("config: deep nesting names the file and the limit, whichever parser finds it") {
+  // 200 levels pass yaml-cpp and meet the config's own check; 600 meet
+  // yaml-cpp's depth guard first: the same message either way.
+  for (const std::size_t levels : {200, 600}) {
+    INFO(levels);
+    const std::string nested = std::string(levels, '[') + std::string(levels, ']');
+    CHECK_THAT(error_of([&] { ConfigNode::parse("a: " + nested + "\n", "d.yaml"); }),
+               Catch::Contains("d.yaml:1: ") && Catch::Contains("nested more than 100 levels deep"));
+    CHECK_THAT(error_of([&] { ConfigNode::from_settings({"a=" + nested}); }),
+               Catch::Contains("--set a=") && Catch::Contains("nested more than 100 levels deep"));
+  }
+}
+
 TEST_CASE("config: errors about overridden values name the --set or the file they came from") {
   const ConfigNode game = ConfigNode::parse("max_turns: 10\ncharacters:\n  dad: 3\n  mom: 2\n", "game.yaml");
   const ConfigNode set = game.merged(ConfigNode::from_settings({"characters.dad=99", "max_turns=many"}));

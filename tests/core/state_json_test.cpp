@@ -6,21 +6,24 @@
 #include <string>
 
 #include "envs/core/game.h"
+#include "envs/core/json.h"
 
 using namespace rocketgym;
 using nlohmann::json;
 
 namespace {
 
-// The error state_from_json gives for `doc`, or a note that it gave none.
-std::string refusal(const AnyGame& game, const json& doc) {
+// The error state_from_json gives for a document's text, or a note that it gave none.
+std::string refusal_of_text(const AnyGame& game, const std::string& text) {
   try {
-    game.state_from_json(doc.dump());
+    game.state_from_json(text);
   } catch (const SerializationError& e) {
     return e.what();
   }
   return "(accepted)";
 }
+
+std::string refusal(const AnyGame& game, const json& doc) { return refusal_of_text(game, doc.dump()); }
 
 }  // namespace
 
@@ -79,6 +82,41 @@ TEST_CASE("state documents: every game refuses a document that is not an object 
         continue;
       }
       CHECK_NOTHROW(loaded->check_invariants());
+    }
+  }
+}
+
+namespace {
+
+// `doc` as text with the value of `key` replaced by a list nested `levels` deep.
+std::string with_nested_value(json doc, const std::string& key, int levels) {
+  doc[key] = "@";
+  std::string text = doc.dump();
+  text.replace(text.find("\"@\""), 3,
+               std::string(static_cast<std::size_t>(levels), '[') +
+                   std::string(static_cast<std::size_t>(levels), ']'));
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("state documents: every game refuses deep nesting with the limit, never quoting the value",
+          "[json]") {
+  const std::string limit = "nested more than " + std::to_string(kMaxDocumentDepth) + " levels deep";
+  const std::string deep(100000, '[');
+  for (const auto& id : Registry::instance().ids()) {
+    INFO(id);
+    auto game = load_game(id);
+    // Once a stack overflow: the document nested 100,000 deep, alone or as a field.
+    CHECK_THAT(refusal_of_text(*game, deep + std::string(deep.size(), ']')), Catch::Contains(limit));
+    const json good = json::parse(game->new_state(game->info().min_players, 3)->to_json());
+    for (const auto& item : good.items()) {
+      INFO(item.key());
+      CHECK_THAT(refusal_of_text(*game, with_nested_value(good, item.key(), 100000)), Catch::Contains(limit));
+      // Within the limit, the field is refused by name, its value not quoted.
+      const std::string refused =
+          refusal_of_text(*game, with_nested_value(good, item.key(), kMaxDocumentDepth - 1));
+      CHECK_THAT(refused, Catch::Contains(item.key()) && !Catch::Contains("[["));
     }
   }
 }

@@ -167,6 +167,40 @@ def test_a_state_document_naming_another_game_is_refused(game_id):
         rg.make(game_id).set_state(document)
 
 
+def test_deep_state_documents_are_refused_naming_the_limit_not_a_crash():
+    # Once a stack overflow in every game: the C++ reader dumped the bad value into its message.
+    child = run_child(None, """
+        import json
+        deep = "[" * 100000 + "]" * 100000
+        for g in rg.list_games():
+            game = rg.load_game(g)
+            document = json.loads(game.new_state(rg.game_info(g).min_players, 1).to_json())
+            field = json.dumps(dict(document, turn="@")).replace('"@"', deep)
+            for text in (deep, field):
+                try:
+                    game.state_from_json(text)
+                except rg.SerializationError as e:
+                    assert "nested more than 100 levels deep" in str(e), (g, str(e)[:200])
+                else:
+                    raise AssertionError(g + ": accepted")
+        print("refused")
+    """)
+    assert child.returncode == 0 and "refused" in child.stdout, child.stderr[-2000:]
+
+
+def test_a_state_dict_nested_past_the_recursion_limit_is_a_serialization_error(game_id):
+    deep = []
+    for _ in range(100000):
+        deep = [deep]
+    document = {"game": game_id, "turn": deep}
+    with pytest.raises(rg.SerializationError, match="nested more than 100 levels deep"):
+        rg.load_game(game_id).state_from_json(document)
+    with pytest.raises(rg.SerializationError, match="nested more than 100 levels deep"):
+        rg.make(game_id).set_state(document)
+    with pytest.raises(rg.SerializationError, match="nested more than 100 levels deep"):
+        rg.make(game_id).set_state("[" * 100000 + "]" * 100000)
+
+
 def test_close_lets_the_vector_env_go(game_id):
     vec = rg.make_vec(game_id, 4, seed=1)
     obs, info = vec.reset()

@@ -145,6 +145,21 @@ def test_unserializable_override_value_is_a_config_error(game_id):
         rg.load_game(game_id, {"reward": object()})
 
 
+def test_a_config_dict_nested_too_deep_is_a_config_error_naming_the_key(game_id):
+    deep = []
+    for _ in range(100000):  # json.dumps would hit Python's recursion limit
+        deep = [deep]
+    for config in ({"tiles": deep}, {"variants": {"tiles": deep}}):
+        with pytest.raises(rg.ConfigError, match=r"'(variants\.)?tiles' is nested more than 100 levels deep"):
+            rg.make(game_id, config=config)
+    with pytest.raises(rg.ConfigError, match="'tiles' is nested more than 100 levels deep"):
+        rg.arena(game_id, ["random", "random"], games=1, config={"tiles": deep})
+    loop = []
+    loop.append(loop)  # a list that holds itself nests without end
+    with pytest.raises(rg.ConfigError, match="'tiles' is nested more than 100 levels deep"):
+        rg.load_game(game_id, {"tiles": loop})
+
+
 def test_player_count_out_of_range_is_an_error(game_id):
     info = rg.game_info(game_id)
     for bad in (info.min_players - 1, info.max_players + 1):

@@ -9,8 +9,9 @@
 #include <iostream>
 #include <limits>
 #include <random>
-#include <set>
 
+#include "envs/core/json.h"
+#include "envs/core/json_unique_keys.h"
 #include "envs/core/rng.h"
 #include "training/cli/http_server.h"
 #include "training/players/kinds.h"
@@ -125,44 +126,14 @@ std::string overrides_of(const json& options, const std::string& game_id) {
 
 json parse_request(const std::string& body) {
   if (!is_valid_utf8(body)) throw ApiError(400, "the request body is not valid UTF-8");
-  // The nesting depth, counted outside strings, before anything parses it.
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : body) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth)
-        throw ApiError(400, "the request body nests arrays and objects deeper than " +
-                                std::to_string(kMaxJsonDepth) + " levels");
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  // Each open object's keys so far: a key named twice is refused, not read as
-  // its last value ({"action": 1, "action": 0} would play 0).
-  std::vector<std::set<std::string>> keys;
-  bool twice = false;
-  const json::parser_callback_t note_keys = [&keys, &twice](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start)
-      keys.emplace_back();
-    else if (event == json::parse_event_t::object_end && !keys.empty())
-      keys.pop_back();
-    else if (event == json::parse_event_t::key && !keys.empty() &&
-             !keys.back().insert(parsed.get<std::string>()).second)
-      twice = true;
-    return true;
-  };
-  json request = json::parse(body, note_keys, /*allow_exceptions=*/false);
+  // The nesting depth, before anything parses it.
+  if (json_nests_deeper_than(body, kMaxJsonDepth))
+    throw ApiError(400, "the request body nests arrays and objects deeper than " +
+                            std::to_string(kMaxJsonDepth) + " levels");
+  RepeatedKeyFinder finder;
+  json request = json::parse(body, finder.callback<json>(), /*allow_exceptions=*/false);
   if (request.is_discarded()) throw ApiError(400, "the request body is not valid JSON");
-  if (twice) throw ApiError(400, "the request body names a field twice in one object");
+  if (finder.repeated()) throw ApiError(400, "the request body names a field twice in one object");
   if (!request.is_object()) throw ApiError(400, "the request body must be a JSON object");
   return request;
 }

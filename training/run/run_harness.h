@@ -332,9 +332,9 @@ class RunHarness {
       }
       Json doc;
       try {
-        doc = Json::parse(text);
-      } catch (const nlohmann::json::exception& e) {
-        throw ConfigError("run.warm_start_layout: '" + layout_file + "' is not JSON (" + e.what() + ")");
+        doc = parse_json(text);
+      } catch (const SerializationError& e) {
+        throw ConfigError("run.warm_start_layout: '" + layout_file + "' is not a layout (" + e.what() + ")");
       }
       old_layout = layout_from_describe_json(doc, old.meta.served_players().front(), layout_file);
     } else if (old_layout.empty()) {
