@@ -10,9 +10,11 @@
 // does not touch the slot's new owner.
 //
 // The buffer is not saved in checkpoints: a resumed run refills it with
-// positions of the network it resumes from (replay.min_samples before the
-// first training phase), which costs a minute of self-play and keeps
-// checkpoints small enough to write every few iterations.
+// positions of the network it resumes from (replay.min_samples of finished
+// games before the first training phase). That keeps checkpoints small
+// enough to write every few iterations; it costs a minute of self-play in
+// most games, but about ten iterations in Launch Pad, whose long games all
+// restart at once and finish together.
 #pragma once
 
 #include <cstdint>
