@@ -97,12 +97,17 @@ inline bool json_nests_deeper_than(std::string_view text, int limit) {
   return false;
 }
 
-// Parses JSON text, or a SerializationError that never quotes it ("not valid
-// JSON: ..." or the depth limit); the caller names what the text is.
-inline Json parse_json(const std::string& text) {
+// A SerializationError when `text` nests deeper than kMaxDocumentDepth.
+inline void check_document_depth(std::string_view text) {
   if (json_nests_deeper_than(text, kMaxDocumentDepth))
     throw SerializationError("arrays and objects are nested more than " + std::to_string(kMaxDocumentDepth) +
                              " levels deep");
+}
+
+// Parses JSON text, or a SerializationError that never quotes it ("not valid
+// JSON: ..." or the depth limit); the caller names what the text is.
+inline Json parse_json(const std::string& text) {
+  check_document_depth(text);
   try {
     return Json::parse(text);
   } catch (const nlohmann::json::exception& e) {

@@ -45,9 +45,7 @@ class RepeatedKeyFinder {
 // characters of it). Malformed text throws nlohmann::json::exception, as
 // Json::parse does.
 inline Json parse_json_unique_keys(const std::string& text) {
-  if (json_nests_deeper_than(text, kMaxDocumentDepth))
-    throw SerializationError("arrays and objects are nested more than " + std::to_string(kMaxDocumentDepth) +
-                             " levels deep");
+  check_document_depth(text);
   RepeatedKeyFinder finder;
   Json document = Json::parse(text, finder.callback<Json>());
   if (finder.repeated()) {
