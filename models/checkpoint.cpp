@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "envs/core/files.h"
-#include "envs/core/json_unique_keys.h"
+#include "envs/core/json.h"
 #include "models/checkpoint_format.h"
 
 namespace rocketgym {
@@ -258,7 +258,7 @@ void load_optimizer_section(SectionReader& in, torch::optim::Optimizer& optimize
 
 CheckpointMeta parse_meta(const std::string& text, const std::string& path) {
   try {
-    CheckpointMeta meta = CheckpointMeta::from_json(parse_json_unique_keys(text));
+    CheckpointMeta meta = CheckpointMeta::from_json(parse_json(text));
     meta.source = path;
     return meta;
   } catch (const nlohmann::json::exception& e) {

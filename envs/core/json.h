@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -104,15 +107,53 @@ inline void check_document_depth(std::string_view text) {
                              " levels deep");
 }
 
-// Parses JSON text, or a SerializationError that never quotes it ("not valid
-// JSON: ..." or the depth limit); the caller names what the text is.
+// A parser callback that notes the keys of each object opened so far and the
+// first key named twice in one object, where nlohmann::json would keep the last
+// one silently ({"action": 1, "action": 0} would play 0). For any
+// nlohmann::basic_json type J.
+class RepeatedKeyFinder {
+ public:
+  template <class J>
+  typename J::parser_callback_t callback() {
+    return [this](int /*depth*/, typename J::parse_event_t event, J& parsed) {
+      if (event == J::parse_event_t::object_start) {
+        open_.emplace_back();
+      } else if (event == J::parse_event_t::object_end && !open_.empty()) {
+        open_.pop_back();
+      } else if (event == J::parse_event_t::key && !open_.empty() && !repeated_) {
+        const auto& key = parsed.template get_ref<const std::string&>();
+        if (!open_.back().insert(key).second) repeated_ = key;
+      }
+      return true;
+    };
+  }
+  // The first repeated key, as parsed (quote it only escaped and cut short).
+  const std::optional<std::string>& repeated() const { return repeated_; }
+
+ private:
+  std::vector<std::set<std::string, std::less<>>> open_;
+  std::optional<std::string> repeated_;
+};
+
+// Parses JSON text from outside (a state, a records line, checkpoint
+// metadata, a layout file), or a SerializationError: "not valid JSON: ...",
+// the depth limit, or the first key given twice in one object (escaped to
+// ASCII, at most 40 characters of it). The caller names what the text is.
 inline Json parse_json(const std::string& text) {
   check_document_depth(text);
+  RepeatedKeyFinder finder;
+  Json document;
   try {
-    return Json::parse(text);
+    document = Json::parse(text, finder.callback<Json>());
   } catch (const nlohmann::json::exception& e) {
     throw SerializationError(std::string("not valid JSON: ") + e.what());
   }
+  if (finder.repeated()) {
+    std::string name = Json(*finder.repeated()).dump(-1, ' ', /*ensure_ascii=*/true);
+    if (name.size() > 40) name = name.substr(0, 37) + "...";
+    throw SerializationError("key " + name + " is given twice in one object");
+  }
+  return document;
 }
 
 template <class T>

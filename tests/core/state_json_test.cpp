@@ -120,3 +120,16 @@ TEST_CASE("state documents: every game refuses deep nesting with the limit, neve
     }
   }
 }
+
+TEST_CASE("state documents: every game refuses a key given twice in one object, naming it", "[json]") {
+  for (const auto& id : Registry::instance().ids()) {
+    INFO(id);
+    auto game = load_game(id);
+    const std::string good = game->new_state(game->info().min_players, 3)->to_json();
+    const std::string first_key = json::parse(good).begin().key();
+    // The first field again, first: nlohmann alone would keep the later value.
+    const std::string twice = "{\"" + first_key + "\": 0, " + good.substr(1);
+    CHECK_THAT(refusal_of_text(*game, twice),
+               Catch::Contains("state document: key \"" + first_key + "\" is given twice in one object"));
+  }
+}

@@ -11,7 +11,6 @@
 #include <random>
 
 #include "envs/core/json.h"
-#include "envs/core/json_unique_keys.h"
 #include "envs/core/rng.h"
 #include "training/cli/http_server.h"
 #include "training/players/kinds.h"
