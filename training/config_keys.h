@@ -20,16 +20,9 @@
 #include <vector>
 
 #include "envs/core/config.h"
+#include "envs/core/numbers.h"  // number_text: numbers as the reference tables print them
 
 namespace rocketgym {
-
-// A number as the reference tables print it: the shortest text that reads
-// back as the same double (0.0003, 1e-09, 65536).
-inline std::string number_text(double value) {
-  char digits[64];
-  const auto written = std::to_chars(digits, digits + sizeof(digits), value);
-  return std::string(digits, written.ptr);
-}
 
 // One row of a reference table.
 struct KeyDoc {

@@ -16,6 +16,7 @@
 #include "envs/core/errors.h"
 #include "envs/core/files.h"
 #include "envs/core/rng.h"
+#include "envs/core/yaml_document.h"
 #include "generated/source_tree.h"
 #include "training/game_setup.h"
 
@@ -209,8 +210,9 @@ void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path
   if (saved_rules.empty()) return;  // written before the rules were recorded
   std::vector<ConfigDifference> rules;
   try {
-    rules = config_differences(YAML::Load(saved_rules), YAML::Load(run.game_config));
-  } catch (const YAML::Exception& e) {
+    rules = config_differences(load_yaml_document(saved_rules, "extra.game_config"),
+                               load_yaml_document(run.game_config, "the game config"));
+  } catch (const std::exception& e) {  // ConfigError from load_yaml_document, or YAML::Exception
     throw CheckpointError("'" + path + "': extra.game_config is not readable YAML (" + e.what() + ")");
   }
   if (!rules.empty())

@@ -103,7 +103,8 @@ def config_overrides_text(config: Mapping[str, Any]) -> str:
 
 def _check_config_depth(config: Mapping[str, Any]) -> None:
     """``ConfigError`` naming the key (dotted, as in a config file) under which lists and dicts
-    nest more than ``MAX_CONFIG_DEPTH`` levels."""
+    nest more than ``MAX_CONFIG_DEPTH`` levels, or the start of a key longer than
+    ``MAX_CONFIG_KEY_LENGTH`` (the core's YAML reader could not read it in the JSON it gets)."""
     limit = _core.MAX_CONFIG_DEPTH
     pending = [(config, "", 0)]
     while pending:
@@ -111,9 +112,20 @@ def _check_config_depth(config: Mapping[str, Any]) -> None:
         if depth > limit:
             raise _core.ConfigError(f"config overrides: '{key}' is nested more than {limit} levels deep")
         if isinstance(value, Mapping):
+            _check_key_lengths(value, key)
             pending.extend((v, f"{key}.{k}" if key else str(k), depth + 1) for k, v in value.items())
         elif isinstance(value, (list, tuple)):
             pending.extend((v, key, depth + 1) for v in value)
+
+
+def _check_key_lengths(mapping: Mapping[str, Any], where: str) -> None:
+    longest = _core.MAX_CONFIG_KEY_LENGTH
+    for k in mapping:
+        # Bytes of UTF-8, as the core counts them (JSON's escapes keep such a key within yaml-cpp's limit).
+        if len(str(k).encode("utf-8", "surrogatepass")) > longest:
+            start = ascii(str(k)[:20])
+            raise _core.ConfigError(f"config overrides: a key in '{where or '<top>'}' is longer than {longest} bytes "
+                                    f"(it starts {start}...)")
 
 
 # -- Gymnasium ids -------------------------------------------------------------------------------

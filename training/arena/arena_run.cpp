@@ -18,6 +18,7 @@
 #include <system_error>
 
 #include "envs/core/parallel.h"
+#include "envs/core/yaml_document.h"
 #include "generated/game_list.h"
 #include "models/checkpoint.h"
 #include "training/arena/arena.h"
@@ -148,7 +149,8 @@ Json yaml_to_json(const YAML::Node& node) {
 // The game's config as a record holds it: the overrides of the default
 // config, or, with a config file of its own, the whole resolved config.
 std::string record_config(const GameSetup& game) {
-  if (!game.config_file.empty()) return yaml_to_json(YAML::Load(game.resolved_config_text())).dump();
+  if (!game.config_file.empty())
+    return yaml_to_json(load_yaml_document(game.resolved_config_text(), game.config_file)).dump();
   if (game.overrides.is_null()) return "{}";
   return yaml_to_json(game.overrides.yaml()).dump();
 }
