@@ -43,7 +43,7 @@ const KeyTable<RunSettings>& run_keys() {
   static const KeyTable<RunSettings> table = [] {
     KeyTable<RunSettings> t;
     t.text("dir", &RunSettings::run_dir, "the run folder: config.yaml, metrics.csv, checkpoints/, plots");
-    t.whole("seed", &RunSettings::seed, 0, std::numeric_limits<int>::max(), "the run's seed");
+    t.seed("seed", &RunSettings::seed, "the run's seed");
     t.whole("threads", &RunSettings::threads, 1, kMaxThreads,
             "LibTorch intra-op threads and env or search threads");
     t.choice<std::string>("device", &RunSettings::device, {{"cpu", "cpu"}, {"cuda", "cuda"}},

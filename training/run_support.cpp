@@ -78,6 +78,14 @@ void set_torch_threads(int threads) {
 
 namespace {
 
+// extra.seed: any seed (0 to kMaxSeed, envs/core/seed_range.h), where
+// extra_count stops at 2^63 - 1; extra_count refuses what is no seed, naming it.
+uint64_t recorded_seed(const CheckpointMeta& meta) {
+  const auto found = meta.extra.find("seed");
+  if (found != meta.extra.end() && found->is_number_unsigned()) return found->get<uint64_t>();
+  return static_cast<uint64_t>(meta.extra_count("seed", 0));
+}
+
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -200,7 +208,7 @@ void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path
                           " set the model block back to the checkpoint's");
   // The seed the run began with (every checkpoint records it): a resumed run
   // keeps it, or nothing would record the seed that reproduces the run.
-  if (const auto seed = static_cast<uint64_t>(meta.extra_count("seed", 0)); seed != run.seed)
+  if (const uint64_t seed = recorded_seed(meta); seed != run.seed)
     throw CheckpointError("'" + path + "' belongs to a run started with run.seed " + std::to_string(seed) +
                           ", and the config gives " + std::to_string(run.seed) +
                           ". A resumed run keeps its seed (with another, nothing would record the seed "

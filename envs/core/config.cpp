@@ -12,6 +12,7 @@
 #include "envs/core/config_record.h"
 #include "envs/core/files.h"
 #include "envs/core/numbers.h"
+#include "envs/core/seed_range.h"
 #include "envs/core/yaml_document.h"
 
 namespace rocketgym {
@@ -607,6 +608,15 @@ std::vector<std::string> ConfigNode::keys() const {
 int ConfigNode::as_int() const {
   const KeyRead read(*this, "", [] { return ConfigKey{"", "integer", "", "required", ""}; });
   return config_int(*this, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+}
+
+uint64_t config_seed(const ConfigNode& node, const std::string& key, uint64_t fallback) {
+  if (!node.is_map() || !node.yaml()[key]) return fallback;
+  uint64_t seed = 0;
+  // child() refuses a key without a value.
+  if (const std::string why = read_int(node.child(key).yaml(), uint64_t{0}, kMaxSeed, seed); !why.empty())
+    node.fail_key(key, why);
+  return seed;
 }
 
 int config_int(const ConfigNode& item, int min, int max) {

@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "envs/core/config.h"
@@ -31,5 +32,9 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& source
 // hex), never a quoted "10". Else a ConfigError naming the item and, when it
 // is out of range, the range.
 int config_int(const ConfigNode& item, int min, int max);
+
+// The seed under `key` of the mapping `node` (0 to kMaxSeed, envs/core/seed_range.h),
+// read as above; `fallback` when the key is absent.
+uint64_t config_seed(const ConfigNode& node, const std::string& key, uint64_t fallback);
 
 }  // namespace rocketgym

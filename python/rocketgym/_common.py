@@ -227,12 +227,14 @@ def check_num_players(game: _core.Game, num_players: Any) -> int:
 
 
 def check_seed(seed: Optional[int]) -> int:
-    """A seed in [0, 2**64); ``None`` draws one from the OS."""
+    """A seed in [0, MAX_SEED] (2**64 - 1, the range of every seed: ``kMaxSeed`` in
+    envs/core/seed_range.h); ``None`` draws one from the OS."""
     if seed is None:
         return secrets.randbits(64)
     seed = check_int(seed, "seed")
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+    if not 0 <= seed <= _core.MAX_SEED:
+        shown = f", got {seed}" if seed.bit_length() <= 80 else ""  # never a huge number's digits
+        raise ValueError(f"seed must be in [0, 2**64){shown}")
     return seed
 
 

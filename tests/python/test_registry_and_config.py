@@ -269,3 +269,8 @@ def test_out_of_range_messages_say_so_with_the_range():
     with pytest.raises(rg.ConfigError, match=r"value -1099511627776 out of range \[0, 1000\]"):
         rg.load_game("lift_off", {"setup": {"score_start_by_seat": [-2**40, 4, 6, 8]}})
 
+
+def test_one_seed_range_everywhere():
+    assert rg._rocketgym.MAX_SEED == 2**64 - 1
+    with pytest.raises(ValueError, match=r"seed must be in \[0, 2\*\*64\)$"):
+        rg.make("lift_off", seed=10**400)

@@ -179,6 +179,13 @@ TEST_CASE("numbers are plain decimal on the command line, in --set and in files"
     CHECK_THAT(r.output, Catch::Contains(expected));
     CHECK_THAT(r.output, !Catch::Contains("out of range"));
   }
+  // The widest seed is one range everywhere: 2^64 - 1.
+  const CliResult largest = run_cli("play launchpad23 --seats random,random --seed 18446744073709551615", 30);
+  INFO(largest.output);
+  CHECK(largest.status == 0);
+  CHECK_THAT(largest.output, Catch::Contains("seed 18446744073709551615"));
+  const CliResult past = run_cli("bench launchpad23 --steps 10 --seed 18446744073709551616", 30);
+  CHECK_THAT(past.output, Catch::Contains("--seed: must be a whole number from 0 to 18446744073709551615"));
   // An arena config with a second document is refused, not played.
   const std::string config = dir / "arena.yaml";
   std::ofstream(config) << "game: {id: launchpad23}\nagents: [random, random]\ngames: 1\noutput: '"

@@ -34,7 +34,7 @@ const KeyTable<ArenaConfig>& ArenaConfig::keys() {
     KeyTable<ArenaConfig> t;
     t.whole("games", &ArenaConfig::games, 1, 10'000'000,
             "seeds per lineup; each is played in every seat rotation")
-        .whole("seed", &ArenaConfig::seed, 0, 2'000'000'000, "the schedule's seed")
+        .seed("seed", &ArenaConfig::seed, "the schedule's seed")
         .whole("parallel", &ArenaConfig::parallel, 1, kMaxEnvs, "games played together (--envs)")
         .whole("threads", &ArenaConfig::threads, 1, kMaxThreads, "CPU threads (agents and LibTorch)")
         .choice<std::string>("device", &ArenaConfig::device, {{"cpu", "cpu"}, {"cuda", "cuda"}},

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "envs/core/numbers.h"
+#include "envs/core/seed_range.h"
 
 namespace rocketgym::cli {
 
@@ -35,6 +36,26 @@ inline CLI::Validator whole_number(int64_t min, int64_t max, const std::string& 
         return "must be a whole number " + range + noted + ", not" + typed_value(text);
       },
       "INT in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+}
+
+// A seed: a whole number in decimal from 0 to kMaxSeed (envs/core/seed_range.h),
+// the range of every seed, also run.seed's and Python's.
+inline CLI::Validator seed(const std::string& note = "") {
+  const std::string range = "from 0 to " + std::to_string(kMaxSeed) + (note.empty() ? "" : " (" + note + ")");
+  return CLI::Validator(
+      [range](std::string& text) -> std::string {
+        uint64_t value = 0;
+        switch (read_whole(text, uint64_t{0}, kMaxSeed, value)) {
+          case NumberRead::ok:
+            return "";
+          case NumberRead::malformed:
+            return std::string("must be ") + kWholeNumberForm + ", " + range;
+          case NumberRead::out_of_range:
+            break;
+        }
+        return "must be a whole number " + range + ", not" + typed_value(text);
+      },
+      "INT in [0, " + std::to_string(kMaxSeed) + "]");
 }
 
 // A number (decimal or scientific notation, e.g. 5e6), from `min` to `max`.
