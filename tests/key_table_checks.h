@@ -53,6 +53,13 @@ void check_round_trips(const KeyTable<C>& table, const C& defaults) {
   }
 }
 
+// A whole number above `max` (max * factor + 1) as text; past a long long's
+// range (a seed's range ends at 2^64 - 1) 10^20, past every seed.
+inline std::string whole_beyond(double max, long long factor) {
+  if (max >= 9e18 / static_cast<double>(factor)) return "1" + std::string(20, '0');
+  return std::to_string(static_cast<long long>(max) * factor + 1);
+}
+
 // A key missing from the table is refused, naming it; a value beyond a key's
 // range is refused naming the key, and the table's own range check (used for
 // values that come from code) refuses it too.
@@ -64,8 +71,7 @@ void check_refusals(const KeyTable<C>& table, const C& defaults) {
   for (const auto& key : table.keys()) {
     if (key.type != "integer" && key.type != "number") continue;
     INFO("key " << key.name);
-    const std::string beyond = key.type == "integer" ? std::to_string(static_cast<long long>(key.max) + 1)
-                                                     : number_text(key.max + 1.0);
+    const std::string beyond = key.type == "integer" ? whole_beyond(key.max, 1) : number_text(key.max + 1.0);
     C bad = defaults;
     CHECK_THROWS_WITH(table.read(ConfigNode::parse(key.name + ": " + beyond + "\n", "k.yaml"), bad),
                       Catch::Contains(key.name) && Catch::Contains("k.yaml:1"));

@@ -20,16 +20,11 @@
 #include <vector>
 
 #include "envs/core/config.h"
+#include "envs/core/numbers.h"  // number_text: numbers as the reference tables print them
+#include "envs/core/seed_range.h"
+#include "envs/core/yaml_document.h"
 
 namespace rocketgym {
-
-// A number as the reference tables print it: the shortest text that reads
-// back as the same double (0.0003, 1e-09, 65536).
-inline std::string number_text(double value) {
-  char digits[64];
-  const auto written = std::to_chars(digits, digits + sizeof(digits), value);
-  return std::string(digits, written.ptr);
-}
 
 // One row of a reference table.
 struct KeyDoc {
@@ -81,6 +76,16 @@ class KeyTable {
     };
     finish_whole(k, name, field, static_cast<long long>(min), static_cast<long long>(max));
     return add(std::move(k));
+  }
+
+  // A seed: any whole number from 0 to kMaxSeed (envs/core/seed_range.h).
+  KeyTable& seed(const char* name, uint64_t C::*field, const char* doc) {
+    Key k = base(name, "integer", "0 to " + std::to_string(kMaxSeed), doc);
+    k.max = static_cast<double>(kMaxSeed);
+    k.read = [name, field](const ConfigNode& node, C& c) { c.*field = config_seed(node, name, c.*field); };
+    k.write = [name, field](YAML::Node& out, const C& c) { out[name] = c.*field; };
+    k.text = [field](const C& c) { return std::to_string(c.*field); };
+    return add(std::move(k));  // no range_error: every value of the field is a seed
   }
 
   // A number in [min, max] (NaN is refused).

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "envs/core/numbers.h"
 #include "envs/core/parallel.h"
 
 namespace rocketgym {
@@ -22,7 +23,9 @@ void read_snapshot_minutes(const ConfigNode& r, std::vector<double>& snapshot_mi
   if (!list.is_sequence()) r.fail_key("snapshot_minutes", "must be a list of minutes, e.g. [5, 10, 20, 30]");
   snapshot_minutes.clear();
   for (const ConfigNode& item : list.items()) {
-    const double m = item.yaml().as<double>(-1.0);
+    double m = -1.0;
+    if (item.yaml().IsScalar() && item.yaml().Tag() != "!")  // a quoted "5" is text
+      read_number(item.yaml().Scalar(), 0.0, kMaxSnapshotMinutes, m);
     if (!(m > 0.0 && m <= kMaxSnapshotMinutes))
       item.fail("a snapshot time must be a positive number of minutes, at most " +
                 std::to_string(static_cast<int>(kMaxSnapshotMinutes)));
@@ -40,7 +43,7 @@ const KeyTable<RunSettings>& run_keys() {
   static const KeyTable<RunSettings> table = [] {
     KeyTable<RunSettings> t;
     t.text("dir", &RunSettings::run_dir, "the run folder: config.yaml, metrics.csv, checkpoints/, plots");
-    t.whole("seed", &RunSettings::seed, 0, std::numeric_limits<int>::max(), "the run's seed");
+    t.seed("seed", &RunSettings::seed, "the run's seed");
     t.whole("threads", &RunSettings::threads, 1, kMaxThreads,
             "LibTorch intra-op threads and env or search threads");
     t.choice<std::string>("device", &RunSettings::device, {{"cpu", "cpu"}, {"cuda", "cuda"}},

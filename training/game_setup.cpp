@@ -7,6 +7,7 @@
 
 #include "envs/core/game_config.h"
 #include "envs/core/rng.h"
+#include "envs/core/yaml_document.h"
 
 namespace rocketgym {
 
@@ -46,7 +47,7 @@ const KeyTable<GameSetup>& GameSetup::keys() {
     players.default_text = "the game's fewest";
     players.read = [](const ConfigNode& node, GameSetup& g) { g.read_players(node); };
     players.write = [](YAML::Node& out, const GameSetup& g) {
-      out["players"] = YAML::Load(g.players_text());
+      out["players"] = load_yaml_document(g.players_text(), "game.players");
     };
     players.text = [](const GameSetup& g) { return g.players_text(); };
     t.custom(std::move(players));

@@ -16,6 +16,7 @@
 #include "envs/core/errors.h"
 #include "envs/core/files.h"
 #include "envs/core/rng.h"
+#include "envs/core/yaml_document.h"
 #include "generated/source_tree.h"
 #include "training/game_setup.h"
 
@@ -76,6 +77,14 @@ void set_torch_threads(int threads) {
 }
 
 namespace {
+
+// extra.seed: any seed (0 to kMaxSeed, envs/core/seed_range.h), where
+// extra_count stops at 2^63 - 1; extra_count refuses what is no seed, naming it.
+uint64_t recorded_seed(const CheckpointMeta& meta) {
+  const auto found = meta.extra.find("seed");
+  if (found != meta.extra.end() && found->is_number_unsigned()) return found->get<uint64_t>();
+  return static_cast<uint64_t>(meta.extra_count("seed", 0));
+}
 
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
@@ -199,7 +208,7 @@ void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path
                           " set the model block back to the checkpoint's");
   // The seed the run began with (every checkpoint records it): a resumed run
   // keeps it, or nothing would record the seed that reproduces the run.
-  if (const auto seed = static_cast<uint64_t>(meta.extra_count("seed", 0)); seed != run.seed)
+  if (const uint64_t seed = recorded_seed(meta); seed != run.seed)
     throw CheckpointError("'" + path + "' belongs to a run started with run.seed " + std::to_string(seed) +
                           ", and the config gives " + std::to_string(run.seed) +
                           ". A resumed run keeps its seed (with another, nothing would record the seed "
@@ -209,8 +218,9 @@ void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path
   if (saved_rules.empty()) return;  // written before the rules were recorded
   std::vector<ConfigDifference> rules;
   try {
-    rules = config_differences(YAML::Load(saved_rules), YAML::Load(run.game_config));
-  } catch (const YAML::Exception& e) {
+    rules = config_differences(load_yaml_document(saved_rules, "extra.game_config"),
+                               load_yaml_document(run.game_config, "the game config"));
+  } catch (const std::exception& e) {  // ConfigError from load_yaml_document, or YAML::Exception
     throw CheckpointError("'" + path + "': extra.game_config is not readable YAML (" + e.what() + ")");
   }
   if (!rules.empty())

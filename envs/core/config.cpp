@@ -1,13 +1,19 @@
 #include "envs/core/config.h"
 
-#include <yaml-cpp/depthguard.h>  // YAML::DeepRecursion, which yaml.h leaves out
+#include <yaml-cpp/depthguard.h>    // YAML::DeepRecursion, which yaml.h leaves out
+#include <yaml-cpp/eventhandler.h>  // YAML::EventHandler, which yaml.h leaves out
 
+#include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <sstream>
 
 #include "envs/core/config_record.h"
 #include "envs/core/files.h"
+#include "envs/core/numbers.h"
+#include "envs/core/seed_range.h"
+#include "envs/core/yaml_document.h"
 
 namespace rocketgym {
 
@@ -66,6 +72,35 @@ void check_text(const std::string& text, const std::string& source) {
   }
 }
 
+// --- one document ------------------------------------------------------------------
+
+// Notes where each document of a text starts; nothing else.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> starts;
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+  }
+  void OnMapEnd() override {}
+};
+
+// Where the second document of `text` starts (the text parsed once already).
+YAML::Mark second_document(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts starts;
+  while (starts.starts.size() < 2 && parser.HandleNextDocument(starts)) {
+  }
+  return starts.starts.size() < 2 ? YAML::Mark::null_mark() : starts.starts[1];
+}
+
 // --- the shape of a parsed document --------------------------------------------
 
 // Where a problem in a parsed text is: "file:line", or a fixed label where
@@ -75,6 +110,14 @@ struct TextPlace {
   bool has_lines;
   std::string at(const YAML::Mark& mark) const { return has_lines ? at_line(source, mark) : source; }
 };
+
+// The first characters of a long text, cut between characters (its bytes
+// passed check_text: UTF-8 without control characters).
+std::string text_start(const std::string& text) {
+  std::size_t end = std::min<std::size_t>(text.size(), 20);
+  while (end > 0 && end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end);
+}
 
 std::string nested_too_deep() {
   return "nested more than " + std::to_string(kMaxConfigDepth) + " levels deep";
@@ -98,6 +141,10 @@ void check_structure(const YAML::Node& node, const std::string& path, const Text
         throw ConfigError(place.at(kv.first.Mark()) + ": a key in " + quoted(path.empty() ? "<top>" : path) +
                           " is not a plain name");
       const std::string key = kv.first.Scalar();
+      if (key.size() > kMaxConfigKeyLength)
+        throw ConfigError(place.at(kv.first.Mark()) + ": a key in " + quoted(path.empty() ? "<top>" : path) +
+                          " is longer than " + std::to_string(kMaxConfigKeyLength) + " bytes (it starts " +
+                          quoted(text_start(key)) + "...)");
       const std::string key_path = path.empty() ? key : path + "." + key;
       const auto first = seen.find(key);
       if (first != seen.end())
@@ -214,10 +261,62 @@ std::string range_text(double min, double max) {
   return out.str();
 }
 
-std::string number_text(double value) {
+// A default as the recorded key tables print it (6 significant digits).
+std::string default_text(double value) {
   std::ostringstream out;
   out << value;
   return out.str();
+}
+
+// --- numbers from scalars (the forms of envs/core/numbers.h) ------------------------
+
+// A quoted scalar ("10", '10') or one tagged !!str is text: a number is
+// written plain. (yaml-cpp tags a quoted scalar "!", a plain one "?"; nodes
+// built in code have none.)
+bool written_as_text(const YAML::Node& node) {
+  return node.IsScalar() && (node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str");
+}
+
+std::string not_a(const YAML::Node& node, const char* form) {
+  if (node && written_as_text(node))
+    return std::string("expected ") + form + ", not quoted text (write the number without quotes)";
+  return std::string("expected ") + form;
+}
+
+std::string out_of_range(const std::string& text, const std::string& min, const std::string& max) {
+  return "value" + typed_value(text) + " out of range [" + min + ", " + max + "]";
+}
+
+// `node` as a whole number in [min, max] (Int: int, uint64_t): "" and
+// `value` set, or why not.
+template <class Int>
+std::string read_int(const YAML::Node& node, Int min, Int max, Int& value) {
+  if (!node || !node.IsScalar() || written_as_text(node)) return not_a(node, kWholeNumberForm);
+  switch (read_whole(node.Scalar(), min, max, value)) {
+    case NumberRead::ok:
+      return "";
+    case NumberRead::malformed:
+      return not_a(node, kWholeNumberForm);
+    case NumberRead::out_of_range:
+      break;
+  }
+  return out_of_range(node.Scalar(), std::to_string(min), std::to_string(max));
+}
+
+// `node` as a number in [min, max]: "" and `value` set, or why not.
+std::string read_double(const YAML::Node& node, double min, double max, double& value) {
+  if (!node || !node.IsScalar() || written_as_text(node)) return not_a(node, kNumberForm);
+  switch (read_number(node.Scalar(), min, max, value)) {
+    case NumberRead::ok:
+      return "";
+    case NumberRead::malformed:
+      return not_a(node, kNumberForm);
+    case NumberRead::out_of_range:
+      break;
+  }
+  if (min == std::numeric_limits<double>::lowest() && max == std::numeric_limits<double>::max())
+    return "value" + typed_value(node.Scalar()) + " is too large for a number";
+  return out_of_range(node.Scalar(), number_text(min), number_text(max));
 }
 
 // A mapping or a list; what `key` holds (a missing key is an error anyway).
@@ -303,16 +402,28 @@ ConfigNode ConfigNode::load_file(const std::string& file) {
   return parse(read_config_file(file, files::kMaxConfigBytes), file);
 }
 
-ConfigNode ConfigNode::parse(const std::string& text, const std::string& source) {
+YAML::Node load_yaml_document(const std::string& text, const std::string& source, bool lines) {
+  const TextPlace place{source, lines};
   check_text(text, source);
-  YAML::Node node;
+  std::vector<YAML::Node> documents;
   try {
-    node = YAML::Load(text);
+    // LoadAll, not Load: Load reads the first document and drops the rest
+    // unread, broken YAML included.
+    documents = YAML::LoadAll(text);
   } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own depth guard, far beyond kMaxConfigDepth
-    throw ConfigError(source + ":" + line_of(e.mark) + ": " + nested_too_deep());
+    throw ConfigError(place.at(e.mark) + ": " + nested_too_deep());
   } catch (const YAML::Exception& e) {
-    throw ConfigError(source + ":" + line_of(e.mark) + ": YAML syntax error: " + e.msg);
+    throw ConfigError(place.at(e.mark) + (lines ? ": YAML syntax error: " : ": not valid YAML: ") + e.msg);
   }
+  if (documents.size() > 1)
+    throw ConfigError(place.at(second_document(text)) +
+                      ": a second YAML document (after '---', or after the end marker '...'); a config is "
+                      "one document: remove the marker and merge the settings into one mapping");
+  return documents.empty() ? YAML::Node() : documents.front();
+}
+
+ConfigNode ConfigNode::parse(const std::string& text, const std::string& source) {
+  YAML::Node node = load_yaml_document(text, source);
   if (node.IsNull()) node = YAML::Node(YAML::NodeType::Map);
   if (!node.IsMap()) throw ConfigError(source + ":1: the top level must be a mapping");
   check_structure(node, "", TextPlace{source, true});
@@ -358,6 +469,9 @@ ConfigNode ConfigNode::from_labelled_settings(const std::vector<Setting>& settin
     std::stringstream keys(dotted);
     for (std::string key; std::getline(keys, key, '.');) {
       if (key.empty()) throw ConfigError(where + ": " + quoted(text) + ": empty key in the dotted path");
+      if (key.size() > kMaxConfigKeyLength)
+        throw ConfigError(where + ": a key is longer than " + std::to_string(kMaxConfigKeyLength) +
+                          " bytes (it starts " + quoted(text_start(key)) + "...)");
       path.push_back(key);
     }
     if (dotted.back() == '.')
@@ -365,15 +479,7 @@ ConfigNode ConfigNode::from_labelled_settings(const std::vector<Setting>& settin
     if (value_text.find_first_not_of(" \t") == std::string::npos)
       throw ConfigError(where + ": key " + quoted(dotted) + ": no value after '=' (write " + dotted +
                         "=\"\" for an empty string)");
-    YAML::Node value;
-    check_text(value_text, where);
-    try {
-      value = YAML::Load(value_text);
-    } catch (const YAML::DeepRecursion&) {
-      throw ConfigError(where + ": key " + quoted(dotted) + ": the value is " + nested_too_deep());
-    } catch (const YAML::Exception& e) {
-      throw ConfigError(where + ": " + quoted(text) + ": the value is not valid YAML: " + e.msg);
-    }
+    const YAML::Node value = load_yaml_document(value_text, where + ": key " + quoted(dotted), false);
     check_structure(value, dotted, TextPlace{where, false});
     std::vector<YAML::Node> made_maps;
     set_path(root, path, 0, value, made_maps);
@@ -501,11 +607,22 @@ std::vector<std::string> ConfigNode::keys() const {
 
 int ConfigNode::as_int() const {
   const KeyRead read(*this, "", [] { return ConfigKey{"", "integer", "", "required", ""}; });
-  try {
-    return node_.as<int>();
-  } catch (const YAML::Exception&) {
-    fail("expected an integer");
-  }
+  return config_int(*this, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+}
+
+uint64_t config_seed(const ConfigNode& node, const std::string& key, uint64_t fallback) {
+  if (!node.is_map() || !node.yaml()[key]) return fallback;
+  uint64_t seed = 0;
+  // child() refuses a key without a value.
+  if (const std::string why = read_int(node.child(key).yaml(), uint64_t{0}, kMaxSeed, seed); !why.empty())
+    node.fail_key(key, why);
+  return seed;
+}
+
+int config_int(const ConfigNode& item, int min, int max) {
+  int value = 0;
+  if (const std::string why = read_int(item.yaml(), min, max, value); !why.empty()) item.fail(why);
+  return value;
 }
 
 std::string ConfigNode::as_string() const {
@@ -524,45 +641,30 @@ int ConfigNode::get_int(const std::string& key, int fallback, int min, int max) 
     return ConfigKey{"", "integer", range_text(min, max), std::to_string(fallback), ""};
   });
   if (!given(key)) return fallback;
-  const ConfigNode c = child(key);
-  // A whole number too large for an int is out of range, not "not an integer".
-  long long v = 0;
-  try {
-    v = c.node_.as<long long>();
-  } catch (const YAML::Exception&) {
-    const std::string text = c.node_.IsScalar() ? c.node_.Scalar() : "";
-    const std::size_t digits = text.find_first_not_of("+-") == 1 ? 1 : 0;
-    if (text.size() > digits && text.find_first_not_of("0123456789", digits) == std::string::npos)
-      fail_key(key,
-               "value " + text + " out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
-    c.as_int();  // "expected an integer", with where it is
-  }
-  if (v < min || v > max)
-    fail_key(key, "value " + std::to_string(v) + " out of range [" + std::to_string(min) + ", " +
-                      std::to_string(max) + "]");
-  return static_cast<int>(v);
+  int value = 0;
+  if (const std::string why = read_int(child(key).node_, min, max, value); !why.empty()) fail_key(key, why);
+  return value;
 }
 
 double ConfigNode::get_double(const std::string& key) const {
   const KeyRead read(*this, key, [] { return ConfigKey{"", "number", "", "required", ""}; });
-  const ConfigNode c = child(key);
-  try {
-    return c.node_.as<double>();
-  } catch (const YAML::Exception&) {
-    fail_key(key, "expected a number");
-  }
+  double value = 0;
+  if (const std::string why = read_double(child(key).node_, std::numeric_limits<double>::lowest(),
+                                          std::numeric_limits<double>::max(), value);
+      !why.empty())
+    fail_key(key, why);
+  return value;
 }
 
 double ConfigNode::get_double(const std::string& key, double fallback, double min, double max) const {
   const KeyRead read(*this, key, [&] {
-    return ConfigKey{"", "number", range_text(min, max), number_text(fallback), ""};
+    return ConfigKey{"", "number", range_text(min, max), default_text(fallback), ""};
   });
   if (!given(key)) return fallback;
-  const double v = get_double(key);
-  if (!(v >= min && v <= max))
-    fail_key(key, "value " + std::to_string(v) + " out of range [" + std::to_string(min) + ", " +
-                      std::to_string(max) + "]");
-  return v;
+  double value = 0;
+  if (const std::string why = read_double(child(key).node_, min, max, value); !why.empty())
+    fail_key(key, why);
+  return value;
 }
 
 bool ConfigNode::get_bool(const std::string& key, bool fallback) const {

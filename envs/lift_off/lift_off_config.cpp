@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "envs/core/config_record.h"
+#include "envs/core/yaml_document.h"
 
 namespace rocketgym::lift_off {
 namespace {
@@ -79,15 +80,10 @@ template <std::size_t N>
 std::array<int, N> int_array(const ConfigNode& node, const std::string& key, int lo, int hi) {
   declare_config_key(node, key, "list of " + std::to_string(N) + " integers",
                      "each " + std::to_string(lo) + " to " + std::to_string(hi), "required");
-  const auto values = node.get_int_list(key);
-  if (values.size() != N) node.fail_key(key, "expected a list of " + std::to_string(N) + " integers");
+  const auto items = node.child(key).items();
+  if (items.size() != N) node.fail_key(key, "expected a list of " + std::to_string(N) + " integers");
   std::array<int, N> out{};
-  for (std::size_t i = 0; i < N; ++i) {
-    if (values[i] < lo || values[i] > hi)
-      node.fail_key(key, "value " + std::to_string(values[i]) + " out of range [" + std::to_string(lo) +
-                             ", " + std::to_string(hi) + "]");
-    out[i] = values[i];
-  }
+  for (std::size_t i = 0; i < N; ++i) out[i] = config_int(items[i], lo, hi);
   return out;
 }
 

@@ -103,7 +103,8 @@ def config_overrides_text(config: Mapping[str, Any]) -> str:
 
 def _check_config_depth(config: Mapping[str, Any]) -> None:
     """``ConfigError`` naming the key (dotted, as in a config file) under which lists and dicts
-    nest more than ``MAX_CONFIG_DEPTH`` levels."""
+    nest more than ``MAX_CONFIG_DEPTH`` levels, or the start of a key longer than
+    ``MAX_CONFIG_KEY_LENGTH`` (the core's YAML reader could not read it in the JSON it gets)."""
     limit = _core.MAX_CONFIG_DEPTH
     pending = [(config, "", 0)]
     while pending:
@@ -111,9 +112,20 @@ def _check_config_depth(config: Mapping[str, Any]) -> None:
         if depth > limit:
             raise _core.ConfigError(f"config overrides: '{key}' is nested more than {limit} levels deep")
         if isinstance(value, Mapping):
+            _check_key_lengths(value, key)
             pending.extend((v, f"{key}.{k}" if key else str(k), depth + 1) for k, v in value.items())
         elif isinstance(value, (list, tuple)):
             pending.extend((v, key, depth + 1) for v in value)
+
+
+def _check_key_lengths(mapping: Mapping[str, Any], where: str) -> None:
+    longest = _core.MAX_CONFIG_KEY_LENGTH
+    for k in mapping:
+        # Bytes of UTF-8, as the core counts them (JSON's escapes keep such a key within yaml-cpp's limit).
+        if len(str(k).encode("utf-8", "surrogatepass")) > longest:
+            start = ascii(str(k)[:20])
+            raise _core.ConfigError(f"config overrides: a key in '{where or '<top>'}' is longer than {longest} bytes "
+                                    f"(it starts {start}...)")
 
 
 # -- Gymnasium ids -------------------------------------------------------------------------------
@@ -215,12 +227,14 @@ def check_num_players(game: _core.Game, num_players: Any) -> int:
 
 
 def check_seed(seed: Optional[int]) -> int:
-    """A seed in [0, 2**64); ``None`` draws one from the OS."""
+    """A seed in [0, MAX_SEED] (2**64 - 1, the range of every seed: ``kMaxSeed`` in
+    envs/core/seed_range.h); ``None`` draws one from the OS."""
     if seed is None:
         return secrets.randbits(64)
     seed = check_int(seed, "seed")
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+    if not 0 <= seed <= _core.MAX_SEED:
+        shown = f", got {seed}" if seed.bit_length() <= 80 else ""  # never a huge number's digits
+        raise ValueError(f"seed must be in [0, 2**64){shown}")
     return seed
 
 

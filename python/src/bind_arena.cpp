@@ -57,9 +57,10 @@ arena::ArenaConfig arena_config(const std::string& game_id, const py::object& nu
     const std::string key = py::str(item.first);
     if (py::isinstance<py::bool_>(item.second))
       root[key] = item.second.cast<bool>();
-    else if (py::isinstance<py::str>(item.second))
-      root[key] = item.second.cast<std::string>();  // a text value stays text
-    else
+    else if (py::isinstance<py::str>(item.second)) {
+      root[key] = item.second.cast<std::string>();
+      root[key].SetTag("!");  // a text value stays text, as if quoted: seed="10" is no number
+    } else
       root[key] = std::string(py::str(item.second));  // an integer, read with its range
   }
   return arena::ArenaConfig::from_yaml(ConfigNode(root, "rocketgym.arena", ""));

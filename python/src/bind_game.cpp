@@ -8,6 +8,8 @@
 #include "bindings.h"
 #include "envs/core/json.h"
 #include "envs/core/rng.h"
+#include "envs/core/seed_range.h"
+#include "envs/core/yaml_document.h"
 
 namespace rocketgym::python {
 
@@ -370,6 +372,8 @@ void bind_game(py::module_& m) {
         "`overrides` merged on top. Error for an unknown id, ConfigError for a bad config.");
   // What a config and a state document may nest (python/rocketgym/_common.py).
   m.attr("MAX_CONFIG_DEPTH") = kMaxConfigDepth;
+  m.attr("MAX_CONFIG_KEY_LENGTH") = kMaxConfigKeyLength;
+  m.attr("MAX_SEED") = kMaxSeed;
   m.attr("MAX_DOCUMENT_DEPTH") = kMaxDocumentDepth;
   m.def("builtin_game_config", &builtin_game_config, py::arg("game_id"),
         "The game's default YAML built into the module.");

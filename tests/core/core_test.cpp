@@ -16,6 +16,7 @@
 #include "envs/core/json.h"
 #include "envs/core/returns.h"
 #include "envs/core/rng.h"
+#include "envs/core/yaml_document.h"
 
 using namespace rocketgym;
 
@@ -161,7 +162,7 @@ TEST_CASE("config: unknown keys name file, line and key") {
 
 TEST_CASE("config: typed values are checked") {
   const ConfigNode root = ConfigNode::parse("n: seven\nm: 12\nflag: maybe\nmode: fast\n", "v.yaml");
-  REQUIRE_THROWS_WITH(root.get_int("n"), Catch::Contains("v.yaml:1") && Catch::Contains("integer"));
+  REQUIRE_THROWS_WITH(root.get_int("n"), Catch::Contains("v.yaml:1") && Catch::Contains("whole number"));
   REQUIRE_THROWS_WITH(root.get_int("m", 1, 0, 10), Catch::Contains("out of range"));
   REQUIRE(root.get_int("m", 1, 0, 20) == 12);
   REQUIRE(root.get_int("missing", 5, 0, 10) == 5);
@@ -408,4 +409,106 @@ TEST_CASE("config: only regular text files of limited size are read") {
   // An alias that contains itself is refused, not followed for ever.
   CHECK_THAT(error_of([] { ConfigNode::parse("a: &x [*x]\n", "self.yaml"); }),
              !Catch::Contains("no ConfigError"));
+}
+
+// --- one document, one way to write a number ---------------------------------------
+
+TEST_CASE("config: a second YAML document is an error naming its line, never dropped") {
+  for (const char* text : {"reward: rank\n---\nreward: bogus\n", "reward: rank\n...\nreward: bogus\n",
+                           "---\n---\nreward: bogus\n", "reward: rank\n---\n"}) {
+    INFO(text);
+    CHECK_THROWS_WITH(ConfigNode::parse(text, "two.yaml"),
+                      Catch::Contains("two.yaml:") && Catch::Contains("a second YAML document"));
+  }
+  CHECK_THROWS_WITH(ConfigNode::parse("reward: rank\n\n---\nreward: bogus\n", "two.yaml"),
+                    Catch::StartsWith("two.yaml:3: a second YAML document"));
+  // A broken second document is a syntax error, not ignored.
+  CHECK_THROWS_WITH(ConfigNode::parse("reward: rank\n---\nfoo: [1, 2\n", "two.yaml"),
+                    Catch::Contains("two.yaml:") && Catch::Contains("YAML syntax error"));
+  // One document, with its markers, is fine.
+  CHECK(ConfigNode::parse("---\nreward: rank\n...\n", "one.yaml").get_string("reward") == "rank");
+  CHECK(ConfigNode::parse("reward: rank\n...\n# a comment\n", "one.yaml").get_string("reward") == "rank");
+  CHECK_THROWS_WITH(ConfigNode::from_settings({"a=1\n---\n2"}),
+                    Catch::Contains("--set a=") && Catch::Contains("a second YAML document"));
+  CHECK_THROWS_WITH(load_game("lift_off", "", "reward: rank\n---\nreward: bogus"),
+                    Catch::Contains("<overrides>:2: a second YAML document"));
+}
+
+TEST_CASE("config: whole numbers are plain decimal, never octal or hex") {
+  const ConfigNode root =
+      ConfigNode::parse("octal: 010\nhex: 0x1F\nplus: +8\nzero: 0\nminus: -8\nlist: [1, 010]\n", "n.yaml");
+  for (const char* key : {"octal", "hex", "plus"}) {
+    INFO(key);
+    CHECK_THROWS_WITH(root.get_int(key, 1, -100, 100),
+                      Catch::Contains("key '" + std::string(key) + "'") &&
+                          Catch::Contains("expected a whole number in decimal, like 8"));
+  }
+  CHECK(root.get_int("zero", 1, -100, 100) == 0);
+  CHECK(root.get_int("minus", 1, -100, 100) == -8);
+  CHECK_THROWS_WITH(root.get_int_list("list"), Catch::Contains("list[1]") && Catch::Contains("decimal"));
+  // The same text from --set.
+  CHECK_THROWS_WITH(ConfigNode::from_settings({"run.seed=010"}).child("run").get_int("seed", 1, 0, 100),
+                    Catch::Contains("--set run.seed=010") && Catch::Contains("whole number in decimal"));
+  CHECK_THROWS_WITH(
+      load_game("lift_off", "", "tracks: {income_start: 9, income_max: 010}"),
+      Catch::Contains("tracks.income_max") && Catch::Contains("decimal") && !Catch::Contains("value 8"));
+}
+
+TEST_CASE("config: numbers are decimal; hex floats, inf and nan are not numbers") {
+  const ConfigNode root = ConfigNode::parse(
+      "a: 1e-4\nb: 0.5\nc: 5E6\nd: .5\nhex: 0x1p3\ninf: .inf\nnan: .nan\noctal: 010\nhuge: 1e400\n",
+      "f.yaml");
+  CHECK(root.get_double("a", 0, 0, 1) == 1e-4);
+  CHECK(root.get_double("b", 0, 0, 1) == 0.5);
+  CHECK(root.get_double("c", 0, 0, 1e7) == 5e6);
+  CHECK(root.get_double("d", 0, 0, 1) == 0.5);
+  for (const char* key : {"hex", "inf", "nan", "octal"}) {
+    INFO(key);
+    CHECK_THROWS_WITH(root.get_double(key, 0, -1e9, 1e9), Catch::Contains("expected a number in decimal"));
+  }
+  // Too large for a double is out of range, with the range.
+  CHECK_THROWS_WITH(root.get_double("huge", 0, 0, 1e7),
+                    Catch::Contains("key 'huge': value 1e400 out of range [0, 1e+07]"));
+  CHECK_THROWS_WITH(root.get_double("huge"), Catch::Contains("too large"));
+}
+
+TEST_CASE("config: a quoted number is text, refused where a number is needed") {
+  const ConfigNode root = ConfigNode::parse("a: \"10\"\nb: '10'\nc: 10\nd: !!str 10\ne: '0.5'\n", "q.yaml");
+  for (const char* key : {"a", "b", "d"}) {
+    INFO(key);
+    CHECK_THROWS_WITH(root.get_int(key, 1, 0, 100), Catch::Contains("key '" + std::string(key) + "'") &&
+                                                        Catch::Contains("not quoted text"));
+  }
+  CHECK(root.get_int("c", 1, 0, 100) == 10);
+  CHECK_THROWS_WITH(root.get_double("e", 0, 0, 1), Catch::Contains("not quoted text"));
+  // JSON (Python's dicts) quotes its strings; --set values are plain.
+  CHECK_THROWS_WITH(load_game("lift_off", "", R"({"setup": {"start_money": "10"}})"),
+                    Catch::Contains("setup.start_money") && Catch::Contains("not quoted text"));
+  CHECK(ConfigNode::from_settings({"a=10"}).get_int("a", 1, 0, 100) == 10);
+  CHECK_THROWS_WITH(ConfigNode::from_settings({"a=\"10\""}).get_int("a", 1, 0, 100),
+                    Catch::Contains("not quoted text"));
+}
+
+TEST_CASE("config: out-of-range values say so, with the range and a short value") {
+  CHECK_THROWS_WITH(load_game("lift_off", "", "setup: {score_start_by_seat: [-1099511627776, 4, 6, 8]}"),
+                    Catch::Contains("score_start_by_seat[0]: value -1099511627776 out of range [0, 1000]"));
+  const ConfigNode root =
+      ConfigNode::parse("big: 99999999999999999\nlong: 1" + std::string(60, '0') + "\n", "r.yaml");
+  CHECK_THROWS_WITH(root.get_double("big", 1, 1, 1e15),
+                    Catch::Contains("value 99999999999999999 out of range [1, 1e+15]"));
+  const std::string long_error = error_of([&] { root.get_int("long", 1, 1, 10); });
+  CHECK_THAT(long_error, Catch::Contains("key 'long': value out of range [1, 10]"));
+  CHECK(long_error.size() < 100);
+}
+
+TEST_CASE("config: a key longer than the limit is refused naming its start") {
+  const std::string key(kMaxConfigKeyLength + 1, 'k');
+  for (const std::string& text : {"{\"" + key + "\": 1}", key + ": 1\n"}) {
+    const std::string message = error_of([&] { ConfigNode::parse(text, "<overrides>"); });
+    CHECK_THAT(message, Catch::Contains("<overrides>:1: a key in '<top>' is longer than") &&
+                            Catch::Contains("(it starts 'kkkkkkkkkkkkkkkkkkkk'...)"));
+    CHECK(message.size() < 200);
+  }
+  CHECK_THROWS_WITH(ConfigNode::from_settings({"a." + key + "=1"}), Catch::Contains("is longer than"));
+  CHECK_NOTHROW(ConfigNode::parse(std::string(kMaxConfigKeyLength, 'k') + ": 1\n", "ok.yaml"));
 }

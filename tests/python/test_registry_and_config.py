@@ -219,3 +219,58 @@ def test_states_pickle_through_their_json_document(game_id):
     assert pickle.loads(pickle.dumps(state)).to_json() == state.to_json()
     doc = pickle.loads(pickle.dumps(state.to_json()))
     assert rg.load_game(game_id).state_from_json(doc).to_json() == state.to_json()
+
+
+# -- one YAML document, plain decimal numbers, no quoted numbers ---------------------------------
+
+
+@pytest.mark.parametrize("text", ["reward: rank\n---\nreward: bogus", "reward: rank\n...\nreward: bogus",
+                                  "---\n---\nreward: bogus"])
+def test_a_second_yaml_document_is_refused_not_dropped(text):
+    with pytest.raises(rg.ConfigError, match="<overrides>:[23]: a second YAML document"):
+        rg.load_game("lift_off", text)
+    with pytest.raises(rg.ConfigError, match="YAML syntax error"):
+        rg.load_game("lift_off", "reward: rank\n---\nfoo: [1, 2")
+
+
+def test_a_second_document_in_a_config_file_is_refused(tmp_path):
+    path = tmp_path / "two.yaml"
+    path.write_text(rg.builtin_game_config("lift_off") + "\n---\njunk: [\n")
+    with pytest.raises(rg.ConfigError, match=f"{path}:\\d+: YAML syntax error"):
+        rg.load_game("lift_off", str(path))
+    path.write_text(rg.builtin_game_config("lift_off") + "\n---\nreward: bogus\n")
+    with pytest.raises(rg.ConfigError, match=f"{path}:\\d+: a second YAML document"):
+        rg.load_game("lift_off", str(path))
+
+
+@pytest.mark.parametrize("value", ["010", "0x1F", "+9"])
+def test_integers_are_plain_decimal_never_octal_or_hex(value):
+    with pytest.raises(rg.ConfigError, match="tracks.income_max'?: expected a whole number in decimal, like 8"):
+        rg.load_game("lift_off", f"tracks: {{income_start: 9, income_max: {value}}}")
+
+
+def test_a_string_is_not_a_number():
+    for config in ({"setup": {"start_money": "10"}}, {"tracks": {"income_max": "010"}}, 'setup: {start_money: "10"}'):
+        with pytest.raises(rg.ConfigError, match="not quoted text") as caught:
+            rg.load_game("lift_off", config)
+        assert "start_money" in str(caught.value) or "income_max" in str(caught.value)
+    assert rg.load_game("lift_off", {"setup": {"start_money": 10}}) is not None
+
+
+def test_a_key_past_the_length_limit_is_named_by_its_start():
+    for key in ("x" * 1100, "x" * (rg._rocketgym.MAX_CONFIG_KEY_LENGTH + 1), "é" * 100):
+        with pytest.raises(rg.ConfigError, match=r"is longer than 128 bytes \(it starts '") as caught:
+            rg.load_game("lift_off", {"setup": {key: 1}})
+        assert len(str(caught.value)) < 200
+        assert "end of map flow" not in str(caught.value)
+
+
+def test_out_of_range_messages_say_so_with_the_range():
+    with pytest.raises(rg.ConfigError, match=r"value -1099511627776 out of range \[0, 1000\]"):
+        rg.load_game("lift_off", {"setup": {"score_start_by_seat": [-2**40, 4, 6, 8]}})
+
+
+def test_one_seed_range_everywhere():
+    assert rg._rocketgym.MAX_SEED == 2**64 - 1
+    with pytest.raises(ValueError, match=r"seed must be in \[0, 2\*\*64\)$"):
+        rg.make("lift_off", seed=10**400)

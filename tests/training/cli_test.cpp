@@ -152,6 +152,51 @@ TEST_CASE("--set errors name the argument, and an empty value is refused", "[cli
   CHECK_THAT(arena.output, Catch::Contains("--players 5") && Catch::Contains("game.players"));
 }
 
+TEST_CASE("numbers are plain decimal on the command line, in --set and in files", "[cli]") {
+  if (!have_cli()) return;
+  const TempDir dir("decimal");
+  const std::string train = "train " + tiny_train_config(dir) + " --quiet ";
+  const std::string arena =
+      "arena --game launchpad23 --agent random --agent random --quiet --no-plot --output '" +
+      (dir / "arena") + "' ";
+  // 010 was read as 8 (octal), 0x1F as 31 (hex); now each names its option or --set.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"play launchpad23 --seats random,random --seed 010", "--seed: must be a whole number in decimal"},
+      {"play launchpad23 --seats random,random --seed 0x10", "--seed: must be a whole number in decimal"},
+      {"bench launchpad23 --steps 10 --seed 010", "--seed: must be a whole number in decimal"},
+      {train + "--seed 010", "--seed: must be a whole number in decimal"},
+      {train + "--set run.seed=010", "--set run.seed=010"},
+      {train + "--set run.seed=0x1F", "--set run.seed=0x1F"},
+      {arena + "--games 010", "--games: must be a whole number in decimal"},
+      {arena + "--set games=09", "--set games=09"},
+  };
+  for (const auto& [arguments, expected] : cases) {
+    INFO("rocketgym " << arguments);
+    const CliResult r = run_cli(arguments, 30);
+    INFO(r.output);
+    CHECK(r.status != 0);  // 1, or CLI11's code for a bad option
+    CHECK(r.status != 124);
+    CHECK_THAT(r.output, Catch::Contains(expected));
+    CHECK_THAT(r.output, !Catch::Contains("out of range"));
+  }
+  // The widest seed is one range everywhere: 2^64 - 1.
+  const CliResult largest = run_cli("play launchpad23 --seats random,random --seed 18446744073709551615", 30);
+  INFO(largest.output);
+  CHECK(largest.status == 0);
+  CHECK_THAT(largest.output, Catch::Contains("seed 18446744073709551615"));
+  const CliResult past = run_cli("bench launchpad23 --steps 10 --seed 18446744073709551616", 30);
+  CHECK_THAT(past.output, Catch::Contains("--seed: must be a whole number from 0 to 18446744073709551615"));
+  // An arena config with a second document is refused, not played.
+  const std::string config = dir / "arena.yaml";
+  std::ofstream(config) << "game: {id: launchpad23}\nagents: [random, random]\ngames: 1\noutput: '"
+                        << (dir / "arena2") << "'\nplot: false\n---\ngames: 100000000000\nbogus: [\n";
+  const CliResult two = run_cli("arena '" + config + "' --quiet", 30);
+  INFO(two.output);
+  CHECK(two.status == 1);
+  CHECK_THAT(two.output, Catch::Contains(config + ":") && Catch::Contains("YAML syntax error"));
+  CHECK_FALSE(std::filesystem::exists(dir / "arena2"));
+}
+
 TEST_CASE("the arena checks its output folder before playing", "[cli]") {
   if (!have_cli()) return;
   const TempDir dir("arena_output");

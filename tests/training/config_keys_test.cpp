@@ -48,9 +48,8 @@ void check_schema(const ConfigSchema<C>& schema, const C& defaults, const std::s
     for (const auto& key : block.keys.keys()) {
       if (key.type != "integer" && key.type != "number") continue;
       const std::string dotted = block.name + "." + key.name;
-      const std::string beyond = key.type == "integer"
-                                     ? std::to_string(static_cast<long long>(key.max) * 2 + 1)
-                                     : number_text(key.max * 2 + 1);
+      const std::string beyond =
+          key.type == "integer" ? key_checks::whole_beyond(key.max, 2) : number_text(key.max * 2 + 1);
       INFO(dotted << "=" << beyond);
       std::string from_file, from_set;
       try {

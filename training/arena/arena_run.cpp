@@ -18,6 +18,7 @@
 #include <system_error>
 
 #include "envs/core/parallel.h"
+#include "envs/core/yaml_document.h"
 #include "generated/game_list.h"
 #include "models/checkpoint.h"
 #include "training/arena/arena.h"
@@ -33,7 +34,7 @@ const KeyTable<ArenaConfig>& ArenaConfig::keys() {
     KeyTable<ArenaConfig> t;
     t.whole("games", &ArenaConfig::games, 1, 10'000'000,
             "seeds per lineup; each is played in every seat rotation")
-        .whole("seed", &ArenaConfig::seed, 0, 2'000'000'000, "the schedule's seed")
+        .seed("seed", &ArenaConfig::seed, "the schedule's seed")
         .whole("parallel", &ArenaConfig::parallel, 1, kMaxEnvs, "games played together (--envs)")
         .whole("threads", &ArenaConfig::threads, 1, kMaxThreads, "CPU threads (agents and LibTorch)")
         .choice<std::string>("device", &ArenaConfig::device, {{"cpu", "cpu"}, {"cuda", "cuda"}},
@@ -148,7 +149,8 @@ Json yaml_to_json(const YAML::Node& node) {
 // The game's config as a record holds it: the overrides of the default
 // config, or, with a config file of its own, the whole resolved config.
 std::string record_config(const GameSetup& game) {
-  if (!game.config_file.empty()) return yaml_to_json(YAML::Load(game.resolved_config_text())).dump();
+  if (!game.config_file.empty())
+    return yaml_to_json(load_yaml_document(game.resolved_config_text(), game.config_file)).dump();
   if (game.overrides.is_null()) return "{}";
   return yaml_to_json(game.overrides.yaml()).dump();
 }

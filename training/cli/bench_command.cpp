@@ -212,7 +212,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--steps", opt->steps, "Steps per measurement")->check(whole_number(1, 1'000'000'000'000));
   cmd->add_option("--envs", opt->envs, "Games played together (envs in the vector env)")
       ->check(whole_number(1, kMaxEnvs));
-  cmd->add_option("--seed", opt->seed, "Seed")->check(whole_number(0, std::numeric_limits<int64_t>::max()));
+  cmd->add_option("--seed", opt->seed, "Seed")->check(seed());
   cmd->add_option("--repeat", opt->repeat, "Runs per figure; the fastest is reported")
       ->check(whole_number(1, 100));
   std::vector<std::string> names;

@@ -1,63 +1,81 @@
-// CLI11 validators for the numbers the command line takes. A number out of
+// CLI11 validators for the numbers the command line takes, in the forms of
+// envs/core/numbers.h (those of YAML configs and `--set`). A number out of
 // range is an error that names the option, never "use the default" (a
 // negative --minutes ran the default 10 minutes) nor a wrapped value (a
 // --seed of -1 became 2^64 - 1).
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
+#include "envs/core/numbers.h"
+#include "envs/core/seed_range.h"
+
 namespace rocketgym::cli {
 
-namespace detail {
-
-inline std::string number_text(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.15g", v);
-  return buffer;
-}
-
-}  // namespace detail
-
-// A whole number in decimal, from `min` to `max`. `note` explains a special
-// value, e.g. "0 = a random seed".
+// A whole number in decimal, from `min` to `max` (the form of
+// envs/core/numbers.h: 010 and 0x10 are refused, where CLI11 alone would read
+// them as 8 and 16). `note` explains a special value, e.g. "0 = a random seed".
 inline CLI::Validator whole_number(int64_t min, int64_t max, const std::string& note = "") {
-  const std::string expected = "must be a whole number from " + std::to_string(min) + " to " +
-                               std::to_string(max) + (note.empty() ? "" : " (" + note + ")");
+  const std::string range = "from " + std::to_string(min) + " to " + std::to_string(max);
+  const std::string noted = note.empty() ? "" : " (" + note + ")";
   return CLI::Validator(
-      [min, max, expected](std::string& text) -> std::string {
+      [min, max, range, noted](std::string& text) -> std::string {
         int64_t value = 0;
-        const char* end = text.data() + text.size();
-        const auto [ptr, error] = std::from_chars(text.data(), end, value);
-        if (text.empty() || error != std::errc() || ptr != end || value < min || value > max)
-          return expected + ", not '" + text + "'";
-        return "";
+        switch (read_whole(text, min, max, value)) {
+          case NumberRead::ok:
+            return "";
+          case NumberRead::malformed:
+            return std::string("must be ") + kWholeNumberForm + ", " + range + noted;
+          case NumberRead::out_of_range:
+            break;
+        }
+        return "must be a whole number " + range + noted + ", not" + typed_value(text);
       },
       "INT in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
 }
 
+// A seed: a whole number in decimal from 0 to kMaxSeed (envs/core/seed_range.h),
+// the range of every seed, also run.seed's and Python's.
+inline CLI::Validator seed(const std::string& note = "") {
+  const std::string range = "from 0 to " + std::to_string(kMaxSeed) + (note.empty() ? "" : " (" + note + ")");
+  return CLI::Validator(
+      [range](std::string& text) -> std::string {
+        uint64_t value = 0;
+        switch (read_whole(text, uint64_t{0}, kMaxSeed, value)) {
+          case NumberRead::ok:
+            return "";
+          case NumberRead::malformed:
+            return std::string("must be ") + kWholeNumberForm + ", " + range;
+          case NumberRead::out_of_range:
+            break;
+        }
+        return "must be a whole number " + range + ", not" + typed_value(text);
+      },
+      "INT in [0, " + std::to_string(kMaxSeed) + "]");
+}
+
 // A number (decimal or scientific notation, e.g. 5e6), from `min` to `max`.
 inline CLI::Validator number(double min, double max, const std::string& note = "") {
-  const std::string expected = "must be a number from " + detail::number_text(min) + " to " +
-                               detail::number_text(max) + (note.empty() ? "" : " (" + note + ")");
+  const std::string range = "from " + number_text(min) + " to " + number_text(max);
+  const std::string noted = note.empty() ? "" : " (" + note + ")";
   return CLI::Validator(
-      [min, max, expected](std::string& text) -> std::string {
-        char* end = nullptr;
-        errno = 0;
-        const double value = std::strtod(text.c_str(), &end);
-        if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value) ||
-            value < min || value > max)
-          return expected + ", not '" + text + "'";
-        return "";
+      [min, max, range, noted](std::string& text) -> std::string {
+        double value = 0;
+        switch (read_number(text, min, max, value)) {
+          case NumberRead::ok:
+            return "";
+          case NumberRead::malformed:
+            return std::string("must be ") + kNumberForm + ", " + range + noted;
+          case NumberRead::out_of_range:
+            break;
+        }
+        return "must be a number " + range + noted + ", not" + typed_value(text);
       },
-      "NUMBER in [" + detail::number_text(min) + ", " + detail::number_text(max) + "]");
+      "NUMBER in [" + number_text(min) + ", " + number_text(max) + "]");
 }
 
 // The checks of a flag that is another name of a config key: the key's range

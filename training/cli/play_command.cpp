@@ -207,8 +207,7 @@ void add_play_command(CLI::App& app, SeatBotFactory make_bot) {
                   std::string("Comma-separated seats: ") + players::kind_name<players::Human>() +
                       " (you) or an agent, [NAME=]" + players::agent_grammar() +
                       " (default: human then heuristic bots)");
-  cmd->add_option("--seed", opt->seed, "Seed (0 = random)")
-      ->check(whole_number(0, std::numeric_limits<int64_t>::max(), "0 = a random seed"));
+  cmd->add_option("--seed", opt->seed, "Seed (0 = random)")->check(seed("0 = a random seed"));
   add_path_option(cmd, "--config", opt->config_file, "Game config YAML (default: configs/games/<game>.yaml)");
   cmd->add_option("--set", opt->settings, "Override a config key, e.g. --set max_turns=50");
   cmd->callback([opt, make_bot] { play(*opt, make_bot); });

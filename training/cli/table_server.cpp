@@ -12,6 +12,7 @@
 
 #include "envs/core/json.h"
 #include "envs/core/rng.h"
+#include "envs/core/yaml_document.h"
 #include "training/cli/http_server.h"
 #include "training/players/kinds.h"
 
@@ -93,7 +94,7 @@ json boolean_options(const std::string& game_id) {
         out.push_back({{"key", prefix + item.first.Scalar()}, {"default", value == "true"}});
     }
   };
-  const YAML::Node root = YAML::Load(text);
+  const YAML::Node root = load_yaml_document(text, "<built-in configs/games/" + game_id + ".yaml>");
   collect(root, "");
   if (root["variants"] && root["variants"].IsMap()) collect(root["variants"], "variants.");
   return out;

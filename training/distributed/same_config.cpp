@@ -1,6 +1,7 @@
 #include "training/distributed/same_config.h"
 
 #include "envs/core/errors.h"
+#include "envs/core/yaml_document.h"
 #include "training/config_yaml.h"
 
 namespace rocketgym::dist {
@@ -36,9 +37,10 @@ std::string config_mismatch(const std::vector<std::string>& rank_texts,
     const std::string rank = "rank " + std::to_string(r);
     std::string detail;
     try {
-      detail = describe_differences(config_differences(YAML::Load(rank_texts[0]), YAML::Load(rank_texts[r])),
+      detail = describe_differences(config_differences(load_yaml_document(rank_texts[0], "rank 0's config"),
+                                                       load_yaml_document(rank_texts[r], rank + "'s config")),
                                     "rank 0", rank);
-    } catch (const YAML::Exception&) {
+    } catch (const std::exception&) {  // YAML::Exception, or ConfigError from load_yaml_document
       // the texts themselves differ; no key to name
     }
     message += (message.empty() ? "" : "; ") + rank + "'s config differs from rank 0's" +

@@ -40,6 +40,7 @@
 #include "envs/core/describe.h"
 #include "envs/core/files.h"
 #include "envs/core/json.h"
+#include "envs/core/yaml_document.h"
 #include "models/checkpoint.h"
 #include "models/warm_start.h"
 #include "training/arena/evaluate.h"
@@ -136,7 +137,8 @@ class RunHarness {
 
   TrainSummary run(Algorithm& algo, bool verbose) {
     set_torch_threads(settings_.threads);
-    dist::require_same_config(ctx_, YAML::Load(algo.resolved_config()), RunSettings::rank_local_keys());
+    dist::require_same_config(ctx_, load_yaml_document(algo.resolved_config(), "the resolved config"),
+                              RunSettings::rank_local_keys());
     // Rank 0 alone owns the run folder (its lock, its files); a second
     // training there (of either trainer) is refused instead of overwriting it.
     std::optional<RunFolderLock> lock;

@@ -48,7 +48,7 @@ void add_arena_command(CLI::App& app) {
   const auto& keys = arena::ArenaConfig::keys();
   cmd->add_option("--games", opts->games, "seeds per lineup; each is played in every seat rotation")
       ->check(cli::whole_key(keys, "games"));
-  cmd->add_option("--seed", opts->seed, "seed")->check(cli::whole_key(keys, "seed"));
+  cmd->add_option("--seed", opts->seed, "seed")->check(cli::seed());
   CLI::Option* envs = cmd->add_option("--envs", opts->parallel, "games played together (parallel)")
                           ->check(cli::whole_key(keys, "parallel"));
   add_old_name(cmd, envs, "--parallel", opts->parallel)->check(cli::whole_key(keys, "parallel"));

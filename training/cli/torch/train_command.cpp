@@ -60,7 +60,7 @@ void add_train_command(CLI::App& app) {
       ->check(cli::number_key(budget, "minutes", "0 = no time limit"));
   cmd->add_option("--steps", opts->steps, "total learner decisions (budget.steps)")
       ->check(cli::number_key(budget, "steps"));
-  cmd->add_option("--seed", opts->seed, "run.seed")->check(cli::whole_key(run_keys(), "seed"));
+  cmd->add_option("--seed", opts->seed, "run.seed")->check(cli::seed());
   cmd->add_option("--threads", opts->threads, "CPU threads for LibTorch and the envs (run.threads)")
       ->check(cli::whole_key(run_keys(), "threads"));
   cmd->add_option("--envs", opts->envs, "games played together (ppo.envs or selfplay.games)")
