@@ -267,6 +267,20 @@ def test_arena_key_errors_name_the_function_and_the_range():
         rg.arena("last_blast", ["random", "heuristic"], games=1, threads=rg.max_threads() + 1)
 
 
+def test_arena_size_is_capped_before_anything_is_allocated(tmp_path):
+    # games=10_000_000 at 2 players was a MemoryError after gigabytes.
+    with pytest.raises(rg.ConfigError, match=re.escape("key 'games': value 10000000 out of range [1, 1048576]")):
+        rg.arena("lift_off", {"a": "random", "b": "heuristic"}, games=10_000_000, num_players=2)
+    with pytest.raises(rg.ConfigError, match=r"games: 600000 seeds per lineup, each played 2 times .* "
+                                             r"lower games \(--games\) to at most 524288"):
+        rg.arena("lift_off", {"a": "random", "b": "heuristic"}, games=600_000, num_players=2)
+    with pytest.raises(rg.ConfigError, match="agents: 200 agents; an arena seats at most 100"):
+        rg.arena("lift_off", {f"a{k}": "random" for k in range(200)}, games=1, num_players=4)
+    done = _run("arena", "--game", "lift_off", "--agent", "random", "--agent", "heuristic", "--games", "600000",
+                "--quiet", "--no-plot", "--output", str(tmp_path / "out"), check=False)
+    assert done.returncode != 0 and "games: 600000 seeds per lineup" in done.stderr
+
+
 def test_replay_shows_control_bytes_of_the_file_escaped(tmp_path):
     records = tmp_path / "games.jsonl"
     rg.arena("launchpad23", {"\x1b[31mred\x07": "heuristic", "plain": "random"}, games=1, seed=4, records=records)

@@ -593,3 +593,37 @@ TEST_CASE("one agent called from several threads plays the moves it plays alone"
       for (std::size_t k = 0; k < seen[t].size(); ++k) CHECK(seen[t][k] == alone[k % positions.size()]);
   }
 }
+
+TEST_CASE("an arena too large to hold is refused before anything is allocated", "[arena]") {
+  // Each gave std::bad_alloc after gigabytes (2 agents x 2 rotations x 10M seeds; 200 agents at 4
+  // players: 65M lineups).
+  CHECK(scheduled_games(2, 2, 100, false) == 200);         // one lineup, two rotations
+  CHECK(scheduled_games(5, 3, 10, false) == 10 * 3 * 10);  // C(5, 3) lineups
+  CHECK(scheduled_games(4, 2, 7, true) == 3 * 2 * 7);      // one lineup per other agent
+  CHECK(scheduled_games(1'000'000, 8, 1'000'000, false) == kMaxScheduledGames + 1);  // saturates
+  CHECK_NOTHROW(check_arena_size(2, 2, kMaxScheduledGames / 2, false));
+  CHECK_THROWS_WITH(make_schedule(2, 2, kMaxScheduledGames, 1),
+                    Catch::Contains("games: 1048576 seeds per lineup") && Catch::Contains("2 times") &&
+                        Catch::Contains("1048576 games") && Catch::Contains("at most 524288"));
+  CHECK_THROWS_WITH(make_schedule(kMaxArenaAgents + 1, 4, 1, 1),
+                    Catch::Contains("agents: 101 agents") && Catch::Contains("at most 100"));
+  CHECK_THROWS_WITH(make_schedule(kMaxArenaAgents, 8, 1, 1),
+                    Catch::Contains("games: 1 seed per lineup, each played more than 1048576 times"));
+  // The key's range is the cap (a seed per lineup plays at least one game).
+  CHECK(ArenaConfig::keys().find("games")->max == kMaxScheduledGames);
+  // The config, the command line and Python meet it in set_up_arena, before any network is loaded.
+  ArenaConfig config;
+  config.game.id = "lift_off";
+  config.agents.assign(200, players::parse_player("random"));
+  config.games = 1;
+  CHECK_THROWS_WITH(set_up_arena(config), Catch::Contains("agents: 200 agents"));
+  config.agents.resize(2);
+  config.games = kMaxScheduledGames;
+  CHECK_THROWS_AS(set_up_arena(config), ConfigError);
+  // A YAML list of too many agents: refused naming the file and the key before they are read.
+  std::string yaml = "game: {id: lift_off}\nagents:\n";
+  for (int a = 0; a <= kMaxArenaAgents; ++a) yaml += "  - {kind: random}\n";
+  CHECK_THROWS_WITH(
+      ArenaConfig::from_yaml(ConfigNode::parse(yaml, "many.yaml")),
+      Catch::Contains("many.yaml") && Catch::Contains("agents") && Catch::Contains("at most 100"));
+}
