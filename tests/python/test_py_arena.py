@@ -267,6 +267,21 @@ def test_arena_key_errors_name_the_function_and_the_range():
         rg.arena("last_blast", ["random", "heuristic"], games=1, threads=rg.max_threads() + 1)
 
 
+def test_arena_flags_take_only_booleans(tmp_path):
+    # continue_records="false" (or "no") continued an existing records file: truthiness, not a bool.
+    path = tmp_path / "games.jsonl"
+    path.write_text("not a record of this arena\n")
+    for value in ("false", "no", 0, None):
+        with pytest.raises(TypeError, match=f"continue_records must be True or False, not {type(value).__name__}"):
+            rg.arena("lift_off", ["random", "heuristic"], games=1, records=path, continue_records=value)
+        with pytest.raises(TypeError, match=f"plot must be True or False, not {type(value).__name__}"):
+            rg.arena("lift_off", ["random", "heuristic"], games=1, plot=value)
+    assert path.read_text() == "not a record of this arena\n"
+    report = rg.arena("lift_off", ["random", "heuristic"], games=1, plot=np.bool_(False),
+                      continue_records=np.False_)
+    assert report.report["games"] == 2
+
+
 def test_arena_size_is_capped_before_anything_is_allocated(tmp_path):
     # games=10_000_000 at 2 players was a MemoryError after gigabytes.
     with pytest.raises(rg.ConfigError, match=re.escape("key 'games': value 10000000 out of range [1, 1048576]")):
