@@ -627,3 +627,24 @@ TEST_CASE("an arena too large to hold is refused before anything is allocated", 
       ArenaConfig::from_yaml(ConfigNode::parse(yaml, "many.yaml")),
       Catch::Contains("many.yaml") && Catch::Contains("agents") && Catch::Contains("at most 100"));
 }
+
+TEST_CASE("a spec with an empty part or a KEY=VALUE that is not a plain scalar is refused", "[arena]") {
+  // ismcts:10: played as ismcts:10 (its empty third part read as no checkpoint).
+  CHECK_THROWS_WITH(players::parse_player("ismcts:10:"),
+                    Catch::Contains("part 3 (after ':' number 2) is empty"));
+  CHECK_THROWS_WITH(players::parse_player("ismcts::heuristic"), Catch::Contains("part 2"));
+  CHECK_THROWS_WITH(players::parse_player("me=ismcts:10:heuristic:4:"), Catch::Contains("part 5"));
+  for (const char* text : {"random:", "heuristic:", "ismcts:", "checkpoint:x.ckpt:", "zoo:lift_off:"}) {
+    INFO(text);
+    CHECK_THROWS_AS(players::parse_player(text), ConfigError);
+  }
+  // c_puct=!!str 1 was read as the number 1: a tag, quotes or a flow collection is refused, naming the key.
+  for (const char* value : {"!!str 1", "'1'", "[1]", "{a: 1}", "&x 1", "1 #x"}) {
+    INFO(value);
+    CHECK_THROWS_WITH(players::parse_player(std::string("ismcts:10:heuristic:4:c_puct=") + value),
+                      Catch::Contains("search key 'c_puct'") && Catch::Contains("plain number or word"));
+  }
+  CHECK(mcts_of(players::parse_player("ismcts:10:heuristic:c_puct=1e-3")).c_puct == 1e-3);
+  CHECK(mcts_of(players::parse_player("ismcts:10:heuristic:root=gumbel")).root ==
+        mcts::RootSelection::kGumbel);
+}

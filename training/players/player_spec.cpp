@@ -97,6 +97,11 @@ PlayerSpec parse_player(const std::string& text) {
       }
     throw ConfigError("agent '" + text + "': unknown kind '" + words[0] + "' (" + agent_grammar() + ")");
   }
+  // An empty part is a slip (`ismcts:10:`), not a default: said by position.
+  for (std::size_t k = 1; k < words.size(); ++k)
+    if (words[k].empty())
+      throw ConfigError("agent '" + text + "': part " + std::to_string(k + 1) + " (after ':' number " +
+                        std::to_string(k) + ") is empty; fill it in or leave out its ':'");
   spec.kind = Kind(kind->read_text(SpecWords{text, words}));
   return spec;
 }
