@@ -296,9 +296,19 @@ def test_arena_size_is_capped_before_anything_is_allocated(tmp_path):
     assert done.returncode != 0 and "games: 600000 seeds per lineup" in done.stderr
 
 
+def test_arena_names_follow_the_command_line_rule():
+    for name in ("a\nb", "a,b", "my bot", "tab\there", "n" * 65):
+        with pytest.raises(rg.Error, match=re.escape("agents: a dict key is not an agent name: an agent's name is "
+                                                     "1 to 64 letters, digits and _ - . + #")):
+            rg.arena("lift_off", {name: "random", "h": "heuristic"}, games=1)
+    assert rg.arena("lift_off", {"ppo-2.1+x#2": "random", "h": "heuristic"}, games=1).names[0] == "ppo-2.1+x#2"
+
+
 def test_replay_shows_control_bytes_of_the_file_escaped(tmp_path):
     records = tmp_path / "games.jsonl"
-    rg.arena("launchpad23", {"\x1b[31mred\x07": "heuristic", "plain": "random"}, games=1, seed=4, records=records)
+    # The arena names agents plainly; a records file edited by hand may hold anything.
+    rg.arena("launchpad23", {"red": "heuristic", "plain": "random"}, games=1, seed=4, records=records)
+    records.write_text(records.read_text().replace('"red"', '"\\u001b[31mred\\u0007"'))
     out = subprocess.run([_cli(), "replay", str(records)], capture_output=True, timeout=600, stdin=subprocess.DEVNULL)
     assert out.returncode == 0
     assert b"\x1b" not in out.stdout and b"\x07" not in out.stdout

@@ -648,3 +648,22 @@ TEST_CASE("a spec with an empty part or a KEY=VALUE that is not a plain scalar i
   CHECK(mcts_of(players::parse_player("ismcts:10:heuristic:root=gumbel")).root ==
         mcts::RootSelection::kGumbel);
 }
+
+TEST_CASE("a YAML agent's name follows the command line's rule", "[arena]") {
+  auto agent = [](const std::string& mapping) {
+    return players::parse_player(ConfigNode::parse(mapping, "names.yaml"));
+  };
+  CHECK(agent("{kind: heuristic, name: ppo-2.1+x#2}").name == "ppo-2.1+x#2");
+  CHECK(agent("{kind: heuristic}").name.empty());  // no key: named by its kind later
+  // A raw line break split the printed table's row; an empty name silently became the kind's.
+  for (const std::string& name :
+       {std::string("\"a,b\\\"c\\nd\""), std::string("\"\""), std::string("'my bot'"),
+        std::string("\"tab\\there\""), std::string(players::kMaxAgentName + 1, 'n')}) {
+    INFO(name);
+    CHECK_THROWS_WITH(agent("{kind: heuristic, name: " + name + "}"),
+                      Catch::Contains("names.yaml") && Catch::Contains("name") &&
+                          Catch::Contains("1 to 64 letters, digits and _ - . + #"));
+  }
+  const std::string longest(players::kMaxAgentName, 'n');
+  CHECK(agent("{kind: heuristic, name: " + longest + "}").name == longest);
+}
