@@ -260,6 +260,11 @@ CheckpointMeta parse_meta(const std::string& text, const std::string& path) {
   try {
     CheckpointMeta meta = CheckpointMeta::from_json(parse_json(text));
     meta.source = path;
+    // The recommended searches (extra.zoo) are checked now, whoever reads the
+    // file, not only by the zoo: each table size it serves, and 0, a size
+    // with no entry of its own, for the fallback extra.zoo.simulations.
+    meta.zoo_simulations(0);
+    for (const int players : meta.served_players()) meta.zoo_simulations(players);
     return meta;
   } catch (const nlohmann::json::exception& e) {
     throw CheckpointError("checkpoint '" + path + "' has unreadable metadata: " + e.what());

@@ -62,6 +62,10 @@ constexpr uint64_t kMaxCheckpointBytes = files::kMaxCheckpointBytes;
 // --simulations` and a search block's `simulations` allow).
 constexpr int kMaxZooSimulations = 10'000'000;
 
+// The name of a game's encoder in a checkpoint's metadata ("encoder"): each
+// game has one, so it is the only name a file may give (another is refused).
+inline constexpr const char* kDefaultEncoder = "default";
+
 // A named block of the flat observation (envs/core/describe.h's
 // FeatureBlock, without the docs): what a warm start maps by name.
 struct LayoutBlock {
@@ -84,7 +88,7 @@ struct CheckpointMeta {
   std::vector<int> players;
   std::vector<int> observation_shape;
   int num_actions = 0;
-  std::string encoder = "default";  // the game's encoder (one per game today)
+  std::string encoder = kDefaultEncoder;  // the game's encoder (one per game today)
   // The observation's blocks in order (metadata "observation_layout": name
   // and size of each; offsets follow). Empty in files written before it.
   std::vector<LayoutBlock> layout;

@@ -17,6 +17,13 @@ namespace {
 // An observation's element count must fit NetSpec::observation_size()'s int.
 constexpr int64_t kMaxObservationCells = (int64_t{1} << 31) - 1;
 
+// A value of the file in a message: JSON (escaped), at most 60 characters.
+std::string shown(const Json& value) {
+  std::string text = value.dump();
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
 std::string shape_text(const std::vector<int>& shape) {
   std::string out;
   for (int d : shape) out += (out.empty() ? "" : "x") + std::to_string(d);
@@ -126,6 +133,10 @@ CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
                                " numbers, observation_shape " + std::to_string(cells));
   }
   m.encoder = json_get<std::string>(doc, "encoder");
+  // Another name is an edited file, whose observations no encoder of this build writes.
+  if (m.encoder != kDefaultEncoder)
+    throw SerializationError("encoder is " + shown(Json(m.encoder)) + ", not " +
+                             Json(kDefaultEncoder).dump() + " (each game has one encoder)");
   m.net = NetConfig::from_json(json_get<Json>(doc, "net"));
   m.step = json_get_count(doc, "step");
   m.iteration = json_get_count(doc, "iteration");
@@ -160,9 +171,7 @@ const Json* extra_field(const Json& extra, const std::string& key) {
 [[noreturn]] void bad_extra(const CheckpointMeta& meta, const std::string& key, const Json& value,
                             const std::string& expected) {
   const std::string file = meta.source.empty() ? "checkpoint metadata" : "checkpoint '" + meta.source + "'";
-  std::string shown = value.dump();
-  if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
-  throw CheckpointError(file + ": extra." + key + " is " + shown + ", expected " + expected +
+  throw CheckpointError(file + ": extra." + key + " is " + shown(value) + ", expected " + expected +
                         " (was the file edited? rewrite it with rocketgym export or retrain)");
 }
 

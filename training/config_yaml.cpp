@@ -8,6 +8,7 @@
 
 #include "envs/core/numbers.h"
 #include "envs/core/parallel.h"
+#include "training/table_limits.h"
 
 namespace rocketgym {
 
@@ -51,7 +52,8 @@ const KeyTable<RunSettings>& run_keys() {
     t.whole("checkpoint_every", &RunSettings::checkpoint_every, 1, 1 << 20, "iterations between checkpoints");
     t.whole("eval_every", &RunSettings::eval_every, 0, 1 << 20,
             "iterations between greedy evaluations against random and heuristic (0 = none)");
-    t.whole("eval_games", &RunSettings::eval_games, 1, 1 << 20, "games per evaluation and opponent");
+    t.whole("eval_games", &RunSettings::eval_games, 1, kMaxScheduledGames,
+            "games per evaluation and opponent");
     KeyTable<RunSettings>::Key minutes;
     minutes.name = "snapshot_minutes";
     minutes.type = "list of numbers";

@@ -1,4 +1,4 @@
-// The limits on the size of a table, each named once.
+// The limits on the size of a table and of an arena, each named once.
 #pragma once
 
 namespace rocketgym {
@@ -14,5 +14,16 @@ inline constexpr int kMaxSeats = 8;
 // on the input only; each game then refuses a size it does not seat, with a
 // message naming its own.
 inline constexpr int kLargestTableInput = 64;
+
+// The limits on an arena's size (arena/schedule.h checks them), each defined
+// once: the command line, the YAML and Python refuse more through these (the
+// arena key `games` takes its range from kMaxScheduledGames, arena_run.cpp).
+// An arena keeps every game's result (and with records, its moves) until it
+// writes its tables, so a run's memory grows with its games: a million games
+// is a few hundred MB, and days of play for any agent that searches; more is
+// a typo, refused before anything is allocated. The training's matches
+// (eval_games, gating's games) are arenas too and take the same cap.
+inline constexpr int kMaxArenaAgents = 100;
+inline constexpr int kMaxScheduledGames = 1 << 20;
 
 }  // namespace rocketgym

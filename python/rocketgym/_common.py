@@ -210,6 +210,14 @@ def check_int(value: Any, name: str) -> int:
     return int(value.__index__())
 
 
+def check_bool(value: Any, name: str) -> bool:
+    """``value`` as a Python bool: only ``True``/``False`` (numpy's too); TypeError for anything else,
+    so that ``"false"``, ``"no"`` or ``0`` never reads as a yes or a no by its truthiness."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, not {type(value).__name__}")
+    return bool(value)
+
+
 def check_num_envs(n: Any) -> int:
     """``n`` envs, refused (``rocketgym.Error`` naming the range) beyond rocketgym's limit on games
     stepped together (the CLI's ``--envs``), before any C++ call sees the number."""

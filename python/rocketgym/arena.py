@@ -28,7 +28,7 @@ import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _rocketgym as _core
-from ._common import ConfigArg, check_int, config_parts
+from ._common import ConfigArg, check_bool, check_int, config_parts
 
 Error = _core.Error
 
@@ -165,8 +165,8 @@ def arena(game_id: str, agents: Union[Mapping[str, Any], Sequence[str]], games: 
         "threads": check_int(threads, "threads"),
         "output": _optional_path(output, "output"),
         "records": _optional_path(records, "records"),
-        "continue_records": bool(continue_records),
-        "plot": bool(plot),
+        "continue_records": check_bool(continue_records, "continue_records"),
+        "plot": check_bool(plot, "plot"),
         "one_vs_each": _optional_name(one_vs_each),
     }
     if num_players is not None:

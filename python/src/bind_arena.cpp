@@ -74,6 +74,9 @@ struct AgentArg {
 
 AgentArg agent_arg(const std::string& name, const py::object& value, const arena::ArenaConfig& config) {
   AgentArg out;
+  // The names of the command line and the YAML (not shown: it may be anything).
+  if (!name.empty() && !players::is_agent_name(name))
+    throw Error(std::string("agents: a dict key is not an agent name: ") + players::kAgentNameRule);
   if (py::isinstance<py::str>(value)) {
     out.spec = players::parse_player(value.cast<std::string>(), config.game.id);
   } else if (const players::PlayerSpec* spec = agent_spec(value)) {

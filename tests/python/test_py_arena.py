@@ -267,9 +267,48 @@ def test_arena_key_errors_name_the_function_and_the_range():
         rg.arena("last_blast", ["random", "heuristic"], games=1, threads=rg.max_threads() + 1)
 
 
+def test_arena_flags_take_only_booleans(tmp_path):
+    # continue_records="false" (or "no") continued an existing records file: truthiness, not a bool.
+    path = tmp_path / "games.jsonl"
+    path.write_text("not a record of this arena\n")
+    for value in ("false", "no", 0, None):
+        with pytest.raises(TypeError, match=f"continue_records must be True or False, not {type(value).__name__}"):
+            rg.arena("lift_off", ["random", "heuristic"], games=1, records=path, continue_records=value)
+        with pytest.raises(TypeError, match=f"plot must be True or False, not {type(value).__name__}"):
+            rg.arena("lift_off", ["random", "heuristic"], games=1, plot=value)
+    assert path.read_text() == "not a record of this arena\n"
+    report = rg.arena("lift_off", ["random", "heuristic"], games=1, plot=np.bool_(False),
+                      continue_records=np.False_)
+    assert report.report["games"] == 2
+
+
+def test_arena_size_is_capped_before_anything_is_allocated(tmp_path):
+    # games=10_000_000 at 2 players was a MemoryError after gigabytes.
+    with pytest.raises(rg.ConfigError, match=re.escape("key 'games': value 10000000 out of range [1, 1048576]")):
+        rg.arena("lift_off", {"a": "random", "b": "heuristic"}, games=10_000_000, num_players=2)
+    with pytest.raises(rg.ConfigError, match=r"games: 600000 seeds per lineup, each played 2 times .* "
+                                             r"lower games \(--games\) to at most 524288"):
+        rg.arena("lift_off", {"a": "random", "b": "heuristic"}, games=600_000, num_players=2)
+    with pytest.raises(rg.ConfigError, match="agents: 200 agents; an arena seats at most 100"):
+        rg.arena("lift_off", {f"a{k}": "random" for k in range(200)}, games=1, num_players=4)
+    done = _run("arena", "--game", "lift_off", "--agent", "random", "--agent", "heuristic", "--games", "600000",
+                "--quiet", "--no-plot", "--output", str(tmp_path / "out"), check=False)
+    assert done.returncode != 0 and "games: 600000 seeds per lineup" in done.stderr
+
+
+def test_arena_names_follow_the_command_line_rule():
+    for name in ("a\nb", "a,b", "my bot", "tab\there", "n" * 65):
+        with pytest.raises(rg.Error, match=re.escape("agents: a dict key is not an agent name: an agent's name is "
+                                                     "1 to 64 letters, digits and _ - . + #")):
+            rg.arena("lift_off", {name: "random", "h": "heuristic"}, games=1)
+    assert rg.arena("lift_off", {"ppo-2.1+x#2": "random", "h": "heuristic"}, games=1).names[0] == "ppo-2.1+x#2"
+
+
 def test_replay_shows_control_bytes_of_the_file_escaped(tmp_path):
     records = tmp_path / "games.jsonl"
-    rg.arena("launchpad23", {"\x1b[31mred\x07": "heuristic", "plain": "random"}, games=1, seed=4, records=records)
+    # The arena names agents plainly; a records file edited by hand may hold anything.
+    rg.arena("launchpad23", {"red": "heuristic", "plain": "random"}, games=1, seed=4, records=records)
+    records.write_text(records.read_text().replace('"red"', '"\\u001b[31mred\\u0007"'))
     out = subprocess.run([_cli(), "replay", str(records)], capture_output=True, timeout=600, stdin=subprocess.DEVNULL)
     assert out.returncode == 0
     assert b"\x1b" not in out.stdout and b"\x07" not in out.stdout

@@ -593,3 +593,77 @@ TEST_CASE("one agent called from several threads plays the moves it plays alone"
       for (std::size_t k = 0; k < seen[t].size(); ++k) CHECK(seen[t][k] == alone[k % positions.size()]);
   }
 }
+
+TEST_CASE("an arena too large to hold is refused before anything is allocated", "[arena]") {
+  // Each gave std::bad_alloc after gigabytes (2 agents x 2 rotations x 10M seeds; 200 agents at 4
+  // players: 65M lineups).
+  CHECK(scheduled_games(2, 2, 100, false) == 200);         // one lineup, two rotations
+  CHECK(scheduled_games(5, 3, 10, false) == 10 * 3 * 10);  // C(5, 3) lineups
+  CHECK(scheduled_games(4, 2, 7, true) == 3 * 2 * 7);      // one lineup per other agent
+  CHECK(scheduled_games(1'000'000, 8, 1'000'000, false) == kMaxScheduledGames + 1);  // saturates
+  CHECK_NOTHROW(check_arena_size(2, 2, kMaxScheduledGames / 2, false));
+  CHECK_THROWS_WITH(make_schedule(2, 2, kMaxScheduledGames, 1),
+                    Catch::Contains("games: 1048576 seeds per lineup") && Catch::Contains("2 times") &&
+                        Catch::Contains("1048576 games") && Catch::Contains("at most 524288"));
+  CHECK_THROWS_WITH(make_schedule(kMaxArenaAgents + 1, 4, 1, 1),
+                    Catch::Contains("agents: 101 agents") && Catch::Contains("at most 100"));
+  CHECK_THROWS_WITH(make_schedule(kMaxArenaAgents, 8, 1, 1),
+                    Catch::Contains("games: 1 seed per lineup, each played more than 1048576 times"));
+  // The key's range is the cap (a seed per lineup plays at least one game).
+  CHECK(ArenaConfig::keys().find("games")->max == kMaxScheduledGames);
+  // The config, the command line and Python meet it in set_up_arena, before any network is loaded.
+  ArenaConfig config;
+  config.game.id = "lift_off";
+  config.agents.assign(200, players::parse_player("random"));
+  config.games = 1;
+  CHECK_THROWS_WITH(set_up_arena(config), Catch::Contains("agents: 200 agents"));
+  config.agents.resize(2);
+  config.games = kMaxScheduledGames;
+  CHECK_THROWS_AS(set_up_arena(config), ConfigError);
+  // A YAML list of too many agents: refused naming the file and the key before they are read.
+  std::string yaml = "game: {id: lift_off}\nagents:\n";
+  for (int a = 0; a <= kMaxArenaAgents; ++a) yaml += "  - {kind: random}\n";
+  CHECK_THROWS_WITH(
+      ArenaConfig::from_yaml(ConfigNode::parse(yaml, "many.yaml")),
+      Catch::Contains("many.yaml") && Catch::Contains("agents") && Catch::Contains("at most 100"));
+}
+
+TEST_CASE("a spec with an empty part or a KEY=VALUE that is not a plain scalar is refused", "[arena]") {
+  // ismcts:10: played as ismcts:10 (its empty third part read as no checkpoint).
+  CHECK_THROWS_WITH(players::parse_player("ismcts:10:"),
+                    Catch::Contains("part 3 (after ':' number 2) is empty"));
+  CHECK_THROWS_WITH(players::parse_player("ismcts::heuristic"), Catch::Contains("part 2"));
+  CHECK_THROWS_WITH(players::parse_player("me=ismcts:10:heuristic:4:"), Catch::Contains("part 5"));
+  for (const char* text : {"random:", "heuristic:", "ismcts:", "checkpoint:x.ckpt:", "zoo:lift_off:"}) {
+    INFO(text);
+    CHECK_THROWS_AS(players::parse_player(text), ConfigError);
+  }
+  // c_puct=!!str 1 was read as the number 1: a tag, quotes or a flow collection is refused, naming the key.
+  for (const char* value : {"!!str 1", "'1'", "[1]", "{a: 1}", "&x 1", "1 #x"}) {
+    INFO(value);
+    CHECK_THROWS_WITH(players::parse_player(std::string("ismcts:10:heuristic:4:c_puct=") + value),
+                      Catch::Contains("search key 'c_puct'") && Catch::Contains("plain number or word"));
+  }
+  CHECK(mcts_of(players::parse_player("ismcts:10:heuristic:c_puct=1e-3")).c_puct == 1e-3);
+  CHECK(mcts_of(players::parse_player("ismcts:10:heuristic:root=gumbel")).root ==
+        mcts::RootSelection::kGumbel);
+}
+
+TEST_CASE("a YAML agent's name follows the command line's rule", "[arena]") {
+  auto agent = [](const std::string& mapping) {
+    return players::parse_player(ConfigNode::parse(mapping, "names.yaml"));
+  };
+  CHECK(agent("{kind: heuristic, name: ppo-2.1+x#2}").name == "ppo-2.1+x#2");
+  CHECK(agent("{kind: heuristic}").name.empty());  // no key: named by its kind later
+  // A raw line break split the printed table's row; an empty name silently became the kind's.
+  for (const std::string& name :
+       {std::string("\"a,b\\\"c\\nd\""), std::string("\"\""), std::string("'my bot'"),
+        std::string("\"tab\\there\""), std::string(players::kMaxAgentName + 1, 'n')}) {
+    INFO(name);
+    CHECK_THROWS_WITH(agent("{kind: heuristic, name: " + name + "}"),
+                      Catch::Contains("names.yaml") && Catch::Contains("name") &&
+                          Catch::Contains("1 to 64 letters, digits and _ - . + #"));
+  }
+  const std::string longest(players::kMaxAgentName, 'n');
+  CHECK(agent("{kind: heuristic, name: " + longest + "}").name == longest);
+}

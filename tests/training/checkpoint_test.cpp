@@ -247,6 +247,51 @@ TEST_CASE("edited zoo metadata is refused naming the file and the key, before an
   CHECK_THROWS_WITH(resolved(), Catch::Contains("extra.zoo.players.2.simulations is -1"));
 }
 
+TEST_CASE("the encoder and the recommended searches are checked whoever reads the file", "[checkpoint]") {
+  const std::string dir = temp_dir("meta_fields");
+  const std::string path = dir + "/bot.ckpt";
+  PolicyValueNet net(small_meta().net_spec());
+  auto error_with = [&](const std::function<void(CheckpointMeta&)>& edit) {
+    CheckpointMeta m = small_meta();
+    edit(m);
+    save_checkpoint(path, m, net, nullptr);
+    std::string message = "(no CheckpointError)";
+    try {
+      read_checkpoint_meta(path);
+    } catch (const CheckpointError& e) {
+      message = e.what();
+    }
+    // Loading (the arena's checkpoint:) and exporting read the same metadata.
+    CHECK_THROWS_AS(load_checkpoint(path), CheckpointError);
+    CHECK_THROWS_AS(export_checkpoint(path, dir + "/out.ckpt", true, 0), CheckpointError);
+    return message;
+  };
+  // "../../x" loaded and played: no encoder of this build has that name.
+  CHECK_THAT(error_with([](CheckpointMeta& m) { m.encoder = "../../x"; }),
+             Catch::Contains("checkpoint '" + path +
+                             "' has invalid metadata: encoder is \"../../x\", not "
+                             "\"default\""));
+  CHECK_THAT(error_with([](CheckpointMeta& m) { m.encoder = std::string(500, 'e'); }),
+             Catch::Contains("...") && !Catch::Contains(std::string(100, 'e')));
+  // A file's recommended search was checked only by the zoo: a checkpoint: agent and export took these.
+  for (const Json& simulations : {Json(int64_t{1'000'000'000'000}), Json(-5), Json("x")}) {
+    INFO(simulations.dump());
+    CHECK_THAT(error_with([&](CheckpointMeta& m) {
+                 m.extra = Json{{"zoo", {{"simulations", simulations}}}};
+               }),
+               Catch::Contains("checkpoint '" + path + "': extra.zoo.simulations is " + simulations.dump()));
+  }
+  CHECK_THAT(error_with([](CheckpointMeta& m) {
+               m.extra = Json{{"zoo", {{"players", {{"2", {{"simulations", 10'000'001}}}}}}}};
+             }),
+             Catch::Contains("extra.zoo.players.2.simulations") && Catch::Contains("at most 10000000"));
+  CheckpointMeta good = small_meta();
+  good.extra = Json{{"zoo", {{"simulations", 10'000'000}}}};
+  save_checkpoint(path, good, net, nullptr);
+  CHECK(read_checkpoint_meta(path).zoo_simulations(2) == 10'000'000);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("a checkpoint of another version of the game is refused", "[checkpoint]") {
   CheckpointMeta m = small_meta();
   const int version = Registry::instance().find("launchpad23").info.version;

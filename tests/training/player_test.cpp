@@ -42,7 +42,7 @@ TEST_CASE("every kind's spec written back parses into the same spec", "[players]
   for (const char* text :
        {"{kind: ismcts, checkpoint: x.ckpt, mcts: {rollout_policy: heuristic, playout_weight: 1}}",
         "{name: g, kind: ismcts, mcts: {root: gumbel, gumbel_considered: 8, c_scale: 0.25}}",
-        "{name: 'my bot', kind: checkpoint, path: 'a b:c.ckpt', mode: sample}"})
+        "{name: my_bot, kind: checkpoint, path: 'a b:c.ckpt', mode: sample}"})
     specs.push_back(from_yaml(text));
   for (const PlayerSpec& spec : specs) {
     INFO(players::to_yaml(spec));

@@ -8,6 +8,7 @@
 
 #include "envs/core/parallel.h"
 #include "training/config_yaml.h"
+#include "training/table_limits.h"
 
 namespace rocketgym::alphazero {
 
@@ -130,7 +131,7 @@ ConfigBlock<TrainConfig> gating_block() {
       .whole("every", &TrainConfig::gate_every, 0, 1 << 20,
              "iterations between gating matches; self-play then plays the best network so far "
              "(checkpoints/best.ckpt), not the latest (0 = no gating: self-play plays the latest)")
-      .whole("games", &TrainConfig::gate_games, 1, 1 << 20,
+      .whole("games", &TrainConfig::gate_games, 1, kMaxScheduledGames,
              "games of a match at each table size of game.players: the latest network in one seat, the best "
              "in the others, every seat in turn over the same deals (rounded down to whole turns)")
       .applies_to("every > 0")

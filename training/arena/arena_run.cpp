@@ -32,7 +32,7 @@ namespace rocketgym::arena {
 const KeyTable<ArenaConfig>& ArenaConfig::keys() {
   static const KeyTable<ArenaConfig> table = [] {
     KeyTable<ArenaConfig> t;
-    t.whole("games", &ArenaConfig::games, 1, 10'000'000,
+    t.whole("games", &ArenaConfig::games, 1, kMaxScheduledGames,
             "seeds per lineup; each is played in every seat rotation")
         .seed("seed", &ArenaConfig::seed, "the schedule's seed")
         .whole("parallel", &ArenaConfig::parallel, 1, kMaxEnvs, "games played together (--envs)")
@@ -63,6 +63,9 @@ ArenaConfig ArenaConfig::from_yaml(const ConfigNode& root) {
   if (root.has("agents")) {
     const ConfigNode agents = root.child("agents");
     if (!agents.is_sequence()) root.fail_key("agents", "must be a list of agents");
+    if (agents.items().size() > static_cast<std::size_t>(kMaxArenaAgents))
+      root.fail_key("agents", std::to_string(agents.items().size()) + " agents; an arena seats at most " +
+                                  std::to_string(kMaxArenaAgents));
     for (const ConfigNode& a : agents.items()) {
       c.agents.push_back(players::parse_player(a));
       // Said here with the file and line: a zoo bot of another game cannot take a seat.
@@ -165,6 +168,9 @@ ArenaSetup set_up_arena(const ArenaConfig& config, const dist::Context& context)
   setup.options.parallel = config.parallel;
   setup.options.threads = config.threads;
   set_torch_threads(config.threads);
+  // Before any network is loaded: an arena too large to hold is refused at once.
+  check_arena_size(static_cast<int>(config.agents.size()), config.game.players, config.games,
+                   !config.one_vs_each.empty());
   setup.agents = config.agents;
   players::name_players(setup.agents);
   use_rank0_files(setup.agents, context);

@@ -18,6 +18,15 @@
 
 namespace rocketgym::arena {
 
+// The games make_schedule() would schedule (seeds x lineups x seat
+// rotations), counted without building it; saturates past kMaxScheduledGames
+// (no overflow, whatever the arguments).
+int64_t scheduled_games(int num_agents, int num_players, int seeds_per_lineup, bool one_vs_each);
+
+// ConfigError naming `agents` or `games` and the limit when an arena of these
+// sizes is over kMaxArenaAgents or kMaxScheduledGames.
+void check_arena_size(int num_agents, int num_players, int seeds_per_lineup, bool one_vs_each);
+
 struct ScheduledGame {
   int lineup = 0;
   int rotation = 0;
@@ -30,7 +39,8 @@ struct ScheduledGame {
 // One against each (`one_vs_each`, an agent index; -1: off): only the games
 // of that agent, one lineup per other agent, the chosen one in one seat and
 // the other agent in every other seat (at 2 players: it against each other
-// agent, and no game between two others).
+// agent, and no game between two others). Refuses an arena over the limits
+// above (check_arena_size) before it allocates anything.
 std::vector<ScheduledGame> make_schedule(int num_agents, int num_players, int seeds_per_lineup, uint64_t seed,
                                          int one_vs_each = -1);
 

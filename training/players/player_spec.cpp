@@ -26,13 +26,6 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
-bool is_plain_name(const std::string& text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '+' ||
-           c == '#';
-  });
-}
-
 // The agent kind named `word`, or null.
 const PlayerKind* find_agent_kind(const std::string& word) {
   const PlayerKind* kind = find_kind(word);
@@ -72,6 +65,14 @@ void check_foreign_keys(const ConfigNode& node, const KindInfo& kind) {
 
 // --- reading ---------------------------------------------------------------------
 
+bool is_agent_name(const std::string& text) {
+  static_assert(kMaxAgentName == 64, "kAgentNameRule says 64");
+  return !text.empty() && text.size() <= kMaxAgentName && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '+' ||
+           c == '#';
+  });
+}
+
 PlayerSpec parse_player(const std::string& text) {
   if (text.find('\0') != std::string::npos)
     throw ConfigError("agent '" + text.substr(0, text.find('\0')) +
@@ -80,7 +81,7 @@ PlayerSpec parse_player(const std::string& text) {
   std::string body = text;
   // `name=` only when the name is a plain one, so that a path holding '='
   // (checkpoint:runs/lr=3e-4/latest.ckpt) is not split.
-  if (const auto eq = text.find('='); eq != std::string::npos && is_plain_name(text.substr(0, eq))) {
+  if (const auto eq = text.find('='); eq != std::string::npos && is_agent_name(text.substr(0, eq))) {
     spec.name = text.substr(0, eq);
     body = text.substr(eq + 1);
   }
@@ -97,6 +98,11 @@ PlayerSpec parse_player(const std::string& text) {
       }
     throw ConfigError("agent '" + text + "': unknown kind '" + words[0] + "' (" + agent_grammar() + ")");
   }
+  // An empty part is a slip (`ismcts:10:`), not a default: said by position.
+  for (std::size_t k = 1; k < words.size(); ++k)
+    if (words[k].empty())
+      throw ConfigError("agent '" + text + "': part " + std::to_string(k + 1) + " (after ':' number " +
+                        std::to_string(k) + ") is empty; fill it in or leave out its ':'");
   spec.kind = Kind(kind->read_text(SpecWords{text, words}));
   return spec;
 }
@@ -107,7 +113,11 @@ PlayerSpec parse_player(const ConfigNode& node) {
   for (const std::string& key : agent_keys()) allowed.push_back(key);
   node.expect_keys(allowed);
   PlayerSpec spec;
-  spec.name = node.get_string("name", "");
+  // The command line's rule (NAME=): a name that cannot break a table row or a CSV field.
+  if (node.has("name")) {
+    spec.name = node.get_string("name");
+    if (!is_agent_name(spec.name)) node.fail_key("name", kAgentNameRule);
+  }
   const std::string word = node.get_string("kind", "");
   const PlayerKind* kind = find_agent_kind(word);
   if (kind == nullptr) node.fail_key("kind", "'" + word + "' is not one of: " + agent_kind_names());
@@ -144,8 +154,8 @@ std::string to_string(const PlayerSpec& spec) {
     throw Error("player '" + spec.name + "': " + e.what() + "; write it in YAML (" + to_yaml(spec) + ")");
   }
   const std::string text = (spec.name.empty() ? "" : spec.name + "=") + body;
-  // Some names and paths have no short form (a name with a space, a path
-  // with ':' or a leading "x="): checked by reading the text back.
+  // Some paths have no short form (one with ':' or a leading "x="):
+  // checked by reading the text back.
   bool same = false;
   try {
     same = to_yaml(parse_player(text)) == to_yaml(spec);

@@ -80,6 +80,14 @@ struct PlayerTable {
 
 // --- reading, writing --------------------------------------------------------
 
+// An agent's name, the same rule for NAME=, the YAML key name and Python's
+// names: 1 to kMaxAgentName letters, digits and _ - . + # (kAgentNameRule
+// says it), so that a name never breaks a table row or a message.
+inline constexpr std::size_t kMaxAgentName = 64;
+bool is_agent_name(const std::string& text);
+inline constexpr const char* kAgentNameRule =
+    "an agent's name is 1 to 64 letters, digits and _ - . + # (as NAME= on the command line)";
+
 PlayerSpec parse_player(const std::string& text);  // command-line form; throws ConfigError
 PlayerSpec parse_player(const ConfigNode& node);   // YAML form; throws ConfigError
 // The command-line form that parses back into `spec`. Throws Error for an

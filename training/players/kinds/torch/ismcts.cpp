@@ -4,6 +4,8 @@
 // `:KEY=VALUE`), or over a checkpoint's priors and values (`:PATH`).
 #include "training/players/kinds/torch/ismcts.h"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <utility>
 #include <vector>
@@ -95,6 +97,13 @@ mcts::Options heuristic_playouts(int simulations, int playouts) {
 // The word of the short form's heuristic playouts.
 constexpr const char* kHeuristicWord = "heuristic";
 
+// A KEY=VALUE's value as the short form takes it: a number or a word.
+bool is_plain_value(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '+';
+  });
+}
+
 // The search keys after `ismcts:SIMULATIONS:heuristic[:PLAYOUTS]`, each
 // `:KEY=VALUE` (e.g. :rollout_depth=8:c_puct=0.75), read by the key table
 // over the short form's options: the ranges and refusals of the YAML keys.
@@ -112,6 +121,11 @@ mcts::Options read_search_settings(const SpecWords& in, std::size_t first, const
       in.fail("'" + setting +
               "' is not a search setting KEY=VALUE (ismcts:SIMULATIONS:heuristic[:PLAYOUTS][:KEY=VALUE...])");
     const std::string key = setting.substr(0, eq);
+    // The value is one plain YAML scalar, a number or a word: no tag (!!str),
+    // quote, flow collection or anchor that would make the text say more.
+    if (!is_plain_value(setting.substr(eq + 1)))
+      in.fail("search key '" + key +
+              "': the value must be a plain number or word (letters, digits and _ - . + only)");
     for (std::size_t j = 0; j < i; ++j)
       if (settings[j].substr(0, settings[j].find('=')) == key)
         in.fail("search key '" + key + "' is given twice ('" + settings[j] + "' and '" + setting +
