@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "envs/core/config.h"
+#include "envs/core/quoted.h"
 
 namespace rocketgym {
 
@@ -138,7 +139,7 @@ class KeyTable {
           c.*field = value;
           return;
         }
-      node.fail_key(name, "'" + word + "' is not one of: " + list);
+      node.fail_key(name, quote(word) + " is not one of: " + list);
     };
     k.write = [name, word_of](YAML::Node& out, const C& c) { out[name] = word_of(c); };
     k.text = word_of;

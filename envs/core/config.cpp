@@ -8,6 +8,7 @@
 
 #include "envs/core/config_record.h"
 #include "envs/core/files.h"
+#include "envs/core/quoted.h"
 
 namespace rocketgym {
 
@@ -34,8 +35,6 @@ std::string line_of(const YAML::Mark& mark) {
 std::string at_line(const std::string& source, const YAML::Mark& mark) {
   return mark.line >= 0 ? source + ":" + std::to_string(mark.line + 1) : source;
 }
-
-std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
 // --- reading files -----------------------------------------------------------
 
@@ -87,7 +86,7 @@ std::string nested_too_deep() {
 void check_structure(const YAML::Node& node, const std::string& path, const TextPlace& place, int depth,
                      std::size_t& budget) {
   if (depth > kMaxConfigDepth)
-    throw ConfigError(place.at(node.Mark()) + ": " + quoted(path) + " is " + nested_too_deep());
+    throw ConfigError(place.at(node.Mark()) + ": " + quote(path) + " is " + nested_too_deep());
   if (budget-- == 0)
     throw ConfigError(place.at(node.Mark()) + ": more than " + std::to_string(kMaxValues) +
                       " values (after expanding aliases)");
@@ -95,13 +94,13 @@ void check_structure(const YAML::Node& node, const std::string& path, const Text
     std::map<std::string, YAML::Mark> seen;
     for (const auto& kv : node) {
       if (!kv.first.IsScalar())
-        throw ConfigError(place.at(kv.first.Mark()) + ": a key in " + quoted(path.empty() ? "<top>" : path) +
+        throw ConfigError(place.at(kv.first.Mark()) + ": a key in " + quote(path.empty() ? "<top>" : path) +
                           " is not a plain name");
       const std::string key = kv.first.Scalar();
       const std::string key_path = path.empty() ? key : path + "." + key;
       const auto first = seen.find(key);
       if (first != seen.end())
-        throw ConfigError(place.at(kv.first.Mark()) + ": duplicate key " + quoted(key_path) +
+        throw ConfigError(place.at(kv.first.Mark()) + ": duplicate key " + quote(key_path) +
                           (place.has_lines ? " (first given at line " + line_of(first->second) + ")" : "") +
                           "; give each key once");
       seen.emplace(key, kv.first.Mark());
@@ -349,30 +348,31 @@ ConfigNode ConfigNode::from_labelled_settings(const std::vector<Setting>& settin
   origins->push_back({root, false, "", source});
   for (const Setting& setting : settings) {
     const std::string& text = setting.assignment;
-    const std::string where = source + " (" + setting.label + ")";
+    const std::string where =
+        source + " (" + shortened(setting.label) + ")";  // the label holds what was typed
     const auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw ConfigError(where + ": " + quoted(text) + ": expected dotted.key=value");
+      throw ConfigError(where + ": " + quote(text) + ": expected dotted.key=value");
     const std::string dotted = text.substr(0, eq), value_text = text.substr(eq + 1);
     std::vector<std::string> path;
     std::stringstream keys(dotted);
     for (std::string key; std::getline(keys, key, '.');) {
-      if (key.empty()) throw ConfigError(where + ": " + quoted(text) + ": empty key in the dotted path");
+      if (key.empty()) throw ConfigError(where + ": " + quote(text) + ": empty key in the dotted path");
       path.push_back(key);
     }
     if (dotted.back() == '.')
-      throw ConfigError(where + ": " + quoted(text) + ": empty key in the dotted path");
+      throw ConfigError(where + ": " + quote(text) + ": empty key in the dotted path");
     if (value_text.find_first_not_of(" \t") == std::string::npos)
-      throw ConfigError(where + ": key " + quoted(dotted) + ": no value after '=' (write " + dotted +
-                        "=\"\" for an empty string)");
+      throw ConfigError(where + ": key " + quote(dotted) + ": no value after '=' (write " +
+                        shortened(dotted) + "=\"\" for an empty string)");
     YAML::Node value;
     check_text(value_text, where);
     try {
       value = YAML::Load(value_text);
     } catch (const YAML::DeepRecursion&) {
-      throw ConfigError(where + ": key " + quoted(dotted) + ": the value is " + nested_too_deep());
+      throw ConfigError(where + ": key " + quote(dotted) + ": the value is " + nested_too_deep());
     } catch (const YAML::Exception& e) {
-      throw ConfigError(where + ": " + quoted(text) + ": the value is not valid YAML: " + e.msg);
+      throw ConfigError(where + ": " + quote(text) + ": the value is not valid YAML: " + e.msg);
     }
     check_structure(value, dotted, TextPlace{where, false});
     std::vector<YAML::Node> made_maps;
@@ -443,7 +443,7 @@ void ConfigNode::fail_key(const std::string& key, const std::string& message) co
       }
   }
   if (at.empty()) at = node_ ? locate(node_, YAML::Mark::null_mark()) : source_;
-  throw ConfigError(at + ": key " + quoted(child_path(key)) + ": " + message);
+  throw ConfigError(at + ": key " + quote(child_path(key)) + ": " + message);
 }
 
 void ConfigNode::expect_keys(std::initializer_list<const char*> allowed) const {
@@ -463,7 +463,7 @@ void ConfigNode::expect_keys(const std::vector<std::string>& allowed) const {
     if (!known) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw ConfigError(locate(kv.second, kv.first.Mark()) + ": unknown key " + quoted(child_path(key)) +
+      throw ConfigError(locate(kv.second, kv.first.Mark()) + ": unknown key " + quote(child_path(key)) +
                         " (allowed: " + list + ")");
     }
   }
@@ -533,8 +533,8 @@ int ConfigNode::get_int(const std::string& key, int fallback, int min, int max) 
     const std::string text = c.node_.IsScalar() ? c.node_.Scalar() : "";
     const std::size_t digits = text.find_first_not_of("+-") == 1 ? 1 : 0;
     if (text.size() > digits && text.find_first_not_of("0123456789", digits) == std::string::npos)
-      fail_key(key,
-               "value " + text + " out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+      fail_key(key, "value " + shortened(text) + " out of range [" + std::to_string(min) + ", " +
+                        std::to_string(max) + "]");
     c.as_int();  // "expected an integer", with where it is
   }
   if (v < min || v > max)
@@ -604,7 +604,7 @@ std::string ConfigNode::get_choice(const std::string& key, const std::string& fa
     if (v == c) return v;
     list += (list.empty() ? "" : ", ") + std::string(c);
   }
-  fail_key(key, "'" + v + "' is not one of: " + list);
+  fail_key(key, quote(v) + " is not one of: " + list);
 }
 
 std::vector<int> ConfigNode::get_int_list(const std::string& key) const {

@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "envs/core/quoted.h"
+
 namespace rocketgym::cli {
 
 namespace detail {
@@ -37,7 +39,7 @@ inline CLI::Validator whole_number(int64_t min, int64_t max, const std::string& 
         const char* end = text.data() + text.size();
         const auto [ptr, error] = std::from_chars(text.data(), end, value);
         if (text.empty() || error != std::errc() || ptr != end || value < min || value > max)
-          return expected + ", not '" + text + "'";
+          return expected + ", not " + quote(text);
         return "";
       },
       "INT in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
@@ -54,7 +56,7 @@ inline CLI::Validator number(double min, double max, const std::string& note = "
         const double value = std::strtod(text.c_str(), &end);
         if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value) ||
             value < min || value > max)
-          return expected + ", not '" + text + "'";
+          return expected + ", not " + quote(text);
         return "";
       },
       "NUMBER in [" + detail::number_text(min) + ", " + detail::number_text(max) + "]");
