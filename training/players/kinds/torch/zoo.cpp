@@ -65,7 +65,7 @@ CheckpointMeta zoo_network_meta(const std::string& path, const std::string& game
   CheckpointMeta meta = read_checkpoint_meta(path);
   if (meta.game != game_id)
     throw CheckpointError("zoo bot '" + game_id + "' (" + path + ") is a network trained for " +
-                          quote(meta.game) + ", not " + game_id);
+                          shortened(meta.game) + ", not " + game_id);
   return meta;
 }
 
