@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "envs/core/game.h"
+#include "envs/core/quoted.h"
 #include "models/checkpoint.h"
 
 namespace rocketgym {
@@ -146,7 +147,7 @@ CheckpointMeta CheckpointMeta::from_json(const Json& doc) {
   if (doc.contains("weights")) {  // absent in files written before exports existed: float32
     const auto weights = json_get<std::string>(doc, "weights");
     if (weights != "float16" && weights != "float32")
-      throw SerializationError("weights is '" + weights + "', not float32 or float16");
+      throw SerializationError("weights is " + quote(weights) + ", not float32 or float16");
     m.half_precision = weights == "float16";
   }
   return m;
@@ -248,8 +249,8 @@ int CheckpointMeta::zoo_simulations(int players) const {
 void check_checkpoint_matches(const CheckpointMeta& meta, const std::string& path, const std::string& game,
                               int num_players, const std::vector<int>& observation_shape, int num_actions) {
   if (meta.game != game)
-    throw CheckpointError("checkpoint '" + path + "' was trained for game '" + meta.game + "', not '" + game +
-                          "'");
+    throw CheckpointError("checkpoint '" + path + "' was trained for game " + quote(meta.game) + ", not '" +
+                          game + "'");
   const int version = Registry::instance().find(game).info.version;
   if (meta.game_version != version)
     throw CheckpointError("checkpoint '" + path + "' was trained for version " +

@@ -4,6 +4,8 @@
 #include <initializer_list>
 #include <memory>
 
+#include "envs/core/quoted.h"
+
 namespace rocketgym {
 
 namespace {
@@ -40,7 +42,7 @@ NetConfig NetConfig::from_json(const Json& doc) {
   NetConfig c;
   c.kind = json_get<std::string>(doc, "kind");
   if (c.kind != "auto" && c.kind != "mlp" && c.kind != "conv")
-    throw SerializationError("network kind '" + c.kind + "' is not auto, mlp or conv");
+    throw SerializationError("network kind " + quote(c.kind) + " is not auto, mlp or conv");
   c.hidden = json_get_int(doc, "hidden", 4, 4096);
   c.blocks = json_get_int(doc, "blocks", 0, 32);
   c.channels = json_get_int(doc, "channels", 1, 1024);

@@ -23,6 +23,7 @@
 #include "envs/core/numbers.h"  // number_text: numbers as the reference tables print them
 #include "envs/core/seed_range.h"
 #include "envs/core/yaml_document.h"
+#include "envs/core/quoted.h"
 
 namespace rocketgym {
 
@@ -143,7 +144,7 @@ class KeyTable {
           c.*field = value;
           return;
         }
-      node.fail_key(name, "'" + word + "' is not one of: " + list);
+      node.fail_key(name, quote(word) + " is not one of: " + list);
     };
     k.write = [name, word_of](YAML::Node& out, const C& c) { out[name] = word_of(c); };
     k.text = word_of;

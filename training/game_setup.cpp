@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "envs/core/game_config.h"
+#include "envs/core/quoted.h"
 #include "envs/core/rng.h"
 #include "envs/core/yaml_document.h"
 
@@ -89,7 +90,7 @@ void GameSetup::read_players(const ConfigNode& node) {
       used = 0;
     }
     if (used == 0 || used != text.size() || value < info.min_players || value > info.max_players)
-      where.fail("'" + text + "' is not a player count (" + counts + ")");
+      where.fail(quote(text) + " is not a player count (" + counts + ")");
     return value;
   };
   tables.clear();

@@ -15,6 +15,7 @@
 
 #include "envs/core/errors.h"
 #include "envs/core/files.h"
+#include "envs/core/quoted.h"
 #include "envs/core/rng.h"
 #include "envs/core/yaml_document.h"
 #include "generated/source_tree.h"
@@ -63,7 +64,7 @@ torch::Device parse_device(const std::string& name) {
           "device 'cuda' requested, but this LibTorch build has no usable CUDA device (use device: cpu)");
     return torch::kCUDA;
   }
-  throw Error("device '" + name + "' is not cpu or cuda");
+  throw Error("device " + quote(name) + " is not cpu or cuda");
 }
 
 void set_torch_threads(int threads) {
@@ -256,6 +257,14 @@ void copy_weights(PolicyValueNet& to, const PolicyValueNet& from, const std::str
   };
   copy(to->parameters(), from->parameters());
   copy(to->buffers(), from->buffers());
+}
+
+void make_output_folder(const std::string& dir, const std::string& what) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (!std::filesystem::is_directory(dir))
+    throw Error(what + " '" + dir + "' cannot be created" +
+                (error ? ": " + error.message() : std::string(": it is not a folder")));
 }
 
 }  // namespace rocketgym

@@ -80,6 +80,11 @@ void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path
 void save_due_snapshots(MinuteSnapshots& snapshots, const std::string& run_dir, double elapsed_seconds,
                         const CheckpointMeta& meta, PolicyValueNet& net);
 
+// Makes the folder `dir` (with its parents) that a run writes into, or an
+// Error naming it as `what` ("run.dir (--run-dir)", "arena output folder")
+// and why: a file, a FIFO or a device in its place, no permission.
+void make_output_folder(const std::string& dir, const std::string& what);
+
 // An exclusive lock on a run folder (flock on <dir>/.lock) for as long as it
 // lives, so that two trainings never write the same checkpoints and a
 // training may remove the temp files a killed one left; the arena takes the

@@ -14,6 +14,7 @@
 #include "envs/core/numbers.h"
 #include "envs/core/seed_range.h"
 #include "envs/core/yaml_document.h"
+#include "envs/core/quoted.h"
 
 namespace rocketgym {
 
@@ -40,8 +41,6 @@ std::string line_of(const YAML::Mark& mark) {
 std::string at_line(const std::string& source, const YAML::Mark& mark) {
   return mark.line >= 0 ? source + ":" + std::to_string(mark.line + 1) : source;
 }
-
-std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
 // --- reading files -----------------------------------------------------------
 
@@ -111,14 +110,6 @@ struct TextPlace {
   std::string at(const YAML::Mark& mark) const { return has_lines ? at_line(source, mark) : source; }
 };
 
-// The first characters of a long text, cut between characters (its bytes
-// passed check_text: UTF-8 without control characters).
-std::string text_start(const std::string& text) {
-  std::size_t end = std::min<std::size_t>(text.size(), 20);
-  while (end > 0 && end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end);
-}
-
 std::string nested_too_deep() {
   return "nested more than " + std::to_string(kMaxConfigDepth) + " levels deep";
 }
@@ -130,7 +121,7 @@ std::string nested_too_deep() {
 void check_structure(const YAML::Node& node, const std::string& path, const TextPlace& place, int depth,
                      std::size_t& budget) {
   if (depth > kMaxConfigDepth)
-    throw ConfigError(place.at(node.Mark()) + ": " + quoted(path) + " is " + nested_too_deep());
+    throw ConfigError(place.at(node.Mark()) + ": " + quote(path) + " is " + nested_too_deep());
   if (budget-- == 0)
     throw ConfigError(place.at(node.Mark()) + ": more than " + std::to_string(kMaxValues) +
                       " values (after expanding aliases)");
@@ -138,17 +129,17 @@ void check_structure(const YAML::Node& node, const std::string& path, const Text
     std::map<std::string, YAML::Mark> seen;
     for (const auto& kv : node) {
       if (!kv.first.IsScalar())
-        throw ConfigError(place.at(kv.first.Mark()) + ": a key in " + quoted(path.empty() ? "<top>" : path) +
+        throw ConfigError(place.at(kv.first.Mark()) + ": a key in " + quote(path.empty() ? "<top>" : path) +
                           " is not a plain name");
       const std::string key = kv.first.Scalar();
       if (key.size() > kMaxConfigKeyLength)
-        throw ConfigError(place.at(kv.first.Mark()) + ": a key in " + quoted(path.empty() ? "<top>" : path) +
-                          " is longer than " + std::to_string(kMaxConfigKeyLength) + " bytes (it starts " +
-                          quoted(text_start(key)) + "...)");
+        throw ConfigError(place.at(kv.first.Mark()) + ": a key in " + quote(path.empty() ? "<top>" : path) +
+                          " is longer than " + std::to_string(kMaxConfigKeyLength) + " bytes (it starts '" +
+                          shortened(key, 20) + "')");
       const std::string key_path = path.empty() ? key : path + "." + key;
       const auto first = seen.find(key);
       if (first != seen.end())
-        throw ConfigError(place.at(kv.first.Mark()) + ": duplicate key " + quoted(key_path) +
+        throw ConfigError(place.at(kv.first.Mark()) + ": duplicate key " + quote(key_path) +
                           (place.has_lines ? " (first given at line " + line_of(first->second) + ")" : "") +
                           "; give each key once");
       seen.emplace(key, kv.first.Mark());
@@ -460,26 +451,27 @@ ConfigNode ConfigNode::from_labelled_settings(const std::vector<Setting>& settin
   origins->push_back({root, false, "", source});
   for (const Setting& setting : settings) {
     const std::string& text = setting.assignment;
-    const std::string where = source + " (" + setting.label + ")";
+    const std::string where =
+        source + " (" + shortened(setting.label) + ")";  // the label holds what was typed
     const auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw ConfigError(where + ": " + quoted(text) + ": expected dotted.key=value");
+      throw ConfigError(where + ": " + quote(text) + ": expected dotted.key=value");
     const std::string dotted = text.substr(0, eq), value_text = text.substr(eq + 1);
     std::vector<std::string> path;
     std::stringstream keys(dotted);
     for (std::string key; std::getline(keys, key, '.');) {
-      if (key.empty()) throw ConfigError(where + ": " + quoted(text) + ": empty key in the dotted path");
+      if (key.empty()) throw ConfigError(where + ": " + quote(text) + ": empty key in the dotted path");
       if (key.size() > kMaxConfigKeyLength)
         throw ConfigError(where + ": a key is longer than " + std::to_string(kMaxConfigKeyLength) +
-                          " bytes (it starts " + quoted(text_start(key)) + "...)");
+                          " bytes (it starts '" + shortened(key, 20) + "')");
       path.push_back(key);
     }
     if (dotted.back() == '.')
-      throw ConfigError(where + ": " + quoted(text) + ": empty key in the dotted path");
+      throw ConfigError(where + ": " + quote(text) + ": empty key in the dotted path");
     if (value_text.find_first_not_of(" \t") == std::string::npos)
-      throw ConfigError(where + ": key " + quoted(dotted) + ": no value after '=' (write " + dotted +
+      throw ConfigError(where + ": key " + quote(dotted) + ": no value after '=' (write " + shortened(dotted) +
                         "=\"\" for an empty string)");
-    const YAML::Node value = load_yaml_document(value_text, where + ": key " + quoted(dotted), false);
+    const YAML::Node value = load_yaml_document(value_text, where + ": key " + quote(dotted), false);
     check_structure(value, dotted, TextPlace{where, false});
     std::vector<YAML::Node> made_maps;
     set_path(root, path, 0, value, made_maps);
@@ -549,7 +541,7 @@ void ConfigNode::fail_key(const std::string& key, const std::string& message) co
       }
   }
   if (at.empty()) at = node_ ? locate(node_, YAML::Mark::null_mark()) : source_;
-  throw ConfigError(at + ": key " + quoted(child_path(key)) + ": " + message);
+  throw ConfigError(at + ": key " + quote(child_path(key)) + ": " + message);
 }
 
 void ConfigNode::expect_keys(std::initializer_list<const char*> allowed) const {
@@ -569,7 +561,7 @@ void ConfigNode::expect_keys(const std::vector<std::string>& allowed) const {
     if (!known) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw ConfigError(locate(kv.second, kv.first.Mark()) + ": unknown key " + quoted(child_path(key)) +
+      throw ConfigError(locate(kv.second, kv.first.Mark()) + ": unknown key " + quote(child_path(key)) +
                         " (allowed: " + list + ")");
     }
   }
@@ -706,7 +698,7 @@ std::string ConfigNode::get_choice(const std::string& key, const std::string& fa
     if (v == c) return v;
     list += (list.empty() ? "" : ", ") + std::string(c);
   }
-  fail_key(key, "'" + v + "' is not one of: " + list);
+  fail_key(key, quote(v) + " is not one of: " + list);
 }
 
 std::vector<int> ConfigNode::get_int_list(const std::string& key) const {

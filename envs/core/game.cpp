@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "envs/core/game_config.h"
+#include "envs/core/quoted.h"
 #include "generated/source_tree.h"
 
 namespace rocketgym {
@@ -72,7 +73,7 @@ const GameEntry& Registry::find(const std::string& id) const {
     if (e.info.id == id) return e;
   std::string known;
   for (const auto& e : entries_) known += (known.empty() ? "" : ", ") + e.info.id;
-  throw Error("unknown game '" + id + "' (known games: " + known + ")");
+  throw Error("unknown game " + quote(id) + " (known games: " + known + ")");
 }
 
 std::vector<std::string> Registry::ids() const {
@@ -82,6 +83,7 @@ std::vector<std::string> Registry::ids() const {
 }
 
 std::string builtin_game_config(const std::string& id) {
+  Registry::instance().find(id);  // an unknown game is an error, as for load_game, not ""
   const char* text = builtin_config_text(id);
   return text ? text : "";
 }

@@ -414,7 +414,8 @@ std::shared_ptr<AnyGame> load_game(const std::string& id, const std::string& con
 std::shared_ptr<AnyGame> load_game(const std::string& id, const std::string& config_file,
                                    const ConfigNode& overrides);
 
-// The YAML text built into the binary for a game (empty if none).
+// The YAML text built into the binary for a game (empty if none); Error for
+// an unknown game.
 std::string builtin_game_config(const std::string& id);
 
 }  // namespace rocketgym

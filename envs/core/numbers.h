@@ -12,6 +12,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "envs/core/quoted.h"
+
 namespace rocketgym {
 
 // What a refusal says the value must look like.
@@ -104,7 +106,7 @@ inline std::string number_text(double value) {
 // message never echoes long input).
 inline std::string typed_value(std::string_view text) {
   constexpr std::size_t kShown = 24;
-  return text.size() <= kShown ? " " + std::string(text) : std::string();
+  return text.size() <= kShown ? " " + shortened(text) : std::string();
 }
 
 }  // namespace rocketgym

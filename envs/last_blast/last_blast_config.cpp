@@ -2,6 +2,7 @@
 #include <set>
 
 #include "envs/core/config_record.h"
+#include "envs/core/quoted.h"
 #include "envs/last_blast/last_blast.h"
 
 namespace rocketgym::last_blast {
@@ -47,7 +48,7 @@ void load_symbols(const ConfigNode& root, Config& config) {
     const std::string name = items[i].get_string("name");
     if (name.find_first_not_of(" \t") == std::string::npos)
       items[i].fail_key("name", "a symbol needs a name (tiles and cards name it)");
-    if (config.symbol_id(name) >= 0) items[i].fail_key("name", "symbol '" + name + "' listed twice");
+    if (config.symbol_id(name) >= 0) items[i].fail_key("name", "symbol " + quote(name) + " listed twice");
     config.symbol_names.push_back(name);
     config.symbol_value[i] = required_int(items[i], "value", 0, 99);
   }
@@ -57,8 +58,8 @@ void load_symbols(const ConfigNode& root, Config& config) {
 // symbol renamed in `symbols` alone shows up here, in tiles or cards.
 std::string not_a_symbol(const Config& config, const std::string& name) {
   std::string names;
-  for (const std::string& n : config.symbol_names) names += (names.empty() ? "'" : ", '") + n + "'";
-  return "'" + name + "' is not a symbol of `symbols` (" + names +
+  for (const std::string& n : config.symbol_names) names += (names.empty() ? "" : ", ") + quote(n);
+  return quote(name) + " is not a symbol of `symbols` (" + names +
          "): a symbol renamed in `symbols` is renamed in `tiles` and `cards` too";
 }
 
@@ -100,7 +101,7 @@ void load_cards(const ConfigNode& root, Config& config) {
     if (card.symbol < 0) item.fail_key("symbol", not_a_symbol(config, item.get_string("symbol")));
     std::string name = std::string(colour_word(card.colour)) + " " + std::to_string(card.number) + " " +
                        config.symbol_names[card.symbol];
-    if (config.card_id(name) >= 0) item.fail("card '" + name + "' listed twice");
+    if (config.card_id(name) >= 0) item.fail("card " + quote(name) + " listed twice");
     config.cards.push_back(card);
     config.card_names.push_back(std::move(name));
   }

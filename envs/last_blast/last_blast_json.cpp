@@ -2,6 +2,7 @@
 // checked for its type and range, unknown fields are refused, and the
 // position as a whole must be one the game can reach (check_invariants); each
 // rejection names the field, e.g. "flight.players[1].moved".
+#include "envs/core/quoted.h"
 #include "envs/last_blast/last_blast.h"
 
 namespace rocketgym::last_blast {
@@ -85,14 +86,14 @@ int card_from_json(const Json& j, const std::string& path, const Config& config)
   if (!j.is_string())
     bad(path, std::string("a card is a name such as \"red 2 wheel\", got ") + j.type_name());
   const int c = config.card_id(j.get<std::string>());
-  if (c < 0) bad(path, "unknown card '" + j.get<std::string>() + "'");
+  if (c < 0) bad(path, "unknown card " + quote(j.get<std::string>()));
   return c;
 }
 
 int symbol_from_json(const Json& j, const std::string& path, const Config& config) {
   if (!j.is_string()) bad(path, std::string("a tile is a symbol name, got ") + j.type_name());
   const int s = config.symbol_id(j.get<std::string>());
-  if (s < 0) bad(path, "unknown symbol '" + j.get<std::string>() + "'");
+  if (s < 0) bad(path, "unknown symbol " + quote(j.get<std::string>()));
   return s;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "envs/core/quoted.h"
 #include "envs/launch_pad/launch_pad.h"
 
 namespace rocketgym::launch_pad {
@@ -72,7 +73,7 @@ const Json& object_field(const Json& obj, std::string_view path, const char* key
 int card_value(const Json& j, const std::string& path) {
   if (!j.is_string()) bad(path, std::string("must be a card name, not ") + j.type_name());
   const int c = card_from_key(j.get<std::string>());
-  if (c < 0) bad(path, "unknown card '" + j.get<std::string>() + "'");
+  if (c < 0) bad(path, "unknown card " + quote(j.get<std::string>()));
   return c;
 }
 
@@ -89,7 +90,7 @@ std::array<uint8_t, kNumCardTypes> card_counts_from_json(const Json& j, const st
   std::array<uint8_t, kNumCardTypes> counts{};
   for (auto it = j.begin(); it != j.end(); ++it) {
     const int c = card_from_key(it.key());
-    if (c < 0) bad(path, "unknown card '" + it.key() + "'");
+    if (c < 0) bad(path, "unknown card " + quote(it.key()));
     counts[static_cast<std::size_t>(c)] =
         static_cast<uint8_t>(int_value(it.value(), member(path, it.key()), 0, kMaxCards));
   }
@@ -116,7 +117,7 @@ Step step_from_json(const Json& j) {
   const std::string key = j.get<std::string>();
   const auto* found =
       std::find_if(std::begin(kStepKeys), std::end(kStepKeys), [&](const char* k) { return key == k; });
-  if (found == std::end(kStepKeys)) bad("step", "unknown step '" + key + "'");
+  if (found == std::end(kStepKeys)) bad("step", "unknown step " + quote(key));
   return static_cast<Step>(found - std::begin(kStepKeys));
 }
 
@@ -127,7 +128,7 @@ void read_experts(const Json& z, const std::string& path, PlayerArea& p) {
   for (auto it = experts.begin(); it != experts.end(); ++it) {
     const std::string where = member(member(path, "experts"), it.key());
     const int zone = zone_from_key(it.key());
-    if (zone < 0) bad(where, "unknown zone '" + it.key() + "'");
+    if (zone < 0) bad(where, "unknown zone " + quote(it.key()));
     const int card = card_value(it.value(), where);
     if (card != kJackOfAllTrades && card != kEngineer + zone)
       bad(where, std::string(card_name(card)) + " cannot be the expert of the " + zone_name(zone));

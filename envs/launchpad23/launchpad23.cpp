@@ -4,6 +4,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "envs/core/quoted.h"
+
 namespace rocketgym::launchpad23 {
 namespace {
 
@@ -24,8 +26,8 @@ int parse_piece_code(const std::string& code) {
   if (code.size() == 2)
     for (int t = 0; t < kPieceTypes; ++t)
       if (piece_code(t) == code) return t;
-  throw SerializationError("state document: unknown piece '" + code +
-                           "' (colour R Y G B K followed by size S M L, e.g. \"RS\")");
+  throw SerializationError("state document: unknown piece " + quote(code) +
+                           " (colour R Y G B K followed by size S M L, e.g. \"RS\")");
 }
 
 Json pieces_to_json(const std::array<uint8_t, kPieceTypes>& counts) {

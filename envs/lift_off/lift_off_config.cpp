@@ -4,6 +4,7 @@
 
 #include "envs/core/config_record.h"
 #include "envs/core/yaml_document.h"
+#include "envs/core/quoted.h"
 
 namespace rocketgym::lift_off {
 namespace {
@@ -27,7 +28,7 @@ int read_colour(const ConfigNode& node, const std::string& key) {
   const std::string text = node.get_string(key);
   for (int c = 0; c < kNumColours; ++c)
     if (text == kColourNames[c]) return c;
-  node.fail("unknown colour '" + text + "' (allowed: " + colour_list() + ")");
+  node.fail("unknown colour " + quote(text) + " (allowed: " + colour_list() + ")");
 }
 
 // A list of levels, each 1 to 4, as a mask of bits 1 << level.
@@ -232,7 +233,7 @@ void load_station(const ConfigNode& root, Config& c) {
 
 void check_unique_id(const ConfigNode& node, const std::string& id, std::vector<std::string>& seen) {
   if (std::find(seen.begin(), seen.end(), id) != seen.end())
-    node.fail_key("id", "duplicate card id '" + id + "'");
+    node.fail_key("id", "duplicate card id " + quote(id));
   seen.push_back(id);
 }
 
@@ -271,7 +272,7 @@ void load_specialists(const ConfigNode& root, Config& c) {
       int found = -1;
       for (int k = 0; k < static_cast<int>(SpecialistAction::kCount); ++k)
         if (name == kActionNames[k]) found = k;
-      if (found < 0) a.fail("unknown specialist action '" + name + "'");
+      if (found < 0) a.fail("unknown specialist action " + quote(name));
       card.actions[static_cast<std::size_t>(card.num_actions++)] = static_cast<SpecialistAction>(found);
     }
     // Action ids name the rule action, not the slot, so both slots must differ.
@@ -426,7 +427,7 @@ void load_objectives(const ConfigNode& root, Config& c) {
         else if (name == "propulsion")
           o.count_propulsion = true;
         else
-          u.fail("unknown upgrade '" + name + "' (allowed: capacity, propulsion)");
+          u.fail("unknown upgrade " + quote(name) + " (allowed: capacity, propulsion)");
       }
     } else if (k.has("income")) {
       read_count_flag(k, "income");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "envs/core/quoted.h"
 #include "envs/lift_off/lift_off.h"
 #include "envs/lift_off/lift_off_document.h"
 
@@ -348,7 +349,7 @@ State State::from_json(const Json& doc, const Config& config) {
   bool found = false;
   for (Step st : kAllSteps)
     if (step == step_name(st)) s.step_ = st, found = true;
-  if (!found) bad("step", "= \"" + step + "\" is not a step");
+  if (!found) bad("step", "= " + quote(step) + " is not a step");
   s.actor_ = read_int(doc, "", "actor", -1, n - 1);
   s.start_player_ = read_int(doc, "", "start_player", 0, n - 1);
   const std::string dir = read_string(doc, "", "direction");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "envs/core/quoted.h"
 #include "envs/rocket_squad/rocket_squad.h"
 
 namespace rocketgym::rocket_squad {
@@ -38,7 +39,7 @@ T read_as(const Json& v, const std::string& field) {
 CardType read_card(const Json& j, const std::string& field) {
   const std::string name = read_as<std::string>(j, field);
   CardType t;
-  if (!card_from_name(name, t)) reject(field, "unknown card '" + name + "'");
+  if (!card_from_name(name, t)) reject(field, "unknown card " + quote(name));
   return t;
 }
 
@@ -148,7 +149,7 @@ int read_location(const Fields& f, const char* key) {
   const std::string name = f.text_or(key, "");
   for (int loc = 0; loc < kNumLocations; ++loc)
     if (name == location_name(loc)) return loc;
-  reject(f.name(key), "unknown location '" + name + "'");
+  reject(f.name(key), "unknown location " + quote(name));
 }
 }  // namespace
 
@@ -304,7 +305,7 @@ void State::read_turn_fields(const Fields& f) {
   num_players_ = static_cast<int8_t>(n);
   const std::string phase = f.text_or("phase", "turn");
   const auto* found = std::find(std::begin(kPhaseNames), std::end(kPhaseNames), phase);
-  if (found == std::end(kPhaseNames)) reject("phase", "unknown phase '" + phase + "'");
+  if (found == std::end(kPhaseNames)) reject("phase", "unknown phase " + quote(phase));
   phase_ = static_cast<Phase>(found - std::begin(kPhaseNames));
   turn_player_ = static_cast<int8_t>(f.integer("turn_player", 0, n - 1));
   decider_ =

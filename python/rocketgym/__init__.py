@@ -43,6 +43,7 @@ import weakref
 from typing import Any, Dict, List, Optional, Sequence
 
 from ._common import ConfigArg, gymnasium_id, load_game
+from ._common import quoted as _quoted
 from ._rocketgym import (ConfigError, Error, Game, GameInfo, IllegalAction, InvariantViolation,
                          SerializationError, State, builtin_game_config, derive_seed, game_info,
                          list_games, max_threads)
@@ -191,8 +192,9 @@ def load_agent(spec: str, game=None, num_players: int = 2, config: ConfigArg = N
         # A spec without a game of its own (heuristic, random, ismcts without a network): say which
         # games there are.
         if game is None and "pass game=" in str(e):
-            raise Error(f"load_agent({spec!r}) plays any game: pass game= (one of {', '.join(list_games())}), "
-                        f"e.g. rocketgym.load_agent({spec!r}, game={list_games()[0]!r})") from None
+            raise Error(f"load_agent({_quoted(spec)}) plays any game: pass game= (one of "
+                        f"{', '.join(list_games())}), e.g. rocketgym.load_agent({_quoted(spec)}, "
+                        f"game={list_games()[0]!r})") from None
         raise
     _AGENT_RECIPES[agent] = (spec, game, num_players)
     _agents.Agent.__reduce__ = _reduce_agent  # pickling loads the agent again from its recipe

@@ -16,13 +16,24 @@ from . import _rocketgym as _core
 ConfigArg = Union[None, str, "os.PathLike[str]", Mapping[str, Any]]
 
 
-# The most of a config argument a message quotes: it names the path the caller gave, not a copy of
-# whatever long text was passed.
-_MAX_QUOTED_CONFIG = 200
+def quoted(value: Any) -> str:
+    """``value`` as a message names it, by the C++ side's one rule (``envs/core/quoted.h``): a str in
+    quotes, cut to its first ``MAX_QUOTED_BYTES`` bytes and escaped; another value by its repr, cut
+    the same way (an int too long for ``str()`` by its size in bits, as the C++ side says it)."""
+    if isinstance(value, str):
+        return "'" + _core.shortened(value) + "'"
+    try:
+        text = repr(value)
+    except ValueError:  # an int past str()'s digit limit (4,300 by default), maybe inside a container
+        if isinstance(value, int):
+            return f"an integer of {value.bit_length()} bits"
+        text = f"a {type(value).__name__}"
+    return _core.shortened(text)
 
 
 def _quoted_config(text: str) -> str:
-    return text if len(text) <= _MAX_QUOTED_CONFIG else text[:_MAX_QUOTED_CONFIG] + "..."
+    """A config path as a message names it (unquoted: the path starts the message)."""
+    return _core.shortened(text)
 
 
 def _config_file(path: str) -> str:
@@ -110,7 +121,7 @@ def _check_config_depth(config: Mapping[str, Any]) -> None:
     while pending:
         value, key, depth = pending.pop()
         if depth > limit:
-            raise _core.ConfigError(f"config overrides: '{key}' is nested more than {limit} levels deep")
+            raise _core.ConfigError(f"config overrides: {quoted(key)} is nested more than {limit} levels deep")
         if isinstance(value, Mapping):
             _check_key_lengths(value, key)
             pending.extend((v, f"{key}.{k}" if key else str(k), depth + 1) for k, v in value.items())
@@ -224,7 +235,7 @@ def check_num_envs(n: Any) -> int:
     n = check_int(n, "num_envs")
     if not 1 <= n <= _core.max_envs():
         raise _core.Error(f"num_envs must be in [1, {_core.max_envs()}] (rocketgym's limit on games stepped "
-                          f"together, as the arena's and training's envs), got {n}")
+                          f"together, as the arena's and training's envs), got {quoted(n)}")
     return n
 
 
@@ -248,7 +259,7 @@ def check_seed(seed: Optional[int]) -> int:
 
 def check_render_mode(render_mode: Optional[str], modes) -> Optional[str]:
     if render_mode is not None and render_mode not in modes:
-        raise ValueError(f"render_mode must be None or one of {list(modes)}, got {render_mode!r}")
+        raise ValueError(f"render_mode must be None or one of {list(modes)}, got {quoted(render_mode)}")
     return render_mode
 
 
@@ -258,7 +269,7 @@ ILLEGAL_ACTION_MODES = ("raise", "lose")
 def check_illegal_action(mode: Any) -> str:
     """``"raise"`` (an illegal action raises IllegalAction) or ``"lose"`` (the acting seat forfeits)."""
     if not isinstance(mode, str) or mode not in ILLEGAL_ACTION_MODES:
-        raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, got {mode!r}")
+        raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, got {quoted(mode)}")
     return mode
 
 
@@ -313,7 +324,7 @@ def load_state(game: _core.Game, state: Any, num_players: int) -> _core.State:
         raise too_deep from None
     game_id = document.get("game") if isinstance(document, dict) else None
     if game_id is not None and game_id != game.id:
-        raise _core.Error(f"the state is a {game_id!r} position; this env plays {game.id!r}")
+        raise _core.Error(f"the state is a {quoted(game_id)} position; this env plays {game.id!r}")
     loaded = game.state_from_json(text)
     if loaded.num_players != num_players:
         raise _core.Error(f"the state has {loaded.num_players} players, this env {num_players}")

@@ -58,7 +58,7 @@ import numpy as np
 
 from . import _rocketgym as _core
 from . import spaces
-from ._common import (ConfigArg, check_illegal_action, check_num_players, check_render_mode, check_seed,
+from ._common import (ConfigArg, quoted, check_illegal_action, check_num_players, check_render_mode, check_seed,
                       forfeit_returns, load_game, load_state, state_document)
 
 try:  # pragma: no cover - depends on the installation
@@ -285,7 +285,7 @@ class RocketAECEnv(_AECBase):
 
     def _check_agent(self, agent: str) -> str:
         if agent not in self._seat:
-            raise _core.Error(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+            raise _core.Error(f"unknown agent {quoted(agent)}; agents are {self.possible_agents}")
         return agent
 
     def _next_agent_after(self, agent: str) -> str:

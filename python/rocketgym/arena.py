@@ -28,7 +28,7 @@ import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _rocketgym as _core
-from ._common import ConfigArg, check_bool, check_int, config_parts
+from ._common import ConfigArg, check_bool, check_int, config_parts, quoted
 
 Error = _core.Error
 
@@ -95,7 +95,7 @@ def _optional_name(value) -> Optional[str]:
     if value is None:
         return None
     if not isinstance(value, str) or not value:
-        raise Error(f"one_vs_each must name one of the agents, not {value!r}")
+        raise Error(f"one_vs_each must name one of the agents, not {quoted(value)}")
     return value
 
 
@@ -145,7 +145,7 @@ def arena(game_id: str, agents: Union[Mapping[str, Any], Sequence[str]], games: 
         pairs = []
         for name, agent in agents.items():
             if not isinstance(name, str) or not name:
-                raise Error(f"agent names must be non-empty strings, not {name!r}")
+                raise Error(f"agent names must be non-empty strings, not {quoted(name)}")
             pairs.append((name, agent))
     elif isinstance(agents, Sequence) and not isinstance(agents, str):
         pairs = []

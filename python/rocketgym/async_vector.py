@@ -103,6 +103,8 @@ class AsyncVectorEnv:
         """``actions[j]`` for env ``env_ids[j]`` (integer arrays of one length; default ids: the last
         batch's). Any subset of the envs awaiting an action, in any order; each is checked first, and
         on an error nothing is sent."""
+        if self.closed:  # before the check of a batch, which close() dropped
+            raise _core.Error("this AsyncVectorEnv is closed")
         if env_ids is None:
             if self._batch is None:
                 raise _core.Error("send before recv: no env awaits an action; reset() or recv() returns the "
@@ -141,6 +143,8 @@ class AsyncVectorEnv:
 
     def render(self) -> Optional[Tuple[str, ...]]:
         """With ``render_mode="ansi"``: the boards of the batch's envs as text, one per row."""
+        if self.closed:
+            raise _core.Error("this AsyncVectorEnv is closed")
         if self.render_mode != "ansi" or self._batch is None:
             return None
         return tuple(self._env.state(int(i)).to_string() for i in self._batch[5])
@@ -161,7 +165,7 @@ class AsyncVectorEnv:
         if self.closed:
             return
         self._env.shutdown()
-        self._env = _ClosedEnv()
+        self._env = _ClosedEnv("AsyncVectorEnv")
         self._blocks = {}
         self._batch = None
 

@@ -47,7 +47,7 @@ import numpy as np
 
 from . import _rocketgym as _core
 from . import spaces
-from ._common import (ConfigArg, check_illegal_action, check_int, check_num_envs, check_num_players,
+from ._common import (ConfigArg, quoted, check_illegal_action, check_int, check_num_envs, check_num_players,
                       check_render_mode, check_seed, forfeit_returns, load_game, state_document)
 from .vector import _SAME_STEP, _ClosedEnv, _VectorBase, _check_num_threads, _torch_views
 
@@ -82,7 +82,7 @@ def _check_seat(seat: Any, num_players: int) -> int:
     """The learner's seat for C++: 0 .. num_players - 1, or -1 for ``"random"``."""
     if isinstance(seat, str):
         if seat != RANDOM_SEAT:
-            raise _core.Error(f"seat must be a seat number or 'random', got {seat!r}")
+            raise _core.Error(f"seat must be a seat number or 'random', got {quoted(seat)}")
         return -1
     seat = check_int(seat, "seat")
     if not 0 <= seat < num_players:
@@ -263,7 +263,7 @@ class OpponentVectorEnv(_VectorBase):
         kept stay valid). Calling it again does nothing."""
         if self.closed:
             return
-        self._env = _ClosedEnv()
+        self._env = _ClosedEnv("OpponentVectorEnv")
         self._obs = self._info = None
 
     def __getstate__(self) -> Dict[str, Any]:

@@ -74,7 +74,7 @@ import numpy as np
 
 from . import _rocketgym as _core
 from . import spaces
-from ._common import (ConfigArg, check_int, check_num_envs, check_num_players, check_render_mode, check_seed,
+from ._common import (ConfigArg, quoted, check_int, check_num_envs, check_num_players, check_render_mode, check_seed,
                       load_game)
 
 try:  # pragma: no cover - depends on the installation
@@ -98,7 +98,8 @@ def _check_num_threads(n: Any) -> int:
     """``n`` threads, refused (``rocketgym.Error``) beyond ``max_threads()``, rocketgym's one thread limit."""
     n = check_int(n, "num_threads")
     if not 1 <= n <= _core.max_threads():
-        raise _core.Error(f"num_threads must be in [1, {_core.max_threads()}] (rocketgym.max_threads()), got {n}")
+        raise _core.Error(f"num_threads must be in [1, {_core.max_threads()}] (rocketgym.max_threads()), "
+                          f"got {quoted(n)}")
     return n
 
 
@@ -126,6 +127,8 @@ def _reset_seed(env: Any, seed: Optional[int], options: Optional[Dict[str, Any]]
 def _torch_views(env: Any, names, read_back) -> Dict[str, Any]:
     """torch.from_numpy of each of ``env``'s arrays in ``names`` but ``read_back``, without the warning on
     read-only arrays (torch has no read-only tensors; these buffers may be written: see torch_views)."""
+    if env.closed:  # its arrays are gone
+        raise _core.Error(f"this {type(env).__name__} is closed")
     import torch  # only when asked: rocketgym does not depend on torch
 
     views = {}
@@ -138,13 +141,17 @@ def _torch_views(env: Any, names, read_back) -> Dict[str, Any]:
 
 
 class _ClosedEnv:
-    """Stands in for the C++ env after close(): any use raises (and costs the open env nothing)."""
+    """Stands in for the C++ env after close(): any use raises (and costs the open env nothing).
+    ``kind`` names the env in the message ("this AsyncVectorEnv is closed")."""
+
+    def __init__(self, kind: str = "VectorEnv"):
+        object.__setattr__(self, "_kind", kind)
 
     def __getattr__(self, name: str):
-        raise _core.Error("this VectorEnv is closed")
+        raise _core.Error(f"this {self._kind} is closed")
 
     def __setattr__(self, name: str, value) -> None:
-        raise _core.Error("this VectorEnv is closed")
+        raise _core.Error(f"this {self._kind} is closed")
 
 
 class VectorEnv(_VectorBase):
@@ -264,9 +271,15 @@ class VectorEnv(_VectorBase):
         if self.closed:
             return
         self._env = _ClosedEnv()
-        for name in _VIEWS:
-            setattr(self, name, None)
+        for name in _VIEWS:  # reading one now raises (__getattr__)
+            delattr(self, name)
         self._obs = self._info = self._finished = None
+
+    def __getattr__(self, name: str):
+        # Reached only for what is not set: the arrays after close() say so, not None.
+        if name in _VIEWS and isinstance(self.__dict__.get("_env"), _ClosedEnv):
+            raise _core.Error(f"this VectorEnv is closed: {name} went with it")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __getstate__(self) -> Dict[str, Any]:
         if self.closed:

@@ -14,6 +14,8 @@
 
 #include "envs/core/errors.h"
 #include "envs/core/game.h"
+#include "envs/core/quoted.h"
+#include "int_args.h"
 #include "models/checkpoint.h"
 #include "signal_poll.h"
 #include "training/players/any_player.h"
@@ -42,7 +44,7 @@ Agent load_agent(const std::string& text, std::shared_ptr<AnyGame> game, int num
   if (!game) {
     // The zoo's game, or the game a checkpoint was trained for.
     const std::string id = players::own_game(spec);
-    if (id.empty()) throw Error("agent '" + text + "' does not name its game: pass game=");
+    if (id.empty()) throw Error("agent " + quote(text) + " does not name its game: pass game=");
     game = load_game(id);
   }
   Agent out{game, nullptr, num_players};
@@ -107,7 +109,7 @@ py::tuple evaluate(Agent& a, const py::array& observations, const py::array& mas
 // network (a search agent's raw network, without its search).
 py::array act_batch(Agent& a, const py::array& observations, const py::array& action_masks) {
   if (!players::uses_network(a.agent->spec()))
-    throw Error("agent '" + a.agent->spec().name + "' (" + players::kind_name(a.agent->spec()) +
+    throw Error("agent " + quote(a.agent->spec().name) + " (" + players::kind_name(a.agent->spec()) +
                 ") has no network: act(observations, action_masks) needs one; use act(state, seed)");
   const py::tuple out = evaluate(a, observations, action_masks);
   const auto probabilities = out[0].cast<FloatArray>();
@@ -128,7 +130,8 @@ py::array act_batch(Agent& a, const py::array& observations, const py::array& ac
 // The agent reads a copy of the state taken while the GIL is held: with the
 // GIL released, another Python thread could step `state` during the search.
 // Calls from several threads on one agent take turns (AnyPlayer's lock).
-Action act(Agent& a, const AnyState& state, uint64_t seed) {
+Action act(Agent& a, const AnyState& state, py::handle seed_arg) {
+  const uint64_t seed = to_seed(seed_arg);
   if (state.num_players() != a.num_players)
     throw Error("the agent plays " + std::to_string(a.num_players) + "-player games; this state has " +
                 std::to_string(state.num_players()) + " players");

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "envs/core/errors.h"
+#include "envs/core/quoted.h"
 #include "generated/game_list.h"
 #include "python_player.h"
 #include "signal_poll.h"
@@ -83,7 +84,7 @@ AgentArg agent_arg(const std::string& name, const py::object& value, const arena
     const std::string game = value.attr("game_id").cast<std::string>();
     const int players = value.attr("num_players").cast<int>();
     if (game != config.game.id || players != config.game.players)
-      throw Error("agent '" + name + "' was loaded for " + game + " with " + std::to_string(players) +
+      throw Error("agent " + quote(name) + " was loaded for " + game + " with " + std::to_string(players) +
                   " players; this arena plays " + config.game.id + " with " +
                   std::to_string(config.game.players) + " players");
     out.spec = *spec;

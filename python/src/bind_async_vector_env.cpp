@@ -158,9 +158,9 @@ void bind_async_vector_env(py::module_& m) {
            py::arg("out") = py::none(), "The heuristic bot's action per env of the batch (int32).")
       .def(
           "state",
-          [](H& h, int i) {
+          [](H& h, py::handle i) {
             a::ExclusiveUse use(h.busy);
-            return h.env->state(i);
+            return h.env->state(to_int_in(i, "env", 0, h.env->num_envs() - 1));
           },
           py::arg("env"), "A copy of env i's state, while it awaits an action.")
       .def(

@@ -76,38 +76,13 @@ void bind_errors(py::module_& m) {
 }
 
 Action to_action(py::handle value, int num_actions) {
-  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr())) {
-    throw py::type_error("an action must be an integer, not " +
-                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
-  }
-  const py::int_ index = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
-  if (!index) throw py::error_already_set();
+  const py::int_ index = int_args::integer_of(value, "an action");
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-  if (overflow != 0 || v < 0 || v >= num_actions) {
-    throw IllegalAction("action " + std::string(py::str(static_cast<py::handle>(index))) +
-                        " out of range [0, " + std::to_string(num_actions - 1) + "]");
-  }
+  if (overflow != 0 || v < 0 || v >= num_actions)
+    throw IllegalAction("action " + int_text(index) + " out of range [0, " + std::to_string(num_actions - 1) +
+                        "]");
   return static_cast<Action>(v);
-}
-
-uint64_t to_seed(py::handle value) {
-  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr())) {
-    throw py::type_error("a seed must be an integer, not " +
-                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
-  }
-  const py::int_ index = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
-  if (!index) throw py::error_already_set();
-  int overflow = 0;
-  const long long small = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-  if (overflow == 0 && small < 0) throw py::value_error("a seed must be >= 0, got " + std::to_string(small));
-  const unsigned long long v = PyLong_AsUnsignedLongLong(index.ptr());
-  if (PyErr_Occurred()) {
-    PyErr_Clear();
-    throw py::value_error("a seed must be below 2**64, got " +
-                          std::string(py::str(static_cast<py::handle>(index))));
-  }
-  return static_cast<uint64_t>(v);
 }
 
 }  // namespace rocketgym::python

@@ -2,11 +2,13 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bindings.h"
 #include "envs/core/json.h"
+#include "envs/core/quoted.h"
 #include "envs/core/rng.h"
 #include "envs/core/seed_range.h"
 #include "envs/core/yaml_document.h"
@@ -28,10 +30,26 @@ int to_viewer(const AnyState& s, py::handle value) {
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
   if (overflow != 0 || v < 0 || v >= s.num_players())
-    throw Error("viewer " + std::string(py::str(static_cast<py::handle>(index))) + " out of range [0, " +
-                std::to_string(s.num_players() - 1) + "]");
+    throw Error("viewer " + int_text(index) + " out of range [0, " + std::to_string(s.num_players() - 1) +
+                "]");
   return static_cast<int>(v);
 }
+
+}  // namespace
+
+int to_players(const AnyGame& game, py::handle value) {
+  const std::optional<int> n = int_value(value, "num_players");
+  if (!n) {
+    // Past int's range, past the game's: in check_players' words (envs/core/game.cpp).
+    const GameInfo& i = game.info();
+    throw Error(i.id + " is played by " + std::to_string(i.min_players) + " to " +
+                std::to_string(i.max_players) + " players, not " + int_text(value));
+  }
+  game.check_players(*n);
+  return *n;
+}
+
+namespace {
 
 // The observation of `viewer` (default: the player to move) as a new array
 // of the encoder's shape.
@@ -340,15 +358,18 @@ void bind_any_game(py::module_& m) {
            [](py::handle self, py::handle) { return py::reinterpret_borrow<py::object>(self); })
       .def(
           "new_state",
-          [](py::handle self, int num_players, py::handle seed) {
-            return with_game(self.cast<const AnyGame&>().new_state(num_players, to_seed(seed)), self);
+          [](py::handle self, py::handle num_players, py::handle seed) {
+            const auto& game = self.cast<const AnyGame&>();
+            return with_game(game.new_state(to_players(game, num_players), to_seed(seed)), self);
           },
           py::arg("num_players"), py::arg("seed") = 0,
           "The start of a game, with its set-up chance drawn from seed.")
       .def("state_from_json", &state_from_json, py::arg("document"),
            "Loads a state written by State.to_json() (or by hand); SerializationError if invalid.")
-      .def("check_players", &AnyGame::check_players, py::arg("num_players"),
-           "Raises rocketgym.Error when the game is not played with `num_players` seats.")
+      .def(
+          "check_players", [](const AnyGame& game, py::handle num_players) { to_players(game, num_players); },
+          py::arg("num_players"),
+          "Raises rocketgym.Error when the game is not played with `num_players` seats.")
       .def("__repr__", [](const AnyGame& g) { return "<rocketgym.Game " + g.info().id + ">"; });
 }
 
@@ -375,8 +396,23 @@ void bind_game(py::module_& m) {
   m.attr("MAX_CONFIG_KEY_LENGTH") = kMaxConfigKeyLength;
   m.attr("MAX_SEED") = kMaxSeed;
   m.attr("MAX_DOCUMENT_DEPTH") = kMaxDocumentDepth;
+  // The one rule for naming input back in a message (envs/core/quoted.h), for
+  // the messages the Python layer builds (python/rocketgym/_common.py).
+  m.attr("MAX_QUOTED_BYTES") = kMaxQuotedBytes;
+  m.def(
+      "shortened",
+      [](const py::str& text, std::size_t max_bytes) {
+        // A lone surrogate (from a file name) is no UTF-8: written as \udc80.
+        const auto utf8 = py::reinterpret_steal<py::bytes>(
+            PyUnicode_AsEncodedString(text.ptr(), "utf-8", "backslashreplace"));
+        if (!utf8) throw py::error_already_set();
+        return shortened(std::string(utf8), max_bytes);
+      },
+      py::arg("text"), py::arg("max_bytes") = kMaxQuotedBytes,
+      "`text` as a message shows it: its first max_bytes bytes, \"...\" after when it was longer, control "
+      "characters escaped as \\xNN.");
   m.def("builtin_game_config", &builtin_game_config, py::arg("game_id"),
-        "The game's default YAML built into the module.");
+        "The game's default YAML built into the module; rocketgym.Error for an unknown game.");
   m.def(
       "derive_seed",
       [](py::handle base, py::handle index) { return derive_seed(to_seed(base), to_seed(index)); },

@@ -27,6 +27,7 @@
 #include "bindings.h"
 #include "envs/core/game_model.h"
 #include "envs/core/parallel.h"
+#include "envs/core/quoted.h"
 #include "generated/game_list.h"
 #include "one_call_at_a_time.h"
 #include "python_player.h"
@@ -169,7 +170,7 @@ std::unique_ptr<players::Player<G>> make_opponent(const py::handle& entry, std::
     const std::string game_id = entry.attr("game_id").cast<std::string>();
     const int players = entry.attr("num_players").cast<int>();
     if (game_id != game.info().id || players != num_players)
-      throw Error("opponent '" + loaded->name + "' was loaded for " + game_id + " with " +
+      throw Error("opponent " + quote(loaded->name) + " was loaded for " + game_id + " with " +
                   std::to_string(players) + " players; this table plays " + game.info().id + " with " +
                   std::to_string(num_players) + " players");
     name = loaded->name;
@@ -193,9 +194,9 @@ std::unique_ptr<players::Player<G>> make_opponent(const py::handle& entry, std::
     players::resolve(spec, game.info().id, num_players, shape, game.info().num_actions, torch::kCPU);
     return players::make_player<G>(spec, options);
   } catch (const ConfigError& e) {
-    throw ConfigError("opponent '" + text + "': " + e.what());
+    throw ConfigError("opponent " + quote(text) + ": " + e.what());
   } catch (const Error& e) {
-    throw Error("opponent '" + text + "': " + e.what());
+    throw Error("opponent " + quote(text) + ": " + e.what());
   }
 }
 
@@ -388,9 +389,9 @@ void bind_opponent_env(py::module_& m) {
       .def("sample_actions", &sample_actions, "A uniformly random legal learner action per env (int32).")
       .def(
           "state",
-          [](H& h, int i) {
+          [](H& h, py::handle i) {
             ExclusiveUse use(h.busy);
-            return h.env->state(i);
+            return h.env->state(to_int_in(i, "env", 0, h.env->num_envs() - 1));
           },
           py::arg("env"), "A copy of env i's current state.")
       .def_property_readonly("observations",

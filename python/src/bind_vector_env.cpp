@@ -229,9 +229,9 @@ void bind_vector_env(py::module_& m) {
            py::arg("out") = py::none(), "The heuristic bot's action per env (int32).")
       .def(
           "state",
-          [](H& h, int i) {
+          [](H& h, py::handle i) {
             ExclusiveUse use(h.busy);
-            return h.env->state(i);
+            return h.env->state(to_int_in(i, "env", 0, h.env->num_envs() - 1));
           },
           py::arg("env"), "A copy of env i's current state.")
       .def_property_readonly("observations",

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "envs/core/game.h"
+#include "int_args.h"
 
 namespace rocketgym::python {
 
@@ -27,8 +28,9 @@ void bind_records(py::module_& m);           // bind_records.cpp: load_records, 
 // included) and IllegalAction when it is outside [0, num_actions).
 Action to_action(py::handle value, int num_actions);
 
-// A Python integer in [0, 2**64) as a seed; ValueError / TypeError otherwise.
-uint64_t to_seed(py::handle value);
+// A player count for `game`: Error in check_players' words (envs/core/game.cpp)
+// for a count it is not played with, a number past int's range included.
+int to_players(const AnyGame& game, py::handle value);
 
 // A read-only numpy view of memory owned by `owner` (kept alive by the view).
 template <class T>

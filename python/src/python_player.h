@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "envs/core/errors.h"
+#include "envs/core/quoted.h"
 #include "signal_poll.h"
 #include "training/players/player.h"
 #include "training/players/table.h"
@@ -51,7 +52,7 @@ namespace py = pybind11;
 inline py::object python_agent_callable(const py::object& agent, const std::string& name) {
   if (py::hasattr(agent, "act")) return agent.attr("act");
   if (PyCallable_Check(agent.ptr())) return agent;
-  throw Error("agent '" + name + "' is a " + std::string(py::str(py::type::of(agent).attr("__name__"))) +
+  throw Error("agent " + quote(name) + " is a " + std::string(py::str(py::type::of(agent).attr("__name__"))) +
               ": an agent is a player spec string, a rocketgym.load_agent object, an object with "
               "act(observations, action_masks) or a callable with that signature");
 }
@@ -134,8 +135,8 @@ class PythonPlayer final : public players::Player<G> {
       // The agent's own exception goes on as it was raised, with a note
       // (Python 3.11+) saying where it came from.
       if (py::hasattr(e.value(), "add_note"))
-        e.value().attr("add_note")("raised by agent '" + name_ + "', asked for " + std::to_string(count) +
-                                   (count == 1 ? " move" : " moves"));
+        e.value().attr("add_note")("raised by agent " + quote(name_) + ", asked for " +
+                                   std::to_string(count) + (count == 1 ? " move" : " moves"));
       throw;
     }
     read_answer(answer, d, count);
@@ -147,10 +148,11 @@ class PythonPlayer final : public players::Player<G> {
     const py::array array = py::module_::import("numpy").attr("asarray")(answer);
     const char kind = array.dtype().kind();
     if (kind != 'i' && kind != 'u')
-      throw Error("agent '" + name_ + "' returned actions of dtype " + std::string(py::str(array.dtype())) +
+      throw Error("agent " + quote(name_) + " returned actions of dtype " +
+                  std::string(py::str(array.dtype())) +
                   ": it must return integers (a numpy integer array or a sequence of ints)");
     if (array.ndim() != 1 || array.shape(0) != count)
-      throw Error("agent '" + name_ + "' returned actions of shape " +
+      throw Error("agent " + quote(name_) + " returned actions of shape " +
                   std::string(py::str(py::tuple(array.attr("shape")))) + " for " + std::to_string(count) +
                   " observations: expected shape (" + std::to_string(count) + ",)");
     // Unsigned answers are read as unsigned: 2**63 + 5 is named as itself, never as a wrapped negative.
@@ -167,7 +169,7 @@ class PythonPlayer final : public players::Player<G> {
       const std::string fault = action < 0 ? "out of range [0, " + std::to_string(actions - 1) + "]"
                                            : players::action_fault<G>(*d[k].state, action);
       if (!fault.empty())
-        throw Error("agent '" + name_ + "' returned action " +
+        throw Error("agent " + quote(name_) + " returned action " +
                     (is_unsigned ? std::to_string(u) : std::to_string(a)) + " for row " + std::to_string(k) +
                     ": " + fault);
       d[k].action = action;

@@ -85,7 +85,7 @@ def test_play_reprompts_a_line_that_is_not_a_listed_number(garbled):
 
 
 MAX_ANSWER_LINE = 1024  # kMaxAnswerLine, training/cli/answer_line.h
-MAX_ANSWER_ECHO = 40  # kMaxAnswerEcho
+MAX_ANSWER_ECHO = 200  # kMaxQuotedBytes (envs/core/quoted.h)
 
 
 def test_play_refuses_a_line_too_long_without_keeping_or_echoing_it():

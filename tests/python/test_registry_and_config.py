@@ -57,7 +57,8 @@ def test_game_id_must_be_a_string():
 def test_builtin_config_is_embedded(game_id):
     # The defaults travel inside the module, so an installed package needs no source tree.
     assert rg.builtin_game_config(game_id).strip()
-    assert rg.builtin_game_config("no_such_game") == ""
+    with pytest.raises(rg.Error, match="unknown game 'no_such_game'"):  # as load_game says, not ""
+        rg.builtin_game_config("no_such_game")
 
 
 @pytest.mark.parametrize("config", [{"reward": "win"}, "reward: win"])

@@ -141,6 +141,30 @@ TEST_CASE("a seat's key travels in its header", "[serve][app]") {
   REQUIRE(a.call("POST", "/api/nothing", "{}").status == 404);
 }
 
+TEST_CASE("a header the server reads, given twice, is refused, not read as its first value", "[serve][app]") {
+  // A right X-Seat-Key then a wrong one was answered 200, a wrong one then the right one 403.
+  App a;
+  const json table = json::parse(a.call("POST", "/api/tables", kNewTable).body);
+  const std::string id = table.at("table"), key = table.at("keys").at("0");
+  const std::string view = "/api/tables/" + id + "?seat=0";
+  for (const auto& keys : {std::vector<std::string>{key, "wrong"}, std::vector<std::string>{"wrong", key},
+                           std::vector<std::string>{key, key}}) {
+    const HttpResponse r = a.call("GET", view, "", {{"x-seat-key", keys[0]}, {"x-seat-key", keys[1]}});
+    REQUIRE(r.status == 400);
+    REQUIRE_THAT(r.body, Catch::Contains("more than one X-Seat-Key header"));
+    REQUIRE(r.body.find(key) == std::string::npos);
+  }
+  const HttpResponse origins = a.call(
+      "GET", view, "", {{"x-seat-key", key}, {"origin", "http://127.0.0.1:8023"}, {"origin", "http://evil"}});
+  REQUIRE(origins.status == 400);
+  REQUIRE_THAT(origins.body, Catch::Contains("more than one Origin header"));
+  const HttpResponse types = a.call("POST", "/api/tables", kNewTable,
+                                    {{"content-type", "application/json"}, {"content-type", "text/plain"}});
+  REQUIRE(types.status == 400);
+  REQUIRE_THAT(types.body, Catch::Contains("more than one Content-Type header"));
+  REQUIRE(a.call("GET", view, "", {{"x-seat-key", key}}).status == 200);
+}
+
 TEST_CASE("a query parameter the call does not take, or one without a value, is refused", "[serve][app]") {
   // `/api/tables/ID?MARKERXYZ=1` was answered as if the parameter were not there,
   // and `/api/records/0?move=` was read as move 0.

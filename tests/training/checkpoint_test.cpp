@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "envs/core/game.h"
+#include "envs/core/quoted.h"
 #include "tests/common/temp_dir.h"
 #include "training/players/player_spec.h"
 
@@ -164,6 +165,19 @@ TEST_CASE("a checkpoint for another game or player count does not load into this
                     Catch::Contains("2 players, not 3"));
   CHECK_THROWS_WITH(check_checkpoint_matches(m, "x", "launchpad23", 2, {5, 3, 3}, 9),
                     Catch::Contains("encoder or rules changed"));
+}
+
+TEST_CASE("a long game name in the metadata is named by its start", "[checkpoint]") {
+  // The arena echoed a metadata `game` of 100,000 characters in full.
+  CheckpointMeta m = small_meta();
+  m.game = std::string(100000, 'g') + "\n";
+  try {
+    check_checkpoint_matches(m, "x", "launchpad23", 2, {4, 3, 3}, 9);
+    FAIL("matched");
+  } catch (const CheckpointError& e) {
+    CHECK(std::string(e.what()).size() < kMaxQuotedBytes + 100);
+    CHECK_THAT(e.what(), Catch::Contains("trained for game '" + std::string(kMaxQuotedBytes, 'g') + "...'"));
+  }
 }
 
 TEST_CASE("metadata with bad fields is an error, not a crash", "[checkpoint]") {

@@ -24,6 +24,7 @@
 #include <memory>
 #include <vector>
 
+#include "envs/core/quoted.h"
 #include "envs/core/rng.h"
 #include "training/arena/results.h"
 #include "training/arena/schedule.h"
@@ -74,7 +75,7 @@ class Arena {
       }
       const auto& agent = agents_[a];
       if (players::uses_network(agent) && !agent.net)
-        throw Error("arena: agent '" + agent.name + "' has no network loaded");
+        throw Error("arena: agent " + quote(agent.name) + " has no network loaded");
       players::PlayerOptions player_options{options_.threads, options_.parallel, options_.device};
       player_options.interrupt = options_.interrupt;
       seated_.push_back(players::make_player<G>(agent, player_options));

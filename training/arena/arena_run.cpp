@@ -19,6 +19,7 @@
 
 #include "envs/core/parallel.h"
 #include "envs/core/yaml_document.h"
+#include "envs/core/quoted.h"
 #include "generated/game_list.h"
 #include "models/checkpoint.h"
 #include "training/arena/arena.h"
@@ -105,7 +106,7 @@ void load_networks(std::vector<players::PlayerSpec>& agents, const ArenaConfig& 
   for (std::size_t a = 0; a < agents.size(); ++a) {
     if (config.is_supplied(a)) continue;
     // An error names the agent, keeping its type (a bad file stays a CheckpointError).
-    const std::string who = "agent '" + agents[a].name + "': ";
+    const std::string who = "agent " + quote(agents[a].name) + ": ";
     try {
       players::resolve(agents[a], game.info().id, players, shape, game.info().num_actions, device);
     } catch (const CheckpointError& e) {
@@ -184,10 +185,10 @@ ArenaSetup set_up_arena(const ArenaConfig& config, const dist::Context& context)
       names += (a ? ", " : "") + setup.agents[a].name;
     }
     if (one_vs_each < 0)
-      throw ConfigError("one_vs_each: no agent named '" + config.one_vs_each + "' (the agents: " + names +
-                        ")");
+      throw ConfigError("one_vs_each: no agent named " + quote(config.one_vs_each) +
+                        " (the agents: " + names + ")");
     if (setup.agents.size() < 2)
-      throw ConfigError("one_vs_each: '" + config.one_vs_each + "' has no one to play");
+      throw ConfigError("one_vs_each: " + quote(config.one_vs_each) + " has no one to play");
   }
   setup.schedule = make_schedule(static_cast<int>(setup.agents.size()), config.game.players, config.games,
                                  config.seed, one_vs_each);
@@ -487,11 +488,7 @@ void check_arena_files(const ArenaConfig& config, const std::string& config_file
 
 std::unique_ptr<RunFolderLock> prepare_arena_output(const ArenaConfig& config) {
   const std::filesystem::path dir(config.output);
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (!std::filesystem::is_directory(dir))
-    throw Error("arena output folder '" + config.output + "' cannot be created" +
-                (error ? ": " + error.message() : std::string(": it is not a folder")));
+  make_output_folder(config.output, "arena output folder");
   auto lock = std::make_unique<RunFolderLock>(config.output, "arena output folder");
   const std::string probe = (dir / (".rocketgym_write_test_" + std::to_string(::getpid()))).string();
   std::string why;

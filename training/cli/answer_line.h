@@ -9,15 +9,13 @@
 #include <limits>
 #include <string>
 
-#include "envs/core/files.h"
+#include "envs/core/quoted.h"
 
 namespace rocketgym::cli {
 
 // The longest answer kept: a move number or a key needs a few characters; a
 // longer line is refused whole, and its rest is read and dropped, not kept.
 inline constexpr std::size_t kMaxAnswerLine = 1024;
-// The most of a refused answer shown back to the person who typed it.
-inline constexpr std::size_t kMaxAnswerEcho = 40;
 
 enum class AnswerRead { kLine, kTooLong, kEnd };
 
@@ -38,10 +36,8 @@ inline AnswerRead read_answer(std::istream& in, std::string& line) {
   return line.empty() ? AnswerRead::kEnd : AnswerRead::kLine;
 }
 
-// `line` quoted for a message: printable, cut to kMaxAnswerEcho bytes ("...").
-inline std::string quoted_answer(const std::string& line) {
-  if (line.size() <= kMaxAnswerEcho) return "'" + files::printable(line) + "'";
-  return "'" + files::printable(line.substr(0, kMaxAnswerEcho)) + "...'";
-}
+// `line` quoted for a message by the one rule for input named back
+// (envs/core/quoted.h): escaped, cut to kMaxQuotedBytes bytes ("...").
+inline std::string quoted_answer(const std::string& line) { return quote(line); }
 
 }  // namespace rocketgym::cli

@@ -72,6 +72,11 @@ const std::string* HttpRequest::header(std::string_view name) const {
   return nullptr;
 }
 
+int HttpRequest::header_count(std::string_view name) const {
+  return static_cast<int>(std::count_if(headers.begin(), headers.end(),
+                                        [name](const auto& header) { return header.first == name; }));
+}
+
 const std::string* HttpRequest::param(std::string_view name) const {
   for (const auto& [key, value] : query)
     if (key == name) return &value;

@@ -47,6 +47,8 @@ struct HttpRequest {
   // The first header or query parameter of that name (a header name in lower case), or nullptr.
   const std::string* header(std::string_view name) const;
   const std::string* param(std::string_view name) const;
+  // How many headers of that name (lower case) the request holds.
+  int header_count(std::string_view name) const;
 };
 
 struct HttpResponse {

@@ -6,6 +6,7 @@
 
 #include "envs/core/files.h"
 #include "envs/core/game.h"
+#include "envs/core/quoted.h"
 #include "envs/core/rng.h"
 #include "generated/game_list.h"
 #include "training/cli/answer_line.h"
@@ -37,7 +38,7 @@ std::vector<std::string> split_seats(const std::string& text, int players) {
     const std::size_t comma = text.find(',', start);
     seats.push_back(text.substr(start, comma - start));
     if (seats.back().empty())
-      throw Error("--seats '" + text + "': seat " + std::to_string(seats.size() - 1) + " is empty");
+      throw Error("--seats " + quote(text) + ": seat " + std::to_string(seats.size() - 1) + " is empty");
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -56,14 +57,15 @@ SeatBot basic_seat_bot(const std::string& seat, const AnyGame& game) {
     std::string basic;
     for (const players::PlayerKind* k : players::player_kinds())
       if (!k->info().network) basic += (basic.empty() ? "" : ", ") + std::string(k->info().name);
-    throw Error("unknown seat kind '" + seat + "' (" + basic + "; trained agents need the training build)");
+    throw Error("unknown seat kind " + quote(seat) + " (" + basic +
+                "; trained agents need the training build)");
   }
   const std::vector<std::string> words{seat};
   std::shared_ptr<const players::PlayerKind> settings = kind->read_text({seat, words});
   return visit_game(game.info().id, [&](auto g) -> SeatBot {
     using G = decltype(g);
     return
-        [settings, id = game.info().id, who = "seat '" + seat + "'"](const AnyState& state, uint64_t seed) {
+        [settings, id = game.info().id, who = "seat " + quote(seat)](const AnyState& state, uint64_t seed) {
           std::unique_ptr<players::UntypedPlayer> made = settings->make_player({id, 1, nullptr, nullptr});
           auto& player = dynamic_cast<players::Player<G>&>(*made);
           return players::act_once(player, state, seed, who);
@@ -142,7 +144,7 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
   try {
     bots = make_bots(seats, *game, opt.players, make_bot);
   } catch (const Error& e) {
-    throw Error("--seats '" + opt.seats + "': " + e.what());  // which argument held the bad seat
+    throw Error("--seats " + quote(opt.seats) + ": " + e.what());  // which argument held the bad seat
   }
   int humans = 0, human_seat = -1;
   for (int p = 0; p < opt.players; ++p)

@@ -166,6 +166,14 @@ HttpResponse ServeApp::handle(const HttpRequest& request) const {
     return error_response(421, "the Host header does not name this server: open http://" +
                                    authorities_.front() +
                                    "/ (a name that points here from elsewhere is refused)");
+  // The other headers this app reads (the request reader refuses a second
+  // Host or Content-Length): one given twice is refused, never read as its
+  // first value (a right X-Seat-Key after a wrong one, or a wrong one after).
+  static const std::pair<const char*, const char*> kReadOnce[] = {
+      {"origin", "Origin"}, {"content-type", "Content-Type"}, {kSeatKeyHeader, "X-Seat-Key"}};
+  for (const auto& [name, shown] : kReadOnce)
+    if (request.header_count(name) > 1)
+      return error_response(400, std::string("more than one ") + shown + " header");
   if (const std::string* origin = request.header("origin");
       origin && (lower(*origin).rfind("http://", 0) != 0 || !ours(origin->substr(7))))
     return error_response(403, "requests from another origin are refused");

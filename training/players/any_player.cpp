@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "envs/core/game_model.h"
+#include "envs/core/quoted.h"
 #include "generated/game_list.h"
 #include "training/players/player.h"
 
@@ -20,7 +21,7 @@ class TypedPlayer final : public AnyPlayer {
   int num_players() const override { return players_; }
 
   Action act(const AnyState& any, uint64_t seed) override {
-    const std::string who = "agent '" + spec_.name + "'";
+    const std::string who = "agent " + quote(spec_.name);
     if (dynamic_cast<const StateModel<G>*>(&any) != nullptr && any.num_players() != players_)
       throw Error(who + " was loaded for " + std::to_string(players_) + " players, not " +
                   std::to_string(any.num_players()));
@@ -31,12 +32,13 @@ class TypedPlayer final : public AnyPlayer {
   void evaluate(const float* observations, const uint8_t* masks, int count, float* probabilities,
                 float* values) override {
     if (!uses_network(spec_))
-      throw Error("agent '" + spec_.name + "' (" + playing_kind_name(spec_) + ") has no network to evaluate");
+      throw Error("agent " + quote(spec_.name) + " (" + playing_kind_name(spec_) +
+                  ") has no network to evaluate");
     const std::lock_guard<std::mutex> turn(busy_);
     try {
       player_->evaluate(observations, masks, count, players_, probabilities, values);
     } catch (const Error& e) {
-      throw Error("agent '" + spec_.name + "': " + e.what());
+      throw Error("agent " + quote(spec_.name) + ": " + e.what());
     }
   }
 

@@ -40,6 +40,7 @@
 #include "envs/core/config.h"
 #include "envs/core/errors.h"
 #include "envs/core/json.h"
+#include "envs/core/quoted.h"
 
 namespace rocketgym::players {
 
@@ -68,7 +69,7 @@ struct SpecWords {
   const std::vector<std::string>& words;
 
   [[noreturn]] void fail(const std::string& message) const {
-    throw ConfigError("agent '" + text + "': " + message);
+    throw ConfigError("agent " + quote(text) + ": " + message);
   }
   void at_most(std::size_t n) const {
     if (words.size() > n) fail("too many ':' arguments for " + words[0]);

@@ -61,6 +61,7 @@
 #include <vector>
 
 #include "envs/core/parallel.h"
+#include "envs/core/quoted.h"
 #include "envs/core/vector_env.h"
 #include "training/players/interrupt.h"
 #include "training/players/player.h"
@@ -509,7 +510,7 @@ class OpponentVectorEnv {
     const auto e = static_cast<std::size_t>(i);
     const Action a = answer_[e];
     if (a < 0 || a >= actions_ || !states_[e].is_legal(a))
-      throw Error("opponent '" + names_[static_cast<std::size_t>(asker_[e])] + "' returned action " +
+      throw Error("opponent " + quote(names_[static_cast<std::size_t>(asker_[e])]) + " returned action " +
                   std::to_string(a) + " in env " + std::to_string(i) + ": " + action_fault<G>(states_[e], a));
     states_[e].apply(a);
     ++moves_[e];

@@ -34,6 +34,7 @@
 
 #include "envs/core/errors.h"
 #include "envs/core/game.h"
+#include "envs/core/quoted.h"
 #include "envs/core/rng.h"
 #include "training/mcts/network_evaluator.h"
 #include "training/mcts/rollout.h"
@@ -105,14 +106,14 @@ class ScopedOpenMpThreads {
 // or search spec not yet resolved or a network player without its network.
 template <class G>
 std::unique_ptr<Player<G>> make_player(const PlayerSpec& spec, const PlayerOptions& options) {
-  if (uses_network(spec) && !spec.net) throw Error("player '" + spec.name + "' has no network loaded");
+  if (uses_network(spec) && !spec.net) throw Error("player " + quote(spec.name) + " has no network loaded");
   std::unique_ptr<UntypedPlayer> made =
       spec.kind->make_player({G::info().id, options.threads, &spec, &options});
   if (!made)
-    throw Error("player '" + spec.name + "' (" + kind_name(spec) + ") must be resolved before it plays");
+    throw Error("player " + quote(spec.name) + " (" + kind_name(spec) + ") must be resolved before it plays");
   auto* player = dynamic_cast<Player<G>*>(made.get());
   if (player == nullptr)
-    throw Error("player '" + spec.name + "' (" + kind_name(spec) + ") was made for a game other than " +
+    throw Error("player " + quote(spec.name) + " (" + kind_name(spec) + ") was made for a game other than " +
                 G::info().id);
   made.release();
   return std::unique_ptr<Player<G>>(player);

@@ -11,6 +11,7 @@
 #include <charconv>
 #include <sstream>
 
+#include "envs/core/quoted.h"
 #include "models/checkpoint.h"
 
 namespace rocketgym::players {
@@ -75,8 +76,8 @@ bool is_agent_name(const std::string& text) {
 
 PlayerSpec parse_player(const std::string& text) {
   if (text.find('\0') != std::string::npos)
-    throw ConfigError("agent '" + text.substr(0, text.find('\0')) +
-                      "...': the spec contains a NUL character");
+    throw ConfigError("agent " + quote(text.substr(0, text.find('\0'))) +
+                      ": the spec contains a NUL character");
   PlayerSpec spec;
   std::string body = text;
   // `name=` only when the name is a plain one, so that a path holding '='
@@ -86,17 +87,18 @@ PlayerSpec parse_player(const std::string& text) {
     body = text.substr(eq + 1);
   }
   const auto words = split(body, ':');
-  if (words.empty() || words[0].empty()) throw ConfigError("agent '" + text + "': missing kind");
+  if (words.empty() || words[0].empty()) throw ConfigError("agent " + quote(text) + ": missing kind");
   const PlayerKind* kind = find_agent_kind(words[0]);
   if (kind == nullptr) {
     if (const PlayerKind* person = find_kind(body); person && !person->info().agent)
-      throw ConfigError("agent '" + text + "': " + person->info().help);
+      throw ConfigError("agent " + quote(text) + ": " + person->info().help);
     for (const PlayerKind* other : player_kinds())
       if (std::unique_ptr<PlayerKind> aliased = other->read_alias(body)) {
         spec.kind = Kind(std::move(aliased));
         return spec;
       }
-    throw ConfigError("agent '" + text + "': unknown kind '" + words[0] + "' (" + agent_grammar() + ")");
+    throw ConfigError("agent " + quote(text) + ": unknown kind " + quote(words[0]) + " (" + agent_grammar() +
+                      ")");
   }
   // An empty part is a slip (`ismcts:10:`), not a default: said by position.
   for (std::size_t k = 1; k < words.size(); ++k)
@@ -120,7 +122,7 @@ PlayerSpec parse_player(const ConfigNode& node) {
   }
   const std::string word = node.get_string("kind", "");
   const PlayerKind* kind = find_agent_kind(word);
-  if (kind == nullptr) node.fail_key("kind", "'" + word + "' is not one of: " + agent_kind_names());
+  if (kind == nullptr) node.fail_key("kind", quote(word) + " is not one of: " + agent_kind_names());
   check_foreign_keys(node, kind->info());
   spec.kind = Kind(kind->read_yaml(node));
   return spec;
@@ -132,7 +134,7 @@ int read_count(const SpecWords& in, std::size_t k, const mcts::CountRange& range
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (text.empty() || error != std::errc() || stop != end || !range.contains(value))
-    in.fail(range.rule(label) + ", not '" + text + "'");
+    in.fail(range.rule(label) + ", not " + quote(text));
   return static_cast<int>(value);
 }
 
@@ -151,7 +153,8 @@ std::string to_string(const PlayerSpec& spec) {
   try {
     body = spec.kind->text();
   } catch (const Error& e) {
-    throw Error("player '" + spec.name + "': " + e.what() + "; write it in YAML (" + to_yaml(spec) + ")");
+    throw Error("player " + quote(spec.name) + ": " + e.what() + "; write it in YAML (" + to_yaml(spec) +
+                ")");
   }
   const std::string text = (spec.name.empty() ? "" : spec.name + "=") + body;
   // Some paths have no short form (one with ':' or a leading "x="):
@@ -162,9 +165,8 @@ std::string to_string(const PlayerSpec& spec) {
   } catch (const ConfigError&) {
   }
   if (!same)
-    throw Error("player '" + spec.name +
-                "': no command-line form reads back as this player; write it in YAML (" + to_yaml(spec) +
-                ")");
+    throw Error("player " + quote(spec.name) +
+                ": no command-line form reads back as this player; write it in YAML (" + to_yaml(spec) + ")");
   return text;
 }
 

@@ -21,6 +21,7 @@
 
 #include "envs/core/config.h"
 #include "envs/core/json.h"
+#include "envs/core/quoted.h"
 #include "models/policy_value_net.h"
 #include "training/mcts/mcts.h"
 #include "training/players/kinds.h"
@@ -60,12 +61,12 @@ struct PlayerSpec {
   template <class K>
   const K& as() const {
     if (const K* k = get_if<K>()) return *k;
-    throw Error("player '" + name + "' is not of the kind " + kind_name<K>());
+    throw Error("player " + quote(name) + " is not of the kind " + kind_name<K>());
   }
   template <class K>
   K& as() {
     if (K* k = get_if<K>()) return *k;
-    throw Error("player '" + name + "' is not of the kind " + kind_name<K>());
+    throw Error("player " + quote(name) + " is not of the kind " + kind_name<K>());
   }
 };
 

@@ -41,6 +41,7 @@
 #include "envs/core/files.h"
 #include "envs/core/json.h"
 #include "envs/core/yaml_document.h"
+#include "envs/core/quoted.h"
 #include "models/checkpoint.h"
 #include "models/warm_start.h"
 #include "training/arena/evaluate.h"
@@ -143,7 +144,8 @@ class RunHarness {
     // training there (of either trainer) is refused instead of overwriting it.
     std::optional<RunFolderLock> lock;
     if (ctx_.is_root()) {
-      std::filesystem::create_directories(settings_.run_dir + "/checkpoints");
+      make_output_folder(settings_.run_dir, "run.dir (--run-dir)");
+      make_output_folder(settings_.run_dir + "/checkpoints", "run.dir's checkpoints folder");
       lock.emplace(settings_.run_dir);
     }
     TrainSummary summary;
@@ -321,8 +323,8 @@ class RunHarness {
     const std::string& path = settings_.warm_start;
     LoadedCheckpoint old = load_checkpoint(path);
     if (old.meta.game != G::info().id)
-      throw CheckpointError("run.warm_start: '" + path + "' was trained for game '" + old.meta.game +
-                            "', not '" + G::info().id + "'");
+      throw CheckpointError("run.warm_start: '" + path + "' was trained for game " + quote(old.meta.game) +
+                            ", not '" + G::info().id + "'");
     std::vector<LayoutBlock> old_layout = old.meta.layout;
     const std::string& layout_file = settings_.warm_start_layout;
     if (!layout_file.empty()) {

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "envs/core/quoted.h"
 #include "training/alphazero/train_config.h"
 #include "training/arena/arena_run.h"
 #include "training/mcts/search_options.h"
@@ -32,7 +33,7 @@ std::vector<KeyGroup> groups_of(const std::string& which) {
   if (which == "arena") return {{"", arena::ArenaConfig::keys().docs()}};
   std::string known;
   for (const auto& name : config_key_tables()) known += (known.empty() ? "" : ", ") + name;
-  throw Error("--config-keys: no config named '" + which + "' (known: " + known + ")");
+  throw Error("--config-keys: no config named " + quote(which) + " (known: " + known + ")");
 }
 
 std::string cell(const std::string& text) {

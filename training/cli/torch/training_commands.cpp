@@ -11,6 +11,7 @@
 
 #include "envs/core/files.h"
 #include "envs/core/game_model.h"
+#include "envs/core/quoted.h"
 #include "generated/game_list.h"
 #include "models/checkpoint.h"
 #include "training/mcts/network_evaluator.h"
@@ -75,12 +76,12 @@ long seat_bot_work(const std::string& text, const AnyGame& game, int players) {
   players::PlayerSpec spec = players::parse_player(text, game.info().id);
   const std::string& id = game.info().id;
   if (const std::string own = players::own_game(spec); !own.empty() && own != id)
-    throw Error("'" + text + "' plays " + own + ", not " + id);
+    throw Error(quote(text) + " plays " + own + ", not " + id);
   players::resolve_kind(spec, players);  // a zoo bot's agent at that size (throws when it does not serve it)
   if (const std::string* path = players::checkpoint_file(spec)) {
     const std::vector<int> served = read_checkpoint_meta(*path).served_players();
     if (std::find(served.begin(), served.end(), players) == served.end())
-      throw Error("'" + text + "' does not play " + std::to_string(players) + " players");
+      throw Error(quote(text) + " does not play " + std::to_string(players) + " players");
   }
   if (const auto* search = spec.get_if<players::Ismcts>())
     return static_cast<long>(search->mcts.simulations) *

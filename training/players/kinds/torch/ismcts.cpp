@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "envs/core/quoted.h"
 #include "generated/game_list.h"
 #include "training/players/kinds/torch/search.h"
 #include "training/players/player.h"
@@ -137,7 +138,7 @@ mcts::Options read_search_settings(const SpecWords& in, std::size_t first, const
   }
   std::vector<ConfigNode::Setting> labelled;
   for (const std::string& setting : settings) labelled.push_back({setting, setting});
-  const ConfigNode node = ConfigNode::from_labelled_settings(labelled, "agent '" + in.text + "'");
+  const ConfigNode node = ConfigNode::from_labelled_settings(labelled, "agent " + quote(in.text));
   mcts::Options o = mcts::parse_options(node, short_form);
   mcts::check_unused_keys(node, o, false);
   return o;

@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "envs/core/game.h"
+#include "envs/core/quoted.h"
 #include "generated/source_tree.h"
 #include "models/checkpoint.h"
 #include "training/table_limits.h"
@@ -31,11 +32,12 @@ const std::string& checked_zoo_id(const std::string& id) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
   });
   if (!plain)
-    throw ConfigError("zoo bot '" + id + "': name it by a game id (letters, digits and '_'), not a path");
+    throw ConfigError("zoo bot " + quote(id) +
+                      ": name it by a game id (letters, digits and '_'), not a path");
   try {
     Registry::instance().find(id);
   } catch (const Error& e) {
-    throw ConfigError("zoo bot '" + id + "': zoo:GAME names the game by its id: " + e.what());
+    throw ConfigError("zoo bot " + quote(id) + ": zoo:GAME names the game by its id: " + e.what());
   }
   return id;
 }
@@ -62,8 +64,8 @@ bool zoo_file_here(const std::string& file) {
 CheckpointMeta zoo_network_meta(const std::string& path, const std::string& game_id) {
   CheckpointMeta meta = read_checkpoint_meta(path);
   if (meta.game != game_id)
-    throw CheckpointError("zoo bot '" + game_id + "' (" + path + ") is a network trained for " + meta.game +
-                          ", not " + game_id);
+    throw CheckpointError("zoo bot '" + game_id + "' (" + path + ") is a network trained for " +
+                          shortened(meta.game) + ", not " + game_id);
   return meta;
 }
 
@@ -154,7 +156,8 @@ ZooManifest read_zoo_manifest(const std::string& path, const std::string& game_i
   ZooManifest manifest;
   manifest.game = root.get_string("game");
   if (manifest.game != game_id)
-    root.fail_key("game", "is '" + manifest.game + "', but the file is the zoo bot of '" + game_id + "'");
+    root.fail_key("game",
+                  "is " + quote(manifest.game) + ", but the file is the zoo bot of '" + game_id + "'");
   const ConfigNode table = root.child("players");
   if (!table.is_map() || table.keys().empty())
     table.fail("'players' maps each table size to its agent, e.g. {2: heuristic}");
