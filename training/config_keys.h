@@ -21,9 +21,9 @@
 
 #include "envs/core/config.h"
 #include "envs/core/numbers.h"  // number_text: numbers as the reference tables print them
+#include "envs/core/quoted.h"
 #include "envs/core/seed_range.h"
 #include "envs/core/yaml_document.h"
-#include "envs/core/quoted.h"
 
 namespace rocketgym {
 

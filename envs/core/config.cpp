@@ -12,9 +12,9 @@
 #include "envs/core/config_record.h"
 #include "envs/core/files.h"
 #include "envs/core/numbers.h"
+#include "envs/core/quoted.h"
 #include "envs/core/seed_range.h"
 #include "envs/core/yaml_document.h"
-#include "envs/core/quoted.h"
 
 namespace rocketgym {
 
@@ -469,8 +469,8 @@ ConfigNode ConfigNode::from_labelled_settings(const std::vector<Setting>& settin
     if (dotted.back() == '.')
       throw ConfigError(where + ": " + quote(text) + ": empty key in the dotted path");
     if (value_text.find_first_not_of(" \t") == std::string::npos)
-      throw ConfigError(where + ": key " + quote(dotted) + ": no value after '=' (write " + shortened(dotted) +
-                        "=\"\" for an empty string)");
+      throw ConfigError(where + ": key " + quote(dotted) + ": no value after '=' (write " +
+                        shortened(dotted) + "=\"\" for an empty string)");
     const YAML::Node value = load_yaml_document(value_text, where + ": key " + quote(dotted), false);
     check_structure(value, dotted, TextPlace{where, false});
     std::vector<YAML::Node> made_maps;

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "envs/core/config_record.h"
-#include "envs/core/yaml_document.h"
 #include "envs/core/quoted.h"
+#include "envs/core/yaml_document.h"
 
 namespace rocketgym::lift_off {
 namespace {

@@ -252,8 +252,7 @@ def check_seed(seed: Optional[int]) -> int:
         return secrets.randbits(64)
     seed = check_int(seed, "seed")
     if not 0 <= seed <= _core.MAX_SEED:
-        shown = f", got {seed}" if seed.bit_length() <= 80 else ""  # never a huge number's digits
-        raise ValueError(f"seed must be in [0, 2**64){shown}")
+        raise ValueError(f"seed must be in [0, 2**64), got {quoted(seed)}")
     return seed
 
 

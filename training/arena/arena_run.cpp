@@ -18,8 +18,8 @@
 #include <system_error>
 
 #include "envs/core/parallel.h"
-#include "envs/core/yaml_document.h"
 #include "envs/core/quoted.h"
+#include "envs/core/yaml_document.h"
 #include "generated/game_list.h"
 #include "models/checkpoint.h"
 #include "training/arena/arena.h"
