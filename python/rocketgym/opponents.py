@@ -47,7 +47,7 @@ import numpy as np
 
 from . import _rocketgym as _core
 from . import spaces
-from ._common import (ConfigArg, quoted, check_illegal_action, check_int, check_num_envs, check_num_players,
+from ._common import (ConfigArg, quoted, check_bool, check_illegal_action, check_int, check_num_envs, check_num_players,
                       check_render_mode, check_seed, forfeit_returns, load_game, state_document)
 from .vector import _SAME_STEP, _ClosedEnv, _VectorBase, _check_num_threads, _torch_views
 
@@ -503,7 +503,7 @@ class TorchAgent:
 
         self.module = module
         self.device = torch.device(device)
-        self.greedy = bool(greedy)
+        self.greedy = check_bool(greedy, "greedy")
         self.name = name or type(module).__name__
         self.seed = check_seed(seed)
         self._rng = np.random.default_rng(self.seed)  # the rows' seeds when act() gets none

@@ -313,6 +313,8 @@ def test_torch_agent_masks_and_plays():
     np.testing.assert_array_equal(actions, logits.argmax(1))
     sampler = rg.TorchAgent(module, greedy=False, seed=1)
     assert all(vec.action_masks[i, a] for i, a in enumerate(sampler(obs, vec.action_masks)))
+    with pytest.raises(TypeError, match="greedy must be True or False, not str"):
+        rg.TorchAgent(module, greedy="false")  # once read as True by its truthiness
     for _ in range(20):
         vec.step(agent.act(vec.observations, vec.action_masks))
     wrong = rg.TorchAgent(torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(size, 3)), name="tiny")
