@@ -127,6 +127,23 @@ TEST_CASE("a player asked for many moves at once gives the moves it gives one at
                     Catch::Contains("network"));
 }
 
+// A count in a spec has the one number form of configs and --set
+// (envs/core/numbers.h): 010 was read as 10 here while YAML read it as 8.
+TEST_CASE("a count in an agent spec is a whole number in decimal", "[players]") {
+  const std::pair<const char*, const char*> refused[] = {
+      {"ismcts:010", "simulations must be a whole number from 1 to 10000000, not '010'"},
+      {"ismcts:0x10", "not '0x10'"},
+      {"ismcts:+5", "not '+5'"},
+      {"ismcts:10:heuristic:04", "must be a whole number from 1 to 100000, not '04'"},
+      {"zoo:lift_off:010", "not '010'"},
+  };
+  for (const auto& [text, message] : refused) {
+    INFO(text);
+    CHECK_THROWS_WITH(players::parse_player(text), Catch::Contains(message));
+  }
+  CHECK(players::parse_player("ismcts:10:heuristic:4").as<players::Ismcts>().mcts.rollouts == 4);
+}
+
 // Issue 55: a search key is said once, neither twice as KEY=VALUE nor over what
 // the short form says by position; the message names the key.
 TEST_CASE("an ismcts spec that says a search key twice is refused naming the key", "[players]") {

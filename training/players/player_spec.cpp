@@ -11,6 +11,7 @@
 #include <charconv>
 #include <sstream>
 
+#include "envs/core/numbers.h"
 #include "envs/core/quoted.h"
 #include "models/checkpoint.h"
 
@@ -130,12 +131,10 @@ PlayerSpec parse_player(const ConfigNode& node) {
 
 int read_count(const SpecWords& in, std::size_t k, const mcts::CountRange& range, const std::string& label) {
   const std::string& text = in.words.at(k);
-  long long value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || error != std::errc() || stop != end || !range.contains(value))
+  int value = 0;  // the one number form of configs and --set: 010 is refused, not read as 10 or 8
+  if (read_whole(text, range.min, range.max, value) != NumberRead::ok)
     in.fail(range.rule(label) + ", not " + quote(text));
-  return static_cast<int>(value);
+  return value;
 }
 
 void check_path(const ConfigNode& node, const char* key, const std::string& path) {
