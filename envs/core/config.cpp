@@ -664,11 +664,15 @@ bool ConfigNode::get_bool(const std::string& key, bool fallback) const {
     return ConfigKey{"", "true or false", "", fallback ? "true" : "false", ""};
   });
   if (!given(key)) return fallback;
-  try {
-    return node_[key].as<bool>();
-  } catch (const YAML::Exception&) {
-    fail_key(key, "expected true or false");
+  // Plain true or false only: yaml-cpp alone also reads yes, on, y and a quoted
+  // "false" (text, as a quoted number is).
+  const YAML::Node node = node_[key];
+  if (node.IsScalar() && !written_as_text(node)) {
+    if (node.Scalar() == "true") return true;
+    if (node.Scalar() == "false") return false;
   }
+  fail_key(key, written_as_text(node) ? "expected true or false, not quoted text (write it without quotes)"
+                                      : "expected true or false");
 }
 
 std::string ConfigNode::get_string(const std::string& key) const {

@@ -489,6 +489,21 @@ TEST_CASE("config: a quoted number is text, refused where a number is needed") {
                     Catch::Contains("not quoted text"));
 }
 
+TEST_CASE("config: true and false are written plain; yes, on and a quoted \"false\" are refused") {
+  const ConfigNode root =
+      ConfigNode::parse("t: true\nf: false\nq: \"false\"\ny: yes\no: on\nn: 0\nl: [true]\n", "b.yaml");
+  CHECK(root.get_bool("t", false));
+  CHECK_FALSE(root.get_bool("f", true));
+  CHECK_THROWS_WITH(root.get_bool("q", true),
+                    Catch::Contains("key 'q'") && Catch::Contains("not quoted text"));
+  for (const char* key : {"y", "o", "n", "l"}) {
+    INFO(key);
+    CHECK_THROWS_WITH(root.get_bool(key, false), Catch::Contains("key '" + std::string(key) + "'") &&
+                                                     Catch::Contains("expected true or false"));
+  }
+  CHECK_FALSE(ConfigNode::from_settings({"a=false"}).get_bool("a", true));
+}
+
 TEST_CASE("config: out-of-range values say so, with the range and a short value") {
   CHECK_THROWS_WITH(load_game("lift_off", "", "setup: {score_start_by_seat: [-1099511627776, 4, 6, 8]}"),
                     Catch::Contains("score_start_by_seat[0]: value -1099511627776 out of range [0, 1000]"));
