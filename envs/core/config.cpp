@@ -90,12 +90,24 @@ class DocumentStarts : public YAML::EventHandler {
   void OnMapEnd() override {}
 };
 
+// Whether a line of `text` starts with a document marker ("---" or "...").
+bool has_document_marker(const std::string& text) {
+  for (std::size_t start = 0; start < text.size();) {
+    const std::string_view line = std::string_view(text).substr(start, text.find('\n', start) - start);
+    if (line.rfind("---", 0) == 0 || line.rfind("...", 0) == 0) return true;
+    const std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return false;
+}
+
 // Where the second document of `text` starts (the text parsed once already).
 YAML::Mark second_document(const std::string& text) {
   std::istringstream in(text);
   YAML::Parser parser(in);
   DocumentStarts starts;
-  while (starts.starts.size() < 2 && parser.HandleNextDocument(starts)) {
+  for (int call = 0; call < 2 && parser.HandleNextDocument(starts); ++call) {
   }
   return starts.starts.size() < 2 ? YAML::Mark::null_mark() : starts.starts[1];
 }
@@ -396,21 +408,30 @@ ConfigNode ConfigNode::load_file(const std::string& file) {
 YAML::Node load_yaml_document(const std::string& text, const std::string& source, bool lines) {
   const TextPlace place{source, lines};
   check_text(text, source);
-  std::vector<YAML::Node> documents;
+  YAML::Node document;
+  YAML::Mark second = YAML::Mark::null_mark();
   try {
-    // LoadAll, not Load: Load reads the first document and drops the rest
-    // unread, broken YAML included.
-    documents = YAML::LoadAll(text);
+    // Load reads the first document and drops the rest unread, broken YAML
+    // included, so the parser is asked once more for a second one (events
+    // only: nothing is built). Not LoadAll: yaml-cpp 0.7's loops forever,
+    // growing, on some broken text (it takes a null document after the error).
+    document = YAML::Load(text);
+    second = second_document(text);
   } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own depth guard, far beyond kMaxConfigDepth
     throw ConfigError(place.at(e.mark) + ": " + nested_too_deep());
   } catch (const YAML::Exception& e) {
     throw ConfigError(place.at(e.mark) + (lines ? ": YAML syntax error: " : ": not valid YAML: ") + e.msg);
   }
-  if (documents.size() > 1)
-    throw ConfigError(place.at(second_document(text)) +
+  // yaml-cpp 0.7 also reports a second document after some broken text (",",
+  // an unclosed flow): without a marker line it is a syntax error.
+  if (!second.is_null() && !has_document_marker(text))
+    throw ConfigError(place.at(second) + (lines ? ": YAML syntax error" : ": not valid YAML") +
+                      ": text the YAML reader cannot read");
+  if (!second.is_null())
+    throw ConfigError(place.at(second) +
                       ": a second YAML document (after '---', or after the end marker '...'); a config is "
                       "one document: remove the marker and merge the settings into one mapping");
-  return documents.empty() ? YAML::Node() : documents.front();
+  return document;
 }
 
 ConfigNode ConfigNode::parse(const std::string& text, const std::string& source) {

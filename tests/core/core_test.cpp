@@ -432,6 +432,13 @@ TEST_CASE("config: a second YAML document is an error naming its line, never dro
                     Catch::Contains("--set a=") && Catch::Contains("a second YAML document"));
   CHECK_THROWS_WITH(load_game("lift_off", "", "reward: rank\n---\nreward: bogus"),
                     Catch::Contains("<overrides>:2: a second YAML document"));
+  // Text on which yaml-cpp 0.7's LoadAll never returned (a null document
+  // after each error, without end): refused as YAML it cannot read.
+  for (const char* text : {",\n", "a: 1\n,\n"}) {
+    INFO(text);
+    CHECK_THROWS_WITH(ConfigNode::parse(text, "broken.yaml"),
+                      Catch::Contains("broken.yaml:") && Catch::Contains("YAML syntax error"));
+  }
 }
 
 TEST_CASE("config: whole numbers are plain decimal, never octal or hex") {
