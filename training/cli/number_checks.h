@@ -19,12 +19,14 @@ namespace rocketgym::cli {
 // A whole number in decimal, from `min` to `max` (the form of
 // envs/core/numbers.h: 010 and 0x10 are refused, where CLI11 alone would read
 // them as 8 and 16). `note` explains a special value, e.g. "0 = a random seed".
-inline CLI::Validator whole_number(int64_t min, int64_t max, const std::string& note = "") {
+// Int: int64_t, or uint64_t for seeds (up to 2^64 - 1).
+template <class Int>
+CLI::Validator whole_in(Int min, Int max, const std::string& note) {
   const std::string range = "from " + std::to_string(min) + " to " + std::to_string(max);
   const std::string noted = note.empty() ? "" : " (" + note + ")";
   return CLI::Validator(
       [min, max, range, noted](std::string& text) -> std::string {
-        int64_t value = 0;
+        Int value = 0;
         switch (read_whole(text, min, max, value)) {
           case NumberRead::ok:
             return "";
@@ -38,25 +40,13 @@ inline CLI::Validator whole_number(int64_t min, int64_t max, const std::string& 
       "INT in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
 }
 
-// A seed: a whole number in decimal from 0 to kMaxSeed (envs/core/seed_range.h),
-// the range of every seed, also run.seed's and Python's.
-inline CLI::Validator seed(const std::string& note = "") {
-  const std::string range = "from 0 to " + std::to_string(kMaxSeed) + (note.empty() ? "" : " (" + note + ")");
-  return CLI::Validator(
-      [range](std::string& text) -> std::string {
-        uint64_t value = 0;
-        switch (read_whole(text, uint64_t{0}, kMaxSeed, value)) {
-          case NumberRead::ok:
-            return "";
-          case NumberRead::malformed:
-            return std::string("must be ") + kWholeNumberForm + ", " + range;
-          case NumberRead::out_of_range:
-            break;
-        }
-        return "must be a whole number " + range + ", not" + typed_value(text);
-      },
-      "INT in [0, " + std::to_string(kMaxSeed) + "]");
+inline CLI::Validator whole_number(int64_t min, int64_t max, const std::string& note = "") {
+  return whole_in<int64_t>(min, max, note);
 }
+
+// A seed: from 0 to kMaxSeed (envs/core/seed_range.h), the range of every
+// seed, also run.seed's and Python's.
+inline CLI::Validator seed(const std::string& note = "") { return whole_in<uint64_t>(0, kMaxSeed, note); }
 
 // A number (decimal or scientific notation, e.g. 5e6), from `min` to `max`.
 inline CLI::Validator number(double min, double max, const std::string& note = "") {
