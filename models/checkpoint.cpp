@@ -13,6 +13,7 @@
 
 #include "envs/core/files.h"
 #include "envs/core/json.h"
+#include "envs/core/quoted.h"
 #include "models/checkpoint_format.h"
 
 namespace rocketgym {
@@ -267,9 +268,9 @@ CheckpointMeta parse_meta(const std::string& text, const std::string& path) {
     for (const int players : meta.served_players()) meta.zoo_simulations(players);
     return meta;
   } catch (const nlohmann::json::exception& e) {
-    throw CheckpointError("checkpoint '" + path + "' has unreadable metadata: " + e.what());
+    throw CheckpointError("checkpoint " + quote(path) + " has unreadable metadata: " + e.what());
   } catch (const SerializationError& e) {
-    throw CheckpointError("checkpoint '" + path + "' has invalid metadata: " + e.what());
+    throw CheckpointError("checkpoint " + quote(path) + " has invalid metadata: " + e.what());
   }
 }
 

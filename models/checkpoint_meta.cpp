@@ -249,23 +249,23 @@ int CheckpointMeta::zoo_simulations(int players) const {
 void check_checkpoint_matches(const CheckpointMeta& meta, const std::string& path, const std::string& game,
                               int num_players, const std::vector<int>& observation_shape, int num_actions) {
   if (meta.game != game)
-    throw CheckpointError("checkpoint '" + path + "' was trained for game " + quote(meta.game) + ", not '" +
-                          game + "'");
+    throw CheckpointError("checkpoint " + quote(path) + " was trained for game " + quote(meta.game) +
+                          ", not '" + game + "'");
   const int version = Registry::instance().find(game).info.version;
   if (meta.game_version != version)
-    throw CheckpointError("checkpoint '" + path + "' was trained for version " +
+    throw CheckpointError("checkpoint " + quote(path) + " was trained for version " +
                           std::to_string(meta.game_version) + " of " + game +
                           " (its rules and encoding); this build has version " + std::to_string(version) +
                           ": retrain, or use it with the rocketgym it was trained with");
   if (!meta.serves(num_players))
-    throw CheckpointError("checkpoint '" + path + "' was trained for " +
+    throw CheckpointError("checkpoint " + quote(path) + " was trained for " +
                           player_counts_text(meta.served_players()) + ", not " + std::to_string(num_players) +
                           " (a network serves the table sizes it was trained for; train one with "
                           "game.players listing " +
                           std::to_string(num_players) +
                           ", e.g. [2, 3, 4], or warm-start one from this file)");
   if (meta.observation_shape != observation_shape || meta.num_actions != num_actions)
-    throw CheckpointError("checkpoint '" + path + "' expects observations " +
+    throw CheckpointError("checkpoint " + quote(path) + " expects observations " +
                           shape_text(meta.observation_shape) + " and " + std::to_string(meta.num_actions) +
                           " actions; the game now has " + shape_text(observation_shape) + " and " +
                           std::to_string(num_actions) + " (the encoder or rules changed)");

@@ -186,8 +186,8 @@ void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path
   const std::string restart = " Start a new run in another run.dir, or";
   if (checkpoint.optimizer_state.empty())
     throw CheckpointError(
-        "'" + path +
-        "' is a weights-only checkpoint (written by rocketgym export, or a minute snapshot): it has no "
+        quote(path) +
+        " is a weights-only checkpoint (written by rocketgym export, or a minute snapshot): it has no "
         "optimizer state, counters or opponent pool, so a run cannot resume from it. Put the run's own "
         "latest.ckpt back, or train in another run.dir; the file itself plays as an arena agent "
         "(--agent checkpoint:" +
@@ -198,19 +198,19 @@ void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path
   // PPO checkpoints written before extra.algorithm existed have none.
   const std::string algorithm = meta.extra_text("algorithm", "ppo");
   if (algorithm != run.algorithm)
-    throw CheckpointError("'" + path + "' belongs to " + run_name(algorithm) + ", so " +
+    throw CheckpointError(quote(path) + " belongs to " + run_name(algorithm) + ", so " +
                           trainer_name(run.algorithm) + " cannot resume it." + restart +
                           " resume it with its own config (config.yaml next to checkpoints/)");
   const std::vector<ConfigDifference> net = network_differences(meta.net_spec(), run.net);
   if (!net.empty())
-    throw CheckpointError("'" + path + "' holds another network than the config describes: " +
+    throw CheckpointError(quote(path) + " holds another network than the config describes: " +
                           describe_differences(net, "the checkpoint", "the config") +
                           ". A resumed run keeps its network." + restart +
                           " set the model block back to the checkpoint's");
   // The seed the run began with (every checkpoint records it): a resumed run
   // keeps it, or nothing would record the seed that reproduces the run.
   if (const uint64_t seed = recorded_seed(meta); seed != run.seed)
-    throw CheckpointError("'" + path + "' belongs to a run started with run.seed " + std::to_string(seed) +
+    throw CheckpointError(quote(path) + " belongs to a run started with run.seed " + std::to_string(seed) +
                           ", and the config gives " + std::to_string(run.seed) +
                           ". A resumed run keeps its seed (with another, nothing would record the seed "
                           "that reproduces the run)." +
@@ -222,10 +222,10 @@ void check_resumable(const LoadedCheckpoint& checkpoint, const std::string& path
     rules = config_differences(load_yaml_document(saved_rules, "extra.game_config"),
                                load_yaml_document(run.game_config, "the game config"));
   } catch (const std::exception& e) {  // ConfigError from load_yaml_document, or YAML::Exception
-    throw CheckpointError("'" + path + "': extra.game_config is not readable YAML (" + e.what() + ")");
+    throw CheckpointError(quote(path) + ": extra.game_config is not readable YAML (" + e.what() + ")");
   }
   if (!rules.empty())
-    throw CheckpointError("'" + path + "' was trained under other game rules than the config gives: " +
+    throw CheckpointError(quote(path) + " was trained under other game rules than the config gives: " +
                           describe_differences(rules, "the checkpoint", "the config") +
                           " (game.overrides or the game's config file changed). Resuming would train on "
                           "other rules and overwrite config.yaml." +

@@ -122,6 +122,21 @@ struct TextPlace {
   std::string at(const YAML::Mark& mark) const { return has_lines ? at_line(source, mark) : source; }
 };
 
+// yaml-cpp reads no key past 1024 characters (the YAML limit on an implicit
+// key) and then reports the flow or map around it as broken: a syntax error
+// in text holding such a run of key characters says so.
+std::string long_key_hint(const std::string& text) {
+  std::size_t run = 0;
+  for (const char c : text) {
+    run = std::string_view(":{}[],\n#").find(c) == std::string_view::npos ? run + 1 : 0;
+    if (run > 1024)
+      return " (the text holds more than 1024 characters without ':' or a separator: a YAML key is at most "
+             "1024 characters, a config key at most " +
+             std::to_string(kMaxConfigKeyLength) + ")";
+  }
+  return "";
+}
+
 std::string nested_too_deep() {
   return "nested more than " + std::to_string(kMaxConfigDepth) + " levels deep";
 }
@@ -420,13 +435,14 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& source
   } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own depth guard, far beyond kMaxConfigDepth
     throw ConfigError(place.at(e.mark) + ": " + nested_too_deep());
   } catch (const YAML::Exception& e) {
-    throw ConfigError(place.at(e.mark) + (lines ? ": YAML syntax error: " : ": not valid YAML: ") + e.msg);
+    throw ConfigError(place.at(e.mark) + (lines ? ": YAML syntax error: " : ": not valid YAML: ") + e.msg +
+                      long_key_hint(text));
   }
   // yaml-cpp 0.7 also reports a second document after some broken text (",",
   // an unclosed flow): without a marker line it is a syntax error.
   if (!second.is_null() && !has_document_marker(text))
     throw ConfigError(place.at(second) + (lines ? ": YAML syntax error" : ": not valid YAML") +
-                      ": text the YAML reader cannot read");
+                      ": text the YAML reader cannot read" + long_key_hint(text));
   if (!second.is_null())
     throw ConfigError(place.at(second) +
                       ": a second YAML document (after '---', or after the end marker '...'); a config is "

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "envs/core/quoted.h"
+
 namespace rocketgym::files {
 
 namespace {
@@ -27,7 +29,8 @@ const char* kind_of(mode_t mode) {
 }
 
 std::string not_regular(const std::string& path, mode_t mode, const std::string& what) {
-  return path + ": not a regular file (" + kind_of(mode) + "; a " + what + " must be a regular file)";
+  return shortened(path) + ": not a regular file (" + kind_of(mode) + "; a " + what +
+         " must be a regular file)";
 }
 
 std::string reason(int error) { return std::strerror(error); }
@@ -57,14 +60,15 @@ InputFile::InputFile(const std::string& path, uint64_t max_bytes, const std::str
   fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd_ < 0) {
     const int error = errno;
-    if (error == ENOENT) throw FileError(path + ": cannot open the " + what + ": it does not exist");
-    throw FileError(path + ": cannot open the " + what + " (" + reason(error) + ")");
+    if (error == ENOENT)
+      throw FileError(shortened(path) + ": cannot open the " + what + ": it does not exist");
+    throw FileError(shortened(path) + ": cannot open the " + what + " (" + reason(error) + ")");
   }
   struct stat info {};
   if (::fstat(fd_, &info) != 0) {
     const int error = errno;
     ::close(fd_);
-    throw FileError(path + ": cannot read the " + what + " (" + reason(error) + ")");
+    throw FileError(shortened(path) + ": cannot read the " + what + " (" + reason(error) + ")");
   }
   if (!S_ISREG(info.st_mode)) {
     ::close(fd_);
@@ -73,8 +77,8 @@ InputFile::InputFile(const std::string& path, uint64_t max_bytes, const std::str
   size_ = static_cast<uint64_t>(info.st_size);
   if (size_ > max_bytes_) {
     ::close(fd_);
-    throw FileError(path + ": too large (" + std::to_string(size_) + " bytes): larger than a " + what +
-                    " may be (at most " + std::to_string(max_bytes_) + " bytes)");
+    throw FileError(shortened(path) + ": too large (" + std::to_string(size_) + " bytes): larger than a " +
+                    what + " may be (at most " + std::to_string(max_bytes_) + " bytes)");
   }
 }
 
@@ -82,7 +86,7 @@ InputFile::~InputFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void InputFile::fail(const std::string& what) const { throw FileError(path_ + ": " + what); }
+void InputFile::fail(const std::string& what) const { throw FileError(shortened(path_) + ": " + what); }
 
 bool InputFile::fill() {
   if (eof_) return false;
@@ -158,14 +162,15 @@ std::string read_input_file(const std::string& path, uint64_t max_bytes, const s
 
 void check_output_path(const std::string& path, const std::string& what) {
   if (path.empty()) throw FileError("the " + what + " is named by an empty path");
-  if (path.find('\0') != std::string::npos) throw FileError(path + ": the path contains a NUL character");
+  if (path.find('\0') != std::string::npos)
+    throw FileError(shortened(path) + ": the path contains a NUL character");
   struct stat info {};
   if (::lstat(path.c_str(), &info) != 0) {
     if (errno == ENOENT) return;
-    throw FileError(path + ": cannot write the " + what + " (" + reason(errno) + ")");
+    throw FileError(shortened(path) + ": cannot write the " + what + " (" + reason(errno) + ")");
   }
   if (S_ISLNK(info.st_mode))
-    throw FileError(path + ": is a symbolic link; a " + what +
+    throw FileError(shortened(path) + ": is a symbolic link; a " + what +
                     " is never written through one (name the file it points to, or another)");
   if (!S_ISREG(info.st_mode)) throw FileError(not_regular(path, info.st_mode, what));
 }
@@ -176,11 +181,12 @@ int open_output(const std::string& path, int flags, const std::string& what) {
   if (fd < 0) {
     const int error = errno;
     if (error == ELOOP)
-      throw FileError(path + ": is a symbolic link; a " + what + " is never written through one");
-    if (error == EEXIST) throw FileError(path + ": the " + what + " exists");
+      throw FileError(shortened(path) + ": is a symbolic link; a " + what + " is never written through one");
+    if (error == EEXIST) throw FileError(shortened(path) + ": the " + what + " exists");
     if (error == ENXIO)
-      throw FileError(path + ": not a regular file (a FIFO; a " + what + " must be a regular file)");
-    throw FileError(path + ": cannot write the " + what + " (" + reason(error) + ")");
+      throw FileError(shortened(path) + ": not a regular file (a FIFO; a " + what +
+                      " must be a regular file)");
+    throw FileError(shortened(path) + ": cannot write the " + what + " (" + reason(error) + ")");
   }
   struct stat info {};
   if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
@@ -196,7 +202,8 @@ void write_all(int fd, std::string_view bytes, const std::string& path, const st
   for (std::size_t done = 0; done < bytes.size();) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw FileError(path + ": error while writing the " + what + " (" + reason(errno) + ")");
+    if (n < 0)
+      throw FileError(shortened(path) + ": error while writing the " + what + " (" + reason(errno) + ")");
     done += static_cast<std::size_t>(n);
   }
 }
@@ -206,7 +213,7 @@ void sync_and_close(int fd, const std::string& path, const std::string& what) {
   if (::close(fd) != 0 && error == 0) error = errno;
   // fsync is refused by some file systems (EINVAL): the data is written all the same.
   if (error != 0 && error != EINVAL && error != EROFS)
-    throw FileError(path + ": error while writing the " + what + " (" + reason(error) + ")");
+    throw FileError(shortened(path) + ": error while writing the " + what + " (" + reason(error) + ")");
 }
 
 void write_file_atomically(const std::string& path, const std::vector<std::string_view>& pieces,
@@ -232,7 +239,7 @@ void write_file_atomically(const std::string& path, const std::vector<std::strin
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
     const int error = errno;
     ::unlink(temp.c_str());
-    throw FileError("cannot rename '" + temp + "' to '" + path + "' (" + reason(error) + ")");
+    throw FileError("cannot rename " + quote(temp) + " to " + quote(path) + " (" + reason(error) + ")");
   }
   // Make the rename itself durable (best effort: some file systems refuse).
   const int dir_fd = ::open(folder_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -258,12 +265,13 @@ void check_distinct_files(const std::vector<NamedFile>& outputs, const std::vect
     if (out.path.empty()) continue;
     for (std::size_t j = i + 1; j < outputs.size(); ++j)
       if (!outputs[j].path.empty() && same_file(out.path, outputs[j].path))
-        throw FileError(out.role + " '" + out.path + "' is also " + outputs[j].role + " ('" +
-                        outputs[j].path + "'): a run writes each file for one purpose; name another file");
+        throw FileError(out.role + " " + quote(out.path) + " is also " + outputs[j].role + " (" +
+                        quote(outputs[j].path) +
+                        "): a run writes each file for one purpose; name another file");
     for (const NamedFile& in : inputs)
       if (!in.path.empty() && same_file(out.path, in.path))
-        throw FileError(out.role + " '" + out.path + "' is " + in.role + " ('" + in.path +
-                        "'), which the run reads: name another file for the output");
+        throw FileError(out.role + " " + quote(out.path) + " is " + in.role + " (" + quote(in.path) +
+                        "), which the run reads: name another file for the output");
   }
 }
 

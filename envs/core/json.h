@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "envs/core/errors.h"
+#include "envs/core/quoted.h"
 #include "envs/core/rng.h"
 
 namespace rocketgym {
@@ -137,8 +138,8 @@ class RepeatedKeyFinder {
 
 // Parses JSON text from outside (a state, a records line, checkpoint
 // metadata, a layout file), or a SerializationError: "not valid JSON: ...",
-// the depth limit, or the first key given twice in one object (escaped to
-// ASCII, at most 40 characters of it). The caller names what the text is.
+// the depth limit, or the first key given twice in one object (named by the
+// one quoting rule, quoted.h). The caller names what the text is.
 inline Json parse_json(const std::string& text) {
   check_document_depth(text);
   RepeatedKeyFinder finder;
@@ -148,11 +149,8 @@ inline Json parse_json(const std::string& text) {
   } catch (const nlohmann::json::exception& e) {
     throw SerializationError(std::string("not valid JSON: ") + e.what());
   }
-  if (finder.repeated()) {
-    std::string name = Json(*finder.repeated()).dump(-1, ' ', /*ensure_ascii=*/true);
-    if (name.size() > 40) name = name.substr(0, 37) + "...";
-    throw SerializationError("key " + name + " is given twice in one object");
-  }
+  if (finder.repeated())
+    throw SerializationError("key " + quote(*finder.repeated()) + " is given twice in one object");
   return document;
 }
 

@@ -533,4 +533,14 @@ TEST_CASE("config: a key longer than the limit is refused naming its start") {
   }
   CHECK_THROWS_WITH(ConfigNode::from_settings({"a." + key + "=1"}), Catch::Contains("is longer than"));
   CHECK_NOTHROW(ConfigNode::parse(std::string(kMaxConfigKeyLength, 'k') + ": 1\n", "ok.yaml"));
+  // Past 1024 characters yaml-cpp reads no key at all and says the flow or map
+  // is broken: the message says why, without echoing the key.
+  const std::string huge(1100, 'k');
+  for (const std::string& text : {"{" + huge + ": 1}", "x: {" + huge + ": 1}", huge + ": 1\n"}) {
+    const std::string message = error_of([&] { ConfigNode::parse(text, "<overrides>"); });
+    CHECK_THAT(message, Catch::Contains("a YAML key is at most 1024 characters"));
+    CHECK(message.find(std::string(40, 'k')) == std::string::npos);
+  }
+  CHECK_THAT(error_of([&] { ConfigNode::parse("{a: 1", "<overrides>"); }),
+             !Catch::Contains("1024 characters"));
 }

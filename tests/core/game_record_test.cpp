@@ -95,7 +95,7 @@ TEST_CASE("a bad record is refused naming its line and what is wrong", "[records
   REQUIRE_THAT(refused(with("config", "[]")), Catch::Contains("'config' must be an object"));
   // nlohmann would keep the last of two equal keys; a record means one game.
   REQUIRE_THAT(refused("{\"seed\": 1, " + good.substr(1)),
-               Catch::Contains(path + ":2: key \"seed\" is given twice in one object"));
+               Catch::Contains(path + ":2: key 'seed' is given twice in one object"));
   auto longer = nlohmann::json::parse(good);
   const std::size_t moves = longer["actions"].size();
   longer["actions"].push_back(0);

@@ -130,6 +130,6 @@ TEST_CASE("state documents: every game refuses a key given twice in one object, 
     // The first field again, first: nlohmann alone would keep the later value.
     const std::string twice = "{\"" + first_key + "\": 0, " + good.substr(1);
     CHECK_THAT(refusal_of_text(*game, twice),
-               Catch::Contains("state document: key \"" + first_key + "\" is given twice in one object"));
+               Catch::Contains("state document: key '" + first_key + "' is given twice in one object"));
   }
 }

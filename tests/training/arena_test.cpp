@@ -541,7 +541,7 @@ TEST_CASE("the agent grammar: names, bare checkpoint paths, '=' in paths, zoo id
   a = players::parse_player("ppo-2.1=checkpoint:x.ckpt:sample");
   CHECK(a.name == "ppo-2.1");
   CHECK_FALSE(a.as<players::Checkpoint>().greedy);
-  CHECK_THROWS_WITH(players::parse_player("my bot=random"), Catch::Contains("unknown kind"));
+  CHECK_THROWS_WITH(players::parse_player("my bot=random"), Catch::Contains("not an agent name"));
   for (const char* escape : {"zoo:../../..", "zoo:../secret", "zoo:a/b", "zoo:.."}) {
     INFO(escape);
     CHECK_THROWS_WITH(players::parse_player(escape),
@@ -666,4 +666,28 @@ TEST_CASE("a YAML agent's name follows the command line's rule", "[arena]") {
   }
   const std::string longest(players::kMaxAgentName, 'n');
   CHECK(agent("{kind: heuristic, name: " + longest + "}").name == longest);
+}
+
+namespace {
+
+// A player whose every answer fails, as a search over a network whose values
+// overflow does ("mcts: the evaluator returned a non-finite value").
+struct FailingPlayer : players::Player<launchpad23::Game> {
+  void act(players::Decision<launchpad23::Game>*, int) override {
+    throw Error("mcts: the evaluator returned a non-finite value");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("an agent's error in the arena names the agent", "[arena]") {
+  using G = launchpad23::Game;
+  const auto game = load_game("launchpad23");
+  std::vector<players::PlayerSpec> agents{players::parse_player("heuristic"),
+                                          players::parse_player("broken=random")};
+  players::name_players(agents);
+  Arena<G>::Supplied supplied{nullptr, std::make_shared<FailingPlayer>()};
+  Arena<G> arena(typed_config<G>(*game), 2, agents, ArenaOptions{}, supplied);
+  CHECK_THROWS_WITH(arena.play(make_schedule(2, 2, 1, 5)),
+                    Catch::StartsWith("agent 'broken': mcts: the evaluator returned a non-finite value"));
 }

@@ -594,16 +594,20 @@ TEST_CASE("a key given twice in the metadata is refused naming the key", "[check
   };
   // The last "game" won, so the file loaded as whatever game it named last.
   CHECK_THAT(with_meta("{", "{\"game\": \"lift_off\", "),
-             Catch::Contains("checkpoint '" + path + "' has invalid metadata: key \"game\" is given twice"));
+             Catch::Contains("checkpoint '" + path + "' has invalid metadata: key 'game' is given twice"));
   // In a nested object too (the network's config).
   CHECK_THAT(with_meta("\"net\": {", "\"net\": {\"hidden\": 512, "),
-             Catch::Contains("key \"hidden\" is given twice"));
-  // The same key in two objects is no repeat; a long or unprintable key is cut and escaped.
+             Catch::Contains("key 'hidden' is given twice"));
+  // The same key in two objects is no repeat; a key is quoted by the one
+  // quoting rule (envs/core/quoted.h): unprintable bytes escaped, a long key cut.
   CHECK(with_meta("\"extra\": {", "\"extra\": {\"game\": 1, ") == "(no CheckpointError)");
-  const std::string long_key = "\"" + std::string(100, 'k') + "\\u0001\"";
+  const std::string odd_key = "\"k\\u0001\\n\"";
+  CHECK_THAT(with_meta("{", "{" + odd_key + ": 1, " + odd_key + ": 2, "),
+             Catch::Contains("key 'k\\x01\\x0A' is given twice"));
+  const std::string long_key = "\"" + std::string(kMaxQuotedBytes + 100, 'k') + "\"";
   const std::string message = with_meta("{", "{" + long_key + ": 1, " + long_key + ": 2, ");
-  CHECK_THAT(message, Catch::Contains("key \"kkkk") && Catch::Contains("...") &&
-                          !Catch::Contains(std::string(60, 'k')));
+  CHECK_THAT(message, Catch::Contains("key 'kkkk") && Catch::Contains("...' is given twice") &&
+                          !Catch::Contains(std::string(kMaxQuotedBytes + 1, 'k')));
   std::filesystem::remove_all(dir);
 }
 

@@ -167,3 +167,37 @@ TEST_CASE("an ismcts spec that says a search key twice is refused naming the key
   CHECK(spec.as<players::Ismcts>().mcts.heuristic_prior == 0.25);
   CHECK(spec.as<players::Ismcts>().mcts.simulations == 10);
 }
+
+// A name before '=' that the name rule refuses is said to be a name, not read
+// as an unknown kind; an empty part quotes the spec by the one quoting rule.
+TEST_CASE("a NAME= the name rule refuses is named as a name, not as an unknown kind", "[players]") {
+  const std::string long_name(65, 'a');
+  for (const std::string& text : {long_name + "=heuristic", std::string("my bot=ismcts:10")}) {
+    INFO(text);
+    CHECK_THROWS_AS(players::parse_player(text), ConfigError);
+    CHECK_THROWS_WITH(
+        players::parse_player(text),
+        Catch::Contains("the name before '=' is not an agent name") && !Catch::Contains("unknown kind"));
+  }
+  CHECK(players::parse_player(std::string(64, 'a') + "=heuristic").name == std::string(64, 'a'));
+  CHECK_THROWS_WITH(players::parse_player("ismcts:10::4"), Catch::Contains("agent 'ismcts:10::4': part 3"));
+  CHECK_THROWS_WITH(players::parse_player("ismcts:10:\x1b[2J:"),
+                    !Catch::Contains("\x1b") && Catch::Contains("part 4"));
+}
+
+// A default name comes from a file name, which may hold a line break, a comma
+// or a thousand characters: the name a table row and a CSV field show keeps
+// to the name rule's characters (and '/', ':') and to kMaxAgentName bytes.
+TEST_CASE("default agent names from file names keep to the name rule", "[players]") {
+  const std::string stem(100, 'x');
+  std::vector<PlayerSpec> named{
+      players::parse_player("checkpoint:runs/a b,c\x1b[31m/checkpoints/latest.ckpt"),
+      players::parse_player("checkpoint:" + stem + "1.ckpt"),
+      players::parse_player("checkpoint:" + stem + "2.ckpt"),
+      players::parse_player("checkpoint:runs/lr=3e-4/checkpoints/latest.ckpt")};
+  players::name_players(named);
+  CHECK(named[0].name == "a_b_c__31m/latest");
+  CHECK(named[1].name == std::string(64, 'x'));
+  CHECK(named[2].name == std::string(64, 'x') + "#2");
+  CHECK(named[3].name == "lr_3e-4/latest");
+}

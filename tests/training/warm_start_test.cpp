@@ -196,7 +196,7 @@ TEST_CASE("run.warm_start starts a mixed-table run from an old 2-player checkpoi
   std::ofstream(twice_file) << "{\"observation\": {}, " << describe.dump().substr(1);
   CHECK_THROWS_WITH(ppo::run_training(config_with(", warm_start_layout: \"" + twice_file + "\""), false),
                     Catch::Contains("run.warm_start_layout: '" + twice_file + "'") &&
-                        Catch::Contains("key \"observation\" is given twice"));
+                        Catch::Contains("key 'observation' is given twice"));
   std::filesystem::remove_all(run_dir);
   ppo::TrainConfig other_net = config_with(", warm_start_layout: \"" + layout_file + "\"");
   other_net.net.hidden = 32;

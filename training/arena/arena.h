@@ -22,6 +22,8 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "envs/core/quoted.h"
@@ -140,7 +142,7 @@ class Arena {
                    {&states_[slot], player, &rngs_[slot], streams::search_seed(game.seed, agent, move)});
       }
       try {
-        round_.ask(seated_, [&](int s, Action action) { actions_[static_cast<std::size_t>(s)] = action; });
+        ask_round();
       } catch (const players::Interrupted&) {
         interrupted_ = true;  // a player stopped mid-round: this round's moves are not played
         break;
@@ -209,6 +211,24 @@ class Arena {
     r.truncated = state.is_truncated();
     r.decisions = decisions_[static_cast<std::size_t>(s)];
     return r;
+  }
+
+  // Every agent with decisions waiting, in index order; an agent's error
+  // (a search's non-finite evaluator, a Python agent's bad answer) names it.
+  void ask_round() {
+    const auto answer = [&](int s, Action action) { actions_[static_cast<std::size_t>(s)] = action; };
+    for (std::size_t a = 0; a < seated_.size(); ++a) {
+      if (!round_.waits_for(a)) continue;
+      try {
+        round_.ask(a, *seated_[a], answer);
+      } catch (const players::Interrupted&) {
+        throw;
+      } catch (const Error& e) {
+        const std::string prefix = "agent " + quote(agents_[a].name);
+        if (std::string_view(e.what()).rfind(prefix, 0) == 0) throw;  // named already
+        throw Error(prefix + ": " + e.what());
+      }
+    }
   }
 
   std::shared_ptr<const Config> config_;

@@ -98,13 +98,18 @@ PlayerSpec parse_player(const std::string& text) {
         spec.kind = Kind(std::move(aliased));
         return spec;
       }
+    // NAME= with a name the rule refuses (too long, a space): said as a name.
+    if (const auto eq = words[0].find('=');
+        eq != std::string::npos && find_agent_kind(words[0].substr(eq + 1)))
+      throw ConfigError("agent " + quote(text) +
+                        ": the name before '=' is not an agent name: " + kAgentNameRule);
     throw ConfigError("agent " + quote(text) + ": unknown kind " + quote(words[0]) + " (" + agent_grammar() +
                       ")");
   }
   // An empty part is a slip (`ismcts:10:`), not a default: said by position.
   for (std::size_t k = 1; k < words.size(); ++k)
     if (words[k].empty())
-      throw ConfigError("agent '" + text + "': part " + std::to_string(k + 1) + " (after ':' number " +
+      throw ConfigError("agent " + quote(text) + ": part " + std::to_string(k + 1) + " (after ':' number " +
                         std::to_string(k) + ") is empty; fill it in or leave out its ':'");
   spec.kind = Kind(kind->read_text(SpecWords{text, words}));
   return spec;
@@ -189,9 +194,24 @@ Json to_json(const PlayerSpec& spec) {
               {"simulations", played.simulations}};
 }
 
+namespace {
+
+// A default name as a table row and a CSV field can show it: a file name
+// (checkpoint:PATH, search:...:PATH) may hold anything, so a character
+// outside the name rule's and '/', ':' is '_', and a long name is cut to
+// kMaxAgentName bytes (name_players then tells cut names apart by #2, #3).
+std::string displayable_name(const std::string& name) {
+  std::string out = name.substr(0, kMaxAgentName);
+  for (char& c : out)
+    if (!is_agent_name(std::string(1, c)) && c != '/' && c != ':') c = '_';
+  return out;
+}
+
+}  // namespace
+
 void name_players(std::vector<PlayerSpec>& players) {
   for (auto& p : players)
-    if (p.name.empty()) p.name = p.kind->default_name();
+    if (p.name.empty()) p.name = displayable_name(p.kind->default_name());
   for (std::size_t i = 0; i < players.size(); ++i) {
     int copies = 1;
     for (std::size_t j = i + 1; j < players.size(); ++j)

@@ -323,8 +323,8 @@ class RunHarness {
     const std::string& path = settings_.warm_start;
     LoadedCheckpoint old = load_checkpoint(path);
     if (old.meta.game != G::info().id)
-      throw CheckpointError("run.warm_start: '" + path + "' was trained for game " + quote(old.meta.game) +
-                            ", not '" + G::info().id + "'");
+      throw CheckpointError("run.warm_start: " + quote(path) + " was trained for game " +
+                            quote(old.meta.game) + ", not '" + G::info().id + "'");
     std::vector<LayoutBlock> old_layout = old.meta.layout;
     const std::string& layout_file = settings_.warm_start_layout;
     if (!layout_file.empty()) {
@@ -344,7 +344,7 @@ class RunHarness {
     } else if (old_layout.empty()) {
       if (old.meta.observation_shape != spec_.observation_shape)
         throw ConfigError(
-            "run.warm_start: '" + path + "' records no observation layout and its observation (" +
+            "run.warm_start: " + quote(path) + " records no observation layout and its observation (" +
             std::to_string(old.meta.net_spec().observation_size()) + " numbers) is not the game's now (" +
             std::to_string(spec_.observation_size()) +
             "): set run.warm_start_layout to the layout it was trained with (`rocketgym describe " +
