@@ -136,6 +136,22 @@ class RepeatedKeyFinder {
   std::optional<std::string> repeated_;
 };
 
+// nlohmann's message for a parse error ends with "; last read: '...'", the
+// text read since the token began, which may be the whole of a hostile input
+// (a 500 KB string): a message keeps the place and the last 40 bytes read,
+// escaped; any other part by the one quoting rule (quoted.h).
+inline std::string json_error_text(std::string_view what) {
+  constexpr std::string_view kLastRead = "; last read: '";
+  constexpr std::size_t kReadShown = 40;
+  const std::size_t at = what.find(kLastRead);
+  if (at == std::string_view::npos) return shortened(what);
+  std::string_view read = what.substr(at + kLastRead.size());
+  if (!read.empty() && read.back() == '\'') read.remove_suffix(1);
+  const bool cut = read.size() > kReadShown;
+  if (cut) read = read.substr(read.size() - kReadShown);  // a split character is escaped as \xNN
+  return shortened(what.substr(0, at)) + std::string(kLastRead) + (cut ? "..." : "") + shortened(read) + "'";
+}
+
 // Parses JSON text from outside (a state, a records line, checkpoint
 // metadata, a layout file), or a SerializationError: "not valid JSON: ...",
 // the depth limit, or the first key given twice in one object (named by the
@@ -147,7 +163,7 @@ inline Json parse_json(const std::string& text) {
   try {
     document = Json::parse(text, finder.callback<Json>());
   } catch (const nlohmann::json::exception& e) {
-    throw SerializationError(std::string("not valid JSON: ") + e.what());
+    throw SerializationError("not valid JSON: " + json_error_text(e.what()));
   }
   if (finder.repeated())
     throw SerializationError("key " + quote(*finder.repeated()) + " is given twice in one object");

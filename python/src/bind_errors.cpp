@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bindings.h"
+#include "envs/core/json.h"
+#include "envs/core/quoted.h"
 
 namespace rocketgym::python {
 
@@ -37,24 +39,35 @@ PyObject* new_exception(py::module_& m, const char* name, const char* doc, PyObj
   return type;
 }
 
+// Raises `type` with `message`. Not PyErr_SetString: a message holding bytes
+// that are not UTF-8 (a file's broken text, quoted) would raise the exception
+// with no message at all; they become \xNN escapes here.
+void set_error(PyObject* type, const std::string& message) {
+  PyObject* text =
+      PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "backslashreplace");
+  if (text == nullptr) return;  // the decoding error is raised instead (out of memory)
+  PyErr_SetObject(type, text);
+  Py_DECREF(text);
+}
+
 void translate(std::exception_ptr error) {
   try {
     if (error) std::rethrow_exception(error);
   } catch (const IllegalAction& e) {
-    PyErr_SetString(illegal_action_type, e.what());
+    set_error(illegal_action_type, e.what());
   } catch (const ConfigError& e) {
-    PyErr_SetString(config_error_type, e.what());
+    set_error(config_error_type, e.what());
   } catch (const SerializationError& e) {
-    PyErr_SetString(serialization_error_type, e.what());
+    set_error(serialization_error_type, e.what());
   } catch (const Error& e) {
-    PyErr_SetString(error_type, e.what());
+    set_error(error_type, e.what());
   } catch (const InvariantViolation& e) {
-    PyErr_SetString(invariant_violation_type, e.what());
+    set_error(invariant_violation_type, e.what());
   } catch (const nlohmann::json::exception& e) {
     // A game's from_json should wrap these; this is the safety net.
-    PyErr_SetString(serialization_error_type, (std::string("state document: ") + e.what()).c_str());
+    set_error(serialization_error_type, "state document: " + json_error_text(e.what()));
   } catch (const YAML::Exception& e) {
-    PyErr_SetString(config_error_type, (std::string("configuration: ") + e.what()).c_str());
+    set_error(config_error_type, "configuration: " + shortened(e.what()));
   }
 }
 

@@ -22,15 +22,24 @@ namespace py = pybind11;
 
 namespace int_args {
 
+// Whether `value` is a numpy bool (numpy.bool_, a 0-d bool array), which
+// numpy still lets pass as an index (with a DeprecationWarning).
+inline bool is_numpy_bool(py::handle value) {
+  if (PyLong_CheckExact(value.ptr()) || !py::hasattr(value, "dtype")) return false;
+  const py::object kind = value.attr("dtype").attr("kind");
+  return py::isinstance<py::str>(kind) && kind.cast<std::string>() == "b";
+}
+
 // `value` as a Python int: an int, a numpy integer or a 0-d integer array; a
-// bool or a float is a TypeError "`what` must be an integer, not float", an
-// array of one or more dimensions (a batch given where one number goes) a
-// TypeError naming its shape, not numpy's "only integer scalar arrays...".
+// bool (Python's or numpy's) or a float is a TypeError "`what` must be an
+// integer, not float", an array of one or more dimensions (a batch given
+// where one number goes) a TypeError naming its shape, not numpy's "only
+// integer scalar arrays...".
 inline py::int_ integer_of(py::handle value, const std::string& what) {
   if (py::isinstance<py::array>(value) && py::reinterpret_borrow<py::array>(value).ndim() != 0)
     throw py::type_error(what + " must be one integer, not an array of shape " +
                          std::string(py::str(value.attr("shape"))));
-  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
+  if (PyBool_Check(value.ptr()) || is_numpy_bool(value) || !PyIndex_Check(value.ptr()))
     throw py::type_error(what + " must be an integer, not " +
                          std::string(py::str(py::type::handle_of(value).attr("__name__"))));
   const py::int_ index = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));

@@ -196,3 +196,44 @@ def test_a_state_document_with_long_names_is_refused_by_their_start(game_id):
     with pytest.raises(rg.SerializationError) as caught:
         game.state_from_json(json.dumps(document))
     assert len(str(caught.value)) < 4 * core.MAX_QUOTED_BYTES + 400, str(caught.value)[:300]
+
+
+# A JSON parse error quotes the place and the last bytes read, never the whole
+# token: nlohmann's own message ends with everything read since the token began.
+def test_a_json_parse_error_shows_the_last_bytes_read_not_the_whole_input(tmp_path):
+    text = '{"game": "' + "A" * 500_000 + '\x01"}'
+    with pytest.raises(rg.SerializationError) as state_error:
+        rg.load_game("lift_off").state_from_json(text)
+    message = str(state_error.value)
+    assert "last read: '..." in message and "A" * 41 not in message and len(message) < 600
+    with pytest.raises(rg.SerializationError) as number_error:
+        rg.load_game("lift_off").state_from_json('{"players": 1' + "0" * 5000 + "}")
+    assert len(str(number_error.value)) < 600
+    records = tmp_path / "records.jsonl"
+    records.write_text(text + "\n")
+    with pytest.raises(rg.Error) as records_error:
+        rg.load_records(str(records))
+    assert str(records) in str(records_error.value) and len(str(records_error.value)) < 1000
+
+
+# Bytes that are not UTF-8 in a message (a file's broken text) are escaped, not
+# turned into an exception without a message.
+def test_a_message_with_bytes_that_are_not_utf8_keeps_its_text(tmp_path):
+    records = tmp_path / "records.jsonl"
+    records.write_bytes(b'{"game": "\xff"}\n')
+    with pytest.raises(rg.Error) as error:
+        rg.load_records(str(records))
+    assert str(records) in str(error.value) and ":1:" in str(error.value)
+
+
+# numpy's bool still passes as an index (with a DeprecationWarning): refused
+# like Python's bool wherever one integer is read.
+def test_a_numpy_bool_is_not_an_integer():
+    env = rg.make("last_blast")
+    env.reset(seed=1)
+    for value in (np.bool_(True), np.array(True)):
+        with pytest.raises(TypeError, match="must be an integer, not"):
+            env.step(value)
+    state = rg.load_game("last_blast").new_state(2, 1)
+    with pytest.raises(TypeError, match="must be an integer"):
+        state.apply(np.bool_(True))
