@@ -291,7 +291,11 @@ const Boards = (() => {
       const known = (h) => h.cards.map((c) => c.name + " (" + c.id + ")").concat(Array(h.unknown).fill("?"));
       y = chips(hand, 14, y, known(p.hand), "hand" + (p.pick ? " (picking " + p.pick.name + ")" : p.has_picked ? " (has picked)" : "") + ":",
                 (c) => [c]);
-      y = chips(hand, 14, y, known(p.objectives), "objectives:", (c) => [c]);
+      // Discarded face down: named to their seat (discarded_objectives), counted for the others.
+      const discarded = !p.objectives_discarded ? ""
+        : p.discarded_objectives ? " (discarded: " + p.discarded_objectives.map((c) => c.name + " (" + c.id + ")").join(", ") + ")"
+        : " (" + p.objectives_discarded + " discarded)";
+      y = chips(hand, 14, y, known(p.objectives), "objectives" + discarded + ":", (c) => [c]);
       frame.setAttribute("height", y - y0);
       y += 8;
     });
