@@ -69,10 +69,13 @@ Json State::view_json(int viewer) const {
   const bool everything = viewer < 0;
   const int decider = current_player();
   Json view;
-  // A Crew decision shows that its player holds a Crew card: to the others
-  // the turn simply goes on (as in observation_string).
-  const bool hidden_crew = phase_ == Phase::kCrew && !everything && viewer != decider;
-  view["phase"] = phase_word(hidden_crew ? Phase::kTurn : phase_);
+  // A Crew or block decision shows that its player holds a Crew card, or
+  // Mom or Grandma (ruling 4): to the others the turn simply goes on, with
+  // the card on the table (as in observation_string, and as the encoder
+  // shows a phase only to the seat deciding).
+  const bool hidden_decision =
+      (phase_ == Phase::kCrew || phase_ == Phase::kReaction) && !everything && viewer != decider;
+  view["phase"] = phase_word(hidden_decision ? Phase::kTurn : phase_);
   view["turn"] = turn_number_;
   view["turn_player"] = turn_player_;
   // Who is deciding is not always public (who is asked to block or to add

@@ -95,8 +95,33 @@ TEST_CASE("observation_string: who is asked to block stays hidden",
   REQUIRE(a.current_player() == 1);
   REQUIRE(b.current_player() == 2);
   REQUIRE(a.observation_string(0) == b.observation_string(0));
+  REQUIRE(a.view_json(0) == b.view_json(0));
   REQUIRE(a.observation_string(1).find("You may block") != std::string::npos);
   REQUIRE(a.observation_string(2).find("You may block") == std::string::npos);
+}
+
+TEST_CASE("view and text: a seat not asked to block sees the turn go on, not a reaction phase",
+          "[rocket_squad][hidden][text][view][reaction]") {
+  // Two players: Grandma may block Jackie, so player 1 is asked. Had player 1 held no block
+  // card, Jackie would have resolved at once; a "reaction" phase or a line about waiting for
+  // reactions would tell player 0 that player 1 holds Mom or Grandma (ruling 4).
+  State s = position(R"({"hands":[{"cards":["jackie","dad"]},{"cards":["grandma","uncle"]}]})");
+  s.apply(action::kPlayJackie);
+  REQUIRE(s.phase() == Phase::kReaction);
+  REQUIRE(s.current_player() == 1);
+  const Json seat0 = s.view_json(0);
+  REQUIRE(seat0["phase"] == "turn");
+  REQUIRE_FALSE(seat0.contains("deciding"));
+  REQUIRE(seat0["on_the_table"]["card"] == "jackie");  // played face up: public
+  const std::string text0 = s.observation_string(0);
+  REQUIRE(text0.find("reaction") == std::string::npos);
+  REQUIRE(text0.find("may block") == std::string::npos);
+  REQUIRE(text0.find("On the table: Jackie") != std::string::npos);
+  // The seat asked sees its decision; the full board shows everything.
+  REQUIRE(s.view_json(1)["phase"] == "reaction");
+  REQUIRE(s.observation_string(1).find("You may block") != std::string::npos);
+  REQUIRE(s.view_json(-1)["phase"] == "reaction");
+  REQUIRE(s.view_json(-1)["deciding"] == 1);
 }
 
 TEST_CASE(
