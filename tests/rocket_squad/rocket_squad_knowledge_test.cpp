@@ -124,6 +124,42 @@ TEST_CASE("view and text: a seat not asked to block sees the turn go on, not a r
   REQUIRE(s.view_json(-1)["deciding"] == 1);
 }
 
+TEST_CASE("view: the draw pile cards a seat knows, by position after Jackie, as cards after a reshuffle",
+          "[rocket_squad][hidden][view][jackie]") {
+  State s = position(R"({"hands":[{"cards":["jackie"]},{"cards":["uncle"]}],
+      "draw_top":["duct_tape","crew","water_balloons"]})");
+  s.apply(action::kPlayJackie);
+  s.apply(jackie_keep(0, 0));  // keep Duct Tape; Crew to the very bottom, Water Balloons above it
+  const Json mine = s.view_json(0)["draw_pile_known"];
+  REQUIRE(mine["from_bottom"] == Json::array({"crew", "water_balloons"}));
+  REQUIRE(mine["somewhere"].empty());
+  REQUIRE(s.observation_string(0).find("(bottom first): [Crew] [Water Balloons]") != std::string::npos);
+  const Json theirs = s.view_json(1)["draw_pile_known"];  // player 1 saw none of them
+  REQUIRE(theirs["from_bottom"].empty());
+  REQUIRE(theirs["somewhere"].empty());
+  REQUIRE_FALSE(s.view_json(-1).contains("draw_pile_known"));
+
+  // Three cards left: player 0 draws them and the discards (seen by all) become the pile.
+  Json doc = position(R"({"hands":[{"cards":["dad"]},{"cards":["jack"]}]})").to_json();
+  const std::size_t n = doc["draw_pile"].size();
+  Json pile = Json::array(), zeros = Json::array({0, 0, 0});
+  for (std::size_t i = 0; i < n - 3; ++i) doc["discard_pile"].push_back(doc["draw_pile"][i]);
+  for (std::size_t i = n - 3; i < n; ++i) pile.push_back(doc["draw_pile"][i]);
+  doc["draw_pile"] = pile;
+  doc["draw_known_by"] = zeros;
+  doc["draw_counted_by"] = zeros;
+  reset_deck(doc);
+  State t = State::from_json(doc, default_config());
+  t.apply(action::kEndTurn);
+  std::vector<CardType> cards(t.draw_pile().cards.begin(), t.draw_pile().cards.begin() + t.draw_pile().count);
+  std::sort(cards.begin(), cards.end());  // listed in card order, as a multiset
+  std::vector<std::string> names;
+  for (CardType c : cards) names.push_back(card_name(c));
+  const Json known = t.view_json(1)["draw_pile_known"];
+  REQUIRE(known["from_bottom"].empty());
+  REQUIRE(known["somewhere"] == Json(names));
+}
+
 TEST_CASE(
     "is_public_action: a box's face, declining to block or to attach Crew, and Jackie's pick are secret",
     "[rocket_squad][hidden]") {
