@@ -150,13 +150,23 @@ const Boards = (() => {
     if (booster) return booster[1] + " booster " + booster[2];
     return SQUAD_NAMES[id] || id.charAt(0).toUpperCase() + id.slice(1);
   }
+  // What the seat knows of the draw pile (Jackie's cards by position, a reshuffled discard
+  // pile's cards somewhere in it): " (bottom: 1 Dad, 2 ?, 3 Mom; somewhere: Jack)".
+  function squadDrawKnown(known) {
+    if (!known) return "";
+    const parts = [];
+    if (known.from_bottom.length)
+      parts.push("bottom: " + known.from_bottom.map((c, i) => i + 1 + " " + (c ? squadCard(c) : "?")).join(", "));
+    if (known.somewhere.length) parts.push("somewhere: " + known.somewhere.map(squadCard).join(", "));
+    return parts.length ? " (" + parts.join("; ") + ")" : "";
+  }
   function rocketSquad(view, viewer) {
     const b = view.board;
     const n = b.players.length;
     const colW = 150, rowH = 230;
     const s = svg(4 * colW + 220, 40 + n * rowH);
     text(s, 10, 20, "Turn " + b.turn + ", P" + b.turn_player + " to play, " + b.phase + " — draw pile " + b.draw_pile +
-         ", discard pile " + b.discard_pile.length + (b.on_the_table ? " — on the table: " + b.on_the_table.play : "") +
+         squadDrawKnown(b.draw_pile_known) + ", discard pile " + b.discard_pile.length + (b.on_the_table ? " — on the table: " + b.on_the_table.play : "") +
          (b.end_triggered ? " — final turns" : ""), "title");
     ref(s.lastChild, "from the draw pile", "of the draw pile");
     b.players.forEach((p, row) => {
@@ -291,7 +301,11 @@ const Boards = (() => {
       const known = (h) => h.cards.map((c) => c.name + " (" + c.id + ")").concat(Array(h.unknown).fill("?"));
       y = chips(hand, 14, y, known(p.hand), "hand" + (p.pick ? " (picking " + p.pick.name + ")" : p.has_picked ? " (has picked)" : "") + ":",
                 (c) => [c]);
-      y = chips(hand, 14, y, known(p.objectives), "objectives:", (c) => [c]);
+      // Discarded face down: named to their seat (discarded_objectives), counted for the others.
+      const discarded = !p.objectives_discarded ? ""
+        : p.discarded_objectives ? " (discarded: " + p.discarded_objectives.map((c) => c.name + " (" + c.id + ")").join(", ") + ")"
+        : " (" + p.objectives_discarded + " discarded)";
+      y = chips(hand, 14, y, known(p.objectives), "objectives" + discarded + ":", (c) => [c]);
       frame.setAttribute("height", y - y0);
       y += 8;
     });

@@ -150,7 +150,16 @@ std::string State::describe(int viewer) const {
     if (own_pick && objective_draft)
       out << picking << obj_id(p.objectives[static_cast<std::size_t>(p.pick)]) << ")";
     if (other_pick && objective_draft) out << " (has picked)";
-    if (p.num_discarded_objectives > 0) out << " (" << p.num_discarded_objectives << " discarded)";
+    // Discarded face down: the seat itself knows which (as its encoder block says), the
+    // others only how many, even once the game is over.
+    if (p.num_discarded_objectives > 0 && (viewer < 0 || viewer == w)) {
+      out << " (discarded:";
+      for (int i = 0; i < p.num_discarded_objectives; ++i)
+        out << " " << obj_id(p.discarded_objectives[static_cast<std::size_t>(i)]);
+      out << ")";
+    } else if (p.num_discarded_objectives > 0) {
+      out << " (" << p.num_discarded_objectives << " discarded)";
+    }
     out << "\n";
   }
   if (played_card_ >= 0)

@@ -4,7 +4,9 @@
 // mission decks. Hands and objectives are hidden: another seat's show the
 // cards the viewer knows to be there (in card order, so nothing tells which
 // slot holds them) and a count of unknown ones, as observation_string does;
-// every hand is open once the game is over. The face-up piles are shown
+// every hand is open once the game is over. The objectives a seat discarded
+// face down are named to that seat only (the others see how many, as in
+// observation_string). The face-up piles are shown
 // card by card: the specialist discard pile and each level's mission discard
 // pile (in card order).
 #include <algorithm>
@@ -118,6 +120,13 @@ Json State::view_json(int viewer) const {
     board["objectives"] = hidden_hand_view(p.objectives, p.num_objectives, open,
                                            open ? 0 : known_objectives(viewer, w), objective);
     board["objectives_discarded"] = p.num_discarded_objectives;
+    // Face down: the seat knows its own discards, the others only how many (even at the end).
+    if (viewer < 0 || viewer == w) {
+      Json discarded = Json::array();
+      for (int i = 0; i < p.num_discarded_objectives; ++i)
+        discarded.push_back(objective(p.discarded_objectives[static_cast<std::size_t>(i)]));
+      board["discarded_objectives"] = std::move(discarded);
+    }
     // A draft pick is hidden: who has picked is public, the card only to its picker.
     if (drafting && p.pick >= 0) {
       board["has_picked"] = true;

@@ -216,12 +216,13 @@ std::string State::observation_string(int viewer) const {
 }
 
 // The decision in progress as `viewer` may see it: their own, or one everybody sees (Jackie,
-// Ace passing); a block or Crew decision of another player is not shown (ruling 4).
+// Ace passing); a block or Crew decision of another player is not shown (ruling 4): to the
+// others it reads as the turn going on, the card on the table shown above.
 std::string State::decision_text(int viewer) const {
   const bool mine = current_player() == viewer;
   switch (phase_) {
     case Phase::kReaction:
-      return mine ? "You may block the card on the table.\n" : "The card on the table waits for reactions.\n";
+      return mine ? "You may block the card on the table.\n" : "";
     case Phase::kCrew:
       return mine ? std::string("Your ") + location_name(crew_location_) +
                         " rocket launched: you may attach a Crew card to it.\n"

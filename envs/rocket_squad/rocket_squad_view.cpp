@@ -2,7 +2,8 @@
 // player's four rockets (booster, boxes, Joker, Imaginary Friend, launched),
 // hand and score, the piles and the card waiting for reactions. Boxes are
 // face down: a seat sees the faces it knows (the boxes it built, or saw);
-// another hand shows its size and the cards the seat knows to be in it. Who
+// another hand shows its size and the cards the seat knows to be in it; the
+// draw pile its size and the cards the seat knows there (draw_pile_known). Who
 // is asked to block or to add Crew is shown only to that player (ruling 4).
 #include <algorithm>
 
@@ -63,16 +64,37 @@ Json rocket_view(const Rocket& r, int viewer) {
   return out;
 }
 
+// What `viewer` knows of the draw pile, as observation_string says it: the
+// cards it knows by position ("from_bottom", position 0 the bottom card; null
+// a card it does not know, up to the highest card it knows: Jackie's), and
+// those it knows to be somewhere in the pile ("somewhere", sorted: a
+// reshuffled discard pile, which everybody saw).
+Json draw_pile_known(const DrawPile& d, int viewer) {
+  Json from_bottom = Json::array();
+  int known_to = 0;  // one past the highest known position
+  for (int i = 0; i < d.count; ++i)
+    if (knows(d.known_by[static_cast<std::size_t>(i)], viewer)) known_to = i + 1;
+  for (int i = 0; i < known_to; ++i)
+    from_bottom.push_back(knows(d.known_by[static_cast<std::size_t>(i)], viewer)
+                              ? Json(card_name(d.cards[static_cast<std::size_t>(i)]))
+                              : Json());
+  return {{"from_bottom", std::move(from_bottom)},
+          {"somewhere", known_cards(d.cards, d.counted_by, d.count, viewer)}};
+}
+
 }  // namespace
 
 Json State::view_json(int viewer) const {
   const bool everything = viewer < 0;
   const int decider = current_player();
   Json view;
-  // A Crew decision shows that its player holds a Crew card: to the others
-  // the turn simply goes on (as in observation_string).
-  const bool hidden_crew = phase_ == Phase::kCrew && !everything && viewer != decider;
-  view["phase"] = phase_word(hidden_crew ? Phase::kTurn : phase_);
+  // A Crew or block decision shows that its player holds a Crew card, or
+  // Mom or Grandma (ruling 4): to the others the turn simply goes on, with
+  // the card on the table (as in observation_string, and as the encoder
+  // shows a phase only to the seat deciding).
+  const bool hidden_decision =
+      (phase_ == Phase::kCrew || phase_ == Phase::kReaction) && !everything && viewer != decider;
+  view["phase"] = phase_word(hidden_decision ? Phase::kTurn : phase_);
   view["turn"] = turn_number_;
   view["turn_player"] = turn_player_;
   // Who is deciding is not always public (who is asked to block or to add
@@ -82,6 +104,8 @@ Json State::view_json(int viewer) const {
   view["end_triggered"] = end_triggered_;
   if (end_triggered_) view["trigger_seat"] = int{trigger_seat_};
   view["draw_pile"] = int{draw_.count};
+  // The full board lists no pile (as to_string): the seats' knowledge is what is shown.
+  if (!everything) view["draw_pile_known"] = draw_pile_known(draw_, viewer);
   Json discard = Json::array();  // face up, bottom first
   for (int i = 0; i < discard_.count; ++i)
     discard.push_back(card_name(discard_.cards[static_cast<std::size_t>(i)]));

@@ -181,6 +181,28 @@ TEST_CASE("knowledge: after the phase-2 reshuffle everyone knows what the deck h
   }
 }
 
+TEST_CASE("view and text: a seat's own discarded objectives by name, the others' as a count",
+          "[lift_off][knowledge][view]") {
+  State s = play_until(3, 5, [](const State& x) { return x.step() == Step::kDiscardObjectives; });
+  const int w = s.current_player(), other = (w + 1) % 3;
+  const int card = s.player(w).objectives[0];
+  const ObjectiveCard& o = cfg().objectives[static_cast<std::size_t>(card)];
+  act(s, A::kDiscardObjective + card);
+  REQUIRE(s.player(w).num_discarded_objectives == 1);
+  const Json mine = s.view_json(w)["players"][static_cast<std::size_t>(w)];
+  CHECK(mine["objectives_discarded"] == 1);
+  CHECK(mine["discarded_objectives"] == Json::array({{{"id", o.id}, {"name", o.name}}}));
+  CHECK(s.observation_string(w).find("(discarded: " + o.id + ")") != std::string::npos);
+  // Another seat (and the full board's text, for the record) as before: only how many.
+  const Json theirs = s.view_json(other)["players"][static_cast<std::size_t>(w)];
+  CHECK(theirs["objectives_discarded"] == 1);
+  CHECK_FALSE(theirs.contains("discarded_objectives"));
+  const std::string text = s.observation_string(other);
+  CHECK(text.find("(1 discarded)") != std::string::npos);
+  CHECK(text.find("(discarded:") == std::string::npos);
+  CHECK(s.view_json(-1)["players"][static_cast<std::size_t>(w)].contains("discarded_objectives"));
+}
+
 TEST_CASE("knowledge: the public counts tell what is left; with 2 players round 4 shows the other hand",
           "[lift_off][knowledge]") {
   // Round 4: the deck is empty and every other specialist has been played,

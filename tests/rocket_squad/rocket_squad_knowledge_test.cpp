@@ -95,8 +95,69 @@ TEST_CASE("observation_string: who is asked to block stays hidden",
   REQUIRE(a.current_player() == 1);
   REQUIRE(b.current_player() == 2);
   REQUIRE(a.observation_string(0) == b.observation_string(0));
+  REQUIRE(a.view_json(0) == b.view_json(0));
   REQUIRE(a.observation_string(1).find("You may block") != std::string::npos);
   REQUIRE(a.observation_string(2).find("You may block") == std::string::npos);
+}
+
+TEST_CASE("view and text: a seat not asked to block sees the turn go on, not a reaction phase",
+          "[rocket_squad][hidden][text][view][reaction]") {
+  // Two players: Grandma may block Jackie, so player 1 is asked. Had player 1 held no block
+  // card, Jackie would have resolved at once; a "reaction" phase or a line about waiting for
+  // reactions would tell player 0 that player 1 holds Mom or Grandma (ruling 4).
+  State s = position(R"({"hands":[{"cards":["jackie","dad"]},{"cards":["grandma","uncle"]}]})");
+  s.apply(action::kPlayJackie);
+  REQUIRE(s.phase() == Phase::kReaction);
+  REQUIRE(s.current_player() == 1);
+  const Json seat0 = s.view_json(0);
+  REQUIRE(seat0["phase"] == "turn");
+  REQUIRE_FALSE(seat0.contains("deciding"));
+  REQUIRE(seat0["on_the_table"]["card"] == "jackie");  // played face up: public
+  const std::string text0 = s.observation_string(0);
+  REQUIRE(text0.find("reaction") == std::string::npos);
+  REQUIRE(text0.find("may block") == std::string::npos);
+  REQUIRE(text0.find("On the table: Jackie") != std::string::npos);
+  // The seat asked sees its decision; the full board shows everything.
+  REQUIRE(s.view_json(1)["phase"] == "reaction");
+  REQUIRE(s.observation_string(1).find("You may block") != std::string::npos);
+  REQUIRE(s.view_json(-1)["phase"] == "reaction");
+  REQUIRE(s.view_json(-1)["deciding"] == 1);
+}
+
+TEST_CASE("view: the draw pile cards a seat knows, by position after Jackie, as cards after a reshuffle",
+          "[rocket_squad][hidden][view][jackie]") {
+  State s = position(R"({"hands":[{"cards":["jackie"]},{"cards":["uncle"]}],
+      "draw_top":["duct_tape","crew","water_balloons"]})");
+  s.apply(action::kPlayJackie);
+  s.apply(jackie_keep(0, 0));  // keep Duct Tape; Crew to the very bottom, Water Balloons above it
+  const Json mine = s.view_json(0)["draw_pile_known"];
+  REQUIRE(mine["from_bottom"] == Json::array({"crew", "water_balloons"}));
+  REQUIRE(mine["somewhere"].empty());
+  REQUIRE(s.observation_string(0).find("(bottom first): [Crew] [Water Balloons]") != std::string::npos);
+  const Json theirs = s.view_json(1)["draw_pile_known"];  // player 1 saw none of them
+  REQUIRE(theirs["from_bottom"].empty());
+  REQUIRE(theirs["somewhere"].empty());
+  REQUIRE_FALSE(s.view_json(-1).contains("draw_pile_known"));
+
+  // Three cards left: player 0 draws them and the discards (seen by all) become the pile.
+  Json doc = position(R"({"hands":[{"cards":["dad"]},{"cards":["jack"]}]})").to_json();
+  const std::size_t n = doc["draw_pile"].size();
+  Json pile = Json::array(), zeros = Json::array({0, 0, 0});
+  for (std::size_t i = 0; i < n - 3; ++i) doc["discard_pile"].push_back(doc["draw_pile"][i]);
+  for (std::size_t i = n - 3; i < n; ++i) pile.push_back(doc["draw_pile"][i]);
+  doc["draw_pile"] = pile;
+  doc["draw_known_by"] = zeros;
+  doc["draw_counted_by"] = zeros;
+  reset_deck(doc);
+  State t = State::from_json(doc, default_config());
+  t.apply(action::kEndTurn);
+  std::vector<CardType> cards(t.draw_pile().cards.begin(), t.draw_pile().cards.begin() + t.draw_pile().count);
+  std::sort(cards.begin(), cards.end());  // listed in card order, as a multiset
+  std::vector<std::string> names;
+  for (CardType c : cards) names.push_back(card_name(c));
+  const Json known = t.view_json(1)["draw_pile_known"];
+  REQUIRE(known["from_bottom"].empty());
+  REQUIRE(known["somewhere"] == Json(names));
 }
 
 TEST_CASE(
