@@ -6,9 +6,15 @@
 
 #include <cmath>
 #include <iostream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <utility>
 
+#include "envs/core/agent_name.h"
 #include "envs/core/files.h"
 #include "envs/core/json.h"
+#include "envs/core/quoted.h"
 
 namespace rocketgym {
 
@@ -60,27 +66,103 @@ std::unique_ptr<AnyState> LoadedRecord::state_at(std::size_t k) const {
 
 namespace {
 
+// A records line's fields are read here, not by json_get (envs/core/json.h),
+// so that a message names the field as a records field and what it must
+// hold, never nlohmann's exception text nor a "state document".
+[[noreturn]] void refuse_field(const char* key, const std::string& why) {
+  throw SerializationError(std::string("records line: field '") + key + "' " + why);
+}
+
+const Json& field(const Json& doc, const char* key) {
+  if (!doc.contains(key)) throw SerializationError(std::string("records line: missing field '") + key + "'");
+  return doc.at(key);
+}
+
+// A JSON integer from 0 to T's largest, or nullopt (a float such as 3.0 too:
+// the arena writes whole numbers as such).
+template <class T>
+std::optional<T> whole_from_0(const Json& value) {
+  if (!value.is_number_integer() || (!value.is_number_unsigned() && value.get<int64_t>() < 0))
+    return std::nullopt;
+  const auto v = value.get<uint64_t>();
+  if (v > static_cast<uint64_t>(std::numeric_limits<T>::max())) return std::nullopt;
+  return static_cast<T>(v);
+}
+
+template <class T>
+T whole_field(const Json& doc, const char* key, const char* what) {
+  const std::optional<T> v = whole_from_0<T>(field(doc, key));
+  if (!v) refuse_field(key, std::string("must be ") + what);
+  return *v;
+}
+
+std::string string_field(const Json& doc, const char* key, const char* what) {
+  const Json& value = field(doc, key);
+  if (!value.is_string()) refuse_field(key, std::string("must be ") + what);
+  return value.get<std::string>();
+}
+
+// A JSON list whose every item `read` turns into a T (nullopt: not one).
+template <class T, class Read>
+std::vector<T> list_field(const Json& doc, const char* key, const char* what, Read read) {
+  const Json& value = field(doc, key);
+  if (!value.is_array()) refuse_field(key, std::string("must be ") + what);
+  std::vector<T> out;
+  out.reserve(value.size());
+  for (const Json& item : value) {
+    std::optional<T> v = read(item);
+    if (!v)
+      refuse_field(key, std::string("must be ") + what + "; item " + std::to_string(out.size()) + " is not");
+    out.push_back(std::move(*v));
+  }
+  return out;
+}
+
+// The fields of a record, each of its type; what they say of the game is
+// checked once the game is loaded (check_record).
 RecordedGame parse_record(const Json& doc) {
   if (!doc.is_object()) throw SerializationError("a record must be a JSON object");
   RecordedGame r;
-  if (json_get<int>(doc, "record") != 1)
-    throw SerializationError("field 'record': this reader knows record format 1 only");
-  r.game = json_get<std::string>(doc, "game");
-  if (!doc.contains("config") || !doc.at("config").is_object())
-    throw SerializationError("field 'config' must be an object of config overrides");
+  if (const int format = whole_field<int>(doc, "record", "a whole number"); format != 1)
+    refuse_field("record", "is " + std::to_string(format) + ": this reader knows record format 1 only");
+  r.game = string_field(doc, "game", "a game id (a string)");
+  if (!field(doc, "config").is_object()) refuse_field("config", "must be an object of config overrides");
   r.config = doc.at("config").dump();
-  r.seed = json_get<uint64_t>(doc, "seed");
-  r.num_players = json_get<int>(doc, "num_players");
-  r.players = json_get<std::vector<std::string>>(doc, "players");
-  r.actions = json_get<std::vector<Action>>(doc, "actions");
-  r.returns = json_get<std::vector<float>>(doc, "returns");
-  if (static_cast<int>(r.players.size()) != r.num_players)
-    throw SerializationError("field 'players' names " + std::to_string(r.players.size()) + " seats for " +
-                             std::to_string(r.num_players) + " players");
-  if (static_cast<int>(r.returns.size()) != r.num_players)
-    throw SerializationError("field 'returns' has " + std::to_string(r.returns.size()) + " values for " +
-                             std::to_string(r.num_players) + " players");
+  r.seed = whole_field<uint64_t>(doc, "seed", "a whole number from 0 to 2**64 - 1 (the seed)");
+  r.num_players = whole_field<int>(doc, "num_players", "a whole number (the number of seats)");
+  r.players = list_field<std::string>(doc, "players", "a list of names (strings)",
+                                      [](const Json& item) -> std::optional<std::string> {
+                                        if (!item.is_string()) return std::nullopt;
+                                        return item.get<std::string>();
+                                      });
+  r.actions = list_field<Action>(doc, "actions", "a list of whole numbers from 0 (the actions played)",
+                                 [](const Json& item) { return whole_from_0<Action>(item); });
+  r.returns = list_field<float>(doc, "returns", "a list of numbers (each seat's return)",
+                                [](const Json& item) -> std::optional<float> {
+                                  if (!item.is_number()) return std::nullopt;
+                                  return item.get<float>();
+                                });
   return r;
+}
+
+// What the record's fields say of its game: a player count the game is
+// played by, a name and a return per seat, each name one the arena writes
+// (envs/core/agent_name.h): never shown back beyond quote().
+void check_record(const RecordedGame& r, const AnyGame& game) {
+  try {
+    game.check_players(r.num_players);
+  } catch (const Error& e) {
+    refuse_field("num_players", std::string("is wrong: ") + e.what());
+  }
+  const std::string seats = " for " + std::to_string(r.num_players) + " players (field 'num_players')";
+  if (static_cast<int>(r.players.size()) != r.num_players)
+    refuse_field("players", "names " + std::to_string(r.players.size()) + " seats" + seats);
+  if (static_cast<int>(r.returns.size()) != r.num_players)
+    refuse_field("returns", "has " + std::to_string(r.returns.size()) + " values" + seats);
+  for (std::size_t p = 0; p < r.players.size(); ++p)
+    if (!is_seat_name(r.players[p]))
+      refuse_field("players", "item " + std::to_string(p) + ", " + quote(r.players[p]) +
+                                  ", is not a name the arena writes: " + kSeatNameRule);
 }
 
 // Replays the record: every action legal, the game over at the end, its returns those recorded.
@@ -108,15 +190,33 @@ void check_replay(const LoadedRecord& loaded) {
 
 namespace {
 
+// The games a file's records are played under, each loaded once: an arena's
+// file holds one game and config in every line, and loading a game (its
+// config merged and checked) costs milliseconds and kilobytes. Records of one
+// game share it (LoadedRecord::game), as a game is only read once loaded.
+class LoadedGames {
+ public:
+  std::shared_ptr<AnyGame> get(const std::string& id, const std::string& config) {
+    const auto key = std::make_pair(id, config);  // config: dumped, so its keys in one order
+    if (const auto found = games_.find(key); found != games_.end()) return found->second;
+    std::shared_ptr<AnyGame> game = load_game(id, "", config);
+    games_.emplace(key, game);
+    return game;
+  }
+
+ private:
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<AnyGame>> games_;
+};
+
 // One line of a records file, replayed and checked ("where": "file:line").
-LoadedRecord load_line(const std::string& line, const std::string& where) {
+LoadedRecord load_line(const std::string& line, const std::string& where, LoadedGames& games) {
   try {
     const Json doc = parse_json(line);
     LoadedRecord loaded;
     loaded.record = parse_record(doc);
     loaded.source = where;
-    loaded.game = load_game(loaded.record.game, "", loaded.record.config);
-    loaded.game->check_players(loaded.record.num_players);
+    loaded.game = games.get(loaded.record.game, loaded.record.config);
+    check_record(loaded.record, *loaded.game);
     check_replay(loaded);
     return loaded;
   } catch (const Error& e) {
@@ -126,13 +226,14 @@ LoadedRecord load_line(const std::string& line, const std::string& where) {
 
 }  // namespace
 
-LoadedRecords read_records(const std::string& path) {
+LoadedRecords read_records(const std::string& path, std::size_t max_records) {
   LoadedRecords out;
+  LoadedGames games;
   try {
     files::InputFile in(path, files::kMaxRecordsBytes, "records file");
     std::string line;
     bool complete = true;
-    while (in.next_line(line, files::kMaxRecordLineBytes, complete)) {
+    while (out.records.size() < max_records && in.next_line(line, files::kMaxRecordLineBytes, complete)) {
       out.ends_with_line_break = complete;
       if (line.find_first_not_of(" \t\r") == std::string::npos) {
         out.complete_bytes = in.offset();
@@ -147,7 +248,7 @@ LoadedRecords read_records(const std::string& path) {
                    "it was skipped";
         break;
       }
-      out.records.push_back(load_line(line, where));
+      out.records.push_back(load_line(line, where, games));
       out.complete_bytes = in.offset();
     }
   } catch (const files::FileError& e) {
@@ -156,14 +257,14 @@ LoadedRecords read_records(const std::string& path) {
   return out;
 }
 
-std::vector<LoadedRecord> load_records(const std::string& path) {
-  LoadedRecords read = read_records(path);
+std::vector<LoadedRecord> load_records(const std::string& path, std::size_t max_records) {
+  LoadedRecords read = read_records(path, max_records);
   if (!read.torn.empty()) std::cerr << "note: " << files::printable(read.torn) << "\n";
   return std::move(read.records);
 }
 
-std::vector<LoadedRecord> load_records_to_show(const std::string& path) {
-  std::vector<LoadedRecord> records = load_records(path);
+std::vector<LoadedRecord> load_records_to_show(const std::string& path, std::size_t max_records) {
+  std::vector<LoadedRecord> records = load_records(path, max_records);
   if (records.empty()) throw Error(path + ": no game records in the file");
   return records;
 }

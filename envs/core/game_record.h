@@ -8,6 +8,9 @@
 // each seat. Written by the arena (--records FILE), read by `rocketgym serve
 // --records FILE` to watch the games. Reading replays every game and checks
 // it: a bad line is a SerializationError naming the file, line and field.
+// A player's name is one the arena writes (is_seat_name, envs/core/agent_name.h):
+// a reader may show it as it is, yet one that prints it escapes it as any
+// text read from a file.
 #pragma once
 
 #include <cstdint>
@@ -67,19 +70,26 @@ struct LoadedRecords {
   bool ends_with_line_break = true;  // false: the last line (whole or torn) has no '\n'
 };
 
-// Reads every record of `path` and replays it; throws SerializationError naming
-// "path:line" and what is wrong (not JSON, a missing or mistyped field, an
-// unknown game or config key, an illegal action, returns that differ). The
-// file rule (envs/core/files.h): a regular file of at most
+// Reads the records of `path`, the first `max_records` of them (all by
+// default: a command that shows game N reads no further than it), and
+// replays each; throws SerializationError naming "path:line" and what is
+// wrong (not JSON, a missing or mistyped field, an unknown game or config
+// key, a player count the game is not played by, a player's name the arena
+// never writes (kSeatNameRule, envs/core/agent_name.h), an illegal action,
+// returns that differ). Records of one game id and config share one loaded
+// game. The file rule (envs/core/files.h): a regular file of at most
 // files::kMaxRecordsBytes, each line at most files::kMaxRecordLineBytes (a
 // FIFO, a device or a folder is refused at once). A last line cut short is
 // skipped and said (LoadedRecords::torn), not an error.
-LoadedRecords read_records(const std::string& path);
-// read_records(path).records; a note on stderr when the last line was cut short.
-std::vector<LoadedRecord> load_records(const std::string& path);
-// load_records(path) for a command that shows the games (`rocketgym replay`,
-// `rocketgym serve --records`): a file without a record (empty, or blank
-// lines only) is refused, Error "path: no game records in the file".
-std::vector<LoadedRecord> load_records_to_show(const std::string& path);
+inline constexpr std::size_t kAllRecords = static_cast<std::size_t>(-1);
+LoadedRecords read_records(const std::string& path, std::size_t max_records = kAllRecords);
+// read_records(path, max_records).records; a note on stderr when the last line was cut short.
+std::vector<LoadedRecord> load_records(const std::string& path, std::size_t max_records = kAllRecords);
+// load_records(path, max_records) for a command that shows the games
+// (`rocketgym replay`, `rocketgym serve --records`): a file without a record
+// (empty, or blank lines only) is refused, Error "path: no game records in
+// the file".
+std::vector<LoadedRecord> load_records_to_show(const std::string& path,
+                                               std::size_t max_records = kAllRecords);
 
 }  // namespace rocketgym

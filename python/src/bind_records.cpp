@@ -4,22 +4,28 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bindings.h"
 #include "envs/core/game_record.h"
 #include "envs/core/json.h"
+#include "int_args.h"
 
 namespace rocketgym::python {
 
 namespace {
 
-std::unique_ptr<AnyState> state_at(const LoadedRecord& r, py::ssize_t asked) {
-  const auto moves = static_cast<py::ssize_t>(r.record.actions.size());
-  const py::ssize_t k = asked < 0 ? asked + moves + 1 : asked;  // -1: the final position, as in a list
-  if (k < 0 || k > moves)  // the index as given, not as counted from the end
-    throw py::index_error("state_at(" + std::to_string(asked) + "): the record has positions 0 to " +
+// k as Python indexes a list: an integer (TypeError for a bool or a float,
+// python/src/int_args.h), IndexError naming the index given for any integer
+// beyond the positions, 2**64 as well.
+std::unique_ptr<AnyState> state_at(const LoadedRecord& r, const py::object& asked) {
+  const std::optional<int> given = int_value(asked, "state_at(k): k");
+  const int moves = static_cast<int>(r.record.actions.size());  // a line holds at most 1 MiB of them
+  const int k = given && *given < 0 ? *given + moves + 1 : given.value_or(-1);  // -1: the final position
+  if (!given || k < 0 || k > moves)  // the index as given, not as counted from the end
+    throw py::index_error("state_at(" + int_text(asked) + "): the record has positions 0 to " +
                           std::to_string(moves) + " (-" + std::to_string(moves + 1) +
                           " to -1 from the end; " + std::to_string(moves) + " moves)");
   return r.state_at(static_cast<std::size_t>(k));

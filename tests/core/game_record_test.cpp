@@ -14,6 +14,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "envs/core/agent_name.h"
 #include "envs/core/files.h"
 #include "envs/core/game.h"
 
@@ -103,6 +104,107 @@ TEST_CASE("a bad record is refused naming its line and what is wrong", "[records
                                                        std::to_string(moves) + ", yet the record goes on"));
   std::remove(path.c_str());
   REQUIRE_THROWS_WITH(load_records(path), Catch::Contains("cannot open"));
+}
+
+// A records line is read as a records line: a mistyped field is named with
+// what it must hold (not nlohmann's "type_error.302" of a "state document"),
+// a player count the game is not played by names num_players and the range.
+TEST_CASE("a record's fields are named as records fields, its player count by the game's range",
+          "[records]") {
+  const std::string path = temp_path("fields");
+  auto doc = nlohmann::json::parse(record_to_line(heuristic_game("lift_off", "", 5)));
+  auto refused = [&](const std::string& key, const nlohmann::json& value) -> std::string {
+    auto bad = doc;
+    bad[key] = value;
+    write_lines(path, {bad.dump()});
+    try {
+      load_records(path);
+    } catch (const SerializationError& e) {
+      return e.what();
+    }
+    FAIL("accepted " << bad.dump());
+    return "";
+  };
+  for (const int n : {1, 5}) {
+    auto bad = doc;
+    bad["num_players"] = n;
+    bad["players"] = std::vector<std::string>(static_cast<std::size_t>(n), "random");
+    bad["returns"] = std::vector<float>(static_cast<std::size_t>(n), 0.0f);
+    write_lines(path, {bad.dump()});
+    REQUIRE_THROWS_WITH(load_records(path), Catch::Contains(path + ":1: records line: field 'num_players'") &&
+                                                Catch::Contains("lift_off is played by 2 to 4 players, not " +
+                                                                std::to_string(n)));
+  }
+  const std::string actions = refused("actions", nlohmann::json::object());
+  CHECK_THAT(actions, Catch::Contains("records line: field 'actions' must be a list of whole numbers"));
+  CHECK_THAT(actions, !Catch::Contains("json.exception") && !Catch::Contains("state document"));
+  CHECK_THAT(refused("actions", {1, -2}),
+             Catch::Contains("field 'actions'") && Catch::Contains("item 1 is not"));
+  CHECK_THAT(refused("returns", {1, "x"}), Catch::Contains("field 'returns' must be a list of numbers"));
+  CHECK_THAT(refused("players", {"a", 7}), Catch::Contains("field 'players' must be a list of names"));
+  CHECK_THAT(refused("seed", -1), Catch::Contains("field 'seed' must be a whole number from 0"));
+  CHECK_THAT(refused("game", 3), Catch::Contains("field 'game' must be a game id"));
+  CHECK_THAT(refused("num_players", "2"), Catch::Contains("field 'num_players' must be a whole number"));
+  doc.erase("returns");
+  write_lines(path, {doc.dump()});
+  CHECK_THROWS_WITH(load_records(path), Catch::Contains("records line: missing field 'returns'"));
+  std::remove(path.c_str());
+}
+
+// The arena writes names under the agent-name rule (envs/core/agent_name.h);
+// a name it never writes (a line break that would forge an output line, a
+// NUL, 900 KB) is refused naming the file, line and seat, quoted by the one
+// rule (envs/core/quoted.h).
+TEST_CASE("a player's name the arena never writes is refused, quoted short", "[records]") {
+  const std::string path = temp_path("names");
+  const auto doc = nlohmann::json::parse(record_to_line(heuristic_game("last_blast", "", 5)));
+  auto read_with = [&](const std::string& name) {
+    auto bad = doc;
+    bad["players"][1] = name;
+    write_lines(path, {bad.dump()});
+    return load_records(path);
+  };
+  const std::string forged = "heuristic\nrocketgym: error: your files were deleted";
+  REQUIRE_THROWS_WITH(read_with(forged),
+                      Catch::Contains(path + ":1: records line: field 'players' item 1, ") &&
+                          Catch::Contains("'heuristic\\x0Arocketgym: error") &&
+                          Catch::Contains(kSeatNameRule));
+  REQUIRE_THROWS_WITH(read_with(std::string("a\0b", 3)), Catch::Contains("'a\\x00b'"));
+  std::string long_error;
+  try {
+    read_with(std::string(900000, 'n'));
+  } catch (const SerializationError& e) {
+    long_error = e.what();
+  }
+  CHECK_THAT(long_error, Catch::Contains("item 1, 'nnn") && Catch::Contains("...'"));
+  CHECK(long_error.size() < 600);
+  CHECK_THROWS(read_with(""));
+  CHECK_THROWS(read_with(std::string(kMaxAgentName + 1, 'n')));
+  // What the arena writes: a given name, a default one from a path, a second of one name.
+  for (const std::string& name : {std::string("ppo-v2.1+x#y"), std::string("checkpoint:runs/x/latest.ckpt"),
+                                  std::string(kMaxAgentName, 'n') + "#12", std::string("heuristic#2")})
+    CHECK(read_with(name).at(0).record.players[1] == name);
+  std::remove(path.c_str());
+}
+
+// Reading costs one game load per game id and config, not one per line, and
+// a reader that shows game N (rocketgym replay --game N) reads no further.
+TEST_CASE("records of one game and config share the loaded game; reading stops after max_records",
+          "[records]") {
+  const std::string path = temp_path("shared");
+  const std::string one = record_to_line(heuristic_game("last_blast", "", 5));
+  const std::string other = record_to_line(heuristic_game("last_blast", "", 6));
+  const std::string short_game =
+      record_to_line(heuristic_game("launch_pad", "{\"variants\": {\"short_game\": true}}", 4));
+  write_lines(path, {one, other, short_game, one, "{not a record"});
+  const LoadedRecords read = read_records(path, 4);
+  REQUIRE(read.records.size() == 4);
+  CHECK(read.records[0].game == read.records[1].game);
+  CHECK(read.records[0].game == read.records[3].game);
+  CHECK(read.records[0].game != read.records[2].game);
+  CHECK(load_records_to_show(path, 1).size() == 1);
+  CHECK_THROWS_WITH(read_records(path), Catch::Contains(path + ":5: not valid JSON"));
+  std::remove(path.c_str());
 }
 
 // Issue 55: an arena killed mid-line leaves its last line cut short; the games

@@ -284,3 +284,18 @@ def test_replay_refuses_a_seat_beyond_the_table_naming_the_option(records):
     done = rocketgym("replay", str(records), "--seat", "5")
     assert done.returncode == 1
     assert "--seat 5: the game has 2 seats (0 to 1)" in done.stderr
+
+
+def test_replay_refuses_a_name_the_arena_never_writes_without_echoing_it(records, tmp_path):
+    """A name with a line break would forge an output line at every move, a long one flood the terminal:
+    the reader refuses both, naming the file, line and seat, the name quoted short and escaped."""
+    record = json.loads(records.read_text().splitlines()[0])
+    for name in ("heuristic\nrocketgym: error: your files were deleted", "n" * 900_000):
+        record["players"][1] = name
+        forged = tmp_path / "forged.jsonl"
+        forged.write_text(json.dumps(record) + "\n")
+        done = rocketgym("replay", str(forged))
+        assert done.returncode == 1 and done.stdout == ""
+        assert f"{forged}:1: records line: field 'players' item 1, '" in done.stderr
+        assert "is not a name the arena writes" in done.stderr
+        assert "\nrocketgym: error: your files" not in done.stderr and len(done.stderr) < 1000

@@ -255,6 +255,12 @@ def test_state_at_out_of_range_names_the_index_given(tmp_path):
         with pytest.raises(IndexError, match=re.escape(f"state_at({k}): the record has positions 0 to {len(record)}")):
             record.state_at(k)
     assert record.state_at(-len(record) - 1).to_json() == record.state_at(0).to_json()
+    # An integer past any index is the same IndexError; a bool is no index (as for a list's index).
+    with pytest.raises(IndexError, match=re.escape("state_at(18446744073709551616): the record has positions")):
+        record.state_at(2**64)
+    with pytest.raises(TypeError, match=r"state_at\(k\): k must be an integer, not bool"):
+        record.state_at(True)
+    assert record.state_at(np.int64(1)).to_json() == record.state_at(1).to_json()
 
 
 def test_arena_key_errors_name_the_function_and_the_range():
@@ -304,15 +310,16 @@ def test_arena_names_follow_the_command_line_rule():
     assert rg.arena("lift_off", {"ppo-2.1+x#2": "random", "h": "heuristic"}, games=1).names[0] == "ppo-2.1+x#2"
 
 
-def test_replay_shows_control_bytes_of_the_file_escaped(tmp_path):
+def test_replay_refuses_control_bytes_in_a_name_and_shows_them_escaped(tmp_path):
     records = tmp_path / "games.jsonl"
-    # The arena names agents plainly; a records file edited by hand may hold anything.
+    # The arena names agents plainly; a records file edited by hand may hold anything: a name the
+    # arena never writes is refused, named escaped.
     rg.arena("launchpad23", {"red": "heuristic", "plain": "random"}, games=1, seed=4, records=records)
     records.write_text(records.read_text().replace('"red"', '"\\u001b[31mred\\u0007"'))
     out = subprocess.run([_cli(), "replay", str(records)], capture_output=True, timeout=600, stdin=subprocess.DEVNULL)
-    assert out.returncode == 0
-    assert b"\x1b" not in out.stdout and b"\x07" not in out.stdout
-    assert b"\\x1B[31mred\\x07" in out.stdout
+    assert out.returncode == 1 and out.stdout == b""
+    assert b"\x1b" not in out.stderr and b"\x07" not in out.stderr
+    assert b"'\\x1B[31mred\\x07', is not a name the arena writes" in out.stderr
 
 
 # --- the command line: arena --records and replay --------------------------------------------------
@@ -357,8 +364,10 @@ def test_replay_errors_name_the_file_and_the_argument(tmp_path):
     assert out.returncode == 1 and "--seat 2" in out.stderr
     bad = tmp_path / "bad.jsonl"
     bad.write_text(records.read_text().splitlines()[0] + "\n{\"record\": 1}\n")
-    out = _run("replay", str(bad), check=False)
+    out = _run("replay", str(bad), "--game", "1", check=False)
     assert out.returncode == 1 and f"{bad}:2" in out.stderr
+    # --game N reads no further than game N: game 0 shows whatever follows it.
+    assert "; the full board" in _run("replay", str(bad)).stdout
     out = _run("replay", str(tmp_path / "missing.jsonl"), check=False)
     assert out.returncode != 0 and "missing.jsonl" in out.stderr
 

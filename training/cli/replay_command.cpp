@@ -13,6 +13,7 @@
 
 #include "envs/core/files.h"
 #include "envs/core/game_record.h"
+#include "envs/core/quoted.h"
 #include "training/cli/answer_line.h"
 #include "training/cli/commands.h"
 #include "training/cli/options.h"
@@ -42,8 +43,8 @@ class Replay {
     std::string text = std::to_string(k + 1) + ". ";
     if (seat_ >= 0 && actor != seat_ && !before.is_public_action(action))
       return text + "(a secret choice is made)";
-    return text + "player " + std::to_string(actor) + " (" +
-           record_.players[static_cast<std::size_t>(actor)] + "): " + before.action_to_string(action);
+    return text + "player " + std::to_string(actor) + " (" + name(actor) +
+           "): " + before.action_to_string(action);
   }
 
   std::string board(const AnyState& state) const {
@@ -51,10 +52,9 @@ class Replay {
   }
 
   void print_header(std::ostream& out) const {
-    out << loaded_.game->info().name << " (" << loaded_.source << "), seed " << record_.seed << ", "
-        << record_.num_players << " players:";
-    for (int p = 0; p < record_.num_players; ++p)
-      out << (p ? ", " : " ") << p << " " << record_.players[static_cast<std::size_t>(p)];
+    out << loaded_.game->info().name << " (" << shortened(loaded_.source) << "), seed " << record_.seed
+        << ", " << record_.num_players << " players:";
+    for (int p = 0; p < record_.num_players; ++p) out << (p ? ", " : " ") << p << " " << name(p);
     out << (seat_ >= 0 ? "; seen from seat " + std::to_string(seat_) : std::string("; the full board"))
         << "\n";
   }
@@ -95,6 +95,11 @@ class Replay {
   }
 
  private:
+  // A seat's name as read from the file, escaped on its own (envs/core/quoted.h):
+  // the reader keeps to the names the arena writes, and a line break or a
+  // long name in a file would still never forge a line nor flood the output.
+  std::string name(int seat) const { return shortened(record_.players[static_cast<std::size_t>(seat)]); }
+
   const LoadedRecord& loaded_;
   const RecordedGame& record_;
   int seat_;
@@ -134,17 +139,21 @@ void interact(const Replay& replay) {
 }
 
 void replay(const ReplayOptions& opt) {
-  const std::vector<LoadedRecord> records = load_records_to_show(opt.file);
+  // Games 0 to N only are read and checked: the ones after game N cost time
+  // and memory and are not shown.
+  const std::vector<LoadedRecord> records =
+      load_records_to_show(opt.file, static_cast<std::size_t>(opt.game) + 1);
   if (opt.game >= static_cast<int>(records.size()))
-    throw Error("--game " + std::to_string(opt.game) + ": " + opt.file + " holds " +
+    throw Error("--game " + std::to_string(opt.game) + ": " + quote(opt.file) + " holds " +
                 std::to_string(records.size()) + " games (0 to " + std::to_string(records.size() - 1) + ")");
   const LoadedRecord& loaded = records[static_cast<std::size_t>(opt.game)];
   if (opt.seat >= loaded.record.num_players)
     throw Error("--seat " + std::to_string(opt.seat) + ": the game has " +
                 std::to_string(loaded.record.num_players) + " seats (0 to " +
                 std::to_string(loaded.record.num_players - 1) + ")");
-  // The player names and the game's config come from the file: shown as
-  // printable text only (envs/core/files.h), never as raw control bytes.
+  // The player names come from the file: each escaped (Replay::name). The
+  // whole text is shown as printable text too (envs/core/files.h), never as
+  // raw control bytes.
   const Replay r(loaded, opt.seat);
   std::ostringstream text;
   if (::isatty(STDIN_FILENO)) {

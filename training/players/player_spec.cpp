@@ -7,7 +7,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <sstream>
 
@@ -66,14 +65,6 @@ void check_foreign_keys(const ConfigNode& node, const KindInfo& kind) {
 }  // namespace
 
 // --- reading ---------------------------------------------------------------------
-
-bool is_agent_name(const std::string& text) {
-  static_assert(kMaxAgentName == 64, "kAgentNameRule says 64");
-  return !text.empty() && text.size() <= kMaxAgentName && std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '+' ||
-           c == '#';
-  });
-}
 
 PlayerSpec parse_player(const std::string& text) {
   if (text.find('\0') != std::string::npos)
@@ -199,11 +190,12 @@ namespace {
 // A default name as a table row and a CSV field can show it: a file name
 // (checkpoint:PATH, search:...:PATH) may hold anything, so a character
 // outside the name rule's and '/', ':' is '_', and a long name is cut to
-// kMaxAgentName bytes (name_players then tells cut names apart by #2, #3).
+// kMaxAgentName bytes (name_players then tells cut names apart by #2, #3):
+// the names a records file may hold (is_seat_name, envs/core/agent_name.h).
 std::string displayable_name(const std::string& name) {
   std::string out = name.substr(0, kMaxAgentName);
   for (char& c : out)
-    if (!is_agent_name(std::string(1, c)) && c != '/' && c != ':') c = '_';
+    if (!is_default_name_char(c)) c = '_';
   return out;
 }
 

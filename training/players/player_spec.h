@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "envs/core/agent_name.h"
 #include "envs/core/config.h"
 #include "envs/core/json.h"
 #include "envs/core/quoted.h"
@@ -81,13 +82,11 @@ struct PlayerTable {
 
 // --- reading, writing --------------------------------------------------------
 
-// An agent's name, the same rule for NAME=, the YAML key name and Python's
-// names: 1 to kMaxAgentName letters, digits and _ - . + # (kAgentNameRule
-// says it), so that a name never breaks a table row or a message.
-inline constexpr std::size_t kMaxAgentName = 64;
-bool is_agent_name(const std::string& text);
-inline constexpr const char* kAgentNameRule =
-    "an agent's name is 1 to 64 letters, digits and _ - . + # (as NAME= on the command line)";
+// An agent's name: the rule of envs/core/agent_name.h (the records reader
+// checks the names it reads by it too).
+using rocketgym::is_agent_name;
+using rocketgym::kAgentNameRule;
+using rocketgym::kMaxAgentName;
 
 PlayerSpec parse_player(const std::string& text);  // command-line form; throws ConfigError
 PlayerSpec parse_player(const ConfigNode& node);   // YAML form; throws ConfigError
