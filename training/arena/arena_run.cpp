@@ -401,7 +401,7 @@ std::vector<std::optional<RecordedGame>> RecordsFile::earlier_games(const ArenaC
       refuse("a game of " + std::to_string(r.num_players) + " players, not " +
              std::to_string(config.game.players));
     if (Json::parse(r.config) != Json::parse(setup.record_config))
-      refuse("a game under another config (" + r.config + ", not " + setup.record_config + ")");
+      refuse("a game under another config (" + quote(r.config) + ", not " + quote(setup.record_config) + ")");
     auto found = by_seating.find(seating_key(r.seed, r.players));
     if (found == by_seating.end() || found->second.empty())
       refuse(found == by_seating.end() ? "its seed and seating are not a game of this arena's schedule"
