@@ -760,12 +760,16 @@ def test_a_replays_analysis_is_from_any_seats_knowledge(server, tmp_path):
             mover = own["seat"]
             assert own["to_move"] == mover and own["moves"]
             for seat in [1 - mover, mover]:
+                # A seat's move 4 counts the moves it sees (its own and the public ones): the
+                # move of its replay's log there.
+                status, seen = s.call("GET", f"/api/records/{index}?move=5&seat={seat}")
+                assert status == 200, seen
                 status, found = s.call("GET", f"/api/records/{index}/analysis?move=4&seat={seat}")
                 assert status == 200, found
-                assert found["seat"] == seat and found["to_move"] == mover and found["move"] == 4
-                assert found["by"] == own["by"] and found["played"]["action"] == own["played"]["action"]
+                assert found["seat"] == seat and found["to_move"] == seen["log"][4]["seat"] and found["move"] == 4
+                assert found["by"] == own["by"] and found["played"]["action"] == seen["log"][4]["action"]
                 assert isinstance(found["value"], float) and math.isfinite(found["value"])
-                if seat == mover:
+                if seat == found["to_move"]:
                     assert [m["action"] for m in found["moves"]] != [] and \
                         {m["action"] for m in found["moves"]} == {m["action"] for m in own["moves"]}
                     assert found["played"]["probability"] == next(

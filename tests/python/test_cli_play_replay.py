@@ -317,12 +317,22 @@ def test_replay_from_a_seat_hides_the_others_secret_choices(records):
     seat = replay_on_a_terminal(records, keys, "--seat", "0")
     assert full.returncode == 0 and seat.returncode == 0, full.stderr + seat.stderr
     assert "; seen from seat 0\n" in seat.stdout and "; the full board\n" in full.stdout
-    assert positions(seat.stdout) == positions(full.stdout) == list(range(n + 1))
-    # Seat 1's secret picks are hidden from seat 0, never its own; the full board names every move.
-    assert "(a secret choice is made)" in seat.stdout
-    assert "(a secret choice is made)" not in full.stdout
-    seat_0 = json.loads(records.read_text().splitlines()[0])["players"][0]
+    assert positions(full.stdout) == list(range(n + 1))
+    # Seat 1's secret picks are hidden from seat 0, never its own: neither named nor counted (the
+    # numbers of seat 0's moves have no gap), so seat 0 steps through fewer positions.
+    shown = positions(seat.stdout)
+    m = max(shown)  # the moves seat 0 sees; Enter past the last one stays there
+    assert m < n and shown == list(range(m + 1)) + [m] * (len(shown) - m - 1)
+    assert "secret" not in seat.stdout
+    numbers = [int(k) for k in re.findall(r"^  (\d+)\. player \d", seat.stdout, re.M)]
+    assert sorted(set(numbers)) == list(range(1, m + 1))
+    seat_0, seat_1 = json.loads(records.read_text().splitlines()[0])["players"]
     assert f"player 0 ({seat_0}): " in seat.stdout
+    piped = rocketgym("replay", str(records), "--seat", "0")
+    assert f"player 1 ({seat_1}): " in piped.stdout  # its public flight moves
+    assert not draft_moves_of(piped.stdout, r"\d+\. " + re.escape(f"player 1 ({seat_1}): "))
+    assert draft_moves_of(piped.stdout, r"\d+\. " + re.escape(f"player 0 ({seat_0}): "))
+    assert re.findall(r"^(\d+)\. player", piped.stdout, re.M) == [str(k) for k in range(1, m + 1)]
 
 
 def test_replay_refuses_a_seat_beyond_the_table_naming_the_option(records):

@@ -15,7 +15,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <thread>
+
+#include "training/cli/seen_moves.h"
 
 using namespace rocketgym;
 using nlohmann::json;
@@ -801,13 +804,22 @@ TEST_CASE("analysis of a recorded move from any seat's knowledge, with that seat
   TestAnalyst analyst;
   server.set_analyst(analyst.factory());
   server.add_records(load_records(file.path));
+  // The first move of seat 0 that seat 1 sees (its first flight move: its
+  // picks are secret), numbered as each seat counts the moves it sees.
   auto state = load_game("last_blast", "", "")->new_state(2, 7);
-  int k = 0;
-  for (; state->current_player() != 0; ++k) state->apply(game.actions[static_cast<std::size_t>(k)]);
-  const Action played = game.actions[static_cast<std::size_t>(k)];
+  std::size_t k = 0;
+  std::map<int, int> number;  // seat: its number of move k
+  for (;; ++k) {
+    const Action a = game.actions[k];
+    for (int seat : {0, 1})
+      if (cli::sees_move(*state, a, seat)) ++number[seat];
+    if (state->current_player() == 0 && state->is_public_action(a)) break;
+    state->apply(a);
+  }
+  const Action played = game.actions[k];
   for (int seat : {1, 0}) {
     INFO(seat);
-    const json found = server.record_analysis("0", std::to_string(k), std::to_string(seat));
+    const json found = server.record_analysis("0", std::to_string(number[seat] - 1), std::to_string(seat));
     REQUIRE(found.at("seat") == seat);
     REQUIRE(found.at("to_move") == 0);
     REQUIRE(found.at("value").get<double>() == Approx(0.25 + seat));
@@ -827,7 +839,7 @@ TEST_CASE("analysis of a recorded move from any seat's knowledge, with that seat
       REQUIRE(found.at("played").at("probability").is_null());
     }
   }
-  // Without a seat: the player to move's own knowledge, as before.
+  // Without a seat: the player to move's own knowledge, every move counted.
   REQUIRE(server.record_analysis("0", std::to_string(k), "").at("seat") == 0);
   REQUIRE(analyst.seats.back() == 0);
   for (const char* seat : {"2", "-1", "full", "x"}) {
@@ -979,4 +991,46 @@ TEST_CASE("one reading of a number in a path or a query: canonical decimal", "[s
     REQUIRE(status_of([&] { server.table(table.id, bad, table.key(0), {}); }) == 400);
     REQUIRE(status_of([&] { server.analysis(table.id, bad, table.key(0), {}); }) == 400);
   }
+}
+
+TEST_CASE("a seat's view of a record counts only the moves it sees: no line, gap or analysis of a secret one",
+          "[serve]") {
+  RecordsFile file("seen_moves.jsonl");
+  const RecordedGame game = play_record("last_blast", {"a", "b"}, {"heuristic", "random"}, 7);
+  append_records(file.path, {game});
+  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
+  TestAnalyst analyst;
+  server.set_analyst(analyst.factory());
+  server.add_records(load_records(file.path));
+  for (int seat : {0, 1}) {
+    INFO(seat);
+    // The moves the seat sees, from the game itself: its own and the public ones.
+    json expected = json::array();
+    auto state = load_game("last_blast", "", "")->new_state(2, 7);
+    for (const Action a : game.actions) {
+      const int mover = state->current_player();
+      if (mover == seat || state->is_public_action(a))
+        expected.push_back({{"move", expected.size()},
+                            {"seat", mover},
+                            {"action", a},
+                            {"text", state->action_to_string(a)}});
+      state->apply(a);
+    }
+    REQUIRE(expected.size() < game.actions.size());  // the other seat's picks are secret
+    const json end = server.record("0", std::to_string(expected.size()), std::to_string(seat));
+    REQUIRE(end.at("moves") == expected.size());
+    REQUIRE(end.at("log") == expected);
+    REQUIRE(end.at("view").at("terminal") == true);
+    REQUIRE(status_of([&] {
+              server.record("0", std::to_string(expected.size() + 1), std::to_string(seat));
+            }) == 400);
+    // The analysis of the seat's move K is of the move it saw there.
+    for (std::size_t k = 0; k < expected.size(); k += 7) {
+      const json found = server.record_analysis("0", std::to_string(k), std::to_string(seat));
+      REQUIRE(found.at("played").at("action") == expected[k].at("action"));
+      REQUIRE(found.at("to_move") == expected[k].at("seat"));
+    }
+  }
+  // The full board counts every move.
+  REQUIRE(server.record("0", "", "full").at("moves") == game.actions.size());
 }

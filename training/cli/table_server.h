@@ -142,11 +142,14 @@ class TableServer {
   nlohmann::json arena_tables() const;
   // GET /api/records/<n>?move=K&seat=S|full: the position before move K as
   // that seat sees it (any seat of a replay, or the full board, the default).
+  // A seat's moves are the ones it sees, numbered among themselves
+  // (seen_moves.h): another seat's secret move shows neither as a line nor as a gap.
   nlohmann::json record(const std::string& index, const std::string& move, const std::string& seat) const;
   // GET /api/records/<n>/analysis?move=K&seat=S: what the analyst makes of
   // the position before move K as seat S knew the game then (any seat: a
   // finished game's replay shows every seat's view; empty `seat`: the player
-  // to move): S's value, S's moves where S is to move, and `played`: the move
+  // to move, every move counted; a seat's K counts the moves it sees, as
+  // above): S's value, S's moves where S is to move, and `played`: the move
   // made and the probability the analysis gave it (null for another seat).
   nlohmann::json record_analysis(const std::string& index, const std::string& move, const std::string& seat);
 
