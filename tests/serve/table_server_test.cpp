@@ -993,6 +993,65 @@ TEST_CASE("one reading of a number in a path or a query: canonical decimal", "[s
   }
 }
 
+namespace {
+
+// The first legal move of `reply` whose text is `text`, or -1.
+int legal_with_text(const json& reply, const std::string& text) {
+  for (const json& m : reply.at("legal"))
+    if (m.at("text") == text) return m.at("id");
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("who is asked to react is never named to the others (Rocket Squad, ruling 4)", "[serve]") {
+  // Seed 140 deals seat 1 a card that may block seat 0's Jackie (action 777);
+  // seed 2 does not, and seat 0 goes on with Jackie's look at once.
+  auto server = make_server();
+  json request = table_request("rocket_squad", {"human", "human"});
+  request["seed"] = 140;
+  const Held asked = create(server, request);
+  const json after = server.move(asked.id, move_of(asked.reply, 777), asked.key(0), {}).body;
+  REQUIRE(after.at("waiting") == "other");
+  REQUIRE_FALSE(after.contains("person_seat"));
+  REQUIRE(after.at("legal").empty());
+  REQUIRE(server.table(asked.id, "1", asked.key(1), {}).at("waiting") == "you");
+  request["seed"] = 2;
+  const Held free = create(server, request);
+  REQUIRE(server.move(free.id, move_of(free.reply, 777), free.key(0), {}).body.at("waiting") == "you");
+}
+
+TEST_CASE("another person's secret decisions change nothing in a seat's answer, its version neither",
+          "[serve]") {
+  // The Last Blast, ruling 2: a blind draw (the draw, then the end) must look
+  // to the others like one pick; seat 1's answer once counted it twice.
+  auto server = make_server();
+  const Held table = create(server, table_request("last_blast", {"human", "human"}));
+  const std::string blind = "draw blind from the deck instead of picking";
+  json seat0 = server.table(table.id, "0", table.key(0), {});
+  while (legal_with_text(seat0, blind) < 0) {  // picks from the hands until seat 0 may draw blind
+    for (int seat : {0, 1}) {
+      const json now = server.table(table.id, std::to_string(seat), table.key(seat), {});
+      if (now.at("waiting") == "you")
+        server.move(table.id, move_of(now, now.at("legal").at(0).at("id")), table.key(seat), {});
+    }
+    seat0 = server.table(table.id, "0", table.key(0), {});
+    REQUIRE_FALSE(seat0.at("legal").empty());
+  }
+  const json before = server.table(table.id, "1", table.key(1), {});
+  REQUIRE(before.at("waiting") == "person");
+  REQUIRE(before.at("person_seat") == 0);  // the picks go in seat order: who picks is public
+  const json placing =
+      server.move(table.id, move_of(seat0, legal_with_text(seat0, blind)), table.key(0), {}).body;
+  REQUIRE(placing.at("waiting") == "you");
+  REQUIRE(server.table(table.id, "1", table.key(1), {}) == before);
+  server.move(table.id, move_of(placing, placing.at("legal").at(0).at("id")), table.key(0), {});
+  const json picked = server.table(table.id, "1", table.key(1), {});
+  REQUIRE(picked.at("waiting") == "you");
+  REQUIRE(picked.at("version") == before.at("version"));  // the other seat's picks are not counted
+  REQUIRE(picked.at("log") == before.at("log"));
+}
+
 TEST_CASE("a seat's view of a record counts only the moves it sees: no line, gap or analysis of a secret one",
           "[serve]") {
   RecordsFile file("seen_moves.jsonl");

@@ -179,7 +179,7 @@ class TableServer {
     uint64_t seed = 0;
     std::vector<Base> bases;
     std::optional<Action> pending;  // the next bot move, chosen, waiting for a step
-    int version = 0;                // bumped by every accepted move or step: what a move must name
+    int undone = 0;  // added to every seat's version by undos (version_for): what a move must name
     std::vector<LogEntry> log;
     Clock::time_point last_used;  // under TableServer::mutex_
   };
@@ -188,7 +188,9 @@ class TableServer {
   void expire(Clock::time_point now);
   int parse_viewer(const Table& t, const nlohmann::json& seat, const std::string& key) const;
   int default_viewer(const Table& t) const;
-  void check_version(const Table& t, const nlohmann::json& request, const char* what) const;
+  static bool sees(const LogEntry& e, int viewer);
+  static int version_for(const Table& t, int viewer);
+  void check_version(const Table& t, const nlohmann::json& request, const char* what, int viewer) const;
   void apply(Table& t, Action a);
   static std::optional<std::size_t> last_move_of(const Table& t, int seat);
   void redeal_at(Table& t, std::size_t moves, int seat);
