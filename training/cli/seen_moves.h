@@ -16,10 +16,15 @@
 
 namespace rocketgym::cli {
 
-// Whether `viewer` sees that `action` is played from `before` (the rule of
-// the live tables' logs too: table_server.cpp).
+// Whether `viewer` sees a move of seat `mover`, public or not (the rule of
+// the live tables' logs and versions too: table_server.cpp).
+inline bool sees_move(int mover, bool is_public, int viewer) {
+  return viewer == kFullBoard || mover == viewer || is_public;
+}
+
+// Whether `viewer` sees that `action` is played from `before`.
 inline bool sees_move(const AnyState& before, Action action, int viewer) {
-  return viewer == kFullBoard || before.current_player() == viewer || before.is_public_action(action);
+  return sees_move(before.current_player(), before.is_public_action(action), viewer);
 }
 
 // A seat's numbering of a record: its move j is the record's move at[j];

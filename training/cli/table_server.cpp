@@ -14,6 +14,7 @@
 #include "envs/core/rng.h"
 #include "envs/core/yaml_document.h"
 #include "training/cli/http_server.h"
+#include "training/cli/seen_moves.h"
 #include "training/players/kinds.h"
 
 namespace rocketgym::serve {
@@ -362,17 +363,13 @@ json TableServer::table(const std::string& id, const std::string& seat, const st
   return describe(id, *t, viewer);
 }
 
-bool TableServer::sees(const LogEntry& e, int viewer) {
-  return viewer == kFullBoard || e.is_public || e.seat == viewer;
-}
-
 // The moves `viewer` has seen (its own and the public ones) and what undos
 // added: another seat's secret moves never show in it (a blind draw, which
 // is two decisions, would count twice). Every request a seat makes moves its
 // own version on: its move is its own, a step plays a public move, an undo adds.
 int TableServer::version_for(const Table& t, int viewer) {
   int seen = t.undone;
-  for (const LogEntry& e : t.log) seen += sees(e, viewer);
+  for (const LogEntry& e : t.log) seen += cli::sees_move(e.seat, e.is_public, viewer);
   return seen;
 }
 
@@ -538,7 +535,7 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
   json log = json::array();
   for (std::size_t i = 0; i < t.log.size(); ++i) {
     const LogEntry& e = t.log[i];
-    if (sees(e, viewer))
+    if (cli::sees_move(e.seat, e.is_public, viewer))
       log.push_back({{"seat", e.seat},
                      {"action", e.action},
                      {"text", e.text},

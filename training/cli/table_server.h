@@ -188,7 +188,6 @@ class TableServer {
   void expire(Clock::time_point now);
   int parse_viewer(const Table& t, const nlohmann::json& seat, const std::string& key) const;
   int default_viewer(const Table& t) const;
-  static bool sees(const LogEntry& e, int viewer);
   static int version_for(const Table& t, int viewer);
   void check_version(const Table& t, const nlohmann::json& request, const char* what, int viewer) const;
   void apply(Table& t, Action a);
