@@ -146,6 +146,7 @@ function show(reply) {
     you: "Your move (" + viewer + ")",
     bot: "A bot is to move",
     person: "Seat " + reply.person_seat + " (" + reply.seats[reply.person_seat] + ") is to move: pass the screen",
+    other: "Another seat is to move (who, the game keeps secret): pass the screen",
     over: "Game over",
   }[reply.waiting];
   $("turn").textContent = reply.game + " — " + viewer + " — " + waiting;
@@ -177,11 +178,15 @@ function show(reply) {
   $("step").disabled = false;
   $("undo").disabled = !reply.can_undo;
   $("arena").hidden = true;
-  if (reply.waiting === "person") {
+  // The seat to pass the screen to, or, where who decides is secret, every other person's seat.
+  const passTo = reply.waiting === "person" ? [reply.person_seat]
+    : reply.waiting === "other" ? reply.people.flatMap((person, seat) => (person && seat !== reply.viewer ? [seat] : []))
+    : [];
+  for (const seat of passTo) {
     const pass = document.createElement("button");
-    pass.id = "pass";
-    pass.textContent = "Show seat " + reply.person_seat;
-    pass.addEventListener("click", () => reload(reply.person_seat));
+    if (passTo.length === 1) pass.id = "pass";
+    pass.textContent = "Show seat " + seat;
+    pass.addEventListener("click", () => reload(seat));
     moves.append(pass);
   }
   $("result").textContent = reply.waiting === "over" ? resultText(reply.view, undefined, reply.viewer) : "";

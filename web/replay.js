@@ -135,13 +135,26 @@ async function watch(record, move, seat) {
   }
 }
 
+// Another seat's view: a seat counts only the moves it sees (another seat's
+// secret moves are not even numbered), so the move kept is at most its count.
+async function watchSeat(record, move, seat) {
+  showError(null);
+  try {
+    const start = await api("GET", "/api/records/" + record + "?move=0&seat=" + seat);
+    showRecord(move === 0 ? start : await api("GET", "/api/records/" + record + "?move=" +
+                                              Math.min(move, start.moves) + "&seat=" + seat));
+  } catch (error) {
+    showError(error);
+  }
+}
+
 // The controls of a replay: the records list, move keys, slider, seat and autoplay.
 function initReplay() {
   $("record").addEventListener("change", () => showArena($("watch-arena"), records[$("record").value].arena));
   $("watch-start").addEventListener("click", () => watch($("record").value, 0, "full"));
   $("back").addEventListener("click", () => watch(watching.record, watching.move - 1, watching.viewer));
   $("forward").addEventListener("click", () => watch(watching.record, watching.move + 1, watching.viewer));
-  $("watch-seat").addEventListener("change", () => watch(watching.record, watching.move, $("watch-seat").value));
+  $("watch-seat").addEventListener("change", () => watchSeat(watching.record, watching.move, $("watch-seat").value));
   $("slider").addEventListener("input", () => watch(watching.record, Number($("slider").value), watching.viewer));
   $("autoplay").addEventListener("click", () => setAutoplay(!autoplaying));
   $("replay-analysis").addEventListener("click", replayAnalysis);

@@ -263,6 +263,10 @@ class AnyState {
   // Whether the other players see which action this is (false for secret picks,
   // face-down cards, answers that reveal a hidden card).
   virtual bool is_public_action(Action a) const = 0;
+  // Whether every seat knows who is deciding now (false for who is asked to
+  // block or to add Crew in Rocket Squad, ruling 4). A game with hidden
+  // information that does not say is taken to hide it (fails closed).
+  virtual bool is_public_decider() const = 0;
   // The knowledge model (envs/core/knowledge.h): where every card is, and the
   // cards `viewer` knows to be in a place. Both empty in a game without hidden information.
   virtual CardPlaces card_places() const = 0;

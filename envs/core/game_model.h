@@ -30,6 +30,13 @@ template <class S>
 struct HasIsPublicAction<S, std::void_t<decltype(std::declval<const S&>().is_public_action(Action{}))>>
     : std::true_type {};
 
+// Detects State::is_public_decider().
+template <class S, class = void>
+struct HasIsPublicDecider : std::false_type {};
+template <class S>
+struct HasIsPublicDecider<S, std::void_t<decltype(std::declval<const S&>().is_public_decider())>>
+    : std::true_type {};
+
 // Detects the knowledge model: State::card_places(CardPlaces&) and
 // State::known_card_places(int viewer, CardPlaces&) (envs/core/knowledge.h).
 template <class S, class = void>
@@ -144,6 +151,14 @@ class StateModel final : public AnyState {
       return state_.is_public_action(a);
     else
       return true;
+  }
+  bool is_public_decider() const override {
+    if constexpr (!G::kHiddenInformation)
+      return true;
+    else if constexpr (HasIsPublicDecider<State>::value)
+      return state_.is_public_decider();
+    else
+      return false;  // not said: who decides stays hidden
   }
   CardPlaces card_places() const override {
     CardPlaces out;

@@ -171,6 +171,7 @@ class State {
   // blind card looks to the others like a player still picking (the
   // encoder and observation_string show nothing else). The flight is public.
   bool is_public_action(Action a) const { return a >= kMoveBase; }
+  bool is_public_decider() const { return true; }
   // The knowledge model: every card with its place, and the cards whose place
   // `viewer` knows (see the top of this file).
   void card_places(CardPlaces& out) const;

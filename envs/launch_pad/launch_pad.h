@@ -175,6 +175,7 @@ class State {
   // `viewer` may see, or everything for viewer -1 (replays, the full board).
   Json view_json(int viewer) const;
   bool is_public_action(Action a) const;  // every decision is taken face up (see above)
+  bool is_public_decider() const { return true; }
   void card_places(CardPlaces& out) const;
   void known_card_places(int viewer, CardPlaces& out) const;
   std::string action_to_string(Action a) const;

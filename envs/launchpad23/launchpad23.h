@@ -181,6 +181,7 @@ class State {
   Json view_json(int viewer) const;
   // The setup choice stays secret until the reveal (ruling 2).
   bool is_public_action(Action a) const { return a >= kTakeBase; }
+  bool is_public_decider() const { return true; }  // the setup choices too go in seat order
   // Knowledge model: the board, the Bank and the dice are public; the only
   // hidden things are the setup choices made before the reveal (place = seat,
   // card = size), and each seat knows its own.

@@ -307,6 +307,10 @@ class State {
   // `viewer` may see, or everything for viewer -1 (replays, the full board).
   Json view_json(int viewer) const;
   // Draft picks and the objective discard are secret.
+  // Who decides is public in every phase: every seat's observation shows
+  // the player to move (docs/games/lift_off.md); only what a draft or a
+  // discard takes is secret (is_public_action).
+  bool is_public_decider() const { return true; }
   bool is_public_action(Action a) const {
     using namespace actions;
     const bool objective_draft = a < kDraftLeft;

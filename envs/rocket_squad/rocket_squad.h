@@ -362,6 +362,9 @@ class State {
     return !((a >= kBuildBox && a < kKnockOver) || a == kNoBlock || a == kCrewDecline ||
              (a >= kJackieKeep && a < kAceBuild));
   }
+  // Who is asked to block or to add Crew stays hidden (ruling 4); every other
+  // decision is the turn player's, or an Ace pass's, public.
+  bool is_public_decider() const { return phase_ != Phase::kReaction && phase_ != Phase::kCrew; }
   // The knowledge model (see the top of this file).
   void card_places(CardPlaces& out) const;
   void known_card_places(int viewer, CardPlaces& out) const;

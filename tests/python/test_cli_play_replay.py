@@ -60,8 +60,52 @@ def test_play_names_a_secret_move_back_only_to_a_person_alone_at_the_terminal():
     # Two people share the terminal: the other must not read the choice.
     shared = play("--seats", "human,human", stdin="0\n1\nq\n")
     assert shared.returncode == 0, shared.stderr
-    assert shared.stdout.count("(a secret choice is made)\n") == 2
     assert "(human): choose a" not in shared.stdout
+    assert "(a secret choice is made)" not in shared.stdout
+    assert "player 1, your choice (0-" in shared.stdout
+
+
+def rocket_squad_jackie(seed):
+    """Seat 0 (a person) plays Jackie (choice 3) against a random bot, then quits: with seed 140 the bot
+    holds Grandma and is asked whether to block, with seed 2 it is not asked."""
+    done = rocketgym("play", "rocket_squad", "-p", "2", "--seats", "human,random", "--seed", str(seed),
+                     stdin="3\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert "player 0 (human): Jackie: look at" in done.stdout
+    return done.stdout
+
+
+def draft_moves_of(output, who):
+    """The lines of `output` where `who` (a pattern: the line's start up to the move) picks, draws or
+    places a card (The Last Blast's draft, all secret)."""
+    return [line for line in output.splitlines() if re.match(who + "(pick |draw blind|place )", line)]
+
+
+def test_play_does_not_announce_a_bots_secret_move_to_a_person():
+    # Rocket Squad, ruling 4: "(a secret choice is made)" after Jackie told that the bot held Grandma.
+    asked, not_asked = rocket_squad_jackie(140), rocket_squad_jackie(2)
+    for out in (asked, not_asked):
+        after = out[out.index("player 0 (human): Jackie: look at"):]
+        assert "secret" not in after and "player 1 (random): do not block" not in after
+        assert after.splitlines()[1] == ""  # the seat's next position follows at once
+    # The Last Blast, ruling 2: a blind draw was two secret lines instead of one.
+    last_blast = rocketgym("play", "last_blast", "-p", "2", "--seats", "random,human", "--seed", "2",
+                           stdin="0\n" * 300)
+    assert last_blast.returncode == 0, last_blast.stderr
+    assert "player 1 (human): pick" in last_blast.stdout and "secret" not in last_blast.stdout
+    assert not draft_moves_of(last_blast.stdout, re.escape("player 0 (random): "))
+
+
+def test_play_with_two_people_shows_the_seat_to_move_its_own_view_never_a_bots_hand():
+    seats = ("--seats", "human,human,heuristic", "--seed", "3")
+    shared = rocketgym("play", "rocket_squad", "-p", "3", *seats, stdin="q\n")
+    assert shared.returncode == 0, shared.stderr
+    # What seat 0 sees alone at the table (one person, two bots), not the full board.
+    alone = rocketgym("play", "rocket_squad", "-p", "3", "--seats", "human,heuristic,heuristic", "--seed", "3",
+                      stdin="q\n")
+    board = shared.stdout[: shared.stdout.index(PROMPT)]
+    assert board == alone.stdout[: alone.stdout.index(PROMPT)]
+    assert "you are player 0" in board and "Player 2 (0 points) 4 card(s) in hand" in board
 
 
 def test_play_without_seats_seats_the_human_then_heuristic_bots():
@@ -72,7 +116,8 @@ def test_play_without_seats_seats_the_human_then_heuristic_bots():
     assert PROMPT in done.stdout  # seat 0 was asked
 
 
-@pytest.mark.parametrize("garbled", ["abc", "99", "-1", "1.5", "", "1 2", "0x1", "99999999999999999999"])
+@pytest.mark.parametrize("garbled", ["abc", "99", "-1", "1.5", "", "1 2", "0x1", "99999999999999999999",
+                                     "+1", "01", "-0", "1e0"])  # plain decimal only (envs/core/numbers.h)
 def test_play_reprompts_a_line_that_is_not_a_listed_number(garbled):
     done = play("--seats", "human,heuristic", stdin=garbled + "\nq\n")
     assert done.returncode == 0, done.stderr
@@ -272,12 +317,22 @@ def test_replay_from_a_seat_hides_the_others_secret_choices(records):
     seat = replay_on_a_terminal(records, keys, "--seat", "0")
     assert full.returncode == 0 and seat.returncode == 0, full.stderr + seat.stderr
     assert "; seen from seat 0\n" in seat.stdout and "; the full board\n" in full.stdout
-    assert positions(seat.stdout) == positions(full.stdout) == list(range(n + 1))
-    # Seat 1's secret picks are hidden from seat 0, never its own; the full board names every move.
-    assert "(a secret choice is made)" in seat.stdout
-    assert "(a secret choice is made)" not in full.stdout
-    seat_0 = json.loads(records.read_text().splitlines()[0])["players"][0]
+    assert positions(full.stdout) == list(range(n + 1))
+    # Seat 1's secret picks are hidden from seat 0, never its own: neither named nor counted (the
+    # numbers of seat 0's moves have no gap), so seat 0 steps through fewer positions.
+    shown = positions(seat.stdout)
+    m = max(shown)  # the moves seat 0 sees; Enter past the last one stays there
+    assert m < n and shown == list(range(m + 1)) + [m] * (len(shown) - m - 1)
+    assert "secret" not in seat.stdout
+    numbers = [int(k) for k in re.findall(r"^  (\d+)\. player \d", seat.stdout, re.M)]
+    assert sorted(set(numbers)) == list(range(1, m + 1))
+    seat_0, seat_1 = json.loads(records.read_text().splitlines()[0])["players"]
     assert f"player 0 ({seat_0}): " in seat.stdout
+    piped = rocketgym("replay", str(records), "--seat", "0")
+    assert f"player 1 ({seat_1}): " in piped.stdout  # its public flight moves
+    assert not draft_moves_of(piped.stdout, r"\d+\. " + re.escape(f"player 1 ({seat_1}): "))
+    assert draft_moves_of(piped.stdout, r"\d+\. " + re.escape(f"player 0 ({seat_0}): "))
+    assert re.findall(r"^(\d+)\. player", piped.stdout, re.M) == [str(k) for k in range(1, m + 1)]
 
 
 def test_replay_refuses_a_seat_beyond_the_table_naming_the_option(records):

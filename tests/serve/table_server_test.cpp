@@ -15,7 +15,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <thread>
+
+#include "training/cli/seen_moves.h"
 
 using namespace rocketgym;
 using nlohmann::json;
@@ -801,13 +804,22 @@ TEST_CASE("analysis of a recorded move from any seat's knowledge, with that seat
   TestAnalyst analyst;
   server.set_analyst(analyst.factory());
   server.add_records(load_records(file.path));
+  // The first move of seat 0 that seat 1 sees (its first flight move: its
+  // picks are secret), numbered as each seat counts the moves it sees.
   auto state = load_game("last_blast", "", "")->new_state(2, 7);
-  int k = 0;
-  for (; state->current_player() != 0; ++k) state->apply(game.actions[static_cast<std::size_t>(k)]);
-  const Action played = game.actions[static_cast<std::size_t>(k)];
+  std::size_t k = 0;
+  std::map<int, int> number;  // seat: its number of move k
+  for (;; ++k) {
+    const Action a = game.actions[k];
+    for (int seat : {0, 1})
+      if (cli::sees_move(*state, a, seat)) ++number[seat];
+    if (state->current_player() == 0 && state->is_public_action(a)) break;
+    state->apply(a);
+  }
+  const Action played = game.actions[k];
   for (int seat : {1, 0}) {
     INFO(seat);
-    const json found = server.record_analysis("0", std::to_string(k), std::to_string(seat));
+    const json found = server.record_analysis("0", std::to_string(number[seat] - 1), std::to_string(seat));
     REQUIRE(found.at("seat") == seat);
     REQUIRE(found.at("to_move") == 0);
     REQUIRE(found.at("value").get<double>() == Approx(0.25 + seat));
@@ -827,7 +839,7 @@ TEST_CASE("analysis of a recorded move from any seat's knowledge, with that seat
       REQUIRE(found.at("played").at("probability").is_null());
     }
   }
-  // Without a seat: the player to move's own knowledge, as before.
+  // Without a seat: the player to move's own knowledge, every move counted.
   REQUIRE(server.record_analysis("0", std::to_string(k), "").at("seat") == 0);
   REQUIRE(analyst.seats.back() == 0);
   for (const char* seat : {"2", "-1", "full", "x"}) {
@@ -979,4 +991,105 @@ TEST_CASE("one reading of a number in a path or a query: canonical decimal", "[s
     REQUIRE(status_of([&] { server.table(table.id, bad, table.key(0), {}); }) == 400);
     REQUIRE(status_of([&] { server.analysis(table.id, bad, table.key(0), {}); }) == 400);
   }
+}
+
+namespace {
+
+// The first legal move of `reply` whose text is `text`, or -1.
+int legal_with_text(const json& reply, const std::string& text) {
+  for (const json& m : reply.at("legal"))
+    if (m.at("text") == text) return m.at("id");
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("who is asked to react is never named to the others (Rocket Squad, ruling 4)", "[serve]") {
+  // Seed 140 deals seat 1 a card that may block seat 0's Jackie (action 777);
+  // seed 2 does not, and seat 0 goes on with Jackie's look at once.
+  auto server = make_server();
+  json request = table_request("rocket_squad", {"human", "human"});
+  request["seed"] = 140;
+  const Held asked = create(server, request);
+  const json after = server.move(asked.id, move_of(asked.reply, 777), asked.key(0), {}).body;
+  REQUIRE(after.at("waiting") == "other");
+  REQUIRE_FALSE(after.contains("person_seat"));
+  REQUIRE(after.at("legal").empty());
+  REQUIRE(server.table(asked.id, "1", asked.key(1), {}).at("waiting") == "you");
+  request["seed"] = 2;
+  const Held free = create(server, request);
+  REQUIRE(server.move(free.id, move_of(free.reply, 777), free.key(0), {}).body.at("waiting") == "you");
+}
+
+TEST_CASE("another person's secret decisions change nothing in a seat's answer, its version neither",
+          "[serve]") {
+  // The Last Blast, ruling 2: a blind draw (the draw, then the end) must look
+  // to the others like one pick; seat 1's answer once counted it twice.
+  auto server = make_server();
+  const Held table = create(server, table_request("last_blast", {"human", "human"}));
+  const std::string blind = "draw blind from the deck instead of picking";
+  json seat0 = server.table(table.id, "0", table.key(0), {});
+  while (legal_with_text(seat0, blind) < 0) {  // picks from the hands until seat 0 may draw blind
+    for (int seat : {0, 1}) {
+      const json now = server.table(table.id, std::to_string(seat), table.key(seat), {});
+      if (now.at("waiting") == "you")
+        server.move(table.id, move_of(now, now.at("legal").at(0).at("id")), table.key(seat), {});
+    }
+    seat0 = server.table(table.id, "0", table.key(0), {});
+    REQUIRE_FALSE(seat0.at("legal").empty());
+  }
+  const json before = server.table(table.id, "1", table.key(1), {});
+  REQUIRE(before.at("waiting") == "person");
+  REQUIRE(before.at("person_seat") == 0);  // the picks go in seat order: who picks is public
+  const json placing =
+      server.move(table.id, move_of(seat0, legal_with_text(seat0, blind)), table.key(0), {}).body;
+  REQUIRE(placing.at("waiting") == "you");
+  REQUIRE(server.table(table.id, "1", table.key(1), {}) == before);
+  server.move(table.id, move_of(placing, placing.at("legal").at(0).at("id")), table.key(0), {});
+  const json picked = server.table(table.id, "1", table.key(1), {});
+  REQUIRE(picked.at("waiting") == "you");
+  REQUIRE(picked.at("version") == before.at("version"));  // the other seat's picks are not counted
+  REQUIRE(picked.at("log") == before.at("log"));
+}
+
+TEST_CASE("a seat's view of a record counts only the moves it sees: no line, gap or analysis of a secret one",
+          "[serve]") {
+  RecordsFile file("seen_moves.jsonl");
+  const RecordedGame game = play_record("last_blast", {"a", "b"}, {"heuristic", "random"}, 7);
+  append_records(file.path, {game});
+  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
+  TestAnalyst analyst;
+  server.set_analyst(analyst.factory());
+  server.add_records(load_records(file.path));
+  for (int seat : {0, 1}) {
+    INFO(seat);
+    // The moves the seat sees, from the game itself: its own and the public ones.
+    json expected = json::array();
+    auto state = load_game("last_blast", "", "")->new_state(2, 7);
+    for (const Action a : game.actions) {
+      const int mover = state->current_player();
+      if (mover == seat || state->is_public_action(a))
+        expected.push_back({{"move", expected.size()},
+                            {"seat", mover},
+                            {"action", a},
+                            {"text", state->action_to_string(a)}});
+      state->apply(a);
+    }
+    REQUIRE(expected.size() < game.actions.size());  // the other seat's picks are secret
+    const json end = server.record("0", std::to_string(expected.size()), std::to_string(seat));
+    REQUIRE(end.at("moves") == expected.size());
+    REQUIRE(end.at("log") == expected);
+    REQUIRE(end.at("view").at("terminal") == true);
+    REQUIRE(status_of([&] {
+              server.record("0", std::to_string(expected.size() + 1), std::to_string(seat));
+            }) == 400);
+    // The analysis of the seat's move K is of the move it saw there.
+    for (std::size_t k = 0; k < expected.size(); k += 7) {
+      const json found = server.record_analysis("0", std::to_string(k), std::to_string(seat));
+      REQUIRE(found.at("played").at("action") == expected[k].at("action"));
+      REQUIRE(found.at("to_move") == expected[k].at("seat"));
+    }
+  }
+  // The full board counts every move.
+  REQUIRE(server.record("0", "", "full").at("moves") == game.actions.size());
 }

@@ -6,6 +6,7 @@
 
 #include "envs/core/files.h"
 #include "envs/core/game.h"
+#include "envs/core/numbers.h"
 #include "envs/core/quoted.h"
 #include "envs/core/rng.h"
 #include "generated/game_list.h"
@@ -125,12 +126,11 @@ int ask_human(const AnyState& state, int seat, const std::vector<Action>& legal)
     }
     line = trimmed(line);
     if (line == "q" || line == "quit") return -1;
-    try {
-      std::size_t used = 0;
-      const int pick = std::stoi(line, &used);
-      if (used == line.size() && pick >= 0 && pick < static_cast<int>(legal.size())) return pick;
-    } catch (const std::exception&) {
-    }
+    // Plain decimal, as every number the CLI reads (numbers.h): no "+1",
+    // "01" or "-0" (unsigned, so that a minus sign is refused).
+    uint64_t pick = 0;
+    if (read_whole<uint64_t>(line, 0, legal.size() - 1, pick) == NumberRead::ok)
+      return static_cast<int>(pick);
     std::cout << quoted_answer(line) << " is not one of the numbers above (0 to " << legal.size() - 1
               << ", or q to quit).\n";
   }
@@ -146,9 +146,8 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
   } catch (const Error& e) {
     throw Error("--seats " + quote(opt.seats) + ": " + e.what());  // which argument held the bad seat
   }
-  int humans = 0, human_seat = -1;
-  for (int p = 0; p < opt.players; ++p)
-    if (players::is_person_seat(seats[p])) ++humans, human_seat = p;
+  int humans = 0;
+  for (int p = 0; p < opt.players; ++p) humans += players::is_person_seat(seats[p]);
   const uint64_t seed = opt.seed ? opt.seed : static_cast<uint64_t>(std::random_device{}());
   auto state = game->new_state(opt.players, seed);
   Rng rng(derive_seed(seed, 1));
@@ -157,9 +156,9 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
     const int p = state->current_player();
     Action action;
     if (players::is_person_seat(seats[p])) {
-      // With one person at the table, show only what that seat may know.
-      std::cout << "\n"
-                << files::printable(humans == 1 ? state->observation_string(human_seat) : state->to_string());
+      // The board as the seat to move sees it, never a bot's hand; people
+      // sharing the terminal (hot seat) see each other's views.
+      std::cout << "\n" << files::printable(state->observation_string(p));
       const auto legal = state->legal_actions();
       const int pick = ask_human(*state, p, legal);
       if (pick < 0) {
@@ -168,24 +167,24 @@ void play(const PlayOptions& opt, const SeatBotFactory& make_bot) {
       }
       action = legal[static_cast<std::size_t>(pick)];
       // Named back, so that a transcript (moves piped in) shows what was
-      // played; a secret one only to a person alone at the terminal.
+      // played; a secret one only to a person alone at the terminal (the
+      // next person would read it).
       if (humans == 1 || state->is_public_action(action))
         std::cout << "player " << p << " (human): " << files::printable(state->action_to_string(action))
                   << "\n";
-      else
-        std::cout << "(a secret choice is made)\n";
     } else {
       action = bots[static_cast<std::size_t>(p)](*state, rng.next());
-      // A secret choice names no seat: in some games who was asked is itself
-      // hidden (a Rocket Squad reaction, a Last Blast pick).
+      // A bot's secret move is not even announced where a person watches:
+      // that it happened may show what the bot holds (who was asked to block
+      // in Rocket Squad, a blind draw in The Last Blast). Without people,
+      // everything is printed.
       if (humans == 0 || state->is_public_action(action))
         std::cout << "player " << p << " (" << files::printable(seats[p])
                   << "): " << files::printable(state->action_to_string(action)) << "\n";
-      else
-        std::cout << "(a secret choice is made)\n";
     }
     state->apply(action);
   }
+  // The game is over: every hand is shown (the final board and the scores).
   std::cout << "\n" << files::printable(state->to_string());
   const auto returns = state->returns();
   const auto scores = state->scores();

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "training/arena/results.h"
+#include "training/cli/seen_moves.h"
 #include "training/cli/table_server.h"
 
 namespace rocketgym::serve {
@@ -116,18 +117,22 @@ json TableServer::record(const std::string& index, const std::string& move, cons
   const int number = query_number("record", index, static_cast<int>(records_.size()) - 1);
   const LoadedRecord& loaded = records_[static_cast<std::size_t>(number)];
   const RecordedGame& r = loaded.record;
-  const int moves = static_cast<int>(r.actions.size());
-  const int k = move.empty() ? 0 : query_number("move", move, moves);
   int viewer = kFullBoard;
   if (!seat.empty() && seat != "full") viewer = query_number("seat", seat, r.num_players - 1);
-  // Replays to move k, keeping the moves the viewer sees.
-  auto s = loaded.game->new_state(r.num_players, r.seed);
+  // The moves the viewer sees, numbered among themselves (seen_moves.h): no
+  // gap, no position before another seat's secret move.
+  const cli::SeenMoves seen = cli::moves_seen_by(loaded, viewer);
+  const int moves = static_cast<int>(seen.count());
+  const int k = move.empty() ? 0 : query_number("move", move, moves);
+  auto s = loaded.state_at(0);
   json log = json::array();
-  for (int i = 0; i < k; ++i) {
-    const Action a = r.actions[static_cast<std::size_t>(i)];
-    const int p = s->current_player();
-    if (viewer == kFullBoard || p == viewer || s->is_public_action(a))
-      log.push_back({{"move", i}, {"seat", p}, {"action", a}, {"text", s->action_to_string(a)}});
+  for (std::size_t i = 0; i < seen.position(static_cast<std::size_t>(k)); ++i) {
+    const Action a = r.actions[i];
+    if (cli::sees_move(*s, a, viewer))
+      log.push_back({{"move", log.size()},
+                     {"seat", s->current_player()},
+                     {"action", a},
+                     {"text", s->action_to_string(a)}});
     s->apply(a);
   }
   json out;

@@ -17,6 +17,7 @@
 #include "training/cli/answer_line.h"
 #include "training/cli/commands.h"
 #include "training/cli/options.h"
+#include "training/cli/seen_moves.h"
 
 namespace rocketgym::cli {
 namespace {
@@ -31,19 +32,21 @@ constexpr std::size_t kRecentMoves = 10;  // moves shown before the position on 
 
 class Replay {
  public:
-  Replay(const LoadedRecord& loaded, int seat) : loaded_(loaded), record_(loaded.record), seat_(seat) {}
+  Replay(const LoadedRecord& loaded, int seat)
+      : loaded_(loaded), record_(loaded.record), seat_(seat), seen_(moves_seen_by(loaded, seat)) {}
 
-  std::size_t moves() const { return record_.actions.size(); }
+  // The moves the seat sees (seen_moves.h): positions and numbers count only
+  // those, so that no gap shows another seat's secret move.
+  std::size_t moves() const { return seen_.count(); }
 
-  // The text of move k (played from the position before it): who played
-  // what. Seen from a seat, another seat's secret choice is not named.
+  // The seat's position k: the record's position before its move k.
+  std::unique_ptr<AnyState> state_at(std::size_t k) const { return loaded_.state_at(seen_.position(k)); }
+
+  // The text of the seat's move k, played from `before` (its position k).
   std::string move_text(const AnyState& before, std::size_t k) const {
     const int actor = before.current_player();
-    const Action action = record_.actions[k];
-    std::string text = std::to_string(k + 1) + ". ";
-    if (seat_ >= 0 && actor != seat_ && !before.is_public_action(action))
-      return text + "(a secret choice is made)";
-    return text + "player " + std::to_string(actor) + " (" + name(actor) +
+    const Action action = record_.actions[seen_.at[k]];
+    return std::to_string(k + 1) + ". player " + std::to_string(actor) + " (" + name(actor) +
            "): " + before.action_to_string(action);
   }
 
@@ -69,12 +72,11 @@ class Replay {
   // Every position and move in turn, then the returns.
   void print_all(std::ostream& out) const {
     print_header(out);
-    auto state = loaded_.state_at(0);
     for (std::size_t k = 0; k < moves(); ++k) {
+      const auto state = state_at(k);
       out << "\n" << board(*state) << move_text(*state, k) << "\n";
-      state->apply(record_.actions[k]);
     }
-    out << "\n" << board(*state);
+    out << "\n" << board(*state_at(moves()));
     print_returns(out);
   }
 
@@ -82,11 +84,8 @@ class Replay {
   void print_position(std::ostream& out, std::size_t k) const {
     out << "\n--- position " << k << " of " << moves() << " ---\n";
     const std::size_t first = k > kRecentMoves ? k - kRecentMoves : 0;
-    auto state = loaded_.state_at(first);
-    for (std::size_t i = first; i < k; ++i) {
-      out << "  " << move_text(*state, i) << "\n";
-      state->apply(record_.actions[i]);
-    }
+    for (std::size_t i = first; i < k; ++i) out << "  " << move_text(*state_at(i), i) << "\n";
+    const auto state = state_at(k);
     out << board(*state);
     if (k < moves())
       out << "next: " << move_text(*state, k) << "\n";
@@ -103,6 +102,7 @@ class Replay {
   const LoadedRecord& loaded_;
   const RecordedGame& record_;
   int seat_;
+  SeenMoves seen_;
 };
 
 // Steps through the game on the keys read from stdin, one a line; q or the

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <tuple>
 
+#include "training/cli/seen_moves.h"
 #include "training/cli/table_server.h"
 
 namespace rocketgym::serve {
@@ -132,14 +133,18 @@ json TableServer::record_analysis(const std::string& index, const std::string& m
     if (records_.empty()) throw ApiError(404, "no records: start rocketgym serve with --records FILE");
     number = query_number("record", index, static_cast<int>(records_.size()) - 1);
     const LoadedRecord& loaded = records_[static_cast<std::size_t>(number)];
-    const int moves = static_cast<int>(loaded.record.actions.size());
-    if (moves == 0) throw ApiError(409, "that record has no moves");
-    k = query_number("move", move, moves - 1);
     // Any seat's knowledge: the game is over, and its replay shows every seat's view.
-    viewer = seat.empty() ? -1 : query_number("seat", seat, loaded.record.num_players - 1);
-    world = loaded.state_at(static_cast<std::size_t>(k));
-    if (viewer < 0) viewer = world->current_player();
-    played = loaded.record.actions[static_cast<std::size_t>(k)];
+    viewer = seat.empty() ? kFullBoard : query_number("seat", seat, loaded.record.num_players - 1);
+    // A seat's move K counts the moves it sees, as its replay does
+    // (seen_moves.h): another seat's secret move is never analyzed for it.
+    const cli::SeenMoves seen = cli::moves_seen_by(loaded, viewer);
+    const int moves = static_cast<int>(seen.count());
+    if (moves == 0) throw ApiError(409, "that record has no moves that seat sees");
+    k = query_number("move", move, moves - 1);
+    const std::size_t at = seen.position(static_cast<std::size_t>(k));
+    world = loaded.state_at(at);
+    if (viewer == kFullBoard) viewer = world->current_player();
+    played = loaded.record.actions[at];
     game_id = loaded.record.game;
     game = loaded.game;
   }

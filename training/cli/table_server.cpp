@@ -14,6 +14,7 @@
 #include "envs/core/rng.h"
 #include "envs/core/yaml_document.h"
 #include "training/cli/http_server.h"
+#include "training/cli/seen_moves.h"
 #include "training/players/kinds.h"
 
 namespace rocketgym::serve {
@@ -362,11 +363,22 @@ json TableServer::table(const std::string& id, const std::string& seat, const st
   return describe(id, *t, viewer);
 }
 
-void TableServer::check_version(const Table& t, const json& request, const char* what) const {
+// The moves `viewer` has seen (its own and the public ones) and what undos
+// added: another seat's secret moves never show in it (a blind draw, which
+// is two decisions, would count twice). Every request a seat makes moves its
+// own version on: its move is its own, a step plays a public move, an undo adds.
+int TableServer::version_for(const Table& t, int viewer) {
+  int seen = t.undone;
+  for (const LogEntry& e : t.log) seen += cli::sees_move(e.seat, e.is_public, viewer);
+  return seen;
+}
+
+void TableServer::check_version(const Table& t, const json& request, const char* what, int viewer) const {
   const int version = int_field(request, "version");
-  if (version != t.version)
+  if (version != version_for(t, viewer))
     throw ApiError(409, std::string("stale ") + what + ": the table is at version " +
-                            std::to_string(t.version) + ", not the version sent; reload the table");
+                            std::to_string(version_for(t, viewer)) +
+                            ", not the version sent; reload the table");
 }
 
 void TableServer::apply(Table& t, Action a) {
@@ -391,14 +403,13 @@ TableReply TableServer::move(const std::string& id, const json& request, const s
   const std::shared_ptr<Table> t = find(id, now);
   std::lock_guard<std::mutex> lock(t->mutex);
   const int viewer = parse_viewer(*t, field(request, "seat"), key);
-  check_version(*t, request, "move");
+  check_version(*t, request, "move", viewer);
   const int action = int_field(request, "action");
   if (t->state->is_terminal()) throw ApiError(409, "the game is over");
   if (t->state->current_player() != viewer) throw ApiError(409, "it is not that seat's turn");
   if (!t->state->is_legal(action))
     throw ApiError(400, "that action is not legal now (field 'legal' lists those that are)");
-  apply(*t, action);
-  ++t->version;  // before the bots: the move is played even if a bot then fails
+  apply(*t, action);  // before the bots: the move is played even if a bot then fails
   settle(*t);
   return reply(*t, describe(id, *t, viewer), now);
 }
@@ -409,12 +420,11 @@ TableReply TableServer::step(const std::string& id, const json& request, const s
   const std::shared_ptr<Table> t = find(id, now);
   std::lock_guard<std::mutex> lock(t->mutex);
   const int viewer = parse_viewer(*t, field(request, "seat"), key);
-  check_version(*t, request, "step");
+  check_version(*t, request, "step", viewer);
   if (!t->pending) settle(*t);  // a bot that failed at the last request tries again
   if (!t->pending)
     throw ApiError(409, t->state->is_terminal() ? "the game is over" : "a human is to move, not a bot");
   apply(*t, *t->pending);
-  ++t->version;
   settle(*t);
   return reply(*t, describe(id, *t, viewer), now);
 }
@@ -446,7 +456,7 @@ TableReply TableServer::undo(const std::string& id, const json& request, const s
   const std::shared_ptr<Table> t = find(id, now);
   std::lock_guard<std::mutex> lock(t->mutex);
   const int viewer = parse_viewer(*t, field(request, "seat"), key);
-  check_version(*t, request, "undo");
+  check_version(*t, request, "undo", viewer);
   if (t->state->is_terminal())
     throw ApiError(409, "the game is over: no undo once every hand has been shown");
   if (t->humans > 1)
@@ -455,10 +465,12 @@ TableReply TableServer::undo(const std::string& id, const json& request, const s
                    "another human's hand included)");
   const std::optional<std::size_t> last = last_move_of(*t, viewer);
   if (!last) throw ApiError(409, "nothing to undo: that seat has not moved yet");
+  const int before = version_for(*t, viewer);
   redeal_at(*t, *last, viewer);
   t->pending.reset();
-  ++t->version;  // never back to an old number: a move made before the undo stays stale
-  settle(*t);    // the seat is to move again: nothing for the bots
+  // Never back to an old number: a move made before the undo stays stale.
+  t->undone += before - version_for(*t, viewer) + 1;
+  settle(*t);  // the seat is to move again: nothing for the bots
   return reply(*t, describe(id, *t, viewer), now);
 }
 
@@ -494,22 +506,27 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
   json people = json::array();  // whether a person plays each seat (the page names the bots' kinds)
   for (const std::string& seat : t.seats) people.push_back(players::is_person_seat(seat));
   out["people"] = std::move(people);
-  out["version"] = t.version;
+  out["version"] = version_for(t, viewer);
   out["viewer"] = viewer == kFullBoard ? json("full") : json(viewer);
   out["view"] = json::parse(s.view_json(viewer));
   out["text"] = viewer == kFullBoard ? s.to_string() : s.observation_string(viewer);
   const int p = s.current_player();
-  // Whose decision it is: the viewer's, a bot's (never which one, it may be secret),
-  // or another person's seat (hot-seat: the page passes the screen on).
+  // Whose decision it is: the viewer's, a bot's (never which one: a bot's
+  // secret decisions are played at once, settle), another person's seat where
+  // the game says who decides (hot seat: the page passes the screen on), else
+  // "other", naming nobody: who is asked to block (Rocket Squad, ruling 4)
+  // is the same answer whoever it is.
   if (s.is_terminal()) {
     out["waiting"] = "over";
-  } else if (!players::is_person_seat(t.seats[static_cast<std::size_t>(p)])) {
-    out["waiting"] = "bot";
   } else if (p == viewer) {
     out["waiting"] = "you";
-  } else {
+  } else if (!players::is_person_seat(t.seats[static_cast<std::size_t>(p)])) {
+    out["waiting"] = "bot";
+  } else if (viewer == kFullBoard || s.is_public_decider()) {
     out["waiting"] = "person";
     out["person_seat"] = p;
+  } else {
+    out["waiting"] = "other";
   }
   json legal = json::array();
   if (p >= 0 && p == viewer)
@@ -518,7 +535,7 @@ json TableServer::describe(const std::string& id, const Table& t, int viewer) co
   json log = json::array();
   for (std::size_t i = 0; i < t.log.size(); ++i) {
     const LogEntry& e = t.log[i];
-    if (viewer == kFullBoard || e.is_public || e.seat == viewer)
+    if (cli::sees_move(e.seat, e.is_public, viewer))
       log.push_back({{"seat", e.seat},
                      {"action", e.action},
                      {"text", e.text},

@@ -142,11 +142,14 @@ class TableServer {
   nlohmann::json arena_tables() const;
   // GET /api/records/<n>?move=K&seat=S|full: the position before move K as
   // that seat sees it (any seat of a replay, or the full board, the default).
+  // A seat's moves are the ones it sees, numbered among themselves
+  // (seen_moves.h): another seat's secret move shows neither as a line nor as a gap.
   nlohmann::json record(const std::string& index, const std::string& move, const std::string& seat) const;
   // GET /api/records/<n>/analysis?move=K&seat=S: what the analyst makes of
   // the position before move K as seat S knew the game then (any seat: a
   // finished game's replay shows every seat's view; empty `seat`: the player
-  // to move): S's value, S's moves where S is to move, and `played`: the move
+  // to move, every move counted; a seat's K counts the moves it sees, as
+  // above): S's value, S's moves where S is to move, and `played`: the move
   // made and the probability the analysis gave it (null for another seat).
   nlohmann::json record_analysis(const std::string& index, const std::string& move, const std::string& seat);
 
@@ -176,7 +179,7 @@ class TableServer {
     uint64_t seed = 0;
     std::vector<Base> bases;
     std::optional<Action> pending;  // the next bot move, chosen, waiting for a step
-    int version = 0;                // bumped by every accepted move or step: what a move must name
+    int undone = 0;  // added to every seat's version by undos (version_for): what a move must name
     std::vector<LogEntry> log;
     Clock::time_point last_used;  // under TableServer::mutex_
   };
@@ -185,7 +188,8 @@ class TableServer {
   void expire(Clock::time_point now);
   int parse_viewer(const Table& t, const nlohmann::json& seat, const std::string& key) const;
   int default_viewer(const Table& t) const;
-  void check_version(const Table& t, const nlohmann::json& request, const char* what) const;
+  static int version_for(const Table& t, int viewer);
+  void check_version(const Table& t, const nlohmann::json& request, const char* what, int viewer) const;
   void apply(Table& t, Action a);
   static std::optional<std::size_t> last_move_of(const Table& t, int seat);
   void redeal_at(Table& t, std::size_t moves, int seat);
