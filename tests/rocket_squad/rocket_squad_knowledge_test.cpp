@@ -53,6 +53,23 @@ State with_seed(const State& s, uint64_t seed) {
   return State::from_json(doc, default_config());
 }
 
+// Player 0 holds Dad, player 1 Jack, the draw pile only its last 3 cards (the
+// others in the discard pile, seen by all): ending the turn draws them and
+// reshuffles the discards into the pile.
+constexpr const char* kDadAndJack = R"({"hands":[{"cards":["dad"]},{"cards":["jack"]}]})";
+State three_cards_left() {
+  Json doc = position(kDadAndJack).to_json();
+  const std::size_t n = doc["draw_pile"].size();
+  Json pile = Json::array(), zeros = Json::array({0, 0, 0});
+  for (std::size_t i = 0; i < n - 3; ++i) doc["discard_pile"].push_back(doc["draw_pile"][i]);
+  for (std::size_t i = n - 3; i < n; ++i) pile.push_back(doc["draw_pile"][i]);
+  doc["draw_pile"] = pile;
+  doc["draw_known_by"] = zeros;
+  doc["draw_counted_by"] = zeros;
+  reset_deck(doc);
+  return State::from_json(doc, default_config());
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -140,16 +157,7 @@ TEST_CASE("view: the draw pile cards a seat knows, by position after Jackie, as 
   REQUIRE_FALSE(s.view_json(-1).contains("draw_pile_known"));
 
   // Three cards left: player 0 draws them and the discards (seen by all) become the pile.
-  Json doc = position(R"({"hands":[{"cards":["dad"]},{"cards":["jack"]}]})").to_json();
-  const std::size_t n = doc["draw_pile"].size();
-  Json pile = Json::array(), zeros = Json::array({0, 0, 0});
-  for (std::size_t i = 0; i < n - 3; ++i) doc["discard_pile"].push_back(doc["draw_pile"][i]);
-  for (std::size_t i = n - 3; i < n; ++i) pile.push_back(doc["draw_pile"][i]);
-  doc["draw_pile"] = pile;
-  doc["draw_known_by"] = zeros;
-  doc["draw_counted_by"] = zeros;
-  reset_deck(doc);
-  State t = State::from_json(doc, default_config());
+  State t = three_cards_left();
   t.apply(action::kEndTurn);
   std::vector<CardType> cards(t.draw_pile().cards.begin(), t.draw_pile().cards.begin() + t.draw_pile().count);
   std::sort(cards.begin(), cards.end());  // listed in card order, as a multiset
@@ -368,16 +376,8 @@ TEST_CASE("knowledge: a seat that put cards under the pile with Jackie knows who
 TEST_CASE("knowledge: a reshuffled draw pile is known to everybody as cards, not as an order",
           "[rocket_squad][hidden][knowledge][deck]") {
   // The draw pile holds 3 cards; player 0 draws them and the discards become the new pile.
-  Json doc = position(R"({"hands":[{"cards":["dad"]},{"cards":["jack"]}]})").to_json();
-  const std::size_t n = doc["draw_pile"].size();
-  Json pile = Json::array(), zeros = Json::array({0, 0, 0});
-  for (std::size_t i = 0; i < n - 3; ++i) doc["discard_pile"].push_back(doc["draw_pile"][i]);
-  for (std::size_t i = n - 3; i < n; ++i) pile.push_back(doc["draw_pile"][i]);
-  doc["draw_pile"] = pile;
-  doc["draw_known_by"] = zeros;
-  doc["draw_counted_by"] = zeros;
-  reset_deck(doc);
-  State s = State::from_json(doc, default_config());
+  const std::size_t n = position(kDadAndJack).draw_pile().count;
+  State s = three_cards_left();
   s.apply(action::kEndTurn);
   REQUIRE(s.draw_pile().count == n - 3);
   const std::vector<CardType> pile_cards = known_in(s, -1, places::kDrawPile);
