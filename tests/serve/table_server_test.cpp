@@ -692,6 +692,20 @@ serve::SeatKinds zoo_kinds() {
   return kinds;
 }
 
+// One Last Blast game (seed 7, heuristic against random) in a records file,
+// served with a test analyst: the setting of the records tests below.
+struct ServedRecord {
+  explicit ServedRecord(const std::string& name) : file(name) {
+    append_records(file.path, {game});
+    server.set_analyst(analyst.factory());
+    server.add_records(load_records(file.path));
+  }
+  RecordsFile file;
+  RecordedGame game = play_record("last_blast", {"a", "b"}, {"heuristic", "random"}, 7);
+  TestAnalyst analyst;
+  serve::TableServer server{nullptr, zoo_kinds(), serve::TableLimits{}};
+};
+
 }  // namespace
 
 TEST_CASE("analysis: a seat's own decision, with its key, from a world dealt again for it", "[serve]") {
@@ -765,13 +779,10 @@ TEST_CASE("analysis: not on another seat's turn, nor without an analyst, nor fro
 
 TEST_CASE("analysis of a recorded move: its player's decision and the probability of the move made",
           "[serve]") {
-  RecordsFile file("analysis.jsonl");
-  const RecordedGame game = play_record("last_blast", {"a", "b"}, {"heuristic", "random"}, 7);
-  append_records(file.path, {game});
-  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
-  TestAnalyst analyst;
-  server.set_analyst(analyst.factory());
-  server.add_records(load_records(file.path));
+  ServedRecord served("analysis.jsonl");
+  const RecordedGame& game = served.game;
+  serve::TableServer& server = served.server;
+  TestAnalyst& analyst = served.analyst;
   const int k = 3;
   const json found = server.record_analysis("0", std::to_string(k), "");
   auto state = load_game("last_blast", "", "")->new_state(2, 7);
@@ -797,13 +808,10 @@ TEST_CASE("analysis of a recorded move from any seat's knowledge, with that seat
   // A finished game's replay shows every seat's view, so any seat may be asked
   // about at any move: the position in a world dealt again from what that
   // seat knew then, with its value, and its moves where it is to move.
-  RecordsFile file("analysis_any_seat.jsonl");
-  const RecordedGame game = play_record("last_blast", {"a", "b"}, {"heuristic", "random"}, 7);
-  append_records(file.path, {game});
-  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
-  TestAnalyst analyst;
-  server.set_analyst(analyst.factory());
-  server.add_records(load_records(file.path));
+  ServedRecord served("analysis_any_seat.jsonl");
+  const RecordedGame& game = served.game;
+  serve::TableServer& server = served.server;
+  TestAnalyst& analyst = served.analyst;
   // The first move of seat 0 that seat 1 sees (its first flight move: its
   // picks are secret), numbered as each seat counts the moves it sees.
   auto state = load_game("last_blast", "", "")->new_state(2, 7);
@@ -968,12 +976,8 @@ TEST_CASE("one reading of a number in a path or a query: canonical decimal", "[s
   REQUIRE(serve::canonical_number("10") == 10);
   REQUIRE(serve::canonical_number("999999999") == 999999999);
 
-  RecordsFile file("numbers.jsonl");
-  append_records(file.path, {play_record("last_blast", {"a", "b"}, {"heuristic", "random"}, 7)});
-  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
-  TestAnalyst analyst;
-  server.set_analyst(analyst.factory());
-  server.add_records(load_records(file.path));
+  ServedRecord served("numbers.jsonl");
+  serve::TableServer& server = served.server;
   REQUIRE(server.record("0", "1", "1").at("move") == 1);
   for (const char* bad : {"00", "+0", " 0", "0 "}) {
     INFO(bad);
@@ -1054,13 +1058,9 @@ TEST_CASE("another person's secret decisions change nothing in a seat's answer, 
 
 TEST_CASE("a seat's view of a record counts only the moves it sees: no line, gap or analysis of a secret one",
           "[serve]") {
-  RecordsFile file("seen_moves.jsonl");
-  const RecordedGame game = play_record("last_blast", {"a", "b"}, {"heuristic", "random"}, 7);
-  append_records(file.path, {game});
-  serve::TableServer server(nullptr, zoo_kinds(), serve::TableLimits{});
-  TestAnalyst analyst;
-  server.set_analyst(analyst.factory());
-  server.add_records(load_records(file.path));
+  ServedRecord served("seen_moves.jsonl");
+  const RecordedGame& game = served.game;
+  serve::TableServer& server = served.server;
   for (int seat : {0, 1}) {
     INFO(seat);
     // The moves the seat sees, from the game itself: its own and the public ones.
