@@ -225,6 +225,8 @@ class OpponentVectorEnv(_VectorBase):
     def render(self) -> Optional[Tuple[str, ...]]:
         """With ``render_mode="ansi"``: each env's board as the learner may see it (a tuple of texts, as
         Gymnasium's vector envs return one frame per env); None otherwise."""
+        if self.closed:
+            raise _core.Error("this OpponentVectorEnv is closed")
         if self.render_mode != "ansi":
             return None
         return tuple(self._env.state(i).observation_string(int(self.seats[i])) for i in range(self.num_envs))

@@ -240,6 +240,8 @@ class VectorEnv(_VectorBase):
         """With ``render_mode="ansi"``: each env's whole board (this env plays every seat, as
         ``rocketgym.make`` without opponents does) as text, a tuple of one per env, as Gymnasium's vector
         envs return; None otherwise."""
+        if self.closed:
+            raise _core.Error("this VectorEnv is closed")
         if self.render_mode != "ansi":
             return None
         return tuple(self._env.state(i).to_string() for i in range(self.num_envs))

@@ -116,9 +116,13 @@ def test_step_takes_one_action_not_an_array():
 def test_a_closed_vector_env_says_so():
     vec = rg.make_vec("lift_off", 2, seed=1)
     vec.close()
-    for call in (lambda: vec.observations, lambda: vec.action_masks, vec.torch_views):
+    for call in (lambda: vec.observations, lambda: vec.action_masks, vec.torch_views, vec.render):
         with pytest.raises(rg.Error, match="this VectorEnv is closed"):
             call()
+    against = rg.make_vec("lift_off", 2, seed=1, opponents=["random"], render_mode="ansi")
+    against.close()
+    with pytest.raises(rg.Error, match="this OpponentVectorEnv is closed"):
+        against.render()
     with pytest.raises(AttributeError):
         vec.no_such_attribute
     async_vec = rg.AsyncVectorEnv("lift_off", 4, batch_size=2, seed=1)
