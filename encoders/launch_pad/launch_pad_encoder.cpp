@@ -40,7 +40,13 @@ void encode_rocket(const State& s, const Rocket& r, bool eligible, float* out, i
   out[17] = eligible ? 1.0f : 0.0f;
 }
 
-float* encode_seat(const State& s, int seat, int current, float* out) {
+// The copies of each card type `viewer` knows to be in `place` (envs/launch_pad/launch_pad.h's
+// knowledge model), as State::known_count counts them.
+void encode_known(const std::array<uint8_t, kNumCardTypes>& known, float* out) {
+  for (int t = 0; t < kNumCardTypes; ++t) out[t] = known[static_cast<std::size_t>(t)];
+}
+
+float* encode_seat(const State& s, int viewer, int seat, int current, float* out) {
   const PlayerArea& p = s.area(seat);
   float* const summary = out;
   out[0] = 1.0f;
@@ -63,7 +69,9 @@ float* encode_seat(const State& s, int seat, int current, float* out) {
   }
   summary[2] = static_cast<float>(score) / 50.0f;    // State::score
   summary[3] = static_cast<float>(bonuses) / 10.0f;  // State::bonus_cards_in_play
-  return out + kMaxRocketSlots * Encoder::kRocketFeatures;
+  out += kMaxRocketSlots * Encoder::kRocketFeatures;
+  if (seat != viewer) encode_known(s.known_cards(viewer, kPlaceHand + seat), out);  // its own: "own hand"
+  return out + kNumCardTypes;
 }
 
 }  // namespace
@@ -71,7 +79,7 @@ float* encode_seat(const State& s, int seat, int current, float* out) {
 void Encoder::encode(const State& s, int viewer, float* out) {
   std::memset(out, 0, sizeof(float) * kSize);  // libc's memset: wider stores than an inlined fill
   const int n = s.num_players(), current = s.current_player();
-  for (int r = 0; r < n; ++r) encode_seat(s, (viewer + r) % n, current, out + r * kSeatFeatures);
+  for (int r = 0; r < n; ++r) encode_seat(s, viewer, (viewer + r) % n, current, out + r * kSeatFeatures);
   float* g = out + kMaxPlayers * kSeatFeatures;
   const PlayerArea& me = s.area(viewer);
   for (int t = 0; t < kNumCardTypes; ++t) g[t] = me.hand[static_cast<std::size_t>(t)];
@@ -112,6 +120,9 @@ void Encoder::encode(const State& s, int viewer, float* out) {
   *g++ = c.super_powers;
   *g++ = c.negotiations;
   *g++ = static_cast<float>(s.decisions()) / static_cast<float>(kMaxDecisions);
+  encode_known(s.known_cards(viewer, kPlaceDrawPile), g);
+  g[kLaunchPad] = static_cast<float>(s.launch_pads_in_draw_pile());  // as known_count: every seat counts them
+  g += kNumCardTypes;
   encode_player_count(n, g);  // last, so that the blocks before it kept their offsets (issue 31)
   g += kPlayerCountFeatures;
   assert(g == out + kSize);

@@ -27,7 +27,11 @@ std::vector<FeatureBlock> observation_layout(int) {
                  "Metal, "
                  "Fuel, Metal missing, Fuel missing, complete, Bonus cards (Astronaut, Maximum Security, "
                  "Oxygen, "
-                 "Quality Certificate), may advance this step 2");
+                 "Quality Certificate), may advance this step 2")
+        .add(seat + "known hand", kNumCardTypes,
+             "copies of each card type the viewer knows are in this hand (seen go in: the discard "
+             "pile's top, Salvage, steals, offers, Thief); zero for the viewer",
+             V::kKnowledge);
   }
   b.add("own hand", kNumCardTypes, "copies of each card type in the viewer's hand", V::kOwn)
       .add("own hand limit", 1, "/ 8", V::kOwn)
@@ -46,6 +50,10 @@ std::vector<FeatureBlock> observation_layout(int) {
       .add("discard order", kNumCardTypes, "cards waiting for the discard order, by type")
       .add("variants", 4, "short game, long game, super powers, negotiations")
       .add("decisions", 1, "decisions so far / the game's limit")
+      .add("draw pile known", kNumCardTypes,
+           "copies of each card type the viewer knows are in the draw pile (the discards shuffled "
+           "into it, Recycle Bin's cards, every Launch Pad card there)",
+           V::kKnowledge)
       .add_player_count();
   return b.blocks();
 }

@@ -222,6 +222,13 @@ class State {
   // Copies of `card` that `viewer` knows to be in the hidden place `place`
   // (kPlaceHand + seat or kPlaceDrawPile); its own hand counts as known.
   int known_count(int viewer, int place, int card) const;
+  // known_count of every card type at once, as stored: for another seat's hand
+  // (place kPlaceHand + seat) it is the whole answer; the viewer's own hand and
+  // the draw pile's Launch Pad cards, which known_count reads elsewhere, are
+  // not in it.
+  const std::array<uint8_t, kNumCardTypes>& known_cards(int viewer, int place) const {
+    return known_[static_cast<std::size_t>(viewer)][static_cast<std::size_t>(place)];
+  }
   // The deck as `viewer` follows it (see the knowledge model above): copies of
   // `card` of the current deck it cannot place, how many cards of `seat`'s
   // hand it knows to be unseen draws from the deck, and how many deck cards it

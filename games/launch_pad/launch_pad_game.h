@@ -24,7 +24,7 @@ struct Game {
     g.max_players = kMaxPlayers;
     g.num_actions = act::kNumActions;
     g.max_decisions = kMaxDecisions;
-    g.version = 2;  // 2: one observation layout for 2-4 players (issue 31)
+    g.version = 3;  // 2: one observation layout for 2-4 players (issue 31); 3: known cards
     return g;
   }
   static Config load_config(const ConfigNode& root) { return launch_pad::load_config(root); }

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <functional>
 
+#include "encoders/launch_pad/launch_pad_encoder.h"
 #include "envs/launch_pad/launch_pad_bot.h"
 #include "tests/launch_pad/launch_pad_position.h"
 
@@ -52,6 +53,24 @@ int fewest_in_draw_pile(const State& s, int viewer, int card) {
 
 int known_in_hand(const State& s, int viewer, int seat, int card) {
   return s.known_count(viewer, kPlaceHand + seat, card);
+}
+
+std::vector<float> encode(const State& s, int viewer) {
+  std::vector<float> out(Encoder::kSize);
+  Encoder::encode(s, viewer, out.data());
+  return out;
+}
+
+// The observation's "known hand" block of the seat `relative` seats after the viewer.
+float known_hand_feature(const std::vector<float>& obs, int relative, int card) {
+  const int at = (relative + 1) * Encoder::kSeatFeatures - kNumCardTypes + card;
+  return obs[static_cast<std::size_t>(at)];
+}
+
+// The observation's "draw pile known" block.
+float draw_pile_feature(const std::vector<float>& obs, int card) {
+  const int at = kMaxPlayers * Encoder::kSeatFeatures + Encoder::kGlobalFeatures - kNumCardTypes + card;
+  return obs[static_cast<std::size_t>(at)];
 }
 
 // Ends the turn of the seat before `seat` so that `seat`'s turn begins (steps 1-3 run).
@@ -103,6 +122,22 @@ TEST_CASE("observation_string: the cards a seat knows in another hand, and nothi
   CHECK_THAT(s.observation_string(0), !Catch::Contains("Metal x") && !Catch::Contains("Engineer x2"));
   // Unchanged by a resample for that seat.
   for (int t = 0; t < 10; ++t) REQUIRE(resample(s, 0, t).observation_string(0) == s.observation_string(0));
+}
+
+TEST_CASE("observation: the cards a seat knows in another hand, and nothing it does not") {
+  const State s = oxygen_taken_from_discard_pile();
+  const auto seen_by_0 = encode(s, 0), seen_by_1 = encode(s, 1), seen_by_2 = encode(s, 2);
+  for (int t = 0; t < kNumCardTypes; ++t) {
+    INFO(card_name(t));
+    const float oxygen = t == kOxygen ? 1.0f : 0.0f;
+    CHECK(known_hand_feature(seen_by_0, 1, t) == oxygen);  // player 1 is seat +1 of player 0
+    CHECK(known_hand_feature(seen_by_2, 2, t) == oxygen);  // and seat +2 of player 2
+    CHECK(known_hand_feature(seen_by_1, 0, t) == 0.0f);    // its own hand is the "own hand" block
+    CHECK(known_hand_feature(seen_by_0, 2, t) == 0.0f);    // player 2's hand: nothing seen
+    CHECK(known_hand_feature(seen_by_0, 3, t) == 0.0f);    // no fourth player
+  }
+  // Unchanged by a resample for that seat.
+  for (int t = 0; t < 10; ++t) REQUIRE(encode(resample(s, 0, t), 0) == seen_by_0);
 }
 
 TEST_CASE("is_public_action: every Launch Pad decision is taken in view of the table") {
@@ -292,6 +327,29 @@ TEST_CASE("knowledge: the discard pile shuffled into a new draw pile is known to
   // Knowing the draw pile, player 0 knows player 1's hand too: every resample deals it again.
   REQUIRE_FALSE(hand_may_change(s, 0, 1));
   REQUIRE(hand_may_change(s, 1, 0));  // player 1 did not see what player 0 drew
+}
+
+TEST_CASE("observation: the cards a seat knows in the draw pile, as the knowledge model counts them") {
+  const Json doc = everything_discarded(complete_document(
+      standard(), 2,
+      R"({"turn": 1, "step": "discard", "hands": [{"metal": 3}, {"thief": 1, "abort_mission": 1}]})"));
+  State s = State::from_json(doc, standard());
+  s.apply(act::kEndTurn);
+  s.apply(act::kDrawFromPile);  // the discard pile becomes the draw pile, then player 0 draws 3
+  for (int viewer = 0; viewer < 2; ++viewer) {
+    const auto obs = encode(s, viewer);
+    int known = 0;
+    for (int t = 0; t < kNumCardTypes; ++t) {
+      INFO("viewer " << viewer << ", " << card_name(t));
+      CHECK(draw_pile_feature(obs, t) == static_cast<float>(s.known_count(viewer, kPlaceDrawPile, t)));
+      known += s.known_count(viewer, kPlaceDrawPile, t);
+    }
+    if (viewer == 0)
+      CHECK(known == s.draw_pile_size());  // it drew the three: it knows the pile
+    else
+      CHECK(known > 0);  // any type may have lost up to three, not all
+    for (int t = 0; t < 10; ++t) REQUIRE(encode(resample(s, viewer, t), viewer) == obs);
+  }
 }
 
 TEST_CASE(
