@@ -568,15 +568,15 @@ std::string ConfigNode::where() const {
 
 void ConfigNode::fail(const std::string& message) const { throw ConfigError(where() + ": " + message); }
 
-void ConfigNode::fail_key(const std::string& key, const std::string& message) const {
-  std::string at;
-  if (is_map()) {
+std::string ConfigNode::key_location(const std::string& key) const {
+  if (is_map())
     for (const auto& kv : node_)
-      if (kv.first.IsScalar() && kv.first.Scalar() == key) {
-        at = locate(kv.second, kv.first.Mark());
-        break;
-      }
-  }
+      if (kv.first.IsScalar() && kv.first.Scalar() == key) return locate(kv.second, kv.first.Mark());
+  return "";
+}
+
+void ConfigNode::fail_key(const std::string& key, const std::string& message) const {
+  std::string at = key_location(key);
   if (at.empty()) at = node_ ? locate(node_, YAML::Mark::null_mark()) : source_;
   throw ConfigError(at + ": key " + quote(child_path(key)) + ": " + message);
 }
@@ -673,6 +673,38 @@ int ConfigNode::get_int(const std::string& key, int fallback, int min, int max) 
   int value = 0;
   if (const std::string why = read_int(child(key).node_, min, max, value); !why.empty()) fail_key(key, why);
   return value;
+}
+
+int ConfigNode::get_int_at_least(const std::string& key, int fallback, const std::string& floor_key,
+                                 int floor, int max) const {
+  const KeyRead read(*this, key, [&] {
+    return ConfigKey{"", "integer", floor_key + " to " + std::to_string(max), std::to_string(fallback), ""};
+  });
+  int value = fallback;
+  if (given(key)) {
+    const YAML::Node& node = node_[key];
+    int below = 0;
+    if (const std::string why = read_int(node, floor, max, value); !why.empty()) {
+      // Any other fault (not a number, above max) is the key's own.
+      if (floor == std::numeric_limits<int>::min() ||
+          !read_int(node, std::numeric_limits<int>::min(), floor - 1, below).empty())
+        fail_key(key, why);
+      value = below;
+    }
+  }
+  if (value >= floor) return value;
+  // The two keys may come from different places (a `--set` of one over the
+  // shipped file's other): each is named with where it came from.
+  const std::string at = key_location(key), floor_at = key_location(floor_key);
+  const auto origin = [](const std::string& where) {
+    return where.empty() ? std::string("the default: the key is left out") : "from " + where;
+  };
+  std::string prefix = at.empty() ? floor_at : at;
+  if (prefix.empty()) prefix = node_ ? locate(node_, YAML::Mark::null_mark()) : source_;
+  throw ConfigError(prefix + ": key " + quote(child_path(key)) + " must be at least key " +
+                    quote(child_path(floor_key)) + ", but it is " + std::to_string(value) + " (" +
+                    origin(at) + ") and " + child_path(floor_key) + " is " + std::to_string(floor) + " (" +
+                    origin(floor_at) + ")");
 }
 
 double ConfigNode::get_double(const std::string& key) const {

@@ -77,6 +77,13 @@ class ConfigNode {
   // key. The fallback is used only when the key is absent.
   int get_int(const std::string& key) const;
   int get_int(const std::string& key, int fallback, int min, int max) const;
+  // An integer whose least value is a sibling key's (`income_max` at least
+  // `income_start`), `floor` being that key's value as read. Below it, the
+  // error names both keys, each value and where each came from (a file's line,
+  // a `--set`, or the default when left out), so that a change to either key
+  // is seen as the cause, also when the other comes from the shipped config.
+  int get_int_at_least(const std::string& key, int fallback, const std::string& floor_key, int floor,
+                       int max) const;
   double get_double(const std::string& key, double fallback, double min, double max) const;
   double get_double(const std::string& key) const;
   bool get_bool(const std::string& key, bool fallback) const;
@@ -106,6 +113,9 @@ class ConfigNode {
   std::string child_path(const std::string& key) const;
   // True when `key` is present; throws when it is present without a value.
   bool given(const std::string& key) const;
+  // Where `key` of this mapping was given ("file:line" or a `--set`); empty
+  // when it is absent.
+  std::string key_location(const std::string& key) const;
   // "file:line" of a node of this tree, or the command-line argument it came
   // from; `mark` (a key's position) is preferred to the node's own when valid.
   std::string locate(const YAML::Node& node, const YAML::Mark& mark) const;

@@ -49,10 +49,10 @@ class ConfigKeyRecording {
   std::map<std::string, std::size_t> index_;  // path -> keys_ index
 };
 
-// For a loader that checks a value itself (a custom message, a bound that
-// another key sets): declares the key `key` of `node` (type, accepted values,
-// "required" or the value taken when absent) to a recording, if one is active.
-// `key` empty: the node itself (an item of a list).
+// For a loader that checks a value itself (a custom message; a bound that
+// another key sets is ConfigNode::get_int_at_least's): declares the key `key` of `node` (type, accepted
+// values, "required" or the value taken when absent) to a recording, if one is active. `key` empty: the node
+// itself (an item of a list).
 void declare_config_key(const ConfigNode& node, const std::string& key, const std::string& type,
                         const std::string& accepts, const std::string& if_absent);
 

@@ -101,10 +101,7 @@ Config load_config(const ConfigNode& root) {
   Config c;
   c.reward = parse_reward_mode(root);
   c.hand_limit = root.get_int("hand_limit", 6, 1, 12);
-  const int max_warehouse_hand_limit = 16;
-  c.warehouse_hand_limit = root.get_int("warehouse_hand_limit", 8, c.hand_limit, max_warehouse_hand_limit);
-  declare_config_key(root, "warehouse_hand_limit", "",
-                     "hand_limit to " + std::to_string(max_warehouse_hand_limit), "");
+  c.warehouse_hand_limit = root.get_int_at_least("warehouse_hand_limit", 8, "hand_limit", c.hand_limit, 16);
 
   // rockets: every kind with its count, Components needed and points.
   const ConfigNode rockets = root.child("rockets");

@@ -102,9 +102,7 @@ void load_setup(const ConfigNode& root, Config& c) {
   c.cost_start = t.get_int("cost_start", 5, 0, 50);
   c.weight_start = t.get_int("weight_start", 1, 0, 20);
   c.income_start = t.get_int("income_start", 5, 0, 50);
-  const int max_income = 50;
-  c.income_max = t.get_int("income_max", 9, c.income_start, max_income);
-  declare_config_key(t, "income_max", "", "income_start to " + std::to_string(max_income), "");
+  c.income_max = t.get_int_at_least("income_max", 9, "income_start", c.income_start, 50);
   c.capacity_tokens = t.get_int("capacity_tokens", 5, 0, 20);
   c.propulsion_tokens = t.get_int("propulsion_tokens", 5, 0, 20);
 

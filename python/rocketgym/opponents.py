@@ -49,7 +49,7 @@ from . import _rocketgym as _core
 from . import spaces
 from ._common import (ConfigArg, quoted, check_bool, check_illegal_action, check_int, check_num_envs, check_num_players,
                       check_render_mode, check_seed, forfeit_returns, load_game, state_document)
-from .vector import _SAME_STEP, _ClosedEnv, _VectorBase, _check_num_threads, _torch_views
+from .vector import _SAME_STEP, _ClosesOnce, _VectorBase, _check_num_threads, _torch_views
 
 try:  # pragma: no cover - depends on the installation
     import gymnasium as _gymnasium
@@ -99,7 +99,7 @@ _VIEWS = ("observations", "action_masks", "rewards", "terminated", "truncated", 
 _READ_BACK = ("action_masks", "seats", "episode_steps")
 
 
-class OpponentVectorEnv(_VectorBase):
+class OpponentVectorEnv(_ClosesOnce, _VectorBase):
     """``num_envs`` games where the learner plays one seat and ``opponents`` the others (see the module doc),
     a ``gymnasium.vector.VectorEnv`` when gymnasium is installed.
 
@@ -134,6 +134,7 @@ class OpponentVectorEnv(_VectorBase):
     """
 
     metadata = {"autoreset_mode": _SAME_STEP, "render_modes": ["ansi"]}
+    _VIEWS = _VIEWS
 
     def __init__(self, game_id: str, num_envs: int, opponents: Sequence[Any], seat: Any = 0,
                  num_players: int = 2, num_threads: int = 1, seed: Optional[int] = None,
@@ -172,13 +173,14 @@ class OpponentVectorEnv(_VectorBase):
         for name in _VIEWS:
             setattr(self, name, getattr(self._env, name))  # zero-copy views, made once
         finished = self._env.finished
-        self._obs = {"observation": self.observations, "action_mask": self.action_masks}
-        self._info = {"seat": self.seats, "episode_steps": self.episode_steps,
-                      "final_obs": self.final_observations, "_final_obs": finished,
-                      "final_info": {"seat": self.final_seats, "_seat": finished,
-                                     "returns": self.final_returns, "_returns": finished,
-                                     "scores": self.final_scores, "_scores": finished,
-                                     "episode_steps": self.final_episode_steps, "_episode_steps": finished}}
+        info = {"seat": self.seats, "episode_steps": self.episode_steps,
+                "final_obs": self.final_observations, "_final_obs": finished,
+                "final_info": {"seat": self.final_seats, "_seat": finished,
+                               "returns": self.final_returns, "_returns": finished,
+                               "scores": self.final_scores, "_scores": finished,
+                               "episode_steps": self.final_episode_steps, "_episode_steps": finished}}
+        self._outcome = ({"observation": self.observations, "action_mask": self.action_masks}, self.rewards,
+                         self.terminated, self.truncated, info)
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None):
         """Restarts every env (the same seed sequence as ``rocketgym.VectorEnv``); returns ``(obs, info)``."""
@@ -192,7 +194,8 @@ class OpponentVectorEnv(_VectorBase):
             self._resets += 1
             episode_seed = _core.derive_seed(self._seed, self._resets)
         self._env.reset(episode_seed)
-        return self._obs, dict(self._info)
+        obs, _, _, _, info = self._outcome_now()
+        return obs, info
 
     def step(self, actions) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """The learner's action per env (integers, shape ``(num_envs,)``), then the opponents' moves.
@@ -204,7 +207,7 @@ class OpponentVectorEnv(_VectorBase):
         is stepped.
         """
         self._env.step(actions)
-        return self._obs, self.rewards, self.terminated, self.truncated, dict(self._info)
+        return self._outcome_now()
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal learner action per env (int32), from each env's own stream."""
@@ -249,24 +252,11 @@ class OpponentVectorEnv(_VectorBase):
     def num_threads(self, n: int) -> None:
         self._env.num_threads = _check_num_threads(n)
 
-    @property
-    def closed(self) -> bool:
-        """Whether ``close()`` was called."""
-        return isinstance(self._env, _ClosedEnv)
-
-    @closed.setter
-    def closed(self, value: bool) -> None:
-        # gymnasium's VectorEnv.close and its wrappers set `closed`; only closing means anything here.
-        if value:
-            self.close()
-
     def close(self) -> None:
         """Lets the C++ envs and the opponents go: every later call raises ``rocketgym.Error`` (arrays
         kept stay valid). Calling it again does nothing."""
-        if self.closed:
-            return
-        self._env = _ClosedEnv("OpponentVectorEnv")
-        self._obs = self._info = None
+        if not self.closed:
+            self._let_go()
 
     def __getstate__(self) -> Dict[str, Any]:
         if self.closed:
@@ -294,12 +284,6 @@ class OpponentVectorEnv(_VectorBase):
             self.spec = saved["spec"]
         if saved["np_random"] is not None:
             self._np_random = saved["np_random"]
-
-    def __enter__(self) -> "OpponentVectorEnv":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         if self.closed:

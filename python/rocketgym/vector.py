@@ -154,11 +154,62 @@ class _ClosedEnv:
         raise _core.Error(f"this {self._kind} is closed")
 
 
-class VectorEnv(_VectorBase):
+class _ClosesOnce:
+    """What VectorEnv and OpponentVectorEnv share about ``close()``: after it, every method and every
+    array (the class's ``_VIEWS``) raises ``rocketgym.Error`` ("this VectorEnv is closed"). A call
+    running when another thread closes the env finishes (the C++ env lives until it returns, and arrays
+    kept stay valid) or raises that same error: ``step``/``reset`` read their outcome
+    (``_outcome``, set by ``_open``, dropped by close) in one go after the call, so never a TypeError
+    from what close() dropped."""
+
+    _VIEWS: Tuple[str, ...] = ()
+
+    @property
+    def closed(self) -> bool:
+        """Whether ``close()`` was called."""
+        return isinstance(self._env, _ClosedEnv)
+
+    @closed.setter
+    def closed(self, value: bool) -> None:
+        # gymnasium's VectorEnv.close and its wrappers set `closed`; only closing means anything here.
+        if value:
+            self.close()
+
+    def _let_go(self) -> None:
+        """close()'s work: the C++ env goes first (so that an array read now says why it is gone),
+        then the arrays and the outcome."""
+        self._env = _ClosedEnv(type(self).__name__)
+        self._outcome = None
+        for name in self._VIEWS:
+            self.__dict__.pop(name, None)
+
+    def _outcome_now(self):
+        """``(obs, rewards, terminated, truncated, info)`` after a step or reset (``info`` a new dict)."""
+        outcome = self._outcome
+        if outcome is None:
+            raise _core.Error(f"this {type(self).__name__} is closed")
+        obs, rewards, terminated, truncated, info = outcome
+        return obs, rewards, terminated, truncated, dict(info)
+
+    def __getattr__(self, name: str):
+        # Reached only for what is not set: the arrays after close() say so, not None.
+        if name in self._VIEWS and isinstance(self.__dict__.get("_env"), _ClosedEnv):
+            raise _core.Error(f"this {type(self).__name__} is closed: {name} went with it")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+class VectorEnv(_ClosesOnce, _VectorBase):
     """``num_envs`` games of one game stepped together in C++ (a ``gymnasium.vector.VectorEnv`` when
     gymnasium is installed)."""
 
     metadata = {"autoreset_mode": _SAME_STEP, "render_modes": ["ansi"]}
+    _VIEWS = _VIEWS
 
     def __init__(self, game_id: str, num_envs: int, num_players: int = 2, num_threads: int = 1,
                  seed: Optional[int] = None, config: ConfigArg = None, render_mode: Optional[str] = None):
@@ -184,11 +235,12 @@ class VectorEnv(_VectorBase):
         # The zero-copy views, made once: each keeps the C++ env alive.
         for name in _VIEWS:
             setattr(self, name, getattr(self._env, name))
-        self._finished = self._env.finished  # terminated | truncated, written by step() in C++
-        self._obs = {"observation": self.observations, "action_mask": self.action_masks}
-        self._info = {"current_player": self.current_players, "episode_steps": self.episode_steps,
-                      "final_obs": self.final_observations, "_final_obs": self._finished,
-                      "final_info": {"episode_steps": self.final_episode_steps, "_episode_steps": self._finished}}
+        finished = self._env.finished  # terminated | truncated, written by step() in C++
+        info = {"current_player": self.current_players, "episode_steps": self.episode_steps,
+                "final_obs": self.final_observations, "_final_obs": finished,
+                "final_info": {"episode_steps": self.final_episode_steps, "_episode_steps": finished}}
+        self._outcome = ({"observation": self.observations, "action_mask": self.action_masks}, self.rewards,
+                         self.terminated, self.truncated, info)
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None):
         """Restarts every env; without a seed, continues the env's own seed sequence.
@@ -198,7 +250,8 @@ class VectorEnv(_VectorBase):
         take.
         """
         self._env.reset(_reset_seed(self, seed, options))
-        return self._obs, dict(self._info)
+        obs, _, _, _, info = self._outcome_now()
+        return obs, info
 
     def step(self, actions) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """Steps every env with ``actions`` (integers, shape ``(num_envs,)``; int32 is copied as is).
@@ -211,7 +264,7 @@ class VectorEnv(_VectorBase):
         (nothing is stepped then).
         """
         self._env.step(actions)
-        return self._obs, self.rewards, self.terminated, self.truncated, dict(self._info)
+        return self._outcome_now()
 
     def sample_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """A uniformly random legal action per env (int32), drawn in C++."""
@@ -255,33 +308,12 @@ class VectorEnv(_VectorBase):
     def num_threads(self, n: int) -> None:
         self._env.num_threads = _check_num_threads(n)
 
-    @property
-    def closed(self) -> bool:
-        """Whether ``close()`` was called."""
-        return isinstance(self._env, _ClosedEnv)
-
-    @closed.setter
-    def closed(self, value: bool) -> None:
-        # gymnasium's VectorEnv.close and its wrappers set `closed`; only closing means anything here.
-        if value:
-            self.close()
-
     def close(self) -> None:
         """Lets the C++ envs go: every later call raises ``rocketgym.Error``. Their buffers are freed
         once no array returned by this env is referenced any more (arrays kept stay valid). Calling
         it again does nothing."""
-        if self.closed:
-            return
-        self._env = _ClosedEnv()
-        for name in _VIEWS:  # reading one now raises (__getattr__)
-            delattr(self, name)
-        self._obs = self._info = self._finished = None
-
-    def __getattr__(self, name: str):
-        # Reached only for what is not set: the arrays after close() say so, not None.
-        if name in _VIEWS and isinstance(self.__dict__.get("_env"), _ClosedEnv):
-            raise _core.Error(f"this VectorEnv is closed: {name} went with it")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        if not self.closed:
+            self._let_go()
 
     def __getstate__(self) -> Dict[str, Any]:
         if self.closed:
@@ -305,12 +337,6 @@ class VectorEnv(_VectorBase):
             self.spec = saved["spec"]
         if saved["np_random"] is not None:
             self._np_random = saved["np_random"]
-
-    def __enter__(self) -> "VectorEnv":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         if self.closed:

@@ -363,6 +363,35 @@ TEST_CASE("config: errors about overridden values name the --set or the file the
              Catch::Contains("<command line> (--players 9)"));
 }
 
+TEST_CASE("config: a range starting at another key's value names both keys and where each came from") {
+  const ConfigNode game = ConfigNode::parse("low: 5\nhigh: 9\n", "game.yaml");
+  const auto high = [](const ConfigNode& node) {
+    return node.get_int_at_least("high", 9, "low", node.get_int("low", 5, 0, 50), 50);
+  };
+  CHECK(high(game) == 9);
+  // The user's --set of `low` against the file's `high`: the --set is named, not only the file.
+  const std::string conflict = error_of([&] { high(game.merged(ConfigNode::from_settings({"low=10"}))); });
+  CHECK(conflict ==
+        "game.yaml:2: key 'high' must be at least key 'low', but it is 9 (from game.yaml:2) and low is 10 "
+        "(from <command line> (--set low=10))");
+  // `high` left out: its default, and the error is placed at `low`.
+  CHECK(
+      error_of([&] { high(ConfigNode::parse("low: 10\n", "own.yaml")); }) ==
+      "own.yaml:1: key 'high' must be at least key 'low', but it is 9 (the default: the key is left out) and "
+      "low is 10 (from own.yaml:1)");
+  // Any other fault is the key's own, as get_int says it.
+  CHECK_THAT(
+      error_of([&] { high(game.merged(ConfigNode::from_settings({"high=51"}))); }),
+      Catch::Contains("--set high=51") && Catch::Contains("key 'high': value 51 out of range [5, 50]"));
+  CHECK_THAT(error_of([&] { high(ConfigNode::parse("high: x\n", "x.yaml")); }),
+             Catch::Contains("key 'high': expected a whole number"));
+  // A game's own such key (Lift Off's income_max), with the shipped value of the other.
+  CHECK_THAT(
+      error_of([] { load_game("lift_off", "", ConfigNode::from_settings({"tracks.income_start=10"})); }),
+      Catch::Contains("key 'tracks.income_max' must be at least key 'tracks.income_start', but it is 9") &&
+          Catch::Contains("tracks.income_start is 10 (from <command line> (--set tracks.income_start=10))"));
+}
+
 TEST_CASE("config: a game loaded with --set overrides names the --set in its errors") {
   const auto id = Registry::instance().ids().front();
   CHECK_THAT(error_of([&] { load_game(id, "", ConfigNode::from_settings({"no_such_key_anywhere=1"})); }),

@@ -3,6 +3,7 @@ and the batched Agent.act (needs the module built with the training library)."""
 
 import os
 import pathlib
+import pickle
 import re
 import subprocess
 import sys
@@ -141,6 +142,54 @@ def test_a_closed_vector_env_refuses_to_step():
     assert vec.closed
     with pytest.raises(rg.Error, match="closed"):
         vec.step(actions)
+
+
+class _ClosesDuringCalls:
+    """Stands in for a vector env's C++ env and closes the env inside each call into it, after the C++
+    call returned and before the Python method goes on: a close() from another thread while a method
+    runs, forced instead of timed."""
+
+    def __init__(self, vec):
+        self._vec, self._inner = vec, vec._env
+
+    def __getattr__(self, name):
+        attr = getattr(self._inner, name)
+        if not callable(attr):
+            return attr
+
+        def then_close(*args, **kwargs):
+            result = attr(*args, **kwargs)
+            self._vec.close()
+            return result
+        return then_close
+
+
+@pytest.mark.parametrize("opponents", [None, ["heuristic"]], ids=["VectorEnv", "OpponentVectorEnv"])
+def test_a_vector_env_closed_during_or_before_a_call_says_it_is_closed(opponents):
+    # A close() from another thread during step() or reset() gave a TypeError ('NoneType' object is not
+    # iterable): the outcome the method returns went with the env.
+    kind = "VectorEnv" if opponents is None else "OpponentVectorEnv"
+    calls = {"step": lambda vec: vec.step(first_legal(vec.action_masks)), "reset": lambda vec: vec.reset(),
+             "render": lambda vec: vec.render(), "pickle": lambda vec: pickle.dumps(vec)}
+    for name, call in calls.items():
+        vec = rg.make_vec(GAME, 2, seed=1, opponents=opponents, render_mode="ansi")
+        vec._env = _ClosesDuringCalls(vec)
+        with pytest.raises(rg.Error, match=f"^this {kind} is closed"):
+            call(vec)
+        assert vec.closed, name
+    # After close(), every method and array says so.
+    vec = rg.make_vec(GAME, 2, seed=1, opponents=opponents, render_mode="ansi")
+    actions = first_legal(vec.action_masks)
+    vec.close()
+    public = [lambda: vec.step(actions), vec.reset, vec.sample_actions, lambda: vec.state(0), vec.render,
+              vec.torch_views, lambda: vec.num_threads, lambda: setattr(vec, "num_threads", 1),
+              lambda: vec.observations, lambda: vec.rewards, lambda: vec.action_masks]
+    public.append(vec.heuristic_actions if opponents is None else lambda: vec.decisions_played)
+    for call in public:
+        with pytest.raises(rg.Error, match=f"^this {kind} is closed"):
+            call()
+    with pytest.raises(TypeError, match=f"a closed {kind} cannot be pickled"):
+        pickle.dumps(vec)
 
 
 def test_single_env_reset_with_a_seed_replays_the_game():

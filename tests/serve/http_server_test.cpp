@@ -176,6 +176,20 @@ TEST_CASE("the request line and headers are checked and bounded", "[serve][http]
           200);  // empty lines before it are skipped
 }
 
+TEST_CASE("a GET request with a body is refused before the body is read", "[serve][http]") {
+  // `GET /api/games` with a body was answered as if the body were not there.
+  for (const std::string& framing :
+       {std::string("Content-Length: 2\r\n\r\n"), std::string("Transfer-Encoding: chunked\r\n\r\n")}) {
+    INFO(framing);
+    RequestReader reader = read_all("GET /api/games HTTP/1.1\r\nHost: h\r\n" + framing);
+    REQUIRE(reader.state() == State::kFailed);  // at the end of the head: no byte of the body came
+    REQUIRE(reader.error_status() == 400);
+    REQUIRE(reader.error_message() == "a GET request has no body (send none, or Content-Length: 0)");
+  }
+  REQUIRE(status_of("GET /api/games HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n") == 200);
+  REQUIRE(status_of(kPost + "Content-Length: 2\r\n\r\n{}") == 200);
+}
+
 TEST_CASE("a line ended by a bare LF is refused at once, not left to the idle timeout", "[serve][http]") {
   // `GET / HTTP/1.1\nHost: h\n\n` got no answer: the connection was dropped after kIdleTimeout.
   for (const std::string& head :
@@ -464,9 +478,12 @@ TEST_CASE("an answer is held until its time on the server's clock", "[serve][htt
   close(held);
 }
 
-TEST_CASE("a refused body is answered 413, the rest of it read and dropped", "[serve][http]") {
+TEST_CASE("a refused body is answered 413 (a GET's: 400), the rest of it read and dropped", "[serve][http]") {
   Running s;
   const std::string body(200'000, ' ');
+  REQUIRE_THAT(
+      round_trip(s.port, "GET /x HTTP/1.1\r\nHost: h\r\nContent-Length: 1000\r\n\r\n" + body.substr(0, 1000)),
+      Catch::StartsWith("HTTP/1.1 400") && Catch::Contains("a GET request has no body"));
   REQUIRE_THAT(round_trip(s.port, kPost + "Content-Length: 200000\r\n\r\n" + body),
                Catch::StartsWith("HTTP/1.1 413"));
   REQUIRE_THAT(round_trip(s.port, kPost + "Transfer-Encoding: chunked\r\n\r\n" + chunked(body, 8192)),

@@ -219,4 +219,13 @@ TEST_CASE("the page's files are served with their types, nothing else", "[serve]
     REQUIRE(r.content_type == "application/json");
   }
   REQUIRE(a.call("POST", "/index.html", "{}").status == 405);
+  // A page takes no query (its table and seat go after '#'): `/?game=` and `/?seat=` were served the
+  // page as if they were not there. The message never quotes the request's names.
+  for (const char* path : {"/?game=", "/?seat=", "/index.html?seat=0", "/app.js?MARKERXYZ=1"}) {
+    INFO(path);
+    const HttpResponse r = a.call("GET", path);
+    REQUIRE(r.status == 400);
+    REQUIRE_THAT(r.body, Catch::Contains("does not take (it takes no query parameters)"));
+    REQUIRE(r.body.find("MARKERXYZ") == std::string::npos);
+  }
 }

@@ -430,6 +430,36 @@ TEST_CASE("bad arguments and bad answers are errors; the env is usable after res
   }
 }
 
+namespace {
+
+// A player whose every answer fails, as a search over a network whose values
+// overflow does; asked in rounds, or inline when it says it acts alone.
+class Failing final : public players::Player<G> {
+ public:
+  explicit Failing(bool alone) : alone_(alone) {}
+  void act(players::Decision<G>*, int) override { fail(); }
+  bool acts_alone() const override { return alone_; }
+  Action act_alone(const players::Decision<G>&, uint8_t*) const override { fail(); }
+
+ private:
+  [[noreturn]] static void fail() { throw Error("mcts: the evaluator returned a non-finite value"); }
+  bool alone_;
+};
+
+}  // namespace
+
+TEST_CASE("an opponent's error names the agent, asked in rounds or inline", "[opponent_env]") {
+  for (const bool alone : {false, true}) {
+    INFO((alone ? "inline" : "in rounds"));
+    std::vector<std::unique_ptr<players::Player<G>>> opponents;
+    opponents.push_back(std::make_unique<Failing>(alone));
+    Env env(config(), 2, 2, 0, std::move(opponents), {"broken"}, 4, 1);
+    auto actions = first_legal(env);
+    CHECK_THROWS_WITH(env.step(actions.data()),
+                      Catch::StartsWith("agent 'broken': mcts: the evaluator returned a non-finite value"));
+  }
+}
+
 TEST_CASE("a restored env steps on as the one its slots were read from", "[opponent_env]") {
   auto env = make_env(3, 3, Env::kRandomSeat, {"random", "heuristic"}, 12, 2);
   for (int t = 0; t < 40; ++t) env->step(first_legal(*env).data());

@@ -157,7 +157,9 @@ TEST_CASE("a round of the seat loop asks each waiting player once and answers by
                 {nullptr, 0, nullptr, static_cast<uint64_t>(slot)});
     CHECK(round.waits_for(0));
     CHECK_FALSE(round.waits_for(1));
-    round.ask(seated, [&](int slot, Action a) { answers[static_cast<std::size_t>(slot)] = a; });
+    round.ask(
+        seated, [](std::size_t) { return std::string("recorder"); },
+        [&](int slot, Action a) { answers[static_cast<std::size_t>(slot)] = a; });
   }
   const auto& first = static_cast<RoundRecorder&>(*seated[0]);
   const auto& second = static_cast<RoundRecorder&>(*seated[1]);

@@ -23,7 +23,6 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "envs/core/quoted.h"
@@ -213,22 +212,11 @@ class Arena {
     return r;
   }
 
-  // Every agent with decisions waiting, in index order; an agent's error
-  // (a search's non-finite evaluator, a Python agent's bad answer) names it.
+  // Every agent with decisions waiting, in index order (its errors name it).
   void ask_round() {
-    const auto answer = [&](int s, Action action) { actions_[static_cast<std::size_t>(s)] = action; };
-    for (std::size_t a = 0; a < seated_.size(); ++a) {
-      if (!round_.waits_for(a)) continue;
-      try {
-        round_.ask(a, *seated_[a], answer);
-      } catch (const players::Interrupted&) {
-        throw;
-      } catch (const Error& e) {
-        const std::string prefix = "agent " + quote(agents_[a].name);
-        if (std::string_view(e.what()).rfind(prefix, 0) == 0) throw;  // named already
-        throw Error(prefix + ": " + e.what());
-      }
-    }
+    round_.ask(
+        seated_, [&](std::size_t a) -> const std::string& { return agents_[a].name; },
+        [&](int s, Action action) { actions_[static_cast<std::size_t>(s)] = action; });
   }
 
   std::shared_ptr<const Config> config_;

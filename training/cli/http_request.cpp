@@ -266,6 +266,10 @@ RequestReader::State RequestReader::parse_head(std::string_view head) {
     if (content_length_ > kMaxBodyBytes)
       return fail(413, "the request body exceeds " + std::to_string(kMaxBodyBytes) + " bytes");
   }
+  // Nothing reads a GET's body: one sent is refused before it is read (the
+  // server drops what comes, up to kMaxDrainBytes), not ignored.
+  if (request_.method == "GET" && (chunked_ || content_length_ > 0))
+    return fail(400, "a GET request has no body (send none, or Content-Length: 0)");
   return state_;
 }
 

@@ -105,6 +105,21 @@ bool is_page_part(const std::string& part) {
   });
 }
 
+// The query parameters a request takes (a page's file: none): another is
+// refused, not ignored, and so is one without a value (an empty `move=` is
+// not move 0). Only the request's own names are ever put into the message.
+void check_query(const HttpRequest& request, std::initializer_list<const char*> names) {
+  std::string taken;
+  for (const char* name : names) taken += std::string(taken.empty() ? "'" : ", '") + name + "'";
+  if (taken.empty()) taken = "no query parameters";
+  for (const auto& [name, value] : request.query) {
+    const auto known = std::find_if(names.begin(), names.end(), [&](const char* n) { return name == n; });
+    if (known == names.end())
+      throw ApiError(400, "the query names a parameter this request does not take (it takes " + taken + ")");
+    if (value.empty()) throw ApiError(400, std::string("query parameter '") + *known + "' has no value");
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> served_authorities(const std::string& host_text, int port) {
@@ -177,15 +192,14 @@ HttpResponse ServeApp::handle(const HttpRequest& request) const {
   if (const std::string* origin = request.header("origin");
       origin && (lower(*origin).rfind("http://", 0) != 0 || !ours(origin->substr(7))))
     return error_response(403, "requests from another origin are refused");
-  if (request.path == "/api" || request.path.rfind("/api/", 0) == 0) {
-    try {
-      return api(request, now);
-    } catch (const ApiError& e) {
-      return error_response(e.status, e.what());
-    }
+  try {
+    if (request.path == "/api" || request.path.rfind("/api/", 0) == 0) return api(request, now);
+    if (request.method != "GET") return error_response(405, "a page is only read (GET)");
+    check_query(request, {});  // the page's table and seat go after '#', never to the server
+    return page(request);
+  } catch (const ApiError& e) {
+    return error_response(e.status, e.what());
   }
-  if (request.method != "GET") return error_response(405, "a page is only read (GET)");
-  return page(request);
 }
 
 HttpResponse ServeApp::api(const HttpRequest& request, Clock::time_point now) const {
@@ -206,21 +220,7 @@ HttpResponse ServeApp::api(const HttpRequest& request, Clock::time_point now) co
   auto only = [&request](const char* method) {
     if (request.method != method) throw ApiError(405, std::string("this API call takes ") + method + " only");
   };
-  // The query parameters a call takes: another is refused, not ignored, and
-  // so is one without a value (an empty `move=` is not move 0). Only the
-  // call's own names are ever put into the message.
-  auto takes = [&request](std::initializer_list<const char*> names) {
-    std::string taken;
-    for (const char* name : names) taken += std::string(taken.empty() ? "'" : ", '") + name + "'";
-    if (taken.empty()) taken = "no query parameters";
-    for (const auto& [name, value] : request.query) {
-      const auto known = std::find_if(names.begin(), names.end(), [&](const char* n) { return name == n; });
-      if (known == names.end())
-        throw ApiError(400,
-                       "the query names a parameter this API call does not take (it takes " + taken + ")");
-      if (value.empty()) throw ApiError(400, std::string("query parameter '") + *known + "' has no value");
-    }
-  };
+  auto takes = [&request](std::initializer_list<const char*> names) { check_query(request, names); };
   if (n == 2 && parts[1] == "games") {
     only("GET");
     takes({});

@@ -372,7 +372,8 @@ class OpponentVectorEnv {
           const int first = PolicyRunner::group_begin(asked, g),
                     last = PolicyRunner::group_begin(asked, g + 1);
           for (int j = first; j < last; ++j) d[j - first] = decision(waiting[next + j], net);
-          networks_[net]->act_group(d, last - first, begin);
+          naming_agent([&]() -> const std::string& { return names_[net]; },
+                       [&] { networks_[net]->act_group(d, last - first, begin); });
           for (int j = first; j < last; ++j) {
             const int i = waiting[next + j];
             answer_[static_cast<std::size_t>(i)] = d[j - first].action;
@@ -460,7 +461,9 @@ class OpponentVectorEnv {
     move_rng_[e].reseed(move_seed(e));
     const Decision<G> d{&states_[e], states_[e].current_player(), &move_rng_[e], search_seed(e, k)};
     // The learner's mask row is free until the learner is to move (observe writes it then).
-    answer_[e] = opponents_[k]->act_alone(d, &mask_[e * static_cast<std::size_t>(actions_)]);
+    naming_agent(
+        [&]() -> const std::string& { return names_[k]; },
+        [&] { answer_[e] = opponents_[k]->act_alone(d, &mask_[e * static_cast<std::size_t>(actions_)]); });
     asker_[e] = static_cast<int>(k);
     play_answer(i);
   }
@@ -478,7 +481,9 @@ class OpponentVectorEnv {
     if (!any_batched_) return;  // settle() played every move already
     while (gather()) {
       if (interrupt_) interrupt_->check();
-      round_.ask(opponents_, [&](int i, Action a) { answer_[static_cast<std::size_t>(i)] = a; });
+      round_.ask(
+          opponents_, [&](std::size_t k) -> const std::string& { return names_[k]; },
+          [&](int i, Action a) { answer_[static_cast<std::size_t>(i)] = a; });
       parallel_for(static_cast<int>(moving_.size()), threads_, [&](int j) {
         const int i = moving_[static_cast<std::size_t>(j)];
         play_answer(i);

@@ -13,15 +13,38 @@
 //   round.reserve(players, slots);
 //   round.clear();
 //   round.add(player, slot, {&state, seat, &rng, streams::search_seed(seed, player, move)});
-//   round.ask(seated, [&](int slot, Action a) { actions[slot] = a; });
+//   round.ask(seated, [&](std::size_t p) { return names[p]; }, [&](int slot, Action a) { actions[slot] = a;
+//   });
+//
+// An agent's error (a search's non-finite evaluator, a Python agent's bad
+// answer) names the agent, whoever asked it: naming_agent.
 #pragma once
 
 #include <cstddef>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "envs/core/errors.h"
+#include "envs/core/quoted.h"
 #include "training/players/player.h"
 
 namespace rocketgym::players {
+
+// Runs `act` (asking one agent); an Error from it is thrown again as
+// "agent 'NAME': ..." unless it starts so already, `name()` being called
+// only then (no string is made per round). An interrupt, not an Error,
+// passes as it is.
+template <class Name, class Act>
+void naming_agent(Name&& name, Act&& act) {
+  try {
+    act();
+  } catch (const Error& e) {
+    const std::string prefix = "agent " + quote(name());
+    if (std::string_view(e.what()).rfind(prefix, 0) == 0) throw;  // named already
+    throw Error(prefix + ": " + e.what());
+  }
+}
 
 template <class G>
 class SeatRound {
@@ -47,21 +70,19 @@ class SeatRound {
   }
   bool waits_for(std::size_t player) const { return !decisions_[player].empty(); }
 
-  // Asks `player` (index `p` of the round) for its decisions in one call and
-  // calls answer(slot, action) for each, in the order they were added.
-  template <class Answer>
-  void ask(std::size_t p, Player<G>& player, Answer&& answer) {
-    auto& batch = decisions_[p];
-    if (batch.empty()) return;
-    player.act(batch.data(), static_cast<int>(batch.size()));
-    for (std::size_t k = 0; k < batch.size(); ++k) answer(slots_[p][k], batch[k].action);
-  }
-  // Every player with decisions waiting, in index order; `seated[p]` is
-  // player p (a pointer, unique_ptr or shared_ptr).
-  template <class Seated, class Answer>
-  void ask(Seated& seated, Answer&& answer) {
-    for (std::size_t p = 0; p < decisions_.size(); ++p)
-      if (waits_for(p)) ask(p, *seated[p], answer);
+  // Every player with decisions waiting, in index order, each in one act()
+  // call; then answer(slot, action) for each decision, in the order they
+  // were added. `seated[p]` is player p (a pointer, unique_ptr or
+  // shared_ptr), `name_of(p)` the agent's name that its errors start with.
+  template <class Seated, class NameOf, class Answer>
+  void ask(Seated& seated, NameOf&& name_of, Answer&& answer) {
+    for (std::size_t p = 0; p < decisions_.size(); ++p) {
+      auto& batch = decisions_[p];
+      if (batch.empty()) continue;
+      naming_agent([&] { return name_of(p); },
+                   [&] { seated[p]->act(batch.data(), static_cast<int>(batch.size())); });
+      for (std::size_t k = 0; k < batch.size(); ++k) answer(slots_[p][k], batch[k].action);
+    }
   }
 
  private:

@@ -197,7 +197,10 @@ class Opponents {
               : players::PlayerSpec{kPoolName, players::Checkpoint{"", false}, pool_[p - agent_players]},
           options);
     }
-    round_.ask(seated_, [&](int i, Action a) { actions[static_cast<std::size_t>(i)] = a; });
+    round_.ask(
+        seated_,
+        [&](std::size_t p) { return p < agent_players ? resolved_[p].name : std::string(kPoolName); },
+        [&](int i, Action a) { actions[static_cast<std::size_t>(i)] = a; });
   }
 
   // --- counting ------------------------------------------------------------------
