@@ -303,13 +303,20 @@ static Json everything_discarded(Json doc) {
   return doc;
 }
 
-TEST_CASE("knowledge: the discard pile shuffled into a new draw pile is known to be there until drawn") {
+// Player 0 of 2 begins its turn with an empty draw pile and every card not in
+// a hand on the discard pile.
+static State refill_ahead() {
   const Json doc = everything_discarded(complete_document(
       standard(), 2,
       R"({"turn": 1, "step": "discard", "hands": [{"metal": 3}, {"thief": 1, "abort_mission": 1}]})"));
   State s = State::from_json(doc, standard());
   s.apply(act::kEndTurn);
   REQUIRE(s.step() == Step::kDrawChoice);
+  return s;
+}
+
+TEST_CASE("knowledge: the discard pile shuffled into a new draw pile is known to be there until drawn") {
+  State s = refill_ahead();
   std::array<int, kNumCardTypes> before{};  // the discard pile, all of which becomes the draw pile
   for (int i = 0; i < s.discard_pile_size(); ++i) ++before[static_cast<std::size_t>(s.discard_pile_card(i))];
   s.apply(act::kDrawFromPile);  // the draw pile is empty: the discard pile becomes it, then 3 cards are drawn
@@ -330,11 +337,7 @@ TEST_CASE("knowledge: the discard pile shuffled into a new draw pile is known to
 }
 
 TEST_CASE("observation: the cards a seat knows in the draw pile, as the knowledge model counts them") {
-  const Json doc = everything_discarded(complete_document(
-      standard(), 2,
-      R"({"turn": 1, "step": "discard", "hands": [{"metal": 3}, {"thief": 1, "abort_mission": 1}]})"));
-  State s = State::from_json(doc, standard());
-  s.apply(act::kEndTurn);
+  State s = refill_ahead();
   s.apply(act::kDrawFromPile);  // the discard pile becomes the draw pile, then player 0 draws 3
   for (int viewer = 0; viewer < 2; ++viewer) {
     const auto obs = encode(s, viewer);
